@@ -1,0 +1,15 @@
+// npm run check: strict type checks of every workspace, then Biome.
+import { spawnSync } from 'node:child_process'
+
+const workspaces = ['packages/core', 'packages/contracts', 'packages/devnet', 'apps/signer', 'apps/server', 'apps/web', 'e2e']
+let failed = false
+for (const workspace of workspaces) {
+  const result = spawnSync('npx', ['tsc', '--noEmit', '-p', workspace], { stdio: 'inherit' })
+  if (result.status !== 0) {
+    console.error(`type check failed in ${workspace}`)
+    failed = true
+  }
+}
+const lint = spawnSync('npx', ['biome', 'check', '.'], { stdio: 'inherit' })
+if (lint.status !== 0) failed = true
+process.exit(failed ? 1 : 0)
