@@ -1,0 +1,47 @@
+import { defineConfig, devices } from '@playwright/test'
+
+/**
+ * End-to-end suite against the real stack: the same `npm start` a newcomer runs, on its own
+ * ports and data folder so it never collides with a developer's running stack.
+ */
+const port = Number(process.env.E2E_PORT ?? 3100)
+const baseURL = `http://localhost:${port}`
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+
+export default defineConfig({
+  testDir: './specs',
+  outputDir: './.artifacts/test-results',
+  fullyParallel: true,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list'], ['json']],
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: chromiumPath,
+      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu'],
+    },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  webServer: {
+    command: 'node scripts/start.mjs',
+    cwd: '..',
+    url: `${baseURL}/health`,
+    timeout: 240_000,
+    reuseExistingServer: !process.env.CI,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: {
+      PORT: String(port),
+      FRAMES_PORT: String(port + 1),
+      SMTP_PORT: process.env.E2E_SMTP_PORT ?? '2625',
+      DEVNET_BASE_PORT: process.env.E2E_DEVNET_BASE_PORT ?? '8645',
+      DATA_DIR: '.data/e2e',
+      LOG_LEVEL: 'warn',
+    },
+  },
+})
