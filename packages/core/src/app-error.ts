@@ -13,8 +13,11 @@ export const errorCodes = {
   FORBIDDEN: { status: 403, userMessage: 'You are not allowed to do that.' },
   NOT_FOUND: { status: 404, userMessage: 'Not found.' },
   CONFLICT: { status: 409, userMessage: 'That conflicts with something that already exists.' },
+  PAYLOAD_TOO_LARGE: { status: 413, userMessage: 'The request is too large.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, userMessage: 'Send the request body as JSON.' },
   RATE_LIMITED: { status: 429, userMessage: 'Too many attempts. Wait a moment and try again.' },
   UPSTREAM_FAILED: { status: 502, userMessage: 'A service we depend on did not answer. Try again shortly.' },
+  SERVICE_UNAVAILABLE: { status: 503, userMessage: 'This service is not ready yet. Try again shortly.' },
   INTERNAL: { status: 500, userMessage: 'Something went wrong on our side. Try again.' },
   NETWORK: { status: 0, userMessage: 'You appear to be offline. Check your connection and try again.' },
 } as const satisfies Record<string, { status: number; userMessage: string }>

@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto'
+import fastifyCookie from '@fastify/cookie'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify'
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
+import { createLogger } from './create-logger.ts'
+import { createDatabaseClient, type DatabaseClient } from './db/create-database-client.ts'
+import { getDatabaseTarget } from './db/get-database-target.ts'
+import { migrate } from './db/migrate.ts'
+import type { ServerConfig } from './env.ts'
+import { configPlugin } from './plugins/config-plugin.ts'
+import { csrfPlugin } from './plugins/csrf-plugin.ts'
+import { databasePlugin } from './plugins/database-plugin.ts'
+import { errorHandlerPlugin } from './plugins/error-handler-plugin.ts'
+import { openapiPlugin } from './plugins/openapi-plugin.ts'
+import { rateLimitPlugin } from './plugins/rate-limit-plugin.ts'
+import { sessionPlugin } from './plugins/session-plugin.ts'
+import { webStaticPlugin } from './plugins/web-static-plugin.ts'
+import { authRoutes } from './routes/auth/auth-routes.ts'
+import { devRoutes } from './routes/dev/dev-routes.ts'
+import { healthRoutes } from './routes/health-routes.ts'
+
+export type AppDependencies = {
+  /** An open, migrated database. Without it the app opens (and migrates) one from the config and closes it on close. */
+  database?: DatabaseClient
+  /** A pino logger (tests pass one writing to memory); default: `createLogger(config.logLevel)`. */
+  logger?: FastifyBaseLogger
+  /** Rate-limit window in ms (default 60 000); tests shorten it. */
+  rateLimitWindowMs?: number
+  /** Extra routes registered under /api with every plugin applied. For tests only. */
+  extraApiRoutes?: FastifyPluginAsync
+}
+
+export const requestIdHeader = 'x-request-id'
+// An incoming id is kept only if it is short and plain, so it cannot forge log lines.
+const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/
+
+/**
+ * Builds the app server (API, CSRF, sessions, rate limits, OpenAPI, static web) without
+ * listening; `app.inject()` drives it in tests. Rejects if the database cannot be opened or a
+ * plugin fails to register.
+ */
+export async function buildApp(
+  config: ServerConfig,
+  dependencies: AppDependencies = {},
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: dependencies.logger ?? createLogger(config.logLevel),
+    // Ids come from genReqId, which vets the x-request-id header itself.
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const incoming = request.headers[requestIdHeader]
+      return typeof incoming === 'string' && requestIdPattern.test(incoming) ? incoming : randomUUID()
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  })
+  app.setValidatorCompiler(validatorCompiler)
+  app.setSerializerCompiler(serializerCompiler)
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header(requestIdHeader, request.id)
+  })
+
+  let database = dependencies.database
+  const isOwned = database === undefined
+  if (database === undefined) {
+    database = await createDatabaseClient(getDatabaseTarget(config), {
+      onPoolError: (error) => app.log.error({ err: error }, 'Idle database connection failed'),
+    })
+    await migrate(database)
+  }
+
+  await app.register(configPlugin, { config })
+  await app.register(databasePlugin, { client: database, isOwned })
+  await app.register(errorHandlerPlugin)
+  await app.register(fastifyCookie)
+  await app.register(csrfPlugin)
+  await app.register(rateLimitPlugin, {
+    max: config.rateLimitMax,
+    ...(dependencies.rateLimitWindowMs === undefined ? {} : { timeWindow: dependencies.rateLimitWindowMs }),
+  })
+  await app.register(openapiPlugin)
+
+  await app.register(healthRoutes)
+  await app.register(
+    async (api) => {
+      await api.register(sessionPlugin)
+      await api.register(authRoutes)
+      if (config.devMode) await api.register(devRoutes)
+      if (dependencies.extraApiRoutes) await api.register(dependencies.extraApiRoutes)
+    },
+    { prefix: '/api' },
+  )
+  await app.register(webStaticPlugin, { distDir: config.webDistDir })
+
+  await app.ready()
+  return app
+}

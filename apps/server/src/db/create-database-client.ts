@@ -1,0 +1,56 @@
+import { mkdirSync } from 'node:fs'
+import { PGlite } from '@electric-sql/pglite'
+import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres'
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
+import pg from 'pg'
+import * as schema from './schema.ts'
+
+export type DatabaseSchema = typeof schema
+
+/** The Drizzle handle every repository and service takes; the same API on PGlite and Postgres. */
+export type Database = PgDatabase<PgQueryResultHKT, DatabaseSchema>
+
+/** Where the data lives: a Postgres server, or PGlite on disk (`dataDir`) or in memory (none). */
+export type DatabaseTarget = { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir?: string }
+
+/** An open database: the Drizzle handle plus the driver underneath, for migrations and shutdown. */
+export type DatabaseClient = {
+  db: Database
+  /** Closes the pool or the embedded database; safe to call twice. */
+  close(): Promise<void>
+} & ({ kind: 'pglite'; pglite: PGlite } | { kind: 'postgres'; pool: pg.Pool })
+
+export type CreateDatabaseClientOptions = {
+  /** Called when an idle Postgres connection fails (server restart, network); the pool recovers. */
+  onPoolError?: (error: Error) => void
+}
+
+/**
+ * Opens the database behind one interface. PGlite is ready when this resolves; a Postgres pool
+ * connects lazily, so a wrong DATABASE_URL surfaces at the first query (`migrate` at start-up).
+ * Throws when PGlite cannot open its directory (for example, another process holds it).
+ */
+export async function createDatabaseClient(
+  target: DatabaseTarget,
+  options: CreateDatabaseClientOptions = {},
+): Promise<DatabaseClient> {
+  if (target.kind === 'postgres') {
+    const pool = new pg.Pool({ connectionString: target.url, max: 10 })
+    pool.on('error', (error) => options.onPoolError?.(error))
+    const db = drizzleNodePostgres({ client: pool, schema })
+    let closed: Promise<void> | undefined
+    return { kind: 'postgres', db, pool, close: () => (closed ??= pool.end()) }
+  }
+  if (target.dataDir !== undefined) mkdirSync(target.dataDir, { recursive: true })
+  const pglite = target.dataDir === undefined ? new PGlite() : new PGlite(target.dataDir)
+  await pglite.waitReady
+  const db = drizzlePglite({ client: pglite, schema })
+  let closed: Promise<void> | undefined
+  return {
+    kind: 'pglite',
+    db,
+    pglite,
+    close: () => (closed ??= pglite.closed ? Promise.resolve() : pglite.close()),
+  }
+}

@@ -1,0 +1,28 @@
+// `npm run db:migrate -w apps/server`: applies pending migrations to the configured database
+// (DATABASE_URL, else PGlite in $DATA_DIR/pg) and exits. The server also migrates at start.
+import { parseEnv } from '../env.ts'
+import { createDatabaseClient } from './create-database-client.ts'
+import { getDatabaseTarget } from './get-database-target.ts'
+import { migrate } from './migrate.ts'
+
+const config = (() => {
+  try {
+    return parseEnv()
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error))
+    process.exit(1)
+  }
+})()
+const target = getDatabaseTarget(config)
+const client = await createDatabaseClient(target)
+try {
+  await migrate(client)
+  console.log(
+    `Migrations applied (${target.kind === 'postgres' ? 'Postgres' : `PGlite in ${target.dataDir}`})`,
+  )
+} catch (error) {
+  console.error('Migration failed:', error)
+  process.exitCode = 1
+} finally {
+  await client.close()
+}

@@ -1,0 +1,65 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import type {} from '@fastify/cookie'
+import { AppError } from '@quicklinks/core/app-error'
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import { isSecureOrigin } from '../env.ts'
+
+export const csrfCookieName = 'csrf_token'
+export const csrfHeaderName = 'x-csrf-token'
+
+const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS'])
+// 32 random bytes give 43 base64url characters; shorter values are not ours.
+const csrfTokenPattern = /^[A-Za-z0-9_-]{43,128}$/
+
+/**
+ * Gives the browser a CSRF token cookie unless it already holds a well-formed one (kept, so
+ * tabs and queued offline writes keep working). Not HttpOnly: the web app reads it to echo it in
+ * X-CSRF-Token. Called by `GET /health`.
+ */
+export function ensureCsrfCookie(request: FastifyRequest, reply: FastifyReply): void {
+  const existing = request.cookies[csrfCookieName]
+  if (existing !== undefined && csrfTokenPattern.test(existing)) return
+  reply.setCookie(csrfCookieName, randomBytes(32).toString('base64url'), {
+    path: '/',
+    sameSite: 'lax',
+    httpOnly: false,
+    secure: isSecureOrigin(request.server.config),
+  })
+}
+
+/** Constant-time equality that also hides the lengths (both sides are hashed first). */
+function isSameToken(a: string, b: string): boolean {
+  const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest()
+  return timingSafeEqual(digest(a), digest(b))
+}
+
+const plugin: FastifyPluginAsync = async (app) => {
+  // A root onRequest hook runs for every route, the 404 handler included, before body parsing.
+  app.addHook('onRequest', async (request) => {
+    if (safeMethods.has(request.method)) return
+    const cookie = request.cookies[csrfCookieName]
+    const header = request.headers[csrfHeaderName]
+    const isValid =
+      typeof cookie === 'string' &&
+      csrfTokenPattern.test(cookie) &&
+      typeof header === 'string' &&
+      isSameToken(cookie, header)
+    if (!isValid) {
+      throw new AppError('CSRF_INVALID', {
+        message:
+          cookie === undefined ? 'CSRF cookie missing' : 'CSRF header missing or different from the cookie',
+      })
+    }
+  })
+}
+
+/**
+ * Double-submit CSRF protection for every non-GET/HEAD/OPTIONS request: the X-CSRF-Token header
+ * must equal the csrf_token cookie, else 403 CSRF_INVALID. Needs @fastify/cookie.
+ */
+export const csrfPlugin = fp(plugin, {
+  name: 'csrf',
+  fastify: '5.x',
+  dependencies: ['@fastify/cookie', 'config'],
+})

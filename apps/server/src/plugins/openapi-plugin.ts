@@ -1,0 +1,39 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import fastifySwagger from '@fastify/swagger'
+import type { FastifyPluginAsync } from 'fastify'
+import fp from 'fastify-plugin'
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod'
+import { repoRoot } from '../env.ts'
+
+function readProductVersion(): string {
+  const packageJson: unknown = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'))
+  const version = (packageJson as { version?: unknown }).version
+  return typeof version === 'string' ? version : '0.0.0'
+}
+
+const plugin: FastifyPluginAsync = async (app) => {
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Quick Links API',
+        description:
+          'The application API of Quick Links. Writes need the X-CSRF-Token header (see GET /health).',
+        version: readProductVersion(),
+      },
+      servers: [{ url: app.config.publicOrigin }],
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  })
+
+  // GET /api/openapi.json: the OpenAPI document generated from the routes' zod schemas.
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+}
+
+/**
+ * OpenAPI 3.1 from the routes' zod schemas, served at GET /api/openapi.json. Register it before
+ * any route so every route is seen.
+ */
+export const openapiPlugin = fp(plugin, { name: 'openapi', fastify: '5.x', dependencies: ['config'] })
