@@ -1,0 +1,72 @@
+import { Menu } from 'lucide-react'
+import { Link, useNavigate } from 'react-router'
+import { useLogout, useSession } from '../features/auth/session'
+import { productName } from '../lib/env'
+import { Button } from '../ui/button'
+import { ThemeToggle } from './theme-toggle'
+
+export type HeaderProps = {
+  /** Shows the menu button on the left when given (SPEC: optional). */
+  onMenuClick?: () => void
+}
+
+/**
+ * The header on every page (SPEC §2 "Shared chrome"): optional menu button, the product name
+ * centred, the theme toggle, 'Sign in' (signed out, hidden on small screens) or 'Logout'.
+ */
+export function Header({ onMenuClick }: HeaderProps) {
+  const session = useSession()
+  const navigate = useNavigate()
+  const logout = useLogout()
+  return (
+    <header className="sticky top-0 z-30 border-border border-b bg-surface/85 backdrop-blur supports-[backdrop-filter]:bg-surface/75">
+      <div className="mx-auto grid h-16 max-w-5xl grid-cols-[1fr_auto_1fr] items-center gap-2 px-2 sm:px-4">
+        <div className="flex items-center">
+          {onMenuClick === undefined ? null : (
+            <Button variant="ghost" size="icon" aria-label="Open menu" onClick={onMenuClick}>
+              <Menu aria-hidden="true" />
+            </Button>
+          )}
+        </div>
+        <Link
+          to={session.isSignedIn ? '/dashboard' : '/'}
+          className="flex min-h-11 items-center gap-2 rounded-control px-2 font-semibold text-base tracking-tight"
+        >
+          <LogoMark />
+          {productName}
+        </Link>
+        <div className="flex items-center justify-end gap-1">
+          <ThemeToggle />
+          {session.isPending ? (
+            // Holds the button's place so the header does not shift when the session answers.
+            <span aria-hidden="true" className="hidden h-11 w-[84px] sm:block" />
+          ) : session.isSignedIn ? (
+            <Button variant="secondary" onClick={() => void logout()}>
+              Logout
+            </Button>
+          ) : (
+            <Button className="hidden sm:inline-flex" onClick={() => void navigate('/login')}>
+              Sign in
+            </Button>
+          )}
+        </div>
+      </div>
+    </header>
+  )
+}
+
+/** The product mark: a link glyph in the accent colour. Decorative; the name beside it is the label. */
+export function LogoMark() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 24 24" className="size-7 shrink-0">
+      <rect width="24" height="24" rx="7" className="fill-accent" />
+      <path
+        d="M10.5 13.5a3 3 0 0 0 4.24 0l2.12-2.12a3 3 0 0 0-4.24-4.24l-.7.7M13.5 10.5a3 3 0 0 0-4.24 0l-2.12 2.12a3 3 0 1 0 4.24 4.24l.7-.7"
+        fill="none"
+        strokeWidth="1.8"
+        strokeLinecap="round"
+        className="stroke-accent-fg"
+      />
+    </svg>
+  )
+}

@@ -1,0 +1,91 @@
+import { lazy } from 'react'
+import { createBrowserRouter, type RouteObject } from 'react-router'
+import { RedirectIfSignedIn, RequireSession } from './guards'
+import { NotFoundScreen } from './not-found-screen'
+import { RootLayout } from './root-layout'
+import { RouteErrorScreen } from './route-error-screen'
+import { SlugRedirect } from './slug-redirect'
+
+// Screens load on demand so / and /pay ship only the chrome and their own screen.
+const LandingScreen = lazy(() =>
+  import('../features/landing/landing-screen').then((module) => ({ default: module.LandingScreen })),
+)
+const LoginScreen = lazy(() =>
+  import('../features/auth/login-screen').then((module) => ({ default: module.LoginScreen })),
+)
+const OnboardingScreen = lazy(() =>
+  import('../features/auth/onboarding-screen').then((module) => ({ default: module.OnboardingScreen })),
+)
+const DashboardScreen = lazy(() =>
+  import('../features/links/dashboard-screen').then((module) => ({ default: module.DashboardScreen })),
+)
+const SettingsScreen = lazy(() =>
+  import('../features/settings/settings-screen').then((module) => ({ default: module.SettingsScreen })),
+)
+const PayScreen = lazy(() =>
+  import('../features/pay/pay-screen').then((module) => ({ default: module.PayScreen })),
+)
+
+/**
+ * The app's routes (SPEC §2 "Routes"). Static segments outrank `:slug`, so only a top-level path
+ * that is no app route reaches the pay-page redirect.
+ */
+export const appRoutes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    errorElement: <RouteErrorScreen />,
+    children: [
+      {
+        index: true,
+        element: (
+          <RedirectIfSignedIn>
+            <LandingScreen />
+          </RedirectIfSignedIn>
+        ),
+      },
+      {
+        path: 'login',
+        element: (
+          <RedirectIfSignedIn>
+            <LoginScreen />
+          </RedirectIfSignedIn>
+        ),
+      },
+      {
+        // SPEC lists /onboarding both as protected and as a screen a signed-in user is sent away from.
+        path: 'onboarding',
+        element: (
+          <RequireSession>
+            <RedirectIfSignedIn>
+              <OnboardingScreen />
+            </RedirectIfSignedIn>
+          </RequireSession>
+        ),
+      },
+      {
+        path: 'dashboard',
+        element: (
+          <RequireSession>
+            <DashboardScreen />
+          </RequireSession>
+        ),
+      },
+      {
+        path: 'settings',
+        element: (
+          <RequireSession>
+            <SettingsScreen />
+          </RequireSession>
+        ),
+      },
+      { path: 'pay/:alias_slug', element: <PayScreen /> },
+      { path: ':slug', element: <SlugRedirect /> },
+      { path: '*', element: <NotFoundScreen /> },
+    ],
+  },
+]
+
+/** Call after `captureAuthReturnParams`, so the router starts from the cleaned address. */
+export function createAppRouter() {
+  return createBrowserRouter(appRoutes)
+}

@@ -1,0 +1,111 @@
+import { create } from 'zustand'
+
+/**
+ * Auth-return query parameters (SPEC §2 "Routes"). A sign-in that leaves the page (magic link,
+ * OAuth redirect) comes back with these in the address. They are read once on load into
+ * `useAuthReturnStore` for the sign-in flow to consume, then removed from the address; every later
+ * `history.replaceState` strips them too, so they never linger in the address bar or history.
+ */
+export const authReturnParamNames = [
+  'bundle',
+  'orgId',
+  'status',
+  'oauthBundle',
+  'oauth-bundle',
+  'org-id',
+  'idToken',
+  'id_token',
+  'accessToken',
+  'access_token',
+  'isSignup',
+  'is-signup',
+  'otpId',
+  'otp_id',
+  'email',
+  'authProvider',
+  'auth-provider',
+  'oauthError',
+  'oauth_error',
+] as const
+
+export type AuthReturnParamName = (typeof authReturnParamNames)[number]
+export type AuthReturnParams = Partial<Record<AuthReturnParamName, string>>
+
+const paramNameSet: ReadonlySet<string> = new Set(authReturnParamNames)
+
+type AuthReturnState = {
+  /** The parameters found on load; empty when the page was not an auth return. */
+  params: AuthReturnParams
+  /** Returns the captured parameters and forgets them, so a flow handles them only once. */
+  consume: () => AuthReturnParams
+}
+
+export const useAuthReturnStore = create<AuthReturnState>()((set, get) => ({
+  params: {},
+  consume: () => {
+    const { params } = get()
+    set({ params: {} })
+    return params
+  },
+}))
+
+export function isAuthReturnParamName(name: string): name is AuthReturnParamName {
+  return paramNameSet.has(name)
+}
+
+/** The auth-return parameters of a query string (first value of each). */
+export function readAuthReturnParams(search: string): AuthReturnParams {
+  const params: AuthReturnParams = {}
+  for (const [name, value] of new URLSearchParams(search)) {
+    if (isAuthReturnParamName(name) && params[name] === undefined) params[name] = value
+  }
+  return params
+}
+
+/**
+ * The same URL without auth-return parameters; other parameters, their order and the hash stay.
+ * Relative URLs stay relative.
+ */
+export function stripAuthReturnParams(url: string): string {
+  const queryStart = url.indexOf('?')
+  if (queryStart === -1) return url
+  const hashStart = url.indexOf('#', queryStart)
+  const query = url.slice(queryStart + 1, hashStart === -1 ? undefined : hashStart)
+  const kept = new URLSearchParams()
+  let removed = false
+  for (const [name, value] of new URLSearchParams(query)) {
+    if (isAuthReturnParamName(name)) removed = true
+    else kept.append(name, value)
+  }
+  if (!removed) return url
+  const rest = kept.toString()
+  const hash = hashStart === -1 ? '' : url.slice(hashStart)
+  return `${url.slice(0, queryStart)}${rest.length > 0 ? `?${rest}` : ''}${hash}`
+}
+
+let installedOn: History | undefined
+
+/**
+ * Captures the auth-return parameters of the current address into the store, removes them from
+ * the address, and makes every later `history.replaceState` strip them (the router replaces
+ * through it). Call once, before the router is created. Returns what was captured.
+ */
+export function captureAuthReturnParams(win: Window = window): AuthReturnParams {
+  const history = win.history
+  if (installedOn !== history) {
+    const replaceState = history.replaceState.bind(history)
+    history.replaceState = (data: unknown, unused: string, url?: string | URL | null) => {
+      if (url === undefined || url === null) return replaceState(data, unused, url)
+      return replaceState(data, unused, stripAuthReturnParams(String(url)))
+    }
+    installedOn = history
+  }
+
+  const params = readAuthReturnParams(win.location.search)
+  if (Object.keys(params).length > 0) {
+    useAuthReturnStore.setState({ params })
+    const { pathname, search, hash } = win.location
+    history.replaceState(history.state, '', `${pathname}${search}${hash}`)
+  }
+  return params
+}

@@ -1,0 +1,109 @@
+import { AppError, parseErrorBody } from '@quicklinks/core/app-error'
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useCallback } from 'react'
+import { useNavigate } from 'react-router'
+import { type ApiClient, api } from '../../lib/api-client'
+
+/**
+ * The app session (SPEC §4 "Session", §7 GET /api/auth/me): loading, then signed in (the user in
+ * the answer's `data`) or signed out (null on 401). Three layers: `getSession` (plain function),
+ * `sessionQueryOptions` (query options), `useSession` (thin hook).
+ */
+
+/** SPEC does not show the user's fields; these are the ones the web reads when present. */
+export type SessionUser = {
+  readonly [field: string]: unknown
+  address?: string
+  email?: string
+}
+
+export const sessionKeys = {
+  all: ['session'] as const,
+  me: () => ['session', 'me'] as const,
+}
+
+/**
+ * GET /api/auth/me. Resolves with the user, or null when the server answers 401 (signed out).
+ * Any other failing answer rejects with an AppError whose message is the response text; a
+ * network failure rejects with an AppError coded NETWORK.
+ */
+export async function getSession(client: ApiClient = api, signal?: AbortSignal): Promise<SessionUser | null> {
+  const response = await client.send('/api/auth/me', signal === undefined ? {} : { signal })
+  if (response.status === 401) return null
+  const text = await response.text()
+  if (!response.ok) {
+    const parsed = parseErrorBody(parseJson(text), response.status, 'Could not check your session.')
+    throw new AppError(parsed.code, {
+      message: text.length > 0 ? text : `GET /api/auth/me answered ${response.status}`,
+      userMessage: parsed.userMessage,
+    })
+  }
+  const body = parseJson(text)
+  const user = typeof body === 'object' && body !== null ? (body as { data?: unknown }).data : undefined
+  return typeof user === 'object' && user !== null ? (user as SessionUser) : null
+}
+
+/** SPEC: no cache, refetch on mount, no refetch on window focus, no retry. */
+export function sessionQueryOptions(client: ApiClient = api) {
+  return queryOptions({
+    queryKey: sessionKeys.me(),
+    queryFn: ({ signal }) => getSession(client, signal),
+    gcTime: 0,
+    staleTime: 0,
+    refetchOnMount: true,
+    refetchOnWindowFocus: false,
+    retry: false,
+  })
+}
+
+export type SessionState = {
+  user: SessionUser | null
+  /** True until the first answer (or failure) arrives. */
+  isPending: boolean
+  isSignedIn: boolean
+  error: Error | null
+}
+
+/**
+ * The current session. A failing session check (server down, 5xx) counts as signed out, so public
+ * screens still render and protected ones send the visitor to /.
+ */
+export function useSession(): SessionState {
+  const query = useQuery(sessionQueryOptions())
+  const user = query.data ?? null
+  return { user, isPending: query.isPending, isSignedIn: user !== null, error: query.error }
+}
+
+/** POST /api/auth/logout. SPEC: the result is ignored and errors are swallowed (logged only). */
+export async function logout(client: ApiClient = api): Promise<void> {
+  try {
+    // Never queued offline: replaying a logout later could end a newer session.
+    await client.send('/api/auth/logout', { method: 'POST', queueWhenOffline: false })
+  } catch (error) {
+    console.error('Logout failed', error)
+  }
+}
+
+/**
+ * Logout per SPEC §2: call the logout endpoint, clear the user, refresh the session query and
+ * replace the route with /. (The embedded-wallet sign-out joins here when sign-in lands.)
+ */
+export function useLogout(): () => Promise<void> {
+  const queryClient = useQueryClient()
+  const navigate = useNavigate()
+  return useCallback(async () => {
+    await logout()
+    queryClient.setQueryData(sessionKeys.me(), null)
+    void queryClient.invalidateQueries({ queryKey: sessionKeys.me() })
+    await navigate('/', { replace: true })
+  }, [queryClient, navigate])
+}
+
+function parseJson(text: string): unknown {
+  if (text.length === 0) return undefined
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return text
+  }
+}

@@ -1,0 +1,77 @@
+import { Monitor, Moon, Sun } from 'lucide-react'
+import { maskMiddle } from '../../lib/format'
+import { type ThemePreference, themePreferences, useThemeStore } from '../../lib/theme-store'
+import { Card } from '../../ui/card'
+import { classNames } from '../../ui/class-names'
+import { useSession } from '../auth/session'
+
+const themeOptions: Record<ThemePreference, { label: string; icon: typeof Sun }> = {
+  light: { label: 'Light', icon: Sun },
+  dark: { label: 'Dark', icon: Moon },
+  system: { label: 'System', icon: Monitor },
+}
+
+/** /settings, the Settings tab: appearance and the signed-in account. */
+export function SettingsScreen() {
+  const { user } = useSession()
+  const preference = useThemeStore((state) => state.preference)
+  const setPreference = useThemeStore((state) => state.setPreference)
+  const address = typeof user?.address === 'string' ? user.address : undefined
+  const email = typeof user?.email === 'string' ? user.email : undefined
+
+  return (
+    <div className="mx-auto w-full max-w-3xl px-4 py-8 sm:py-10">
+      <h1 className="font-semibold text-2xl tracking-tight">Settings</h1>
+
+      <Card className="mt-6 p-6">
+        <h2 className="font-semibold">Account</h2>
+        <dl className="mt-4 grid gap-3 text-sm">
+          <div className="flex flex-wrap justify-between gap-2">
+            <dt className="text-muted">Email</dt>
+            <dd>{email ?? 'Not set'}</dd>
+          </div>
+          <div className="flex flex-wrap justify-between gap-2">
+            <dt className="text-muted">Wallet address</dt>
+            <dd className="font-mono" title={address}>
+              {address === undefined ? 'Not available' : maskMiddle(address)}
+            </dd>
+          </div>
+        </dl>
+      </Card>
+
+      <Card className="mt-4 p-6">
+        <fieldset>
+          <legend className="font-semibold">Appearance</legend>
+          <div className="mt-4 grid grid-cols-3 gap-2">
+            {themePreferences.map((option) => {
+              const { label, icon: Icon } = themeOptions[option]
+              return (
+                <label
+                  key={option}
+                  className={classNames(
+                    'flex min-h-11 cursor-pointer flex-col items-center justify-center gap-1 rounded-control border px-2 py-3 text-sm',
+                    'has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring has-[:focus-visible]:outline-offset-2',
+                    preference === option
+                      ? 'border-accent bg-accent-soft text-fg'
+                      : 'border-border hover:bg-subtle',
+                  )}
+                >
+                  <input
+                    type="radio"
+                    name="theme"
+                    value={option}
+                    checked={preference === option}
+                    onChange={() => setPreference(option)}
+                    className="sr-only"
+                  />
+                  <Icon aria-hidden="true" className="size-5" />
+                  {label}
+                </label>
+              )
+            })}
+          </div>
+        </fieldset>
+      </Card>
+    </div>
+  )
+}

@@ -1,0 +1,227 @@
+import { AppError, parseErrorBody } from '@quicklinks/core/app-error'
+import { apiBaseUrl } from './env'
+import {
+  createOfflineAnswer,
+  enqueueOfflineRequest,
+  isBrowserOffline,
+  type OfflineLogger,
+  type QueuedRequest,
+  type ReplayResult,
+  replayOfflineRequests,
+} from './offline-queue'
+
+/**
+ * The one way the web app talks to its server (SPEC §7). Every call sends cookies and asks for
+ * JSON; a write (any method but GET, HEAD, OPTIONS) echoes the `csrf_token` cookie in
+ * `X-CSRF-Token`, fetching GET /health first when the cookie is missing and once more, with one
+ * retry, when the server answers 403. A write made offline is queued and answered with a 202
+ * `{offline: true}` (see offline-queue.ts). Every failure reaches the caller as an `AppError`.
+ */
+
+export const csrfCookieName = 'csrf_token'
+export const csrfHeaderName = 'X-CSRF-Token'
+export const csrfRefreshPath = '/health'
+
+export type ApiRequestOptions = {
+  method?: string
+  /** A plain value is sent as JSON; FormData, Blob, URLSearchParams and strings are sent as they are. */
+  body?: unknown
+  headers?: Record<string, string>
+  signal?: AbortSignal
+  /** The user-safe message when a failing answer carries none (SPEC gives one per call). */
+  fallbackMessage?: string
+  /** Queue the write when offline (default true). Reads are never queued. */
+  queueWhenOffline?: boolean
+}
+
+export type ApiClient = {
+  /**
+   * Sends a request and resolves with the server's answer whatever its status (or the synthetic
+   * 202 of a queued write). Rejects with an `AppError` coded NETWORK when the network fails and the
+   * request cannot be queued; an abort rejects with the AbortError.
+   */
+  send(path: string, options?: ApiRequestOptions): Promise<Response>
+  /**
+   * Sends a request and resolves with its parsed JSON body (undefined when empty). A non-OK answer
+   * rejects with `parseErrorBody(body, status, fallbackMessage)`.
+   */
+  request<T>(path: string, options?: ApiRequestOptions): Promise<T>
+  /** Sends every queued offline write again, oldest first (see `replayOfflineRequests`). */
+  replayOfflineQueue(): Promise<ReplayResult>
+}
+
+export type ApiClientConfig = {
+  baseUrl?: string
+  fetch?: typeof fetch
+  /** Reads the cookie header the page can see (document.cookie in a browser). */
+  readCookies?: () => string
+  storage?: Storage
+  isOffline?: () => boolean
+  logger?: OfflineLogger
+}
+
+const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+/** True when a request with this method must carry the CSRF token. */
+export function isWriteMethod(method: string): boolean {
+  return !safeMethods.has(method.toUpperCase())
+}
+
+/** The value of one cookie in a `document.cookie`-style string, or undefined. */
+export function readCookie(name: string, cookies: string): string | undefined {
+  for (const part of cookies.split(';')) {
+    const separator = part.indexOf('=')
+    if (separator === -1) continue
+    if (part.slice(0, separator).trim() !== name) continue
+    const value = part.slice(separator + 1).trim()
+    try {
+      return decodeURIComponent(value)
+    } catch {
+      return value
+    }
+  }
+  return undefined
+}
+
+/** Builds a client; the app uses the shared `api` below, tests build their own. */
+export function createApiClient(config: ApiClientConfig = {}): ApiClient {
+  const baseUrl = config.baseUrl ?? apiBaseUrl
+  const doFetch = config.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init))
+  const readCookies = config.readCookies ?? (() => (typeof document === 'undefined' ? '' : document.cookie))
+  const getStorage = (): Storage => config.storage ?? localStorage
+  const isOffline = config.isOffline ?? isBrowserOffline
+  const logger = config.logger ?? console
+
+  const getCsrfToken = (): string | undefined => readCookie(csrfCookieName, readCookies())
+
+  const refreshCsrfToken = async (signal: AbortSignal | undefined): Promise<string | undefined> => {
+    await doFetch(`${baseUrl}${csrfRefreshPath}`, {
+      method: 'GET',
+      credentials: 'include',
+      headers: { Accept: 'application/json' },
+      ...(signal === undefined ? {} : { signal }),
+    })
+    return getCsrfToken()
+  }
+
+  /** Sends with the CSRF dance; network failures propagate as the fetch's own error. */
+  const sendOnline = async (
+    path: string,
+    method: string,
+    headers: Record<string, string>,
+    body: BodyInit | null,
+    signal: AbortSignal | undefined,
+  ): Promise<Response> => {
+    const write = isWriteMethod(method)
+    const attempt = (token: string | undefined): Promise<Response> =>
+      doFetch(`${baseUrl}${path}`, {
+        method,
+        credentials: 'include',
+        headers: write && token !== undefined ? { ...headers, [csrfHeaderName]: token } : headers,
+        body,
+        ...(signal === undefined ? {} : { signal }),
+      })
+
+    if (!write) return attempt(undefined)
+    const token = getCsrfToken() ?? (await refreshCsrfToken(signal))
+    const response = await attempt(token)
+    if (response.status !== 403) return response
+    // The token may have expired or rotated: fetch a fresh one and try exactly once more.
+    return attempt(await refreshCsrfToken(signal))
+  }
+
+  const send = async (path: string, options: ApiRequestOptions = {}): Promise<Response> => {
+    const method = (options.method ?? 'GET').toUpperCase()
+    const { headers, body, queueableBody } = buildRequestParts(options)
+    const queueable = isWriteMethod(method) && options.queueWhenOffline !== false && queueableBody
+    const queue = (): Response => {
+      const request: QueuedRequest = {
+        method,
+        path,
+        headers,
+        body: typeof body === 'string' ? body : null,
+        queuedAt: new Date().toISOString(),
+      }
+      enqueueOfflineRequest(request, getStorage())
+      return createOfflineAnswer()
+    }
+
+    if (queueable && isOffline()) return queue()
+    try {
+      return await sendOnline(path, method, headers, body, options.signal)
+    } catch (error) {
+      if (isAbortError(error)) throw error
+      if (isNetworkFailure(error) && queueable) return queue()
+      throw new AppError('NETWORK', { message: `${method} ${path} failed: ${String(error)}`, cause: error })
+    }
+  }
+
+  const request = async <T>(path: string, options: ApiRequestOptions = {}): Promise<T> => {
+    const response = await send(path, options)
+    const parsed = await readBody(response)
+    if (!response.ok) {
+      throw parseErrorBody(
+        parsed,
+        response.status,
+        options.fallbackMessage ?? `Request failed (${response.status})`,
+      )
+    }
+    return parsed as T
+  }
+
+  const replayOfflineQueue = (): Promise<ReplayResult> =>
+    replayOfflineRequests(
+      (queued) => sendOnline(queued.path, queued.method, queued.headers, queued.body, undefined),
+      getStorage(),
+      logger,
+    )
+
+  return { send, request, replayOfflineQueue }
+}
+
+/** The app's client: same-origin, browser cookies, localStorage queue. */
+export const api: ApiClient = createApiClient()
+
+function buildRequestParts(options: ApiRequestOptions): {
+  headers: Record<string, string>
+  body: BodyInit | null
+  queueableBody: boolean
+} {
+  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers }
+  const value = options.body
+  if (value === undefined || value === null) return { headers, body: null, queueableBody: true }
+  if (value instanceof FormData || value instanceof Blob) {
+    // The browser writes the multipart boundary itself; such bodies cannot be stored for later.
+    return { headers, body: value, queueableBody: false }
+  }
+  if (value instanceof URLSearchParams) {
+    const formHeaders = { 'Content-Type': 'application/x-www-form-urlencoded', ...headers }
+    return { headers: formHeaders, body: value.toString(), queueableBody: true }
+  }
+  // Content-Type only with a body: a JSON content type on an empty DELETE is a 400 on Fastify.
+  const contentType = headers['Content-Type'] ?? 'application/json'
+  const body = typeof value === 'string' ? value : JSON.stringify(value)
+  return { headers: { ...headers, 'Content-Type': contentType }, body, queueableBody: true }
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text()
+  if (text.length === 0) return undefined
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return text
+  }
+}
+
+/**
+ * Browsers reject fetch with a TypeError when the network is down (DNS, refused, offline); some
+ * implementations (happy-dom) use a DOMException named NetworkError instead.
+ */
+function isNetworkFailure(error: unknown): boolean {
+  return error instanceof TypeError || (error instanceof Error && error.name === 'NetworkError')
+}
+
+function isAbortError(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'AbortError'
+}

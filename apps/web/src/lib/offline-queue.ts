@@ -1,0 +1,176 @@
+/**
+ * The offline write queue (SPEC §4 "Offline"). A write made while the browser is offline is kept in
+ * localStorage under 'offline-' + a timestamp, answered with a synthetic 202 `{offline: true}`, and
+ * replayed in order when the browser is back online. A replayed entry is removed; a failed replay is
+ * logged and the entry stays queued for the next 'online' event.
+ */
+
+export const offlineKeyPrefix = 'offline-'
+
+/** What is needed to send a queued write again. The CSRF token is not stored: it is read at replay. */
+export type QueuedRequest = {
+  method: string
+  path: string
+  headers: Record<string, string>
+  body: string | null
+  queuedAt: string
+}
+
+export type QueuedEntry = { key: string; request: QueuedRequest }
+
+export type ReplayResult = { replayed: string[]; failed: string[] }
+
+export type OfflineLogger = Pick<Console, 'warn' | 'error'>
+
+/** The body of the synthetic answer a queued write gets. */
+export type OfflineAnswer = { offline: true }
+
+const keyPattern = /^offline-(\d+)$/
+
+let lastTimestamp = 0
+
+/** True when the browser says it has no network. Unknown (no navigator) counts as online. */
+export function isBrowserOffline(): boolean {
+  return typeof navigator !== 'undefined' && navigator.onLine === false
+}
+
+/**
+ * Stores a write and returns its key. Keys stay 'offline-' + a millisecond timestamp; two writes in
+ * the same millisecond (or a key already taken by another tab) move to the next free millisecond, so
+ * the key order is the order the writes were made.
+ */
+export function enqueueOfflineRequest(request: QueuedRequest, storage: Storage = localStorage): string {
+  let timestamp = Math.max(Date.now(), lastTimestamp + 1)
+  while (storage.getItem(`${offlineKeyPrefix}${timestamp}`) !== null) timestamp += 1
+  lastTimestamp = timestamp
+  const key = `${offlineKeyPrefix}${timestamp}`
+  storage.setItem(key, JSON.stringify(request))
+  return key
+}
+
+/** The queued writes, oldest first. Entries that are not valid JSON requests are dropped with a warning. */
+export function listOfflineRequests(
+  storage: Storage = localStorage,
+  logger: OfflineLogger = console,
+): QueuedEntry[] {
+  const entries: Array<QueuedEntry & { timestamp: number }> = []
+  for (let index = 0; index < storage.length; index += 1) {
+    const key = storage.key(index)
+    const match = key === null ? null : keyPattern.exec(key)
+    if (key === null || match === null) continue
+    const request = parseQueuedRequest(storage.getItem(key))
+    if (request === undefined) {
+      logger.warn(`Dropping unreadable offline request ${key}`)
+      storage.removeItem(key)
+      index -= 1
+      continue
+    }
+    entries.push({ key, request, timestamp: Number(match[1]) })
+  }
+  return entries
+    .sort((left, right) => left.timestamp - right.timestamp)
+    .map(({ key, request }) => ({ key, request }))
+}
+
+/** The synthetic answer a write gets when it was queued instead of sent. */
+export function createOfflineAnswer(): Response {
+  return new Response(JSON.stringify({ offline: true } satisfies OfflineAnswer), {
+    status: 202,
+    headers: { 'Content-Type': 'application/json' },
+  })
+}
+
+/** True for the body of the synthetic 202, so a caller can say "saved, will sync when online". */
+export function isOfflineAnswer(body: unknown): body is OfflineAnswer {
+  return typeof body === 'object' && body !== null && (body as { offline?: unknown }).offline === true
+}
+
+/**
+ * Sends every queued write, oldest first, through `send`. An entry is removed only when `send`
+ * resolves with an OK response; a thrown error or a non-OK answer is logged and the entry stays.
+ * Later entries are still tried, so one rejected write does not hold back the others.
+ */
+export async function replayOfflineRequests(
+  send: (request: QueuedRequest) => Promise<Response>,
+  storage: Storage = localStorage,
+  logger: OfflineLogger = console,
+): Promise<ReplayResult> {
+  const result: ReplayResult = { replayed: [], failed: [] }
+  for (const { key, request } of listOfflineRequests(storage, logger)) {
+    try {
+      const response = await send(request)
+      if (!response.ok) throw new Error(`${request.method} ${request.path} answered ${response.status}`)
+      storage.removeItem(key)
+      result.replayed.push(key)
+    } catch (error) {
+      logger.error(`Offline request ${key} could not be replayed; it stays queued.`, error)
+      result.failed.push(key)
+    }
+  }
+  return result
+}
+
+/**
+ * Replays the queue now (if online and anything is queued) and on every 'online' event. Replays
+ * never overlap: an 'online' event during a replay is picked up when it ends. Returns a cleanup.
+ */
+export function startOfflineReplay(
+  replay: () => Promise<ReplayResult>,
+  options: { target?: Window; storage?: Storage } = {},
+): () => void {
+  const target = options.target ?? window
+  const storage = options.storage ?? localStorage
+  let running: Promise<void> | undefined
+  let again = false
+
+  const run = (): void => {
+    if (running !== undefined) {
+      again = true
+      return
+    }
+    running = replay()
+      .then(
+        () => undefined,
+        (error: unknown) => console.error('Offline replay failed', error),
+      )
+      .finally(() => {
+        running = undefined
+        if (again) {
+          again = false
+          run()
+        }
+      })
+  }
+  const onOnline = (): void => run()
+
+  target.addEventListener('online', onOnline)
+  if (!isBrowserOffline() && listOfflineRequests(storage).length > 0) run()
+  return () => target.removeEventListener('online', onOnline)
+}
+
+function parseQueuedRequest(text: string | null): QueuedRequest | undefined {
+  if (text === null) return undefined
+  try {
+    const value: unknown = JSON.parse(text)
+    if (typeof value !== 'object' || value === null) return undefined
+    const { method, path, headers, body, queuedAt } = value as Record<string, unknown>
+    if (typeof method !== 'string' || typeof path !== 'string') return undefined
+    return {
+      method,
+      path,
+      headers: isStringRecord(headers) ? headers : {},
+      body: typeof body === 'string' ? body : null,
+      queuedAt: typeof queuedAt === 'string' ? queuedAt : '',
+    }
+  } catch {
+    return undefined
+  }
+}
+
+function isStringRecord(value: unknown): value is Record<string, string> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Object.values(value).every((entry) => typeof entry === 'string')
+  )
+}

@@ -1,0 +1,15 @@
+import react from '@vitejs/plugin-react'
+import { defineProject } from 'vitest/config'
+
+export default defineProject({
+  plugins: [react()],
+  define: { __APP_VERSION__: JSON.stringify('0.0.0-test') },
+  test: {
+    name: 'web',
+    environment: 'happy-dom',
+    include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['./src/test/setup.ts'],
+    // Relative requests must never reach the main stack on :3000 (happy-dom's default origin).
+    environmentOptions: { happyDOM: { url: 'http://localhost:5199/' } },
+  },
+})
