@@ -4,6 +4,7 @@ import {
   clearCookies,
   type RecordedRequest,
   sendJson,
+  setPageCookie,
   setPageUrl,
   startTestServer,
   type TestServer,
@@ -65,7 +66,7 @@ describe('api client', () => {
   })
 
   it('sends the token on writes but not on reads, and no JSON content type without a body', async () => {
-    document.cookie = 'csrf_token=known; path=/'
+    setPageCookie('csrf_token', 'known')
     server.handle(csrfServer({ current: 'known' }))
     const client = createApiClient()
 
@@ -79,7 +80,7 @@ describe('api client', () => {
   })
 
   it('on a 403 refreshes the token from /health and retries exactly once', async () => {
-    document.cookie = 'csrf_token=stale; path=/'
+    setPageCookie('csrf_token', 'stale')
     const client = createApiClient()
 
     const body = await client.request<{ data: { path: string } }>('/api/links/7', {
@@ -88,11 +89,15 @@ describe('api client', () => {
     })
 
     expect(body.data.path).toBe('/api/links/7')
-    expect(summary(server.requests)).toEqual(['PUT /api/links/7 stale', 'GET /health -', 'PUT /api/links/7 fresh-1'])
+    expect(summary(server.requests)).toEqual([
+      'PUT /api/links/7 stale',
+      'GET /health -',
+      'PUT /api/links/7 fresh-1',
+    ])
   })
 
   it('gives up after the second 403 with an AppError', async () => {
-    document.cookie = 'csrf_token=stale; path=/'
+    setPageCookie('csrf_token', 'stale')
     server.handle(csrfServer({ alwaysForbid: true }))
     const client = createApiClient()
 
@@ -103,7 +108,11 @@ describe('api client', () => {
     expect(failure).toBeInstanceOf(AppError)
     expect((failure as AppError).code).toBe('CSRF_INVALID')
     expect((failure as AppError).userMessage).toBe('CSRF token missing or invalid.')
-    expect(summary(server.requests)).toEqual(['POST /api/links stale', 'GET /health -', 'POST /api/links fresh-1'])
+    expect(summary(server.requests)).toEqual([
+      'POST /api/links stale',
+      'GET /health -',
+      'POST /api/links fresh-1',
+    ])
   })
 
   it('turns a failing answer without an error body into an AppError with the fallback message', async () => {

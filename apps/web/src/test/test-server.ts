@@ -56,7 +56,12 @@ export async function startTestServer(handler: TestHandler = notFound): Promise<
   }
 }
 
-export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+export function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
   response.writeHead(status, { 'Content-Type': 'application/json', ...headers })
   response.end(JSON.stringify(body))
 }
@@ -72,12 +77,29 @@ export function setPageUrl(url: string): void {
   ;(window as unknown as HappyDomWindow).happyDOM.setURL(url)
 }
 
+/** Sets a cookie the way a server's Set-Cookie would, for tests that start from a given token. */
+export function setPageCookie(name: string, value: string): void {
+  writeCookie(`${name}=${encodeURIComponent(value)}; path=/`)
+}
+
 /** Removes every cookie the page can see. */
 export function clearCookies(): void {
   for (const part of document.cookie.split(';')) {
     const name = part.split('=')[0]?.trim()
-    if (name !== undefined && name.length > 0) {
-      document.cookie = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`
-    }
+    if (name !== undefined && name.length > 0)
+      writeCookie(`${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`)
   }
+}
+
+function writeCookie(cookie: string): void {
+  // biome-ignore lint/suspicious/noDocumentCookie: the test page's cookie jar is exactly what is under test
+  document.cookie = cookie
+}
+
+type HappyDomSettings = { happyDOM: { settings: { device: { prefersColorScheme: string } } } }
+
+/** Changes the OS colour scheme the page sees and tells media-query listeners (they watch resize). */
+export function setSystemColorScheme(scheme: 'light' | 'dark'): void {
+  ;(window as unknown as HappyDomSettings).happyDOM.settings.device.prefersColorScheme = scheme
+  window.dispatchEvent(new Event('resize'))
 }
