@@ -78,7 +78,9 @@ export async function buildContracts(options: BuildContractsOptions = {}): Promi
 
   const compiled = await compileSources(packageDirectory, sourceFiles, requireFromPackage, log)
   const imported = await Promise.all(
-    importedArtifacts.map((artifact) => readImportedArtifact(requireFromPackage, artifact.name, artifact.file)),
+    importedArtifacts.map((artifact) =>
+      readImportedArtifact(requireFromPackage, artifact.name, artifact.file),
+    ),
   )
   const artifacts = [...compiled, ...imported].sort((a, b) => a.name.localeCompare(b.name))
   assertUniqueNames(artifacts)
@@ -92,7 +94,10 @@ export async function buildContracts(options: BuildContractsOptions = {}): Promi
   }
   await removeStaleModules(generatedDirectory, files)
   const buildInfo: BuildInfo = { inputHash, solcVersion, files }
-  await writeFileAtomically(path.join(generatedDirectory, buildInfoFile), `${JSON.stringify(buildInfo, null, 2)}\n`)
+  await writeFileAtomically(
+    path.join(generatedDirectory, buildInfoFile),
+    `${JSON.stringify(buildInfo, null, 2)}\n`,
+  )
 
   const durationMs = performance.now() - startedAt
   log(`compiled ${artifacts.length} contracts with solc ${solcVersion} in ${Math.round(durationMs)} ms`)
@@ -251,7 +256,11 @@ function toSourceUnitName(packageDirectory: string, file: string): string {
 }
 
 /** Resolves an import solc asks for: our own sources first, then packages in node_modules. */
-function readImport(packageDirectory: string, requireFromPackage: NodeJS.Require, importPath: string): ImportResult {
+function readImport(
+  packageDirectory: string,
+  requireFromPackage: NodeJS.Require,
+  importPath: string,
+): ImportResult {
   const candidates = [path.join(packageDirectory, importPath)]
   const packageName = importPath.startsWith('@')
     ? importPath.split('/').slice(0, 2).join('/')
@@ -275,7 +284,10 @@ function readImport(packageDirectory: string, requireFromPackage: NodeJS.Require
 
 type PublishedArtifact = {
   abi?: unknown[]
-  evm?: { bytecode?: { object?: string; linkReferences?: Record<string, unknown> }; deployedBytecode?: { object?: string } }
+  evm?: {
+    bytecode?: { object?: string; linkReferences?: Record<string, unknown> }
+    deployedBytecode?: { object?: string }
+  }
   bytecode?: string
 }
 
@@ -293,7 +305,13 @@ async function readImportedArtifact(
   if (Object.keys(artifact.evm?.bytecode?.linkReferences ?? {}).length > 0 || bytecode.includes('__')) {
     throw new Error(`${file} needs library linking, which the build does not support`)
   }
-  return { name, source: file, abi: artifact.abi, bytecode: toHex(bytecode), deployedBytecode: toHex(deployedBytecode) }
+  return {
+    name,
+    source: file,
+    abi: artifact.abi,
+    bytecode: toHex(bytecode),
+    deployedBytecode: toHex(deployedBytecode),
+  }
 }
 
 function toHex(bytecode: string): string {

@@ -1,0 +1,320 @@
+import { createHash } from 'node:crypto'
+import { multicall3DeployedBytecode } from '@quicklinks/contracts/generated/multicall3'
+import { testTokenAbi, testTokenBytecode } from '@quicklinks/contracts/generated/test-token'
+import {
+  uniswapV2FactoryAbi,
+  uniswapV2FactoryBytecode,
+} from '@quicklinks/contracts/generated/uniswap-v2-factory'
+import { uniswapV2PairBytecode } from '@quicklinks/contracts/generated/uniswap-v2-pair'
+import {
+  uniswapV2Router02Abi,
+  uniswapV2Router02Bytecode,
+} from '@quicklinks/contracts/generated/uniswap-v2-router02'
+import { weth9Abi, weth9Bytecode } from '@quicklinks/contracts/generated/weth9'
+import {
+  type Address,
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  encodePacked,
+  getAddress,
+  getContractAddress,
+  type Hash,
+  http,
+  keccak256,
+  maxUint256,
+  parseUnits,
+} from 'viem'
+import { buildViemChain } from './build-viem-chain.ts'
+import { type DevnetChainConfig, devnetAccountCount } from './devnet-chains.ts'
+import type { DevnetChainDeployment } from './devnet-deployment.ts'
+
+/** Where Multicall3 lives on every public chain; the devnet puts ours there too. */
+export const multicall3Address: Address = getAddress('0xcA11bde05977b3631167028862bE2a173976CA11')
+
+/** Minted to each funded account. */
+const stablecoinsPerAccount = parseUnits('1000000', 6)
+/** Wrapped (from the account's own native balance) for each funded account. */
+const wrappedNativePerAccount = parseUnits('100', 18)
+/** USDC side of the wrapped-native/USDC pool: deep enough that a devnet payment barely moves the price. */
+const wrappedNativePoolUsdc = parseUnits('30000000', 6)
+/** Each side of the USDT/USDC pool, at 1:1. */
+const stablecoinPoolSide = parseUnits('30000000', 6)
+
+/** Bump when the deploy steps change in a way the bytecode part of the fingerprint cannot see. */
+const deployScriptVersion = 1
+
+export type DeployDevnetChainOptions = {
+  rpcUrl: string
+  chain: DevnetChainConfig
+  log?: (line: string) => void
+}
+
+/**
+ * Deploys and seeds one devnet chain from account 0 of the test mnemonic: USDC and USDT (TestToken,
+ * 6 decimals), WETH9 as the wrapped native token, the Uniswap V2 factory and Router02 from their
+ * published artifacts, wrapped-native/USDC and USDT/USDC pools priced from the chain config,
+ * Multicall3 at its canonical address, and 1,000,000 USDC and USDT plus 100 wrapped native for each
+ * of accounts 0-9. Throws when a transaction fails, and when Router02's built-in pair init-code
+ * hash does not match the factory's pair code (swaps through the router would then fail).
+ */
+export async function deployDevnetChain(options: DeployDevnetChainOptions): Promise<DevnetChainDeployment> {
+  const { chain, rpcUrl } = options
+  const log = options.log ?? (() => {})
+  const viemChain = buildViemChain({ ...chain, rpcUrl })
+  const transport = http(rpcUrl, { retryCount: 0 })
+  const publicClient = createPublicClient({ chain: viemChain, transport, pollingInterval: 20 })
+  const testClient = createTestClient({ chain: viemChain, transport, mode: 'anvil' })
+  const walletClient = createWalletClient({ chain: viemChain, transport })
+
+  const accounts = (await walletClient.getAddresses()).slice(0, devnetAccountCount)
+  const deployer = accounts[0]
+  if (!deployer || accounts.length < devnetAccountCount) {
+    throw new Error(
+      `${chain.name}: anvil at ${rpcUrl} unlocks ${accounts.length} accounts, expected ${devnetAccountCount}`,
+    )
+  }
+
+  const confirm = async (hash: Hash, what: string): Promise<Address | null | undefined> => {
+    const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 })
+    if (receipt.status !== 'success') throw new Error(`${chain.name}: ${what} reverted (transaction ${hash})`)
+    return receipt.contractAddress
+  }
+  const deploy = async (what: string, hash: Promise<Hash>): Promise<Address> => {
+    const address = await confirm(await hash, `deploying ${what}`)
+    if (!address) throw new Error(`${chain.name}: deploying ${what} created no contract`)
+    return getAddress(address)
+  }
+
+  const usdc = await deploy(
+    'USDC',
+    walletClient.deployContract({
+      abi: testTokenAbi,
+      bytecode: testTokenBytecode,
+      args: ['USD Coin', 'USDC', 6],
+      account: deployer,
+    }),
+  )
+  const usdt = await deploy(
+    'USDT',
+    walletClient.deployContract({
+      abi: testTokenAbi,
+      bytecode: testTokenBytecode,
+      args: ['Tether USD', 'USDT', 6],
+      account: deployer,
+    }),
+  )
+  const weth = await deploy(
+    chain.wrappedNativeSymbol,
+    walletClient.deployContract({ abi: weth9Abi, bytecode: weth9Bytecode, account: deployer }),
+  )
+  const factory = await deploy(
+    'UniswapV2Factory',
+    walletClient.deployContract({
+      abi: uniswapV2FactoryAbi,
+      bytecode: uniswapV2FactoryBytecode,
+      args: [deployer],
+      account: deployer,
+    }),
+  )
+  const router = await deploy(
+    'UniswapV2Router02',
+    walletClient.deployContract({
+      abi: uniswapV2Router02Abi,
+      bytecode: uniswapV2Router02Bytecode,
+      args: [factory, weth],
+      account: deployer,
+    }),
+  )
+  assertRouterKnowsPairCode(await publicClient.getCode({ address: router }), chain.name)
+  await testClient.setCode({ address: multicall3Address, bytecode: multicall3DeployedBytecode })
+
+  const nativeUsdcPrice = parseUnits(String(chain.nativeUsdcPrice), 6)
+  const wrappedNativePoolNative = (wrappedNativePoolUsdc * 10n ** 18n) / nativeUsdcPrice
+  for (const account of accounts) {
+    const isDeployer = account === deployer
+    const usdcAmount = stablecoinsPerAccount + (isDeployer ? wrappedNativePoolUsdc + stablecoinPoolSide : 0n)
+    const usdtAmount = stablecoinsPerAccount + (isDeployer ? stablecoinPoolSide : 0n)
+    await confirm(
+      await walletClient.writeContract({
+        address: usdc,
+        abi: testTokenAbi,
+        functionName: 'mint',
+        args: [account, usdcAmount],
+        account: deployer,
+      }),
+      'minting USDC',
+    )
+    await confirm(
+      await walletClient.writeContract({
+        address: usdt,
+        abi: testTokenAbi,
+        functionName: 'mint',
+        args: [account, usdtAmount],
+        account: deployer,
+      }),
+      'minting USDT',
+    )
+  }
+  await Promise.all(
+    accounts.map(async (account) =>
+      confirm(
+        await walletClient.writeContract({
+          address: weth,
+          abi: weth9Abi,
+          functionName: 'deposit',
+          value: wrappedNativePerAccount,
+          account,
+        }),
+        `wrapping ${chain.nativeSymbol}`,
+      ),
+    ),
+  )
+
+  // The pool's native side can exceed a dev account's 10,000 of balance (1,000,000 AVAX at $30).
+  const deployerBalance = await publicClient.getBalance({ address: deployer })
+  await testClient.setBalance({ address: deployer, value: deployerBalance + wrappedNativePoolNative })
+  for (const token of [usdc, usdt]) {
+    await confirm(
+      await walletClient.writeContract({
+        address: token,
+        abi: testTokenAbi,
+        functionName: 'approve',
+        args: [router, maxUint256],
+        account: deployer,
+      }),
+      'approving the router',
+    )
+  }
+  await confirm(
+    await walletClient.writeContract({
+      address: router,
+      abi: uniswapV2Router02Abi,
+      functionName: 'addLiquidityETH',
+      args: [
+        usdc,
+        wrappedNativePoolUsdc,
+        wrappedNativePoolUsdc,
+        wrappedNativePoolNative,
+        deployer,
+        maxUint256,
+      ],
+      value: wrappedNativePoolNative,
+      account: deployer,
+    }),
+    `seeding the ${chain.wrappedNativeSymbol}/USDC pool`,
+  )
+  await confirm(
+    await walletClient.writeContract({
+      address: router,
+      abi: uniswapV2Router02Abi,
+      functionName: 'addLiquidity',
+      args: [
+        usdt,
+        usdc,
+        stablecoinPoolSide,
+        stablecoinPoolSide,
+        stablecoinPoolSide,
+        stablecoinPoolSide,
+        deployer,
+        maxUint256,
+      ],
+      account: deployer,
+    }),
+    'seeding the USDT/USDC pool',
+  )
+
+  const readPair = async (tokenA: Address, tokenB: Address): Promise<Address> => {
+    const pair = await publicClient.readContract({
+      address: factory,
+      abi: uniswapV2FactoryAbi,
+      functionName: 'getPair',
+      args: [tokenA, tokenB],
+    })
+    const expected = computePairAddress(factory, tokenA, tokenB)
+    if (getAddress(pair) !== expected) {
+      throw new Error(
+        `${chain.name}: the factory created pair ${pair}, but its init-code hash predicts ${expected}; the UniswapV2Factory and UniswapV2Pair artifacts do not match`,
+      )
+    }
+    return expected
+  }
+  const wethUsdcPair = await readPair(weth, usdc)
+  const usdtUsdcPair = await readPair(usdt, usdc)
+
+  log(`${chain.name} (${chain.chainId}): deployed and seeded at ${rpcUrl}`)
+  return {
+    chainId: chain.chainId,
+    name: chain.name,
+    rpcUrl,
+    nativeSymbol: chain.nativeSymbol,
+    tokens: [
+      { symbol: 'USDC', address: usdc, decimals: 6 },
+      { symbol: 'USDT', address: usdt, decimals: 6 },
+      { symbol: chain.wrappedNativeSymbol, address: weth, decimals: 18 },
+    ],
+    contracts: {
+      weth,
+      uniswapV2Factory: factory,
+      uniswapV2Router: router,
+      multicall3: multicall3Address,
+      wethUsdcPair,
+      usdtUsdcPair,
+    },
+  }
+}
+
+/**
+ * A hash of everything that determines what `deployDevnetChain` builds for this chain (the bytecode
+ * it deploys, the chain's parameters, the deploy steps' version). Saved state whose fingerprint
+ * differs is stale and gets redeployed. Pure; never throws.
+ */
+export function getDeploymentFingerprint(chain: DevnetChainConfig): string {
+  const hash = createHash('sha256')
+  hash.update(
+    JSON.stringify({
+      deployScriptVersion,
+      chainId: chain.chainId,
+      name: chain.name,
+      nativeSymbol: chain.nativeSymbol,
+      wrappedNativeSymbol: chain.wrappedNativeSymbol,
+      nativeUsdcPrice: chain.nativeUsdcPrice,
+    }),
+  )
+  for (const bytecode of [
+    testTokenBytecode,
+    weth9Bytecode,
+    uniswapV2FactoryBytecode,
+    uniswapV2Router02Bytecode,
+    multicall3DeployedBytecode,
+  ]) {
+    hash.update(bytecode)
+  }
+  return hash.digest('hex')
+}
+
+/** keccak256 of the pair's creation code: what the factory's CREATE2 and Router02's `pairFor` use. */
+const pairInitCodeHash = keccak256(uniswapV2PairBytecode)
+
+/** The address the factory deploys the pair of two tokens to (CREATE2 over the sorted pair). */
+function computePairAddress(factory: Address, tokenA: Address, tokenB: Address): Address {
+  const [token0, token1] = BigInt(tokenA) < BigInt(tokenB) ? [tokenA, tokenB] : [tokenB, tokenA]
+  return getContractAddress({
+    opcode: 'CREATE2',
+    from: factory,
+    salt: keccak256(encodePacked(['address', 'address'], [token0, token1])),
+    bytecodeHash: pairInitCodeHash,
+  })
+}
+
+/**
+ * Router02 hard-codes the pair init-code hash (UniswapV2Library.pairFor). When a build of the
+ * periphery does not match the core's pair bytecode, every router call reads the wrong address.
+ */
+function assertRouterKnowsPairCode(routerCode: `0x${string}` | undefined, chainName: string): void {
+  if (!routerCode?.toLowerCase().includes(pairInitCodeHash.slice(2).toLowerCase())) {
+    throw new Error(
+      `${chainName}: UniswapV2Router02 does not contain the pair init-code hash ${pairInitCodeHash} of @uniswap/v2-core's UniswapV2Pair, so its swaps would fail`,
+    )
+  }
+}

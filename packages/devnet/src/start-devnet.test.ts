@@ -1,0 +1,261 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { createServer } from 'node:http'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { multicall3Abi } from '@quicklinks/contracts/generated/multicall3'
+import { testTokenAbi } from '@quicklinks/contracts/generated/test-token'
+import { uniswapV2Router02Abi } from '@quicklinks/contracts/generated/uniswap-v2-router02'
+import { type Address, createPublicClient, createWalletClient, http, maxUint256, parseUnits } from 'viem'
+import { mnemonicToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { findFreePorts } from '../test/find-free-ports.ts'
+import { buildViemChain } from './build-viem-chain.ts'
+import { devnetChains, devnetMnemonic } from './devnet-chains.ts'
+import { type DevnetChainDeployment, readDeployment } from './devnet-deployment.ts'
+import { type RunningDevnet, startDevnet } from './start-devnet.ts'
+
+const accounts = Array.from(
+  { length: 10 },
+  (_, index) => mnemonicToAccount(devnetMnemonic, { addressIndex: index }).address,
+)
+const [account0, account1, account2] = accounts as [Address, Address, Address, ...Address[]]
+
+let dataDir: string
+let ports: number[]
+let devnet: RunningDevnet | undefined
+
+function getChainClients(chain: DevnetChainDeployment) {
+  const viemChain = buildViemChain(chain)
+  const transport = http(chain.rpcUrl, { retryCount: 0 })
+  return {
+    publicClient: createPublicClient({ chain: viemChain, transport, pollingInterval: 20 }),
+    walletClient: createWalletClient({ chain: viemChain, transport }),
+  }
+}
+
+function getChain(deployment: { chains: DevnetChainDeployment[] }, chainId: number): DevnetChainDeployment {
+  const chain = deployment.chains.find((candidate) => candidate.chainId === chainId)
+  if (!chain) throw new Error(`chain ${chainId} is not in the deployment`)
+  return chain
+}
+
+function getToken(chain: DevnetChainDeployment, symbol: string): Address {
+  const token = chain.tokens.find((candidate) => candidate.symbol === symbol)
+  if (!token) throw new Error(`${symbol} is not deployed on ${chain.name}`)
+  return token.address
+}
+
+async function readTokenBalance(
+  chain: DevnetChainDeployment,
+  symbol: string,
+  owner: Address,
+): Promise<bigint> {
+  return getChainClients(chain).publicClient.readContract({
+    address: getToken(chain, symbol),
+    abi: testTokenAbi,
+    functionName: 'balanceOf',
+    args: [owner],
+  })
+}
+
+function runningDevnet(): RunningDevnet {
+  if (!devnet) throw new Error('the devnet did not start')
+  return devnet
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'quicklinks-devnet-'))
+  ports = await findFreePorts(3)
+  devnet = await startDevnet({
+    dataDir,
+    chains: devnetChains.map((chain, index) => ({ chainId: chain.chainId, port: ports[index] ?? 0 })),
+  })
+})
+
+afterAll(async () => {
+  await devnet?.stop()
+  await rm(dataDir, { recursive: true, force: true })
+})
+
+describe('startDevnet', () => {
+  it('answers every chain id on its RPC URL and saves the deployment it returns', async () => {
+    const { deployment } = runningDevnet()
+    expect(deployment.chains.map((chain) => [chain.chainId, chain.name, chain.nativeSymbol])).toEqual([
+      [8453, 'Base', 'ETH'],
+      [43114, 'Avalanche', 'AVAX'],
+      [42161, 'Arbitrum', 'ETH'],
+    ])
+    for (const chain of deployment.chains) {
+      expect(await getChainClients(chain).publicClient.getChainId()).toBe(chain.chainId)
+    }
+    expect(await readDeployment(path.join(dataDir, 'devnet', 'deployment.json'))).toEqual(deployment)
+    expect(getChain(deployment, 43114).tokens.map((token) => [token.symbol, token.decimals])).toEqual([
+      ['USDC', 6],
+      ['USDT', 6],
+      ['WAVAX', 18],
+    ])
+  })
+
+  it('funds accounts 0-9 with every token on every chain', async () => {
+    for (const chain of runningDevnet().deployment.chains) {
+      const wrapped = chain.tokens[2]?.symbol ?? 'missing'
+      for (const symbol of ['USDC', 'USDT', wrapped]) {
+        expect(await readTokenBalance(chain, symbol, account0)).toBeGreaterThanOrEqual(
+          symbol === wrapped ? parseUnits('100', 18) : parseUnits('1000000', 6),
+        )
+      }
+      const last = accounts[9] as Address
+      expect(await readTokenBalance(chain, 'USDC', last)).toBe(parseUnits('1000000', 6))
+      expect(await readTokenBalance(chain, 'USDT', last)).toBe(parseUnits('1000000', 6))
+      expect(await readTokenBalance(chain, wrapped, last)).toBe(parseUnits('100', 18))
+      expect(await getChainClients(chain).publicClient.getBalance({ address: last })).toBeGreaterThan(
+        parseUnits('1000', 18),
+      )
+    }
+  })
+
+  it('swaps native currency for USDC through the Uniswap router at the seeded price', async () => {
+    for (const [chainId, price] of [
+      [8453, 3000],
+      [43114, 30],
+    ] as const) {
+      const chain = getChain(runningDevnet().deployment, chainId)
+      const { publicClient, walletClient } = getChainClients(chain)
+      const usdcBefore = await readTokenBalance(chain, 'USDC', account1)
+      const nativeBefore = await publicClient.getBalance({ address: account1 })
+      const hash = await walletClient.writeContract({
+        account: account1,
+        address: chain.contracts.uniswapV2Router,
+        abi: uniswapV2Router02Abi,
+        functionName: 'swapExactETHForTokens',
+        args: [0n, [chain.contracts.weth, getToken(chain, 'USDC')], account1, maxUint256],
+        value: parseUnits('1', 18),
+      })
+      expect((await publicClient.waitForTransactionReceipt({ hash })).status).toBe('success')
+      const received = (await readTokenBalance(chain, 'USDC', account1)) - usdcBefore
+      // 0.3% pool fee plus a little price impact, never more than the seeded price.
+      expect(received).toBeGreaterThan(parseUnits(String(price * 0.99), 6))
+      expect(received).toBeLessThan(parseUnits(String(price), 6))
+      expect(await publicClient.getBalance({ address: account1 })).toBeLessThan(
+        nativeBefore - parseUnits('1', 18),
+      )
+    }
+  })
+
+  it('swaps USDT for USDC at about one to one', async () => {
+    const chain = getChain(runningDevnet().deployment, 42161)
+    const { publicClient, walletClient } = getChainClients(chain)
+    const usdt = getToken(chain, 'USDT')
+    const usdc = getToken(chain, 'USDC')
+    const [usdtBefore, usdcBefore] = [
+      await readTokenBalance(chain, 'USDT', account2),
+      await readTokenBalance(chain, 'USDC', account2),
+    ]
+    const approve = await walletClient.writeContract({
+      account: account2,
+      address: usdt,
+      abi: testTokenAbi,
+      functionName: 'approve',
+      args: [chain.contracts.uniswapV2Router, maxUint256],
+    })
+    await publicClient.waitForTransactionReceipt({ hash: approve })
+    const swap = await walletClient.writeContract({
+      account: account2,
+      address: chain.contracts.uniswapV2Router,
+      abi: uniswapV2Router02Abi,
+      functionName: 'swapExactTokensForTokens',
+      args: [parseUnits('1000', 6), 0n, [usdt, usdc], account2, maxUint256],
+    })
+    expect((await publicClient.waitForTransactionReceipt({ hash: swap })).status).toBe('success')
+    expect(usdtBefore - (await readTokenBalance(chain, 'USDT', account2))).toBe(parseUnits('1000', 6))
+    const received = (await readTokenBalance(chain, 'USDC', account2)) - usdcBefore
+    expect(received).toBeGreaterThan(parseUnits('996', 6))
+    expect(received).toBeLessThan(parseUnits('1000', 6))
+  })
+
+  it('answers Multicall3 at the canonical address for token and native balances in one call', async () => {
+    for (const chain of runningDevnet().deployment.chains) {
+      const { publicClient } = getChainClients(chain)
+      expect(chain.contracts.multicall3).toBe('0xcA11bde05977b3631167028862bE2a173976CA11')
+      const results = await publicClient.multicall({
+        allowFailure: false,
+        contracts: [
+          ...chain.tokens.map(
+            (token) =>
+              ({
+                address: token.address,
+                abi: testTokenAbi,
+                functionName: 'balanceOf',
+                args: [account0],
+              }) as const,
+          ),
+          {
+            address: chain.contracts.multicall3,
+            abi: multicall3Abi,
+            functionName: 'getEthBalance',
+            args: [account0],
+          },
+          { address: chain.contracts.multicall3, abi: multicall3Abi, functionName: 'getChainId' },
+        ],
+      })
+      const expected = [
+        ...(await Promise.all(chain.tokens.map((token) => readTokenBalance(chain, token.symbol, account0)))),
+        await publicClient.getBalance({ address: account0 }),
+        BigInt(chain.chainId),
+      ]
+      expect(results).toEqual(expected)
+    }
+  })
+
+  it('reuses chains that already run with the deployment, without taking them over', async () => {
+    const startedAt = performance.now()
+    const second = await startDevnet({
+      dataDir,
+      chains: devnetChains.map((chain, index) => ({ chainId: chain.chainId, port: ports[index] ?? 0 })),
+    })
+    const elapsedMs = performance.now() - startedAt
+    expect(second.deployment).toEqual(runningDevnet().deployment)
+    expect(elapsedMs).toBeLessThan(3_000)
+    await second.stop()
+    for (const chain of second.deployment.chains) {
+      expect(await getChainClients(chain).publicClient.getChainId()).toBe(chain.chainId)
+    }
+  })
+
+  it('restarts stopped chains from saved state with the same addresses and balances', async () => {
+    const before = runningDevnet().deployment
+    const base = getChain(before, 8453)
+    const usdcBefore = await readTokenBalance(base, 'USDC', account1)
+    expect(usdcBefore).toBeGreaterThan(parseUnits('1000000', 6))
+    await runningDevnet().stop()
+    await expect(getChainClients(base).publicClient.getChainId()).rejects.toThrow()
+
+    const startedAt = performance.now()
+    devnet = await startDevnet({
+      dataDir,
+      chains: devnetChains.map((chain, index) => ({ chainId: chain.chainId, port: ports[index] ?? 0 })),
+    })
+    expect(performance.now() - startedAt).toBeLessThan(5_000)
+    expect(devnet.deployment).toEqual(before)
+    expect(await readTokenBalance(base, 'USDC', account1)).toBe(usdcBefore)
+  })
+
+  it('refuses a port held by another program and names it', async () => {
+    const [port] = await findFreePorts(1)
+    const server = createServer((_, response) => response.end('not an RPC'))
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
+    const otherDataDir = await mkdtemp(path.join(tmpdir(), 'quicklinks-devnet-taken-'))
+    try {
+      await expect(
+        startDevnet({ dataDir: otherDataDir, chains: [{ chainId: 8453, port: port ?? 0 }] }),
+      ).rejects.toThrow(
+        new RegExp(
+          `port ${port} on 127\\.0\\.0\\.1 is in use by a program that is not an Ethereum JSON-RPC node`,
+        ),
+      )
+    } finally {
+      await new Promise((resolve) => server.close(resolve))
+      await rm(otherDataDir, { recursive: true, force: true })
+    }
+  })
+})
