@@ -12,6 +12,7 @@ import { findFreePorts } from '../test/find-free-ports.ts'
 import { buildViemChain } from './build-viem-chain.ts'
 import { devnetChains, devnetMnemonic } from './devnet-chains.ts'
 import { type DevnetChainDeployment, readDeployment } from './devnet-deployment.ts'
+import { spawnAnvil } from './spawn-anvil.ts'
 import { type RunningDevnet, startDevnet } from './start-devnet.ts'
 
 const accounts = Array.from(
@@ -58,7 +59,7 @@ async function readTokenBalance(
   })
 }
 
-function runningDevnet(): RunningDevnet {
+function getRunningDevnet(): RunningDevnet {
   if (!devnet) throw new Error('the devnet did not start')
   return devnet
 }
@@ -79,7 +80,7 @@ afterAll(async () => {
 
 describe('startDevnet', () => {
   it('answers every chain id on its RPC URL and saves the deployment it returns', async () => {
-    const { deployment } = runningDevnet()
+    const { deployment } = getRunningDevnet()
     expect(deployment.chains.map((chain) => [chain.chainId, chain.name, chain.nativeSymbol])).toEqual([
       [8453, 'Base', 'ETH'],
       [43114, 'Avalanche', 'AVAX'],
@@ -97,7 +98,7 @@ describe('startDevnet', () => {
   })
 
   it('funds accounts 0-9 with every token on every chain', async () => {
-    for (const chain of runningDevnet().deployment.chains) {
+    for (const chain of getRunningDevnet().deployment.chains) {
       const wrapped = chain.tokens[2]?.symbol ?? 'missing'
       for (const symbol of ['USDC', 'USDT', wrapped]) {
         expect(await readTokenBalance(chain, symbol, account0)).toBeGreaterThanOrEqual(
@@ -119,7 +120,7 @@ describe('startDevnet', () => {
       [8453, 3000],
       [43114, 30],
     ] as const) {
-      const chain = getChain(runningDevnet().deployment, chainId)
+      const chain = getChain(getRunningDevnet().deployment, chainId)
       const { publicClient, walletClient } = getChainClients(chain)
       const usdcBefore = await readTokenBalance(chain, 'USDC', account1)
       const nativeBefore = await publicClient.getBalance({ address: account1 })
@@ -143,7 +144,7 @@ describe('startDevnet', () => {
   })
 
   it('swaps USDT for USDC at about one to one', async () => {
-    const chain = getChain(runningDevnet().deployment, 42161)
+    const chain = getChain(getRunningDevnet().deployment, 42161)
     const { publicClient, walletClient } = getChainClients(chain)
     const usdt = getToken(chain, 'USDT')
     const usdc = getToken(chain, 'USDC')
@@ -174,7 +175,7 @@ describe('startDevnet', () => {
   })
 
   it('answers Multicall3 at the canonical address for token and native balances in one call', async () => {
-    for (const chain of runningDevnet().deployment.chains) {
+    for (const chain of getRunningDevnet().deployment.chains) {
       const { publicClient } = getChainClients(chain)
       expect(chain.contracts.multicall3).toBe('0xcA11bde05977b3631167028862bE2a173976CA11')
       const results = await publicClient.multicall({
@@ -214,7 +215,7 @@ describe('startDevnet', () => {
       chains: devnetChains.map((chain, index) => ({ chainId: chain.chainId, port: ports[index] ?? 0 })),
     })
     const elapsedMs = performance.now() - startedAt
-    expect(second.deployment).toEqual(runningDevnet().deployment)
+    expect(second.deployment).toEqual(getRunningDevnet().deployment)
     expect(elapsedMs).toBeLessThan(3_000)
     await second.stop()
     for (const chain of second.deployment.chains) {
@@ -223,11 +224,11 @@ describe('startDevnet', () => {
   })
 
   it('restarts stopped chains from saved state with the same addresses and balances', async () => {
-    const before = runningDevnet().deployment
+    const before = getRunningDevnet().deployment
     const base = getChain(before, 8453)
     const usdcBefore = await readTokenBalance(base, 'USDC', account1)
     expect(usdcBefore).toBeGreaterThan(parseUnits('1000000', 6))
-    await runningDevnet().stop()
+    await getRunningDevnet().stop()
     await expect(getChainClients(base).publicClient.getChainId()).rejects.toThrow()
 
     const startedAt = performance.now()
@@ -240,21 +241,72 @@ describe('startDevnet', () => {
     expect(await readTokenBalance(base, 'USDC', account1)).toBe(usdcBefore)
   })
 
-  it('refuses a port held by another program and names it', async () => {
-    const [port] = await findFreePorts(1)
+  it('refuses a port held by another program or another chain, and names the port', async () => {
+    const [httpPort = 0, anvilPort = 0] = await findFreePorts(2)
     const server = createServer((_, response) => response.end('not an RPC'))
-    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
+    await new Promise<void>((resolve) => server.listen(httpPort, '127.0.0.1', resolve))
+    const otherChain = await spawnAnvil({
+      host: '127.0.0.1',
+      port: anvilPort,
+      chainId: 1,
+      mnemonic: devnetMnemonic,
+      accountCount: 1,
+    })
     const otherDataDir = await mkdtemp(path.join(tmpdir(), 'quicklinks-devnet-taken-'))
     try {
       await expect(
-        startDevnet({ dataDir: otherDataDir, chains: [{ chainId: 8453, port: port ?? 0 }] }),
+        startDevnet({ dataDir: otherDataDir, chains: [{ chainId: 8453, port: httpPort }] }),
       ).rejects.toThrow(
-        new RegExp(
-          `port ${port} on 127\\.0\\.0\\.1 is in use by a program that is not an Ethereum JSON-RPC node`,
-        ),
+        `port ${httpPort} on 127.0.0.1 is in use by a program that is not an Ethereum JSON-RPC node`,
       )
+      await expect(
+        startDevnet({ dataDir: otherDataDir, chains: [{ chainId: 8453, port: anvilPort }] }),
+      ).rejects.toThrow(`port ${anvilPort} on 127.0.0.1 is in use by an Ethereum node with chain id 1`)
     } finally {
       await new Promise((resolve) => server.close(resolve))
+      await otherChain.stop()
+      await rm(otherDataDir, { recursive: true, force: true })
+    }
+  })
+
+  it('redeploys saved state whose chain settings changed', async () => {
+    const [port = 0] = await findFreePorts(1)
+    const otherDataDir = await mkdtemp(path.join(tmpdir(), 'quicklinks-devnet-settings-'))
+    const readUsdcForOneNative = async (chain: DevnetChainDeployment) => {
+      const amounts = await getChainClients(chain).publicClient.readContract({
+        address: chain.contracts.uniswapV2Router,
+        abi: uniswapV2Router02Abi,
+        functionName: 'getAmountsOut',
+        args: [parseUnits('1', 18), [chain.contracts.weth, getToken(chain, 'USDC')]],
+      })
+      return amounts[1] ?? 0n
+    }
+    try {
+      const first = await startDevnet({ dataDir: otherDataDir, chains: [{ chainId: 42161, port }] })
+      const firstChain = getChain(first.deployment, 42161)
+      expect(await readUsdcForOneNative(firstChain)).toBeGreaterThan(parseUnits('2900', 6))
+      await first.stop()
+
+      const lines: string[] = []
+      const second = await startDevnet({
+        dataDir: otherDataDir,
+        chains: [{ chainId: 42161, port, nativeUsdcPrice: 2000 }],
+        log: (line) => lines.push(line),
+      })
+      await second.stop()
+      expect(lines.join('\n')).toContain('deploying afresh')
+      const quote = await startDevnet({
+        dataDir: otherDataDir,
+        chains: [{ chainId: 42161, port, nativeUsdcPrice: 2000 }],
+      })
+      try {
+        const usdcForOneNative = await readUsdcForOneNative(getChain(quote.deployment, 42161))
+        expect(usdcForOneNative).toBeGreaterThan(parseUnits('1980', 6))
+        expect(usdcForOneNative).toBeLessThan(parseUnits('2000', 6))
+      } finally {
+        await quote.stop()
+      }
+    } finally {
       await rm(otherDataDir, { recursive: true, force: true })
     }
   })
