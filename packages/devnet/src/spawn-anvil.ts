@@ -88,14 +88,21 @@ export async function spawnAnvil(options: SpawnAnvilOptions): Promise<AnvilProce
   child.stdout?.on('data', onOutput)
   child.stderr?.on('data', onOutput)
 
+  let spawnFailure: Error | undefined
   const exited = new Promise<number | null>((resolve) => {
     child.once('exit', (code) => resolve(code))
+    // A process that never started emits 'error' and no 'exit'.
+    child.once('error', (error) => {
+      spawnFailure = error
+      resolve(null)
+    })
   })
   let hasExited = false
   void exited.then(() => {
     hasExited = true
   })
-  const spawnError = new Promise<Error>((resolve) => child.once('error', resolve))
+  // Closing our end of the guard's pipe after it died must not crash us with EPIPE.
+  child.stdin?.on('error', () => {})
 
   const stop = async (): Promise<void> => {
     if (hasExited) return
@@ -109,8 +116,9 @@ export async function spawnAnvil(options: SpawnAnvilOptions): Promise<AnvilProce
   const deadline = Date.now() + (options.readyTimeoutMs ?? 30_000)
   for (;;) {
     const failure = await Promise.race([
-      spawnError.then((error) => `could not run ${binary}: ${error.message}`),
-      exited.then((code) => `anvil exited with code ${code}`),
+      exited.then((code) =>
+        spawnFailure ? `could not run ${binary}: ${spawnFailure.message}` : `anvil exited with code ${code}`,
+      ),
       fetchChainId(rpcUrl, 1_000).then(
         (chainId) => (chainId === options.chainId ? undefined : `anvil answered with chain id ${chainId}`),
         () => null,
