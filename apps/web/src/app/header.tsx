@@ -1,4 +1,4 @@
-import { Menu } from 'lucide-react'
+import { LogOut, Menu } from 'lucide-react'
 import { Link, useNavigate } from 'react-router'
 import { useLogout, useSession } from '../features/auth/session'
 import { productName } from '../lib/env'
@@ -41,13 +41,16 @@ export function Header({ onMenuClick }: HeaderProps) {
             // Holds the button's place so the header does not shift when the session answers.
             <span aria-hidden="true" className="hidden h-11 w-[84px] sm:block" />
           ) : session.isSignedIn ? (
-            <Button variant="secondary" onClick={() => void logout()}>
-              Logout
+            // Icon-only below 640 px so the product name stays centred; the name stays 'Logout'.
+            <Button variant="secondary" size="compact" onClick={() => void logout()}>
+              <LogOut aria-hidden="true" className="sm:hidden" />
+              <span className="sr-only sm:not-sr-only">Logout</span>
             </Button>
           ) : (
-            <Button className="hidden sm:inline-flex" onClick={() => void navigate('/login')}>
-              Sign in
-            </Button>
+            // A wrapper owns the display so the button's own inline-flex cannot override `hidden`.
+            <div className="hidden sm:block">
+              <Button onClick={() => void navigate('/login')}>Sign in</Button>
+            </div>
           )}
         </div>
       </div>

@@ -4,7 +4,7 @@ import { classNames } from './class-names'
 import { Spinner } from './spinner'
 
 export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'danger'
-export type ButtonSize = 'md' | 'lg' | 'icon'
+export type ButtonSize = 'md' | 'compact' | 'lg' | 'icon'
 
 const base =
   'inline-flex shrink-0 select-none items-center justify-center gap-2 rounded-control font-medium ' +
@@ -21,6 +21,7 @@ const variants: Record<ButtonVariant, string> = {
 // Every size keeps the 44 px minimum touch target.
 const sizes: Record<ButtonSize, string> = {
   md: 'min-h-11 px-4 text-sm',
+  compact: 'min-h-11 min-w-11 px-3 text-sm',
   lg: 'min-h-12 px-6 text-base',
   icon: 'size-11',
 }

@@ -57,17 +57,17 @@ function PayCard({ link }: { link: PublicLink }) {
       )}
       <dl className="mt-6 grid gap-3 text-sm">
         <div className="flex justify-between gap-4">
-          <dt className="text-muted">Receives</dt>
+          <dt className="shrink-0 text-muted">Receives</dt>
           <dd className="text-right font-medium">
             {token} on {formatChainName(link.chain)}
           </dd>
         </div>
         <div className="flex justify-between gap-4">
-          <dt className="text-muted">You pay with</dt>
-          <dd className="text-right font-medium">Any token on any EVM network</dd>
+          <dt className="shrink-0 text-muted">You pay with</dt>
+          <dd className="text-right font-medium">Any token, any network</dd>
         </div>
         <div className="flex justify-between gap-4">
-          <dt className="text-muted">Receiver</dt>
+          <dt className="shrink-0 text-muted">Receiver</dt>
           <dd className="font-mono" title={link.receiver_address}>
             {maskMiddle(link.receiver_address)}
           </dd>
