@@ -1,5 +1,6 @@
 import { p256 } from '@noble/curves/nist.js'
 import { concatBytes } from '@noble/hashes/utils.js'
+import { base64urlnopad } from '@scure/base'
 import { BundleError } from './bundle-error.ts'
 import { hpkeInfo, hpkeSuite } from './seal-hpke.ts'
 
@@ -23,7 +24,18 @@ export async function openHpke(input: {
 }): Promise<Uint8Array> {
   try {
     const recipientPublicKey = p256.getPublicKey(input.recipientPrivateKey, false)
-    const recipientKey = await hpkeSuite.kem.deserializePrivateKey(input.recipientPrivateKey)
+    // JWK with x and y is the private-key import every browser's WebCrypto accepts for ECDH.
+    const recipientKey = await hpkeSuite.kem.importKey(
+      'jwk',
+      {
+        kty: 'EC',
+        crv: 'P-256',
+        d: base64urlnopad.encode(input.recipientPrivateKey),
+        x: base64urlnopad.encode(recipientPublicKey.subarray(1, 33)),
+        y: base64urlnopad.encode(recipientPublicKey.subarray(33)),
+      },
+      false,
+    )
     const recipient = await hpkeSuite.createRecipientContext({
       recipientKey,
       enc: input.encappedPublic,
