@@ -45,6 +45,14 @@ export async function createDatabaseClient(
   if (target.dataDir !== undefined) mkdirSync(target.dataDir, { recursive: true })
   const pglite = target.dataDir === undefined ? new PGlite() : new PGlite(target.dataDir)
   await pglite.waitReady
+  return createPgliteDatabaseClient(pglite)
+}
+
+/**
+ * Wraps an open PGlite (for example one loaded from a migrated snapshot in tests) in the
+ * common interface; closing the client closes the PGlite.
+ */
+export function createPgliteDatabaseClient(pglite: PGlite): DatabaseClient {
   const db = drizzlePglite({ client: pglite, schema })
   let closed: Promise<void> | undefined
   return {

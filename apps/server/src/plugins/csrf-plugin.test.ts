@@ -1,0 +1,86 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { buildTestApp, type TestApp } from '../../test/build-test-app.ts'
+
+const token = 'Wr_pgTqEdsYsZfUtASL3WjVWSx2LuyWGlKad1PfksSA'
+
+describe('CSRF protection', () => {
+  let testApp: TestApp | undefined
+  afterEach(async () => {
+    await testApp?.close()
+    testApp = undefined
+  })
+
+  it('refuses a write without the header with 403 CSRF_INVALID', async () => {
+    testApp = await buildTestApp()
+    const response = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      cookies: { csrf_token: token },
+    })
+    expect(response.statusCode).toBe(403)
+    expect(response.json()).toEqual({
+      error: { code: 'CSRF_INVALID', message: expect.any(String) },
+    })
+  })
+
+  it('refuses a write whose header differs from the cookie', async () => {
+    testApp = await buildTestApp()
+    const response = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      cookies: { csrf_token: token },
+      headers: { 'x-csrf-token': `${token.slice(0, -1)}B` },
+    })
+    expect(response.statusCode).toBe(403)
+    expect(response.json().error.code).toBe('CSRF_INVALID')
+  })
+
+  it('refuses a header without the cookie, even a well-formed one', async () => {
+    testApp = await buildTestApp()
+    const response = await testApp.app.inject({
+      method: 'DELETE',
+      url: '/api/auth/logout',
+      headers: { 'x-csrf-token': token },
+    })
+    expect(response.statusCode).toBe(403)
+    expect(response.json().error.code).toBe('CSRF_INVALID')
+  })
+
+  it('lets a write with the matching token through to the route', async () => {
+    testApp = await buildTestApp()
+    const response = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      cookies: { csrf_token: token },
+      headers: { 'x-csrf-token': token },
+    })
+    expect(response.statusCode).toBe(200)
+    expect(response.json()).toEqual({ data: { ok: true } })
+  })
+
+  it('guards unknown routes too: 403 without the token, 404 with it', async () => {
+    testApp = await buildTestApp()
+    const refused = await testApp.app.inject({ method: 'PUT', url: '/api/nothing-here' })
+    expect(refused.statusCode).toBe(403)
+    expect(refused.json().error.code).toBe('CSRF_INVALID')
+    const outside = await testApp.app.inject({ method: 'POST', url: '/not-an-api-path' })
+    expect(outside.statusCode).toBe(403)
+
+    const passed = await testApp.app.inject({
+      method: 'PUT',
+      url: '/api/nothing-here',
+      cookies: { csrf_token: token },
+      headers: { 'x-csrf-token': token },
+    })
+    expect(passed.statusCode).toBe(404)
+    expect(passed.json().error.code).toBe('NOT_FOUND')
+  })
+
+  it('lets GET, HEAD and OPTIONS through without a token', async () => {
+    testApp = await buildTestApp()
+    for (const method of ['GET', 'HEAD', 'OPTIONS'] as const) {
+      const response = await testApp.app.inject({ method, url: '/api/auth/me' })
+      expect(response.statusCode, method).not.toBe(403)
+    }
+  })
+})
