@@ -1,15 +1,15 @@
 import { lazy } from 'react'
 import { createBrowserRouter, type RouteObject } from 'react-router'
+import { LandingScreen } from '../features/landing/landing-screen'
+import { PayScreen } from '../features/pay/pay-screen'
 import { RedirectIfSignedIn, RequireSession } from './guards'
 import { NotFoundScreen } from './not-found-screen'
 import { RootLayout } from './root-layout'
 import { RouteErrorScreen } from './route-error-screen'
 import { SlugRedirect } from './slug-redirect'
 
-// Screens load on demand so / and /pay ship only the chrome and their own screen.
-const LandingScreen = lazy(() =>
-  import('../features/landing/landing-screen').then((module) => ({ default: module.LandingScreen })),
-)
+// The two public screens a visitor lands on (/ and /pay) are small and ship with the chrome, so
+// their first paint needs no second round trip. Everything behind sign-in loads on demand.
 const LoginScreen = lazy(() =>
   import('../features/auth/login-screen').then((module) => ({ default: module.LoginScreen })),
 )
@@ -21,9 +21,6 @@ const DashboardScreen = lazy(() =>
 )
 const SettingsScreen = lazy(() =>
   import('../features/settings/settings-screen').then((module) => ({ default: module.SettingsScreen })),
-)
-const PayScreen = lazy(() =>
-  import('../features/pay/pay-screen').then((module) => ({ default: module.PayScreen })),
 )
 
 /**

@@ -66,13 +66,6 @@ export const useThemeStore = create<ThemeState>()((set, get) => ({
   },
 }))
 
-/** The next preference when the header's toggle is pressed: light → dark → system → light. */
-export function getNextThemePreference(preference: ThemePreference): ThemePreference {
-  if (preference === 'light') return 'dark'
-  if (preference === 'dark') return 'system'
-  return 'light'
-}
-
 /**
  * Loads the stored preference and the OS theme into the store, applies them, and keeps them in sync
  * with `prefers-color-scheme` changes and with other tabs. Returns a cleanup.
