@@ -8,8 +8,14 @@ import * as schema from './schema.ts'
 
 export type DatabaseSchema = typeof schema
 
+/** What `db.execute` resolves to on both drivers: PGlite's Results and pg's QueryResult both carry `rows`. */
+export interface RowsQueryResultHKT extends PgQueryResultHKT {
+  type: QueryRows<this['row']>
+}
+type QueryRows<Row> = { rows: Row[] }
+
 /** The Drizzle handle every repository and service takes; the same API on PGlite and Postgres. */
-export type Database = PgDatabase<PgQueryResultHKT, DatabaseSchema>
+export type Database = PgDatabase<RowsQueryResultHKT, DatabaseSchema>
 
 /** Where the data lives: a Postgres server, or PGlite on disk (`dataDir`) or in memory (none). */
 export type DatabaseTarget = { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir?: string }

@@ -113,8 +113,9 @@ describe('session routes', () => {
         },
       },
     )
+    const app = testApp.app
     const login = (cookies: Record<string, string>) =>
-      testApp?.app.inject({
+      app.inject({
         method: 'POST',
         url: '/api/test/login',
         cookies: { ...cookies, csrf_token: csrf },
@@ -127,8 +128,8 @@ describe('session routes', () => {
     expect(second?.value).not.toBe(first?.value)
 
     const me = (token: string | undefined) =>
-      testApp?.app.inject({ method: 'GET', url: '/api/auth/me', cookies: { ql_session: token ?? '' } })
-    expect((await me(first?.value))?.statusCode).toBe(401)
-    expect((await me(second?.value))?.statusCode).toBe(200)
+      app.inject({ method: 'GET', url: '/api/auth/me', cookies: { ql_session: token ?? '' } })
+    expect((await me(first?.value)).statusCode).toBe(401)
+    expect((await me(second?.value)).statusCode).toBe(200)
   })
 })

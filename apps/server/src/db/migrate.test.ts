@@ -1,0 +1,112 @@
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildTestApp } from '../../test/build-test-app.ts'
+import { startPostgres } from '../../test/start-postgres.ts'
+import { createSession } from '../services/sessions/create-session.ts'
+import { getSessionUser } from '../services/sessions/get-session-user.ts'
+import { revokeSession } from '../services/sessions/revoke-session.ts'
+import { getOrCreateUser } from '../services/users/get-or-create-user.ts'
+import { createDatabaseClient, type DatabaseClient, type DatabaseTarget } from './create-database-client.ts'
+import { migrate } from './migrate.ts'
+
+const csrf = 'Wr_pgTqEdsYsZfUtASL3WjVWSx2LuyWGlKad1PfksSA'
+
+async function listTables(database: DatabaseClient): Promise<string[]> {
+  const result = await database.db.execute<{ table_name: string }>(
+    sql`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`,
+  )
+  return result.rows.map((row) => row.table_name)
+}
+
+/** The same checks on each backend: migrate from empty, twice, then a session round trip through the app. */
+function describeBackend(
+  name: string,
+  startBackend: () => Promise<{ target: DatabaseTarget; stop(): Promise<void> }>,
+) {
+  describe(`migrations on ${name}`, () => {
+    let database: DatabaseClient
+    let stopBackend: (() => Promise<void>) | undefined
+    beforeAll(async () => {
+      const backend = await startBackend()
+      stopBackend = backend.stop
+      database = await createDatabaseClient(backend.target)
+    })
+    afterAll(async () => {
+      await database?.close()
+      await stopBackend?.()
+    })
+
+    it('create every table from an empty database, and a second run changes nothing', async () => {
+      expect(await listTables(database)).toEqual([])
+      await migrate(database)
+      expect(await listTables(database)).toEqual(['rate_limits', 'sessions', 'users'])
+      await migrate(database)
+      const applied = await database.db.execute<{ count: number }>(
+        sql`SELECT count(*)::int AS count FROM drizzle.__drizzle_migrations`,
+      )
+      expect(applied.rows[0]?.count).toBe(1)
+    })
+
+    it('support a session round trip through the services and the app', async () => {
+      const user = await getOrCreateUser(database.db, {
+        address: '0x00000000000000000000000000000000000000aA',
+      })
+      expect(
+        (await getOrCreateUser(database.db, { address: '0x00000000000000000000000000000000000000AA' })).id,
+      ).toBe(user.id)
+      const { token } = await createSession(database.db, { userId: user.id })
+      expect((await getSessionUser(database.db, token))?.id).toBe(user.id)
+
+      const testApp = await buildTestApp({}, { database })
+      try {
+        const me = await testApp.app.inject({
+          method: 'GET',
+          url: '/api/auth/me',
+          cookies: { ql_session: token },
+        })
+        expect(me.statusCode).toBe(200)
+        expect(me.json().data.id).toBe(user.id)
+        const logout = await testApp.app.inject({
+          method: 'POST',
+          url: '/api/auth/logout',
+          cookies: { ql_session: token, csrf_token: csrf },
+          headers: { 'x-csrf-token': csrf },
+        })
+        expect(logout.statusCode).toBe(200)
+        const after = await testApp.app.inject({
+          method: 'GET',
+          url: '/api/auth/me',
+          cookies: { ql_session: token },
+        })
+        expect(after.statusCode).toBe(401)
+      } finally {
+        await testApp.app.close()
+      }
+      await revokeSession(database.db, token)
+      expect(await getSessionUser(database.db, token)).toBeNull()
+    })
+
+    it('keep rate-limit counters in the database', async () => {
+      const testApp = await buildTestApp({ rateLimitMax: 1 }, { database })
+      try {
+        const first = await testApp.app.inject({ method: 'GET', url: '/health', remoteAddress: '192.0.2.44' })
+        const second = await testApp.app.inject({
+          method: 'GET',
+          url: '/health',
+          remoteAddress: '192.0.2.44',
+        })
+        expect([first.statusCode, second.statusCode]).toEqual([200, 429])
+      } finally {
+        await testApp.app.close()
+      }
+    })
+  })
+}
+
+describeBackend('PGlite', async () => ({ target: { kind: 'pglite' }, stop: async () => {} }))
+
+// A real server from Debian's binaries; if they are missing this fails with the apt-get command.
+describeBackend('PostgreSQL 15', async () => {
+  const postgres = await startPostgres()
+  return { target: { kind: 'postgres', url: postgres.url }, stop: postgres.stop }
+})

@@ -1,0 +1,57 @@
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { parseEnv, repoRoot } from './env.ts'
+
+describe('parseEnv', () => {
+  it('applies the documented defaults, resolving paths against the repository root', () => {
+    expect(parseEnv({})).toEqual({
+      port: 3000,
+      host: '0.0.0.0',
+      dataDir: join(repoRoot, '.data'),
+      databaseUrl: undefined,
+      devMode: false,
+      devnetDeploymentFile: join(repoRoot, '.data', 'devnet', 'deployment.json'),
+      publicOrigin: 'http://localhost:3000',
+      webDistDir: join(repoRoot, 'apps', 'web', 'dist'),
+      logLevel: 'info',
+      trustProxy: false,
+      rateLimitMax: 600,
+    })
+  })
+
+  it('derives the deployment file and the public origin from DATA_DIR and PORT', () => {
+    const config = parseEnv({ PORT: '3100', DATA_DIR: '.data/e2e', DEV_MODE: 'true' })
+    expect(config.devnetDeploymentFile).toBe(join(repoRoot, '.data', 'e2e', 'devnet', 'deployment.json'))
+    expect(config.publicOrigin).toBe('http://localhost:3100')
+    expect(config.devMode).toBe(true)
+  })
+
+  it('keeps absolute paths and normalises PUBLIC_ORIGIN to an origin', () => {
+    const config = parseEnv({
+      DATA_DIR: '/var/lib/quicklinks',
+      PUBLIC_ORIGIN: 'https://pay.example.com/',
+      DATABASE_URL: 'postgres://app@db:5432/quicklinks',
+    })
+    expect(config.dataDir).toBe('/var/lib/quicklinks')
+    expect(config.publicOrigin).toBe('https://pay.example.com')
+    expect(config.databaseUrl).toBe('postgres://app@db:5432/quicklinks')
+  })
+
+  it('treats empty variables as unset', () => {
+    expect(parseEnv({ DATABASE_URL: '', PORT: '' }).databaseUrl).toBeUndefined()
+  })
+
+  it('fails naming every invalid variable', () => {
+    expect(() =>
+      parseEnv({
+        PORT: 'eighty',
+        DEV_MODE: 'yes',
+        DATABASE_URL: 'mysql://x',
+        PUBLIC_ORIGIN: 'ftp://x',
+        LOG_LEVEL: 'loud',
+      }),
+    ).toThrow(
+      /Invalid environment:\n {2}PORT: .*\n {2}DATABASE_URL: .*\n {2}DEV_MODE: must be 'true' or 'false'\n {2}PUBLIC_ORIGIN: .*\n {2}LOG_LEVEL: /,
+    )
+  })
+})

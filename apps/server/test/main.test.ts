@@ -1,0 +1,74 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { repoRoot } from '../src/env.ts'
+
+const mainPath = join(repoRoot, 'apps', 'server', 'src', 'main.ts')
+
+function startMain(env: Record<string, string>): {
+  child: ChildProcess
+  output: () => string
+  exited: Promise<number | null>
+} {
+  const child = spawn(process.execPath, ['--import', 'tsx', mainPath], {
+    cwd: repoRoot,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString()
+  })
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString()
+  })
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  return { child, output: () => output, exited }
+}
+
+async function waitFor<T>(read: () => T | undefined, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    const value = read()
+    if (value !== undefined) return value
+    await new Promise((done) => setTimeout(done, 100))
+  }
+  throw new Error('timed out')
+}
+
+describe('src/main.ts', () => {
+  const cleanups: (() => void)[] = []
+  afterEach(() => {
+    for (const cleanup of cleanups.splice(0)) cleanup()
+  })
+
+  it('migrates, listens on an ephemeral port, serves, and exits 0 on SIGTERM', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ql-main-'))
+    const server = startMain({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir })
+    cleanups.push(() => {
+      server.child.kill('SIGKILL')
+      rmSync(dataDir, { recursive: true, force: true })
+    })
+    const url = await waitFor(
+      () => /Server listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(server.output())?.[1],
+      60_000,
+    )
+    const health = await fetch(`${url}/health`)
+    expect(health.status).toBe(200)
+    expect(health.headers.get('set-cookie')).toMatch(/^csrf_token=/)
+    server.child.kill('SIGTERM')
+    expect(await server.exited).toBe(0)
+    expect(server.output()).toMatch(/Shutting down/)
+  }, 90_000)
+
+  it('refuses to start with an invalid environment, naming the variable', async () => {
+    const server = startMain({ PORT: 'not-a-port', DEV_MODE: 'maybe' })
+    cleanups.push(() => server.child.kill('SIGKILL'))
+    expect(await server.exited).toBe(1)
+    expect(server.output()).toMatch(
+      /Invalid environment:\n {2}PORT: .*\n {2}DEV_MODE: must be 'true' or 'false'/,
+    )
+  }, 30_000)
+})
