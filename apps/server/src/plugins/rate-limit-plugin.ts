@@ -2,7 +2,7 @@ import fastifyRateLimit from '@fastify/rate-limit'
 import { AppError } from '@quicklinks/core/app-error'
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
-import { createDatabaseRateLimitStore, deleteExpiredRateLimits } from './database-rate-limit-store.ts'
+import { createDatabaseRateLimitStore, deleteExpiredRateLimits } from './create-database-rate-limit-store.ts'
 import { isApiPath } from './is-api-path.ts'
 
 export type RateLimitPluginOptions = {

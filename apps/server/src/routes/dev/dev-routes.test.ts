@@ -11,8 +11,14 @@ const deployment = {
       rpcUrl: 'http://127.0.0.1:8645',
       nativeSymbol: 'ETH',
       tokens: [{ symbol: 'USDC', address: '0x5FbDB2315678afecb367f032d93F642f64180aa3', decimals: 6 }],
-      contracts: { multicall3: '0xcA11bde05977b3631167028862bE2a173976CA11' },
-      extra: 'kept',
+      contracts: {
+        weth: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
+        uniswapV2Factory: '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0',
+        uniswapV2Router: '0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9',
+        multicall3: '0xcA11bde05977b3631167028862bE2a173976CA11',
+        wethUsdcPair: '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9',
+        usdtUsdcPair: '0x5FC8d32690CC91D4C39D63d3c0Ad71d54B4B8b2a',
+      },
     },
   ],
 }
@@ -58,5 +64,6 @@ describe('/api/dev routes', () => {
     writeFileSync(file, '{"chains": [')
     const partial = await testApp.app.inject({ method: 'GET', url: '/api/dev/devnet' })
     expect(partial.statusCode).toBe(503)
+    expect(partial.json().error.message).toMatch(/not usable/)
   })
 })

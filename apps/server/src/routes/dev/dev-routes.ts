@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { devnetDeploymentSchema } from '../../services/devnet/devnet-deployment-schema.ts'
-import { getDevnetDeploymentOrThrow } from '../../services/devnet/get-devnet-deployment.ts'
+import { getDevnetDeploymentOrThrow } from '../../services/devnet/get-devnet-deployment-or-throw.ts'
 import { errorResponseSchema } from '../error-response-schema.ts'
 
 /** Development-only routes under /api/dev; `buildApp` registers them only when DEV_MODE is on. */

@@ -1,8 +1,9 @@
 import { z } from 'zod'
 
 /**
- * The devnet deployment file written by packages/devnet. Fields the web and e2e rely on are
- * checked; anything else the devnet adds passes through untouched.
+ * The response shape of GET /api/dev/devnet, for the serializer and the OpenAPI document.
+ * packages/devnet owns the file format (and validates it when reading); this mirrors it without
+ * its transforms (a response schema must encode) and lets fields the devnet adds pass through.
  */
 export const devnetDeploymentSchema = z.looseObject({
   chains: z.array(
