@@ -6,7 +6,7 @@ const secretHeaders = ['cookie', 'authorization', 'x-csrf-token', 'x-stamp', 'x-
 const secretResponseHeaders = ['set-cookie']
 
 /** Every place a header object may appear in a log line, for pino's redaction. */
-export const redactedPaths = [
+const redactedPaths = [
   ...['req.headers', 'headers', 'request.headers', 'err.headers'].flatMap((base) =>
     secretHeaders.map((name) => `${base}["${name}"]`),
   ),

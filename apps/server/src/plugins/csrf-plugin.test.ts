@@ -1,17 +1,19 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp } from '../../test/build-test-app.ts'
 
 const token = 'Wr_pgTqEdsYsZfUtASL3WjVWSx2LuyWGlKad1PfksSA'
 
 describe('CSRF protection', () => {
-  let testApp: TestApp | undefined
-  afterEach(async () => {
-    await testApp?.close()
-    testApp = undefined
+  // The checks are stateless, so one app serves every case.
+  let testApp: TestApp
+  beforeAll(async () => {
+    testApp = await buildTestApp()
+  })
+  afterAll(async () => {
+    await testApp.close()
   })
 
   it('refuses a write without the header with 403 CSRF_INVALID', async () => {
-    testApp = await buildTestApp()
     const response = await testApp.app.inject({
       method: 'POST',
       url: '/api/auth/logout',
@@ -24,7 +26,6 @@ describe('CSRF protection', () => {
   })
 
   it('refuses a write whose header differs from the cookie', async () => {
-    testApp = await buildTestApp()
     const response = await testApp.app.inject({
       method: 'POST',
       url: '/api/auth/logout',
@@ -36,7 +37,6 @@ describe('CSRF protection', () => {
   })
 
   it('refuses a header without the cookie, even a well-formed one', async () => {
-    testApp = await buildTestApp()
     const response = await testApp.app.inject({
       method: 'DELETE',
       url: '/api/auth/logout',
@@ -47,7 +47,6 @@ describe('CSRF protection', () => {
   })
 
   it('lets a write with the matching token through to the route', async () => {
-    testApp = await buildTestApp()
     const response = await testApp.app.inject({
       method: 'POST',
       url: '/api/auth/logout',
@@ -59,7 +58,6 @@ describe('CSRF protection', () => {
   })
 
   it('guards unknown routes too: 403 without the token, 404 with it', async () => {
-    testApp = await buildTestApp()
     const refused = await testApp.app.inject({ method: 'PUT', url: '/api/nothing-here' })
     expect(refused.statusCode).toBe(403)
     expect(refused.json().error.code).toBe('CSRF_INVALID')
@@ -77,7 +75,6 @@ describe('CSRF protection', () => {
   })
 
   it('lets GET, HEAD and OPTIONS through without a token', async () => {
-    testApp = await buildTestApp()
     for (const method of ['GET', 'HEAD', 'OPTIONS'] as const) {
       const response = await testApp.app.inject({ method, url: '/api/auth/me' })
       expect(response.statusCode, method).not.toBe(403)

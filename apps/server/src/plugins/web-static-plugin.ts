@@ -43,6 +43,7 @@ const plugin: FastifyPluginAsync<{ distDir: string }> = async (app, { distDir })
 
   // Rate-limited like an API route when it answers an API path (probing unknown endpoints).
   app.setNotFoundHandler({ preHandler: app.rateLimit() }, async (request, reply) => {
+    // Any unmatched route: index.html for a page navigation, else a JSON 404.
     if (isHtmlNavigation(request)) {
       if (!isBuilt) return reply.status(503).type('text/plain; charset=utf-8').send(notBuiltMessage)
       // A client-side route (/dashboard, /pay/x): the SPA decides what to show.
