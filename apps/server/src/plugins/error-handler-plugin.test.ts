@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { buildTestApp, type TestApp } from '../../test/build-test-app.ts'
+import { parseInputOrThrow } from '../services/parse-input-or-throw.ts'
 
 const csrf = 'Wr_pgTqEdsYsZfUtASL3WjVWSx2LuyWGlKad1PfksSA'
 const withCsrf = { cookies: { csrf_token: csrf }, headers: { 'x-csrf-token': csrf } }
@@ -28,10 +29,12 @@ const testRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { body: z.object({ email: z.email(), profile: z.object({ age: z.number().int() }) }) } },
     async (request) => ({ data: request.body }),
   )
-  // GET /api/test/service-validation: a service rejecting its input with a ZodError.
+  // GET /api/test/service-validation: a service rejecting client input.
   app.get('/test/service-validation', async () =>
-    z.object({ amount: z.string().regex(/^\d+$/) }).parse({ amount: 'x' }),
+    parseInputOrThrow(z.object({ amount: z.string().regex(/^\d+$/) }), { amount: 'x' }),
   )
+  // GET /api/test/upstream-shape: a service whose upstream answered something unexpected.
+  app.get('/test/upstream-shape', async () => z.object({ quoteId: z.string() }).parse({ quoteId: 42 }))
 }
 
 describe('error handling', () => {
@@ -118,10 +121,18 @@ describe('error handling', () => {
     expect(valid.statusCode).toBe(200)
   })
 
-  it('names the field when a service rejects its input with zod', async () => {
+  it('names the field when a service rejects client input, but hides a bad upstream shape', async () => {
     const response = await testApp.app.inject({ method: 'GET', url: '/api/test/service-validation' })
     expect(response.statusCode).toBe(422)
-    expect(response.json().error).toMatchObject({ code: 'VALIDATION_FAILED', field: 'amount' })
+    expect(response.json().error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      field: 'amount',
+      message: /^amount: /,
+    })
+
+    const upstream = await testApp.app.inject({ method: 'GET', url: '/api/test/upstream-shape' })
+    expect(upstream.statusCode).toBe(500)
+    expect(upstream.body).not.toContain('quoteId')
   })
 
   it('answers a body that is not JSON with 400 BAD_REQUEST', async () => {

@@ -1,7 +1,7 @@
 import { AppError, codeForStatus, type ErrorCode } from '@quicklinks/core/app-error'
 import type { FastifyError, FastifyPluginAsync, FastifySchemaValidationError } from 'fastify'
 import fp from 'fastify-plugin'
-import { ZodError } from 'zod'
+import { createValidationError } from '../services/parse-input-or-throw.ts'
 
 /**
  * Maps anything thrown by a route, hook or plugin to the AppError the client will see, or
@@ -9,11 +9,6 @@ import { ZodError } from 'zod'
  */
 export function toClientError(error: unknown): AppError | undefined {
   if (error instanceof AppError) return error
-  if (error instanceof ZodError) {
-    const issue = error.issues[0]
-    const field = issue && issue.path.length > 0 ? issue.path.join('.') : undefined
-    return createValidationError(field ?? 'input', issue?.message ?? 'is not valid')
-  }
   if (!(error instanceof Error)) return undefined
   const fastifyError = error as Partial<FastifyError>
   if (Array.isArray(fastifyError.validation) && fastifyError.validation.length > 0) {
@@ -42,10 +37,6 @@ function fromSchemaValidation(issues: FastifySchemaValidationError[], context: s
   if (missing) path.push(missing)
   const field = path.length > 0 ? path.join('.') : (context ?? 'body')
   return createValidationError(field, issue?.message ?? 'is not valid')
-}
-
-function createValidationError(field: string, problem: string): AppError {
-  return new AppError('VALIDATION_FAILED', { userMessage: `${field}: ${problem}`, field })
 }
 
 function codeForClientStatus(status: number): ErrorCode {
