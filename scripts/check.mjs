@@ -1,7 +1,16 @@
 // npm run check: strict type checks of every workspace, then Biome.
 import { spawnSync } from 'node:child_process'
 
-const workspaces = ['scripts', 'packages/core', 'packages/contracts', 'packages/devnet', 'apps/signer', 'apps/server', 'apps/web', 'e2e']
+const workspaces = [
+  'scripts',
+  'packages/core',
+  'packages/contracts',
+  'packages/devnet',
+  'apps/signer',
+  'apps/server',
+  'apps/web',
+  'e2e',
+]
 let failed = false
 for (const workspace of workspaces) {
   const result = spawnSync('npx', ['tsc', '--noEmit', '-p', workspace], { stdio: 'inherit' })

@@ -26,7 +26,12 @@ export function ensureDependencies() {
   const isInstalled = existsSync(marker) && existsSync(join(repoRoot, 'node_modules', '.bin', 'tsx'))
   if (isInstalled && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return
   console.log('• Installing npm dependencies (first run)…')
-  runOrExit('npm', existsSync(join(repoRoot, 'node_modules')) ? ['install', '--no-audit', '--no-fund'] : ['ci', '--no-audit', '--no-fund'])
+  runOrExit(
+    'npm',
+    existsSync(join(repoRoot, 'node_modules'))
+      ? ['install', '--no-audit', '--no-fund']
+      : ['ci', '--no-audit', '--no-fund'],
+  )
 }
 
 /** A stable hash of every file under the given paths (skipping build output), for build caching. */

@@ -43,7 +43,9 @@ const devnet = await startDevnet({
   process.exit(1)
 })
 
-const rpcUrls = Object.fromEntries(devnet.deployment.chains.map((chain) => [`RPC_URL_${chain.chainId}`, chain.rpcUrl]))
+const rpcUrls = Object.fromEntries(
+  devnet.deployment.chains.map((chain) => [`RPC_URL_${chain.chainId}`, chain.rpcUrl]),
+)
 
 console.log('• Starting the app server…')
 server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {

@@ -14,12 +14,17 @@ const isRoot = process.getuid?.() === 0
 function ensureSystemPackage(isPresent, packages, what) {
   if (isPresent()) return
   if (!isRoot) {
-    console.error(`✖ ${what} is missing. Install it with:\n\n  sudo apt-get update && sudo apt-get install -y ${packages.join(' ')}\n`)
+    console.error(
+      `✖ ${what} is missing. Install it with:\n\n  sudo apt-get update && sudo apt-get install -y ${packages.join(' ')}\n`,
+    )
     process.exit(1)
   }
   console.log(`• Installing ${what} from Debian (${packages.join(' ')})…`)
   for (const args of [['update'], ['install', '-y', '--no-install-recommends', ...packages]]) {
-    const result = spawnSync('apt-get', args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
+    const result = spawnSync('apt-get', args, {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    })
     if (result.status !== 0) {
       console.error(`✖ apt-get ${args.join(' ')} failed`)
       process.exit(1)
@@ -43,12 +48,22 @@ rmSync(reportDir, { recursive: true, force: true })
 mkdirSync(reportDir, { recursive: true })
 
 console.log('\n• Unit, route, contract and devnet tests (Vitest)…')
-const unit = runChild('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${join(reportDir, 'vitest.json')}`])
+const unit = runChild('npx', [
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${join(reportDir, 'vitest.json')}`,
+])
 const unitCode = await unit.exited
 
 console.log('\n• End-to-end tests (Playwright, Chromium)…')
 const e2e = runChild('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], {
-  env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: join(reportDir, 'playwright.json'), CHROMIUM_PATH: chromiumPath },
+  env: {
+    ...process.env,
+    PLAYWRIGHT_JSON_OUTPUT_NAME: join(reportDir, 'playwright.json'),
+    CHROMIUM_PATH: chromiumPath,
+  },
 })
 const e2eCode = await e2e.exited
 

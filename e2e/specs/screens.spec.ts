@@ -28,7 +28,13 @@ for (const screen of screens) {
         expect(overflow, 'horizontal overflow in px').toBeLessThanOrEqual(0)
         await expectNoSeriousAxeViolations(page)
         await page.screenshot({
-          path: join(import.meta.dirname, '..', '.artifacts', 'screens', `${screen.name}-${viewport.name}-${colorScheme}.png`),
+          path: join(
+            import.meta.dirname,
+            '..',
+            '.artifacts',
+            'screens',
+            `${screen.name}-${viewport.name}-${colorScheme}.png`,
+          ),
           fullPage: true,
         })
       })

@@ -50,7 +50,9 @@ test.describe('web shell', () => {
     consoleErrors,
   }) => {
     await page.goto('/')
-    const banner = page.getByText('Quick Links is in active development. Things may change—your feedback helps us improve.')
+    const banner = page.getByText(
+      'Quick Links is in active development. Things may change—your feedback helps us improve.',
+    )
     await page.waitForTimeout(1200)
     await expect(banner).toBeHidden()
     await expect(banner).toBeVisible({ timeout: 5000 })
@@ -95,7 +97,9 @@ test.describe('server through the browser origin', () => {
     expect(body.error.code).toBe('CSRF_INVALID')
   })
 
-  test('the devnet endpoint lists three chains whose RPCs answer with their chain ids', async ({ request }) => {
+  test('the devnet endpoint lists three chains whose RPCs answer with their chain ids', async ({
+    request,
+  }) => {
     const response = await request.get('/api/dev/devnet')
     expect(response.ok()).toBe(true)
     const { chains } = (await response.json()) as { chains: { chainId: number; rpcUrl: string }[] }
