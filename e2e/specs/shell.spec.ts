@@ -103,7 +103,7 @@ test.describe('server through the browser origin', () => {
     const response = await request.get('/api/dev/devnet')
     expect(response.ok()).toBe(true)
     const { chains } = (await response.json()) as { chains: { chainId: number; rpcUrl: string }[] }
-    expect(chains.map((chain) => chain.chainId).sort()).toEqual([8453, 42161, 43114])
+    expect(chains.map((chain) => chain.chainId).sort((a, b) => a - b)).toEqual([8453, 42161, 43114])
     for (const chain of chains) {
       const rpc = await request.post(chain.rpcUrl, {
         data: { jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] },
