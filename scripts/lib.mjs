@@ -26,12 +26,9 @@ export function ensureDependencies() {
   const isInstalled = existsSync(marker) && existsSync(join(repoRoot, 'node_modules', '.bin', 'tsx'))
   if (isInstalled && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return
   console.log('• Installing npm dependencies (first run)…')
-  runOrExit(
-    'npm',
-    existsSync(join(repoRoot, 'node_modules'))
-      ? ['install', '--no-audit', '--no-fund']
-      : ['ci', '--no-audit', '--no-fund'],
-  )
+  // `npm install`, not `npm ci`: npm 11 reports Biome's optional platform packages as missing from a
+  // lock it wrote itself, and `npm ci` refuses; `npm install` honours the lock all the same.
+  runOrExit('npm', ['install', '--no-audit', '--no-fund'])
 }
 
 /** A stable hash of every file under the given paths (skipping build output), for build caching. */
