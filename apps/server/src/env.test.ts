@@ -16,7 +16,23 @@ describe('parseEnv', () => {
       logLevel: 'info',
       trustProxy: false,
       rateLimitMax: 600,
+      framesPort: 3001,
+      framesOrigin: 'http://localhost:3001',
+      signerMasterKey: undefined,
+      signerSessionSeconds: 900,
+      smtpUrl: undefined,
+      smtpPort: 2525,
+      mailFrom: 'Quick Links <no-reply@quicklinks.local>',
+      sms: { provider: 'none' },
     })
+  })
+
+  it('uses the dev SMTP catcher and SMS outbox in dev mode, and needs every Twilio setting', () => {
+    const dev = parseEnv({ DEV_MODE: 'true', SMTP_PORT: '2625' })
+    expect(dev.smtpUrl).toBe('smtp://127.0.0.1:2625')
+    expect(dev.sms).toEqual({ provider: 'dev' })
+    expect(() => parseEnv({ SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: 'AC1' })).toThrow(/TWILIO_AUTH_TOKEN/)
+    expect(parseEnv({ FRAMES_PORT: '3101' }).framesOrigin).toBe('http://localhost:3101')
   })
 
   it('derives the deployment file and the public origin from DATA_DIR and PORT', () => {

@@ -28,6 +28,21 @@ const environmentSchema = z.object({
   LOG_LEVEL: z.enum(logLevels).default('info'),
   TRUST_PROXY: booleanSchema.default(false),
   RATE_LIMIT_MAX: z.coerce.number().int().positive().default(600),
+  FRAMES_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
+  FRAMES_ORIGIN: z.url({ protocol: /^https?$/, error: 'must be an http(s) origin' }).optional(),
+  SIGNER_MASTER_KEY: z.string().min(1).optional(),
+  SIGNER_SESSION_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  SMTP_PORT: z.coerce.number().int().min(0).max(65535).default(2525),
+  MAIL_FROM: z.string().min(3).default('Quick Links <no-reply@quicklinks.local>'),
+  SMS_PROVIDER: z.enum(['dev', 'twilio']).optional(),
+  TWILIO_ACCOUNT_SID: z.string().min(1).optional(),
+  TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
+  TWILIO_FROM: z.string().min(1).optional(),
+  TWILIO_API_URL: z.url().default('https://api.twilio.com'),
 })
 
 /** Everything the server needs to know about its surroundings; tests build their own. */
@@ -48,6 +63,27 @@ export type ServerConfig = {
   trustProxy: boolean
   /** Global rate limit: requests per minute per client IP over /api, /signer and /health. */
   rateLimitMax: number
+  /** Port of the signer frames origin (auth and export frames), a different origin on purpose. */
+  framesPort: number
+  /** Origin the browser loads the frames from, without a trailing slash. */
+  framesOrigin: string
+  /** Key-encryption key for wallet seeds (32 bytes, hex or base64); else a 0600 file in dataDir. */
+  signerMasterKey: string | undefined
+  /** Lifetime of an embedded-wallet session key, in seconds (SPEC: 900). */
+  signerSessionSeconds: number
+  /**
+   * Where mail goes: SMTP_URL when set; else, in dev mode, the built-in catcher on smtpPort;
+   * else undefined (sending mail then fails with a clear error).
+   */
+  smtpUrl: string | undefined
+  /** Port of the dev SMTP catcher (dev mode only). */
+  smtpPort: number
+  mailFrom: string
+  /** SMS delivery: 'twilio' in production, 'dev' (an outbox at /api/dev/sms) in dev mode. */
+  sms:
+    | { provider: 'dev' }
+    | { provider: 'twilio'; accountSid: string; authToken: string; from: string; apiUrl: string }
+    | { provider: 'none' }
 }
 
 /**
@@ -79,7 +115,35 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,
     rateLimitMax: env.RATE_LIMIT_MAX,
+    framesPort: env.FRAMES_PORT,
+    framesOrigin: new URL(env.FRAMES_ORIGIN ?? `http://localhost:${env.FRAMES_PORT}`).origin,
+    signerMasterKey: env.SIGNER_MASTER_KEY,
+    signerSessionSeconds: env.SIGNER_SESSION_SECONDS,
+    smtpUrl: env.SMTP_URL ?? (env.DEV_MODE ? `smtp://127.0.0.1:${env.SMTP_PORT}` : undefined),
+    smtpPort: env.SMTP_PORT,
+    mailFrom: env.MAIL_FROM,
+    sms: parseSmsConfig(env),
   }
+}
+
+function parseSmsConfig(env: z.infer<typeof environmentSchema>): ServerConfig['sms'] {
+  const provider = env.SMS_PROVIDER ?? (env.DEV_MODE ? 'dev' : undefined)
+  if (provider === 'dev') return { provider: 'dev' }
+  if (provider === 'twilio') {
+    if (!env.TWILIO_ACCOUNT_SID || !env.TWILIO_AUTH_TOKEN || !env.TWILIO_FROM) {
+      throw new Error(
+        'Invalid environment:\n  SMS_PROVIDER: twilio needs TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM',
+      )
+    }
+    return {
+      provider: 'twilio',
+      accountSid: env.TWILIO_ACCOUNT_SID,
+      authToken: env.TWILIO_AUTH_TOKEN,
+      from: env.TWILIO_FROM,
+      apiUrl: env.TWILIO_API_URL,
+    }
+  }
+  return { provider: 'none' }
 }
 
 /** Whether cookies must carry `Secure`: the public origin is served over https. */

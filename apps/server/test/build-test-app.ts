@@ -34,6 +34,14 @@ export function createTestConfig(overrides: Partial<ServerConfig> = {}): ServerC
     logLevel: 'info',
     trustProxy: false,
     rateLimitMax: 1000,
+    framesPort: 0,
+    framesOrigin: 'http://localhost:3998',
+    signerMasterKey: undefined,
+    signerSessionSeconds: 900,
+    smtpUrl: undefined,
+    smtpPort: 0,
+    mailFrom: 'Quick Links <no-reply@quicklinks.local>',
+    sms: { provider: 'none' },
     ...overrides,
   }
 }
