@@ -18,6 +18,10 @@ import { webStaticPlugin } from './plugins/web-static-plugin.ts'
 import { authRoutes } from './routes/auth/auth-routes.ts'
 import { devRoutes } from './routes/dev/dev-routes.ts'
 import { healthRoutes } from './routes/health-routes.ts'
+import { createDelivery, type Delivery } from './services/delivery/create-delivery.ts'
+import { createDevOutbox, type DevOutbox } from './services/delivery/create-dev-outbox.ts'
+import type { DevSms } from './services/delivery/sms-provider.ts'
+import type { CaughtMail } from './services/delivery/start-mail-catcher.ts'
 
 export type AppDependencies = {
   /** An open, migrated database. Without it the app opens (and migrates) one from the config and closes it on close. */
@@ -26,6 +30,12 @@ export type AppDependencies = {
   logger?: FastifyBaseLogger
   /** Rate-limit window in ms (default 60 000); tests shorten it. */
   rateLimitWindowMs?: number
+  /** Where the dev SMTP catcher stores mail (main.ts starts it in dev mode); GET /api/dev/mail reads it. */
+  mailOutbox?: DevOutbox<CaughtMail>
+  /** Where dev-mode SMS land; GET /api/dev/sms reads it. Default: a fresh one. */
+  smsOutbox?: DevOutbox<DevSms>
+  /** Mail and SMS delivery; default: `createDelivery(config, logger, { smsOutbox })`. */
+  delivery?: Delivery
   /** Extra routes registered under /api with every plugin applied. For tests only. */
   extraApiRoutes?: FastifyPluginAsync
 }
@@ -61,6 +71,12 @@ export async function buildApp(
     reply.header(requestIdHeader, request.id)
   })
 
+  const mailOutbox = dependencies.mailOutbox ?? createDevOutbox<CaughtMail>()
+  const smsOutbox = dependencies.smsOutbox ?? createDevOutbox<DevSms>()
+  // The one delivery of this app: the signer sends its codes and links through it.
+  const delivery = dependencies.delivery ?? createDelivery(config, app.log, { smsOutbox })
+  app.decorate('delivery', delivery)
+
   let database = dependencies.database
   const isOwned = database === undefined
   if (database === undefined) {
@@ -86,7 +102,7 @@ export async function buildApp(
     async (api) => {
       await api.register(sessionPlugin)
       await api.register(authRoutes)
-      if (config.devMode) await api.register(devRoutes)
+      if (config.devMode) await api.register(devRoutes, { mailOutbox, smsOutbox })
       if (dependencies.extraApiRoutes) await api.register(dependencies.extraApiRoutes)
     },
     { prefix: '/api' },

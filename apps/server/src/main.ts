@@ -5,6 +5,12 @@ import { createDatabaseClient } from './db/create-database-client.ts'
 import { getDatabaseTarget } from './db/get-database-target.ts'
 import { migrate } from './db/migrate.ts'
 import { parseEnv, type ServerConfig } from './env.ts'
+import { createDevOutbox } from './services/delivery/create-dev-outbox.ts'
+import {
+  type CaughtMail,
+  type MailCatcher,
+  startMailCatcher,
+} from './services/delivery/start-mail-catcher.ts'
 
 const shutdownTimeoutMs = 10_000
 
@@ -34,7 +40,29 @@ try {
   process.exit(1)
 }
 
-const app = await buildApp(config, { database, logger })
+// Dev mode catches all mail on loopback (config.smtpUrl points at it unless SMTP_URL says otherwise).
+const mailOutbox = createDevOutbox<CaughtMail>()
+let mailCatcher: MailCatcher | undefined
+if (config.devMode) {
+  try {
+    mailCatcher = await startMailCatcher({
+      host: '127.0.0.1',
+      port: config.smtpPort,
+      outbox: mailOutbox,
+      logger,
+    })
+    logger.info({ port: mailCatcher.port }, 'Dev mail catcher listening; read the mail at /dev/mail')
+  } catch (error) {
+    logger.fatal(
+      { err: error },
+      `Cannot start the dev mail catcher on 127.0.0.1:${config.smtpPort}; set SMTP_PORT to a free port`,
+    )
+    await database.close()
+    process.exit(1)
+  }
+}
+
+const app = await buildApp(config, { database, logger, mailOutbox })
 try {
   await app.listen({
     port: config.port,
@@ -44,6 +72,7 @@ try {
 } catch (error) {
   logger.fatal({ err: error }, `Cannot listen on ${config.host}:${config.port}`)
   await app.close()
+  await mailCatcher?.close()
   await database.close()
   process.exit(1)
 }
@@ -61,6 +90,7 @@ async function shutDown(signal: NodeJS.Signals): Promise<void> {
   forceExit.unref()
   try {
     await app.close()
+    await mailCatcher?.close()
     await database.close()
     process.exit(0)
   } catch (error) {

@@ -2,6 +2,13 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts'
+import { createLogger } from '../../create-logger.ts'
+import { createDevOutbox } from '../../services/delivery/create-dev-outbox.ts'
+import {
+  type CaughtMail,
+  type MailCatcher,
+  startMailCatcher,
+} from '../../services/delivery/start-mail-catcher.ts'
 
 const deployment = {
   chains: [
@@ -38,6 +45,11 @@ describe('/api/dev routes', () => {
     const response = await testApp.app.inject({ method: 'GET', url: '/api/dev/devnet' })
     expect(response.statusCode).toBe(404)
     expect(response.json().error.code).toBe('NOT_FOUND')
+    for (const url of ['/api/dev/mail', '/api/dev/sms']) {
+      const outbox = await testApp.app.inject({ method: 'GET', url })
+      expect(outbox.statusCode).toBe(404)
+      expect(outbox.json().error.code).toBe('NOT_FOUND')
+    }
   })
 
   it('GET /api/dev/devnet serves the deployment file in dev mode', async () => {
@@ -65,5 +77,77 @@ describe('/api/dev routes', () => {
     const partial = await testApp.app.inject({ method: 'GET', url: '/api/dev/devnet' })
     expect(partial.statusCode).toBe(503)
     expect(partial.json().error.message).toMatch(/not usable/)
+  })
+
+  describe('outboxes', () => {
+    let catcher: MailCatcher | undefined
+    afterEach(async () => {
+      await catcher?.close()
+      catcher = undefined
+    })
+
+    it('GET /api/dev/mail lists mail sent over SMTP to the catcher, newest first', async () => {
+      const mailOutbox = createDevOutbox<CaughtMail>()
+      catcher = await startMailCatcher({
+        host: '127.0.0.1',
+        port: 0,
+        outbox: mailOutbox,
+        logger: createLogger('silent'),
+      })
+      testApp = await buildTestApp(
+        { devMode: true, smtpUrl: `smtp://127.0.0.1:${catcher.port}` },
+        { mailOutbox },
+      )
+      expect((await testApp.app.inject({ method: 'GET', url: '/api/dev/mail' })).json()).toEqual({ data: [] })
+
+      await testApp.app.delivery.sendEmail({
+        to: 'old@example.com',
+        subject: 'Older',
+        text: 'older',
+        html: '<p>older</p>',
+      })
+      await testApp.app.delivery.sendEmail({
+        to: 'ada@example.com',
+        subject: 'Your Quick Links code',
+        text: 'Your code is 424242.',
+        html: '<p>Your code is <b>424242</b>.</p>',
+      })
+      const response = await testApp.app.inject({ method: 'GET', url: '/api/dev/mail' })
+      expect(response.statusCode).toBe(200)
+      const { data } = response.json() as { data: Record<string, unknown>[] }
+      expect(data.map((mail) => mail.to)).toEqual(['ada@example.com', 'old@example.com'])
+      expect(data[0]).toEqual({
+        id: expect.any(String),
+        to: 'ada@example.com',
+        subject: 'Your Quick Links code',
+        text: 'Your code is 424242.',
+        html: expect.stringContaining('<b>424242</b>'),
+        date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      })
+    })
+
+    it('GET /api/dev/sms lists text messages sent through the dev provider, newest first', async () => {
+      testApp = await buildTestApp({ devMode: true, sms: { provider: 'dev' } })
+      await testApp.app.delivery.sendSms({ to: '+14155550100', body: 'Your code is 111111' })
+      await testApp.app.delivery.sendSms({ to: '+14155550101', body: 'Your code is 222222' })
+      const response = await testApp.app.inject({ method: 'GET', url: '/api/dev/sms' })
+      expect(response.statusCode).toBe(200)
+      expect(response.json()).toEqual({
+        data: [
+          {
+            id: expect.any(String),
+            to: '+14155550101',
+            body: 'Your code is 222222',
+            date: expect.any(String),
+          },
+          {
+            id: expect.any(String),
+            to: '+14155550100',
+            body: 'Your code is 111111',
+            date: expect.any(String),
+          },
+        ],
+      })
+    })
   })
 })

@@ -1,10 +1,36 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import type { DevOutbox } from '../../services/delivery/create-dev-outbox.ts'
+import type { DevSms } from '../../services/delivery/sms-provider.ts'
+import type { CaughtMail } from '../../services/delivery/start-mail-catcher.ts'
 import { devnetDeploymentSchema } from '../../services/devnet/devnet-deployment-schema.ts'
 import { getDevnetDeploymentOrThrow } from '../../services/devnet/get-devnet-deployment-or-throw.ts'
 import { errorResponseSchema } from '../error-response-schema.ts'
 
+export type DevRoutesOptions = {
+  /** Mail caught by the dev SMTP catcher. */
+  mailOutbox: DevOutbox<CaughtMail>
+  /** Text messages sent through the dev SMS provider. */
+  smsOutbox: DevOutbox<DevSms>
+}
+
+const devMailSchema = z
+  .object({
+    id: z.string(),
+    to: z.string().describe('Envelope recipients, comma-separated'),
+    subject: z.string(),
+    text: z.string(),
+    html: z.string().nullable().describe('The HTML part; null for a text-only mail'),
+    date: z.iso.datetime().describe('When the catcher received it'),
+  })
+  .meta({ id: 'DevMail' })
+
+const devSmsSchema = z
+  .object({ id: z.string(), to: z.string(), body: z.string(), date: z.iso.datetime() })
+  .meta({ id: 'DevSms' })
+
 /** Development-only routes under /api/dev; `buildApp` registers them only when DEV_MODE is on. */
-export const devRoutes: FastifyPluginAsyncZod = async (app) => {
+export const devRoutes: FastifyPluginAsyncZod<DevRoutesOptions> = async (app, options) => {
   app.get(
     '/dev/devnet',
     {
@@ -16,5 +42,31 @@ export const devRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     // GET /api/dev/devnet: the devnet deployment file as JSON, 503 until the devnet has deployed.
     async () => getDevnetDeploymentOrThrow(app.config.devnetDeploymentFile),
+  )
+
+  app.get(
+    '/dev/mail',
+    {
+      schema: {
+        summary: 'Mail caught by the dev SMTP catcher, newest first (dev mode only)',
+        tags: ['dev'],
+        response: { 200: z.object({ data: z.array(devMailSchema) }) },
+      },
+    },
+    // GET /api/dev/mail: every mail the dev catcher holds, newest first.
+    async () => ({ data: options.mailOutbox.list() }),
+  )
+
+  app.get(
+    '/dev/sms',
+    {
+      schema: {
+        summary: 'Text messages sent through the dev SMS outbox, newest first (dev mode only)',
+        tags: ['dev'],
+        response: { 200: z.object({ data: z.array(devSmsSchema) }) },
+      },
+    },
+    // GET /api/dev/sms: every text message in the dev outbox, newest first.
+    async () => ({ data: options.smsOutbox.list() }),
   )
 }
