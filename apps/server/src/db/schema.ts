@@ -43,5 +43,19 @@ export const rateLimits = pgTable(
   (table) => [index('rate_limits_expires_at_idx').on(table.expiresAt)],
 )
 
+/**
+ * Sign-In with Ethereum nonces (`GET /api/auth/nonce`): each one is deleted when a login uses it,
+ * so it works once; unused ones expire after 10 minutes and are swept.
+ */
+export const siweNonces = pgTable(
+  'siwe_nonces',
+  {
+    nonce: text('nonce').primaryKey(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('siwe_nonces_expires_at_idx').on(table.expiresAt)],
+)
+
 export type User = typeof users.$inferSelect
 export type Session = typeof sessions.$inferSelect
