@@ -1,30 +1,8 @@
-import type { ReactNode } from 'react'
+import { type ReactNode, useEffect } from 'react'
 import { Navigate, useSearchParams } from 'react-router'
+import { getSignedInTarget, isNewUser, usePostSignInStore } from '../features/auth/post-sign-in'
 import { useSession } from '../features/auth/session'
 import { ScreenSkeleton } from './screen-skeleton'
-
-export const defaultSignedInPath = '/dashboard'
-
-/** Screens a signed-in user is sent away from (SPEC §2 "Guards"). */
-const signedOutOnlyPaths = new Set(['/', '/login', '/onboarding'])
-
-/**
- * The caller-supplied target (`?next=`) when it is a path inside this app that does not bounce back
- * to a signed-out-only screen; otherwise /dashboard. Never an absolute or protocol-relative URL.
- */
-export function getSignedInTarget(next: string | null): string {
-  if (next === null || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) {
-    return defaultSignedInPath
-  }
-  let url: URL
-  try {
-    url = new URL(next, 'http://app.invalid')
-  } catch {
-    return defaultSignedInPath
-  }
-  if (url.origin !== 'http://app.invalid' || signedOutOnlyPaths.has(url.pathname)) return defaultSignedInPath
-  return `${url.pathname}${url.search}${url.hash}`
-}
 
 /** A protected screen: without a session the visitor is sent to / (replace navigation). */
 export function RequireSession({ children }: { children: ReactNode }) {
@@ -35,12 +13,40 @@ export function RequireSession({ children }: { children: ReactNode }) {
 }
 
 /**
- * A signed-out screen (/, /login, /onboarding): a signed-in user goes to /dashboard or `?next=`.
- * It renders at once while the session is checked, so a visitor's first paint never waits for it.
+ * A signed-out screen (/, /login): a signed-in user goes to /dashboard or `?next=`, or, right after
+ * a sign-in, where that sign-in is headed (/onboarding for a new user). It renders at once while
+ * the session is checked, so a visitor's first paint never waits for it.
  */
 export function RedirectIfSignedIn({ children }: { children: ReactNode }) {
   const session = useSession()
   const [searchParams] = useSearchParams()
-  if (session.isSignedIn) return <Navigate to={getSignedInTarget(searchParams.get('next'))} replace />
+  const pendingTarget = usePostSignInStore((state) => state.target)
+  if (session.isSignedIn) {
+    return <Navigate to={pendingTarget ?? getSignedInTarget(searchParams.get('next'))} replace />
+  }
   return children
+}
+
+/**
+ * /onboarding: for a user who has just signed up in this tab (docs/decisions/0007). Signed out →
+ * / ; signed in but not new → /dashboard or `?next=` (SPEC §2 guards).
+ */
+export function RequireNewUser({ children }: { children: ReactNode }) {
+  const session = useSession()
+  const [searchParams] = useSearchParams()
+  if (session.isPending) return <ScreenSkeleton />
+  if (!session.isSignedIn) return <Navigate to="/" replace />
+  if (!isNewUser(session.user?.address)) {
+    return <Navigate to={getSignedInTarget(searchParams.get('next'))} replace />
+  }
+  return children
+}
+
+/** Forgets the post-sign-in target once the app has arrived on it. */
+export function useClearPostSignInTarget(pathname: string): void {
+  const target = usePostSignInStore((state) => state.target)
+  const setTarget = usePostSignInStore((state) => state.setTarget)
+  useEffect(() => {
+    if (target !== null && new URL(target, 'http://app.invalid').pathname === pathname) setTarget(null)
+  }, [target, pathname, setTarget])
 }

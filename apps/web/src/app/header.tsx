@@ -1,5 +1,6 @@
 import { LogOut, Menu } from 'lucide-react'
-import { Link, useNavigate } from 'react-router'
+import { Link, useLocation } from 'react-router'
+import { useAuthModalStore } from '../features/auth/auth-modal-store'
 import { useLogout, useSession } from '../features/auth/session'
 import { productName } from '../lib/env'
 import { Button } from '../ui/button'
@@ -12,12 +13,16 @@ export type HeaderProps = {
 
 /**
  * The header on every page (SPEC §2 "Shared chrome"): optional menu button, the product name
- * centred, the theme toggle, 'Sign in' (signed out, hidden on small screens) or 'Logout'.
+ * centred, the theme toggle, 'Sign in' (signed out, hidden on small screens; opens the auth modal)
+ * or 'Logout' (wallet and app session, then /).
  */
 export function Header({ onMenuClick }: HeaderProps) {
   const session = useSession()
-  const navigate = useNavigate()
+  const { pathname } = useLocation()
+  const openAuthModal = useAuthModalStore((state) => state.open)
   const logout = useLogout()
+  // /login is the sign-in itself: no second way in on top of it.
+  const hasSignInHandler = pathname !== '/login'
   return (
     <header className="sticky top-0 z-30 border-border border-b bg-surface/85 backdrop-blur supports-[backdrop-filter]:bg-surface/75">
       <div className="mx-auto grid h-16 max-w-5xl grid-cols-[1fr_auto_1fr] items-center gap-2 px-2 sm:px-4">
@@ -46,11 +51,13 @@ export function Header({ onMenuClick }: HeaderProps) {
               <LogOut aria-hidden="true" className="sm:hidden" />
               <span className="sr-only sm:not-sr-only">Logout</span>
             </Button>
-          ) : (
+          ) : hasSignInHandler ? (
             // A wrapper owns the display so the button's own inline-flex cannot override `hidden`.
             <div className="hidden sm:block">
-              <Button onClick={() => void navigate('/login')}>Sign in</Button>
+              <Button onClick={() => openAuthModal()}>Sign in</Button>
             </div>
+          ) : (
+            <span aria-hidden="true" className="hidden h-11 w-[84px] sm:block" />
           )}
         </div>
       </div>

@@ -1,15 +1,28 @@
-import { Suspense } from 'react'
-import { Outlet, ScrollRestoration } from 'react-router'
+import { lazy, Suspense, useEffect } from 'react'
+import { Outlet, ScrollRestoration, useLocation } from 'react-router'
+import { useAuthModalStore } from '../features/auth/auth-modal-store'
+import { useAuthReturnStore } from '../features/auth/auth-return-params'
 import { useSession } from '../features/auth/session'
 import { BetaBanner } from './beta-banner'
 import { BottomNav } from './bottom-nav'
 import { Footer } from './footer'
+import { useClearPostSignInTarget } from './guards'
 import { Header } from './header'
 import { ScreenSkeleton } from './screen-skeleton'
+
+// The sign-in flow (and the wallet SDK behind it) loads when the modal first opens, so public
+// screens paint without it.
+const AuthModal = lazy(() =>
+  import('../features/auth/auth-modal').then((module) => ({ default: module.AuthModal })),
+)
 
 /** The chrome around every screen: beta banner, header, the screen, footer, bottom nav. */
 export function RootLayout() {
   const { isSignedIn } = useSession()
+  const { pathname } = useLocation()
+  useClearPostSignInTarget(pathname)
+  const hasOpenedAuthModal = useAuthModalStore((state) => state.isOpen || state.hasOpened)
+  useCompleteMagicLinkAnywhere(pathname)
   return (
     <div className="flex min-h-dvh flex-col">
       <a
@@ -33,7 +46,26 @@ export function RootLayout() {
           <BottomNav />
         </>
       ) : null}
+      {hasOpenedAuthModal ? (
+        <Suspense fallback={null}>
+          <AuthModal />
+        </Suspense>
+      ) : null}
       <ScrollRestoration />
     </div>
   )
+}
+
+/**
+ * A magic link normally lands on /login, which completes it. Anywhere else (a redirect parameter
+ * sent it elsewhere) the auth modal opens and completes it there.
+ */
+function useCompleteMagicLinkAnywhere(pathname: string): void {
+  const hasMagicLink = useAuthReturnStore(
+    (state) => state.params.bundle !== undefined && state.params.orgId !== undefined,
+  )
+  const openAuthModal = useAuthModalStore((state) => state.open)
+  useEffect(() => {
+    if (hasMagicLink && pathname !== '/login') openAuthModal()
+  }, [hasMagicLink, pathname, openAuthModal])
 }

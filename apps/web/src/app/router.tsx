@@ -2,7 +2,7 @@ import { lazy } from 'react'
 import { createBrowserRouter, type RouteObject } from 'react-router'
 import { LandingScreen } from '../features/landing/landing-screen'
 import { PayScreen } from '../features/pay/pay-screen'
-import { RedirectIfSignedIn, RequireSession } from './guards'
+import { RedirectIfSignedIn, RequireNewUser, RequireSession } from './guards'
 import { NotFoundScreen } from './not-found-screen'
 import { RootLayout } from './root-layout'
 import { RouteErrorScreen } from './route-error-screen'
@@ -49,14 +49,13 @@ export const appRoutes: RouteObject[] = [
         ),
       },
       {
-        // SPEC lists /onboarding both as protected and as a screen a signed-in user is sent away from.
+        // SPEC lists /onboarding both as protected and as a screen a signed-in user is sent away
+        // from: it is for a user who has just signed up (docs/decisions/0007-onboarding-guard.md).
         path: 'onboarding',
         element: (
-          <RequireSession>
-            <RedirectIfSignedIn>
-              <OnboardingScreen />
-            </RedirectIfSignedIn>
-          </RequireSession>
+          <RequireNewUser>
+            <OnboardingScreen />
+          </RequireNewUser>
         ),
       },
       {

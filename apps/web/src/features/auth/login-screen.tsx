@@ -1,13 +1,13 @@
-import { SignInCard } from './sign-in-card'
+import { Card } from '../../ui/card'
+import { AuthPanel } from './auth-panel'
 
-/**
- * /login. The embedded-wallet sign-in arrives with the wallet SDK; until then the card shows its
- * sections disabled rather than pretending to sign anyone in.
- */
+/** /login: the sign-in flow on its own page; a magic link lands here and is completed here. */
 export function LoginScreen() {
   return (
     <div className="flex flex-1 items-start justify-center px-4 py-10 sm:items-center sm:py-16">
-      <SignInCard />
+      <Card className="w-full max-w-sm p-6 sm:p-8">
+        <AuthPanel />
+      </Card>
     </div>
   )
 }

@@ -3,6 +3,8 @@ import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useCallback } from 'react'
 import { useNavigate } from 'react-router'
 import { type ApiClient, api } from '../../lib/api-client'
+import { clearNewUser, usePostSignInStore } from './post-sign-in'
+import { logoutWallet } from './wallet-session'
 
 /**
  * The app session (SPEC §4 "Session", §7 GET /api/auth/me): loading, then signed in (the user in
@@ -85,14 +87,22 @@ export async function logout(client: ApiClient = api): Promise<void> {
 }
 
 /**
- * Logout per SPEC §2: call the logout endpoint, clear the user, refresh the session query and
- * replace the route with /. (The embedded-wallet sign-out joins here when sign-in lands.)
+ * Logout per SPEC §2: end the wallet session (the SDK disconnects the signer, clears its persisted
+ * state and sets DISCONNECTED), call the logout endpoint, clear the user, refresh the session query
+ * and replace the route with /. Never rejects: each failure is logged and the rest still runs.
  */
 export function useLogout(): () => Promise<void> {
   const queryClient = useQueryClient()
   const navigate = useNavigate()
   return useCallback(async () => {
+    try {
+      await logoutWallet()
+    } catch (error) {
+      console.error('Wallet logout failed', error)
+    }
     await logout()
+    clearNewUser()
+    usePostSignInStore.getState().setTarget(null)
     queryClient.setQueryData(sessionKeys.me(), null)
     void queryClient.invalidateQueries({ queryKey: sessionKeys.me() })
     await navigate('/', { replace: true })

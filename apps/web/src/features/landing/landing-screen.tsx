@@ -9,16 +9,16 @@ import {
   ShieldCheck,
   Wallet,
 } from 'lucide-react'
-import { Link } from 'react-router'
 import { Button } from '../../ui/button'
 import { Card } from '../../ui/card'
+import { useAuthModalStore } from '../auth/auth-modal-store'
 
 type Feature = { icon: LucideIcon; title: string; text: string }
 
 const payeeFeatures: Feature[] = [
   {
     icon: ShieldCheck,
-    title: 'Sign in with e-mail or a passkey',
+    title: 'Sign in with e-mail or phone',
     text: 'A wallet is created for you on first sign-in. No seed phrase to write down before you start.',
   },
   {
@@ -53,6 +53,7 @@ const payerFeatures: Feature[] = [
 
 /** The landing page: what Quick Links does for payees and payers, and how to run it yourself. */
 export function LandingScreen() {
+  const openAuthModal = useAuthModalStore((state) => state.open)
   return (
     <div className="w-full">
       <section className="mx-auto grid max-w-5xl items-center gap-12 px-4 pt-12 pb-16 sm:px-6 md:grid-cols-[1.1fr_1fr] md:pt-20 md:pb-24">
@@ -69,11 +70,9 @@ export function LandingScreen() {
             any EVM network; you receive the token you chose, on the network you chose.
           </p>
           <div className="mt-8 flex flex-col gap-3 sm:flex-row">
-            <Button asChild size="lg">
-              <Link to="/login">
-                Get started
-                <ArrowRight aria-hidden="true" />
-              </Link>
+            <Button size="lg" onClick={() => openAuthModal()}>
+              Get started
+              <ArrowRight aria-hidden="true" />
             </Button>
             <Button asChild size="lg" variant="secondary">
               <a href="#how-it-works">How it works</a>

@@ -1,9 +1,12 @@
-import { Monitor, Moon, Sun } from 'lucide-react'
-import { maskMiddle } from '../../lib/format'
+import { KeyRound, LogOut, Monitor, Moon, Sun } from 'lucide-react'
+import { useState } from 'react'
 import { type ThemePreference, themePreferences, useThemeStore } from '../../lib/theme-store'
+import { Button } from '../../ui/button'
 import { Card } from '../../ui/card'
 import { classNames } from '../../ui/class-names'
-import { useSession } from '../auth/session'
+import { useLogout, useSession } from '../auth/session'
+import { ExportWalletDialog } from './export-wallet-dialog'
+import { WalletAddress } from './wallet-address'
 
 const themeOptions: Record<ThemePreference, { label: string; icon: typeof Sun }> = {
   light: { label: 'Light', icon: Sun },
@@ -11,9 +14,11 @@ const themeOptions: Record<ThemePreference, { label: string; icon: typeof Sun }>
   system: { label: 'System', icon: Monitor },
 }
 
-/** /settings, the Settings tab: appearance and the signed-in account. */
+/** /settings, the Settings tab: the account and its wallet (copy, export), appearance, logout. */
 export function SettingsScreen() {
   const { user } = useSession()
+  const logout = useLogout()
+  const [isExportOpen, setIsExportOpen] = useState(false)
   const preference = useThemeStore((state) => state.preference)
   const setPreference = useThemeStore((state) => state.setPreference)
   const address = typeof user?.address === 'string' ? user.address : undefined
@@ -26,17 +31,33 @@ export function SettingsScreen() {
       <Card className="mt-6 p-6">
         <h2 className="font-semibold">Account</h2>
         <dl className="mt-4 grid gap-3 text-sm">
-          <div className="flex flex-wrap justify-between gap-2">
+          <div className="flex min-h-11 flex-wrap items-center justify-between gap-2">
             <dt className="text-muted">Email</dt>
-            <dd>{email ?? 'Not set'}</dd>
+            <dd className="break-all">{email ?? 'Not set'}</dd>
           </div>
-          <div className="flex flex-wrap justify-between gap-2">
+          <div className="flex min-h-11 flex-wrap items-center justify-between gap-x-2">
             <dt className="text-muted">Wallet address</dt>
-            <dd className="font-mono" title={address}>
-              {address === undefined ? 'Not available' : maskMiddle(address)}
+            <dd>
+              {address === undefined ? (
+                'Not available'
+              ) : (
+                <WalletAddress address={address} className="-mr-2" />
+              )}
             </dd>
           </div>
         </dl>
+      </Card>
+
+      <Card className="mt-4 p-6">
+        <h2 className="font-semibold">Wallet</h2>
+        <p className="mt-1 text-muted text-sm">
+          Your wallet's seed phrase or private key lets you use it in another wallet app.
+        </p>
+        <Button variant="secondary" className="mt-4" onClick={() => setIsExportOpen(true)}>
+          <KeyRound aria-hidden="true" />
+          Export wallet
+        </Button>
+        <ExportWalletDialog open={isExportOpen} onOpenChange={setIsExportOpen} />
       </Card>
 
       <Card className="mt-4 p-6">
@@ -72,6 +93,13 @@ export function SettingsScreen() {
           </div>
         </fieldset>
       </Card>
+
+      <div className="mt-8 flex justify-center">
+        <Button variant="ghost" className="text-danger" onClick={() => void logout()}>
+          <LogOut aria-hidden="true" />
+          Logout
+        </Button>
+      </div>
     </div>
   )
 }

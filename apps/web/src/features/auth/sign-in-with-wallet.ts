@@ -1,0 +1,40 @@
+import type { Address, Hex } from 'viem'
+import { type ApiClient, api } from '../../lib/api-client'
+import { buildSiweMessage } from './build-siwe-message'
+import type { SessionUser } from './session'
+
+/** What the app session needs from a wallet: its address and a personal_sign. */
+export type SiweSigner = {
+  address: Address
+  signMessage: (args: { message: string }) => Promise<Hex>
+}
+
+export type SignInWithWalletOptions = {
+  client?: ApiClient
+  /** The page's origin; the SIWE domain and URI come from it. */
+  origin?: string
+}
+
+/**
+ * Opens the app session with a wallet (ARCHITECTURE "App session"): GET /api/auth/nonce, an
+ * EIP-4361 message signed by the wallet, POST /api/auth/login. Resolves with the signed-in user.
+ * Rejects with the API client's AppError when the server refuses (bad signature, used nonce), or
+ * with the wallet's own error when signing fails.
+ */
+export async function signInWithWallet(
+  signer: SiweSigner,
+  { client = api, origin = window.location.origin }: SignInWithWalletOptions = {},
+): Promise<SessionUser> {
+  const nonceAnswer = await client.request<{ data: { nonce: string } }>('/api/auth/nonce', {
+    fallbackMessage: 'Could not start signing in. Try again.',
+  })
+  const message = buildSiweMessage({ address: signer.address, nonce: nonceAnswer.data.nonce, origin })
+  const signature = await signer.signMessage({ message })
+  const login = await client.request<{ data: SessionUser }>('/api/auth/login', {
+    method: 'POST',
+    body: { message, signature },
+    queueWhenOffline: false,
+    fallbackMessage: 'Could not sign you in. Try again.',
+  })
+  return login.data
+}

@@ -1,0 +1,186 @@
+import { ShieldAlert, X } from 'lucide-react'
+import { Dialog } from 'radix-ui'
+import { useId, useRef, useState } from 'react'
+import { Button } from '../../ui/button'
+import { classNames } from '../../ui/class-names'
+import { useAuthModalStore } from '../auth/auth-modal-store'
+import { describeAuthError } from '../auth/describe-auth-error'
+import { type ExportKind, exportWalletInto, useWalletStatus } from '../auth/wallet-session'
+
+type ExportState =
+  | { status: 'base' }
+  | { status: 'verifying' }
+  | { status: 'success' }
+  | { status: 'error'; message: string }
+
+const kindLabels: Record<ExportKind, { option: string; action: string; shown: string }> = {
+  SEED_PHRASE: { option: 'Seed phrase', action: 'Show seed phrase', shown: 'Your seed phrase' },
+  PRIVATE_KEY: { option: 'Private key', action: 'Show private key', shown: 'Your private key' },
+}
+
+/**
+ * 'Export wallet' (SPEC §4 "Export"): the secret is shown by the export frame, which the SDK puts
+ * into a container inside this dialog. The frame lives on the frames origin, so this page never
+ * holds the words or the key; closing the dialog removes the frame and the secret with it.
+ */
+export function ExportWalletDialog({
+  open,
+  onOpenChange,
+}: {
+  open: boolean
+  onOpenChange: (open: boolean) => void
+}) {
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-50 bg-overlay data-[state=open]:animate-fade-in" />
+        <Dialog.Content
+          className={
+            'fixed inset-x-0 bottom-0 z-50 max-h-[90dvh] overflow-y-auto rounded-t-card border border-border bg-surface p-6 pb-[max(1.5rem,env(safe-area-inset-bottom))] shadow-pop ' +
+            'data-[state=open]:animate-pop-in sm:inset-x-auto sm:top-1/2 sm:bottom-auto sm:left-1/2 sm:w-full sm:max-w-md sm:-translate-x-1/2 sm:-translate-y-1/2 sm:rounded-card'
+          }
+        >
+          <ExportWalletBody onClose={() => onOpenChange(false)} />
+          <Dialog.Close asChild>
+            <button
+              type="button"
+              aria-label="Close"
+              className="absolute top-2 right-2 inline-flex size-11 items-center justify-center rounded-control text-muted hover:bg-subtle hover:text-fg"
+            >
+              <X aria-hidden="true" className="size-5" />
+            </button>
+          </Dialog.Close>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  )
+}
+
+function ExportWalletBody({ onClose }: { onClose: () => void }) {
+  const [kind, setKind] = useState<ExportKind>('SEED_PHRASE')
+  const [state, setState] = useState<ExportState>({ status: 'base' })
+  const containerRef = useRef<HTMLDivElement>(null)
+  const walletStatus = useWalletStatus()
+  const openAuthModal = useAuthModalStore((store) => store.open)
+  const errorId = useId()
+  const isWalletConnected = walletStatus === 'CONNECTED'
+  const labels = kindLabels[kind]
+
+  const reveal = async () => {
+    const container = containerRef.current
+    if (container === null) return
+    setState({ status: 'verifying' })
+    try {
+      await exportWalletInto(container, kind)
+      setState({ status: 'success' })
+    } catch (error) {
+      container.replaceChildren()
+      setState({
+        status: 'error',
+        message: describeAuthError(error, 'Could not export your wallet. Try again.'),
+      })
+    }
+  }
+
+  const signInAgain = () => {
+    onClose()
+    openAuthModal('stay')
+  }
+
+  const isShown = state.status === 'success'
+  return (
+    <div>
+      <Dialog.Title className="pr-10 font-semibold text-xl tracking-tight">Export wallet</Dialog.Title>
+      <Dialog.Description className="mt-2 text-muted text-sm">
+        {isShown
+          ? `${labels.shown} is shown in a secure frame that this page cannot read. Write it down and keep it offline.`
+          : 'Reveal the secret that controls your wallet, to use it in another wallet app.'}
+      </Dialog.Description>
+
+      {isShown ? null : (
+        <div className="mt-4 flex gap-3 rounded-control border border-danger bg-danger-soft p-3 text-sm">
+          <ShieldAlert aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-danger" />
+          <p>
+            Anyone who sees your seed phrase or private key can take everything in this wallet. Never share
+            it, and never type it into a website.
+          </p>
+        </div>
+      )}
+
+      {isShown ? null : (
+        <fieldset className="mt-5" disabled={state.status === 'verifying'}>
+          <legend className="font-medium text-sm">What to show</legend>
+          <div className="mt-2 grid grid-cols-2 gap-2">
+            {(Object.keys(kindLabels) as ExportKind[]).map((option) => (
+              <label
+                key={option}
+                className={classNames(
+                  'flex min-h-11 cursor-pointer items-center justify-center rounded-control border px-3 text-sm',
+                  'has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring has-[:focus-visible]:outline-offset-2',
+                  kind === option
+                    ? 'border-accent bg-accent-soft font-medium text-fg'
+                    : 'border-border text-muted hover:bg-subtle',
+                )}
+              >
+                <input
+                  type="radio"
+                  name="export-kind"
+                  value={option}
+                  checked={kind === option}
+                  onChange={() => setKind(option)}
+                  className="sr-only"
+                />
+                {kindLabels[option].option}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      )}
+
+      {/* The SDK places the export frame here; it stays empty until the secret is requested. */}
+      <div
+        ref={containerRef}
+        data-testid="export-frame-container"
+        className={classNames(
+          'overflow-hidden rounded-control [&_iframe]:block [&_iframe]:w-full [&_iframe]:border-0',
+          state.status === 'base' || state.status === 'error' ? 'hidden' : 'mt-5 border border-border',
+        )}
+      />
+
+      {state.status === 'error' ? (
+        <p id={errorId} role="alert" className="mt-4 text-danger text-sm">
+          {state.message}
+        </p>
+      ) : null}
+
+      {isWalletConnected || isShown ? null : (
+        <p className="mt-4 text-muted text-sm">
+          Your wallet session has ended. Sign in again to export your wallet.
+        </p>
+      )}
+
+      <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+        {isShown ? (
+          <Button onClick={onClose}>Done</Button>
+        ) : (
+          <>
+            <Dialog.Close asChild>
+              <Button variant="secondary">Cancel</Button>
+            </Dialog.Close>
+            {isWalletConnected ? (
+              <Button
+                onClick={() => void reveal()}
+                isBusy={state.status === 'verifying'}
+                aria-describedby={state.status === 'error' ? errorId : undefined}
+              >
+                {labels.action}
+              </Button>
+            ) : (
+              <Button onClick={signInAgain}>Sign in again</Button>
+            )}
+          </>
+        )}
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,77 @@
+import { Check, Copy } from 'lucide-react'
+import { useEffect, useState } from 'react'
+import { getAddress, isAddress } from 'viem'
+import { maskMiddle } from '../../lib/format'
+import { Button } from '../../ui/button'
+import { classNames } from '../../ui/class-names'
+import { toast } from '../../ui/use-toast'
+
+/** SPEC §9: copy toast 2000 ms. */
+export const copyConfirmationMs = 2000
+
+/** The EIP-55 checksummed form of an address; other strings come back unchanged. */
+export function formatAddress(address: string): string {
+  return isAddress(address, { strict: false }) ? getAddress(address) : address
+}
+
+/**
+ * A wallet address in a monospace face with a copy button (DESIGN "Principles"): masked 6…4 by
+ * default, the full address on hover and in the clipboard. A copy confirms in place (a check),
+ * to screen readers (aria-live) and with the 'Address Copied' toast; a failing copy is silent
+ * (SPEC §8).
+ */
+export function WalletAddress({
+  address,
+  isMasked = true,
+  className,
+}: {
+  address: string
+  isMasked?: boolean
+  className?: string
+}) {
+  const full = formatAddress(address)
+  const [isCopied, setIsCopied] = useState(false)
+
+  useEffect(() => {
+    if (!isCopied) return
+    const timeout = setTimeout(() => setIsCopied(false), copyConfirmationMs)
+    return () => clearTimeout(timeout)
+  }, [isCopied])
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(full)
+    } catch {
+      return
+    }
+    setIsCopied(true)
+    toast({
+      title: 'Address Copied',
+      description: 'Your wallet address has been copied to your clipboard.',
+      duration: copyConfirmationMs,
+    })
+  }
+
+  return (
+    <div className={classNames('flex items-center gap-1', className)}>
+      <span
+        className={classNames('font-mono text-sm', isMasked ? 'whitespace-nowrap' : 'min-w-0 break-all')}
+        title={full}
+      >
+        {isMasked ? maskMiddle(full) : full}
+      </span>
+      <Button
+        variant="ghost"
+        size="icon"
+        className="-my-2 text-muted hover:text-fg"
+        aria-label="Copy address"
+        onClick={() => void copy()}
+      >
+        {isCopied ? <Check aria-hidden="true" className="text-success" /> : <Copy aria-hidden="true" />}
+      </Button>
+      <span aria-live="polite" className="sr-only">
+        {isCopied ? 'Address copied' : ''}
+      </span>
+    </div>
+  )
+}
