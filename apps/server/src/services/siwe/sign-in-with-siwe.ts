@@ -1,0 +1,38 @@
+import { eq } from 'drizzle-orm'
+import type { Address } from 'viem'
+import type { Database } from '../../db/create-database-client.ts'
+import { type User, users } from '../../db/schema.ts'
+import { getOrCreateUser } from '../users/get-or-create-user.ts'
+import { getSignerEmail } from './get-signer-email.ts'
+import {
+  type SiweLoginInput,
+  type SiweLoginOptions,
+  verifySiweLoginOrThrow,
+} from './verify-siwe-login-or-throw.ts'
+
+export type SignInWithSiweOptions = SiweLoginOptions & {
+  /** Where the user's e-mail comes from (default: the signer's record, `getSignerEmail`). */
+  getEmail?: (db: Database, address: Address) => Promise<string | null>
+}
+
+/**
+ * Signs a wallet in to the app: verifies the SIWE login (see `verifySiweLoginOrThrow`), then gets
+ * or creates the user of that address, keeping the e-mail in step with the signer's record. The
+ * caller starts the session. Rejects with the verifier's AppError, or when the database fails.
+ */
+export async function signInWithSiwe(
+  db: Database,
+  input: SiweLoginInput,
+  options: SignInWithSiweOptions,
+): Promise<User> {
+  const { address } = await verifySiweLoginOrThrow(db, input, options)
+  const email = await (options.getEmail ?? getSignerEmail)(db, address)
+  const user = await getOrCreateUser(db, { address, ...(email === null ? {} : { email }) })
+  if (email === null || user.email === email) return user
+  const [updated] = await db
+    .update(users)
+    .set({ email, updatedAt: new Date() })
+    .where(eq(users.id, user.id))
+    .returning()
+  return updated ?? user
+}
