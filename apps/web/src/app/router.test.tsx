@@ -1,6 +1,7 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { createMemoryRouter, RouterProvider } from 'react-router'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { markNewUser, newUserStorageKey } from '../features/auth/post-sign-in'
 import {
   clearCookies,
   type RecordedRequest,
@@ -12,6 +13,13 @@ import {
 import { AppProviders } from './providers'
 import { createQueryClient } from './query-client'
 import { appRoutes } from './router'
+
+const wallet = vi.hoisted(() => ({ logoutWallet: vi.fn(async () => {}) }))
+vi.mock('../features/auth/wallet-session', () => ({
+  ...wallet,
+  useWalletStatus: () => 'DISCONNECTED',
+  WalletSessionError: class WalletSessionError extends Error {},
+}))
 
 let server: TestServer
 let signedIn = false
@@ -25,6 +33,8 @@ afterAll(async () => {
 })
 beforeEach(() => {
   signedIn = false
+  sessionStorage.clear()
+  wallet.logoutWallet.mockClear()
   setPageUrl(`${server.origin}/`)
   clearCookies()
   server.requests.length = 0
@@ -104,8 +114,29 @@ describe('routes and guards', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'))
   })
 
-  it('logs out: POST /api/auth/logout with the CSRF token, then back to / signed out', async () => {
+  it('shows /onboarding to a user who has just signed up in this tab', async () => {
     signedIn = true
+    markNewUser(user.address)
+    const router = renderAt('/onboarding')
+    await screen.findByRole('heading', { name: 'Welcome to Quick Links' })
+    fireEvent.click(screen.getByRole('button', { name: 'Continue to dashboard' }))
+    await screen.findByRole('heading', { name: 'Links' })
+    expect(router.state.location.pathname).toBe('/dashboard')
+    expect(sessionStorage.getItem(newUserStorageKey)).toBeNull()
+  })
+
+  it('sends any other signed-in user from /onboarding to /dashboard', async () => {
+    signedIn = true
+    markNewUser('0x0000000000000000000000000000000000000001')
+    const router = renderAt('/onboarding')
+    await screen.findByRole('heading', { name: 'Links' })
+    expect(router.state.location.pathname).toBe('/dashboard')
+    expect(router.state.historyAction).toBe('REPLACE')
+  })
+
+  it('logs out: wallet first, then POST /api/auth/logout with the CSRF token, then back to / signed out', async () => {
+    signedIn = true
+    markNewUser(user.address)
     const router = renderAt('/dashboard')
     fireEvent.click(await screen.findByRole('button', { name: 'Logout' }))
 
@@ -114,6 +145,8 @@ describe('routes and guards', () => {
     const logout = server.requests.find((request) => request.path === '/api/auth/logout')
     expect(logout?.method).toBe('POST')
     expect(logout?.headers['x-csrf-token']).toBe('t')
+    expect(wallet.logoutWallet).toHaveBeenCalledTimes(1)
+    expect(sessionStorage.getItem(newUserStorageKey)).toBeNull()
     expect(screen.queryByRole('navigation', { name: 'Main' })).toBeNull()
   })
 

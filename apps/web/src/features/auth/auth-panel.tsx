@@ -76,11 +76,15 @@ export function AuthPanel({ Title = DefaultTitle, purpose = 'navigate', onSigned
   useEffect(() => {
     if (!hasMagicLink || magicLinkStarted.current) return
     magicLinkStarted.current = true
-    const { bundle, orgId } = useAuthReturnStore.getState().consume()
+    const params = useAuthReturnStore.getState().consume()
+    const { bundle, orgId } = params
     if (bundle === undefined || orgId === undefined) return
+    // The SDK learns nothing about signup from a link; the link may say so (SPEC's is-signup flag).
+    const signupFlag = params.isSignup ?? params['is-signup']
+    const isSignupLink = signupFlag === 'true' || signupFlag === '1'
     dispatch({ type: 'magicLinkStarted' })
     completeMagicLinkSignIn(bundle, orgId).then(
-      ({ isNewUser }) => openSession(isNewUser),
+      ({ isNewUser }) => openSession(isNewUser || isSignupLink),
       (error: unknown) =>
         dispatch({
           type: 'verifyFailed',
