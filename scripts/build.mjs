@@ -1,14 +1,39 @@
-// npm run build: compile the contracts (typed ABIs) and build the web app, each skipped when its
-// sources are unchanged since the last build.
+// npm run build: compile the contracts (typed ABIs), build the signer frames and the web app, each
+// skipped when its sources are unchanged since the last build.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ensureDependencies, hashPaths, repoRoot, runOrExit } from './lib.mjs'
 
-/** Builds the contracts and the web app unless their sources hash to the last build's. */
+/** Builds the contracts, the signer frames and the web app unless their sources hash to the last build's. */
 export function buildAll() {
   runOrExit('npm', ['run', 'build', '--silent', '-w', 'packages/contracts'])
 
-  const webHash = hashPaths(['apps/web', 'packages/core/src', 'package.json', 'package-lock.json'])
+  // The signer frames bundle the frames' own code, the signer's bundle code and the wallet SDK's crypto.
+  const framesHash = hashPaths([
+    'apps/signer/frames',
+    'apps/signer/src',
+    'packages/wallet/src',
+    'packages/core/src',
+    'package.json',
+    'package-lock.json',
+  ])
+  const framesMarker = join(repoRoot, 'apps/signer/dist/frames/.build-hash')
+  if (existsSync(framesMarker) && readFileSync(framesMarker, 'utf8') === framesHash) {
+    console.log('• Signer frames are up to date')
+  } else {
+    console.log('• Building the signer frames…')
+    runOrExit('npm', ['run', 'build', '--silent', '-w', 'apps/signer'])
+    writeFileSync(framesMarker, framesHash)
+  }
+
+  // The web app bundles the wallet SDK (the signer store, the frame stamper).
+  const webHash = hashPaths([
+    'apps/web',
+    'packages/core/src',
+    'packages/wallet/src',
+    'package.json',
+    'package-lock.json',
+  ])
   const marker = join(repoRoot, 'apps/web/dist/.build-hash')
   if (existsSync(marker) && readFileSync(marker, 'utf8') === webHash) {
     console.log('• Web app is up to date')

@@ -3,4 +3,6 @@ import { defineProject } from 'vitest/config'
 // isolate: false shares the module cache between test files in a worker: these tests are pure (no
 // mocks, no globals), and importing viem, @hpke/core and the Turnkey references once instead of per
 // file cuts the run from ~20 s to ~5 s on a busy two-core machine.
-export default defineProject({ test: { name: 'signer', include: ['src/**/*.test.ts'], isolate: false } })
+export default defineProject({
+  test: { name: 'signer', include: ['src/**/*.test.ts', 'frames/src/**/*.test.ts'], isolate: false },
+})

@@ -1,0 +1,50 @@
+import { createEmbeddedKeyPair, getEmbeddedPublicKey } from './crypto/create-embedded-key-pair.ts'
+import { createWebCryptoStamp, stampHeaderName } from './crypto/create-webcrypto-stamp.ts'
+import { importSessionKey, type SessionSigningKey } from './crypto/import-session-key.ts'
+import { openCredentialBundle } from './crypto/open-credential-bundle.ts'
+import type { Stamp, Stamper } from './stamper.ts'
+import { createWalletError } from './wallet-error.ts'
+
+/**
+ * A {@link Stamper} that keeps both keys in this process's memory, as WebCrypto keys that cannot
+ * be exported: the same crypto the auth frame runs, without a frame. For Node (tests, scripts)
+ * and any runtime without a DOM; a browser app uses {@link createFrameStamper} instead.
+ *
+ * `now` is the clock that decides whether the session key has expired (default `Date.now`).
+ * Methods reject with an AppError: 'Failed to inject credential bundle' for a bundle that does not
+ * open, 'No session key. Sign in first.' or 'The session has expired. Sign in again.' on stamp.
+ */
+export function createKeyStamper(options: { now?: () => number } = {}): Stamper {
+  const now = options.now ?? Date.now
+  let embeddedKeyPair: Promise<CryptoKeyPair> | undefined
+  let session: { key: SessionSigningKey; organizationId: string; expiresAtMs: number } | undefined
+
+  const getEmbeddedKeyPair = (): Promise<CryptoKeyPair> => {
+    embeddedKeyPair ??= createEmbeddedKeyPair()
+    return embeddedKeyPair
+  }
+
+  return {
+    kind: 'key',
+    async getPublicKey() {
+      return getEmbeddedPublicKey(await getEmbeddedKeyPair())
+    },
+    async injectCredentialBundle({ bundle, organizationId, expiresAtMs }) {
+      const scalar = await openCredentialBundle({ bundle, embeddedKeyPair: await getEmbeddedKeyPair() })
+      session = { key: await importSessionKey(scalar), organizationId, expiresAtMs }
+    },
+    async stamp(body: string): Promise<Stamp> {
+      if (session === undefined)
+        throw createWalletError('No session key. Sign in first.', { code: 'UNAUTHORIZED' })
+      if (session.expiresAtMs <= now()) {
+        session = undefined
+        throw createWalletError('The session has expired. Sign in again.', { code: 'UNAUTHORIZED' })
+      }
+      return { stampHeaderName, stampHeaderValue: await createWebCryptoStamp({ key: session.key, body }) }
+    },
+    async reset() {
+      embeddedKeyPair = undefined
+      session = undefined
+    },
+  }
+}

@@ -1,0 +1,69 @@
+import type { ExportKind } from './signer-types.ts'
+
+/**
+ * The protocol between the app page and the signer frames (auth frame and export frame), shared
+ * by the SDK and the frames' own code in apps/signer/frames.
+ *
+ * Handshake: the parent waits for the iframe's `load`, then sends ONE `window.postMessage` of an
+ * `INIT_EMBEDDED_KEY` request to the frames origin (the browser drops it if the frame is on any
+ * other origin), transferring a `MessagePort`. The frame accepts it only when `event.origin` is
+ * the app origin it was served for and `event.source` is its parent, answers on that port, and
+ * from then on listens to that port only. Every request carries a `requestId` that its answer
+ * echoes; a failed request is answered `ERROR {message}`.
+ */
+export type FrameRequest =
+  | { type: 'INIT_EMBEDDED_KEY'; requestId: string }
+  | {
+      type: 'INJECT_CREDENTIAL_BUNDLE'
+      requestId: string
+      bundle: string
+      organizationId: string
+      /** When the session key stops working (epoch ms); the frame refuses to stamp after it. */
+      expiresAtMs?: number
+    }
+  | { type: 'STAMP_REQUEST'; requestId: string; body: string }
+  | { type: 'RESET_EMBEDDED_KEY'; requestId: string }
+  | {
+      type: 'INJECT_WALLET_EXPORT_BUNDLE'
+      requestId: string
+      bundle: string
+      organizationId: string
+      kind: ExportKind
+    }
+
+export type FrameResponse =
+  | { type: 'EMBEDDED_PUBLIC_KEY'; requestId: string; targetPublicKey: string }
+  | { type: 'BUNDLE_INJECTED'; requestId: string; ok: boolean }
+  | { type: 'STAMP'; requestId: string; stampHeaderName: 'X-Stamp'; stampHeaderValue: string }
+  | { type: 'RESET_DONE'; requestId: string }
+  /** `message` is safe to show; `code` (an AppError code) lets the SDK tell an expired session apart. */
+  | { type: 'ERROR'; requestId: string; message: string; code?: string }
+
+/** The answer each request expects (besides ERROR). */
+export const frameResponseTypes = {
+  INIT_EMBEDDED_KEY: 'EMBEDDED_PUBLIC_KEY',
+  INJECT_CREDENTIAL_BUNDLE: 'BUNDLE_INJECTED',
+  STAMP_REQUEST: 'STAMP',
+  RESET_EMBEDDED_KEY: 'RESET_DONE',
+  INJECT_WALLET_EXPORT_BUNDLE: 'BUNDLE_INJECTED',
+} as const satisfies Record<FrameRequest['type'], FrameResponse['type']>
+
+/** The response type that answers request type `T`. */
+export type FrameResponseFor<T extends FrameRequest['type']> = Extract<
+  FrameResponse,
+  { type: (typeof frameResponseTypes)[T] }
+>
+
+/** A request without its id: what a caller hands to a frame connection. */
+export type FrameRequestInput = FrameRequest extends infer R
+  ? R extends FrameRequest
+    ? Omit<R, 'requestId'>
+    : never
+  : never
+
+/** Whether a value looks like a frame request (type and requestId strings). Never throws. */
+export function isFrameRequest(value: unknown): value is FrameRequest {
+  if (typeof value !== 'object' || value === null) return false
+  const { type, requestId } = value as { type?: unknown; requestId?: unknown }
+  return typeof type === 'string' && Object.hasOwn(frameResponseTypes, type) && typeof requestId === 'string'
+}

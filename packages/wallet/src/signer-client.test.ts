@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest'
+import { createKeyStamper } from './create-key-stamper.ts'
+import { createSignerClient } from './signer-client.ts'
+import { getSignerErrorCode } from './wallet-error.ts'
+
+type Sent = { url: string; headers: Record<string, string>; body: unknown }
+
+function createFakeFetch(answer: (sent: Sent) => Response) {
+  const sent: Sent[] = []
+  const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request: Sent = {
+      url: String(input),
+      headers: init?.headers as Record<string, string>,
+      body: JSON.parse(String(init?.body)),
+    }
+    sent.push(request)
+    return answer(request)
+  }
+  return { fetch: fetch as typeof globalThis.fetch, sent }
+}
+
+const json = (body: unknown, init: ResponseInit = {}) =>
+  new Response(JSON.stringify(body), {
+    ...init,
+    headers: { 'content-type': 'application/json', ...init.headers },
+  })
+
+describe('createSignerClient', () => {
+  it('POSTs JSON to {baseUrl}/signer/v1/{path} with the caller’s headers', async () => {
+    const { fetch, sent } = createFakeFetch(() => json({ orgId: 'org-1' }))
+    const client = createSignerClient({
+      baseUrl: 'https://pay.example/',
+      fetch,
+      getHeaders: async () => ({ 'X-CSRF-Token': 't' }),
+    })
+    expect(await client.lookup({ email: 'ada@example.com' })).toEqual({ orgId: 'org-1' })
+    expect(sent[0]).toMatchObject({
+      url: 'https://pay.example/signer/v1/lookup',
+      headers: { 'X-CSRF-Token': 't', 'content-type': 'application/json' },
+      body: { email: 'ada@example.com' },
+    })
+  })
+
+  it('needs a base URL', () => {
+    expect(() => createSignerClient({ baseUrl: '' })).toThrow('Missing base URL. Please verify env vars.')
+  })
+
+  it('turns an error body into an AppError with its message and the signer’s code', async () => {
+    const { fetch } = createFakeFetch(() =>
+      json(
+        { error: { code: 'OTP_INVALID', message: 'That code is not right. You have 2 tries left.' } },
+        { status: 401, statusText: 'Unauthorized' },
+      ),
+    )
+    const client = createSignerClient({ baseUrl: 'https://pay.example', fetch })
+    const error = await client
+      .otp({ orgId: 'o', otpId: 'i', otpCode: '1', targetPublicKey: '04' })
+      .catch((caught) => caught)
+    expect(error).toMatchObject({ message: 'That code is not right. You have 2 tries left.' })
+    expect(getSignerErrorCode(error)).toBe('OTP_INVALID')
+  })
+
+  it('keeps a code the shared table does not know', async () => {
+    const { fetch } = createFakeFetch(() =>
+      json({ error: { code: 'STAMP_REPLAYED', message: 'This request was already used.' } }, { status: 401 }),
+    )
+    const client = createSignerClient({ baseUrl: 'https://pay.example', fetch })
+    const error = await client.lookup({ email: 'a@b.c' }).catch((caught) => caught)
+    expect(error).toMatchObject({ code: 'UNAUTHORIZED', message: 'This request was already used.' })
+    expect(getSignerErrorCode(error)).toBe('STAMP_REPLAYED')
+  })
+
+  it('says {status} {statusText} when the error body is not JSON', async () => {
+    const { fetch } = createFakeFetch(
+      () => new Response('<html>bad gateway</html>', { status: 502, statusText: 'Bad Gateway' }),
+    )
+    const client = createSignerClient({ baseUrl: 'https://pay.example', fetch })
+    await expect(client.lookup({ email: 'a@b.c' })).rejects.toThrow('502 Bad Gateway')
+  })
+
+  it('stamps server time learned from the Date header, fetching signer-config first if needed', async () => {
+    // The device clock is 10 minutes behind the server.
+    const serverNow = Date.parse('2030-01-01T12:00:00Z')
+    const localNow = serverNow - 600_000
+    const { fetch, sent } = createFakeFetch((request) =>
+      json(request.url.endsWith('signer-config') ? { framesOrigin: 'x' } : { orgId: 'org-1' }, {
+        headers: { date: new Date(serverNow).toUTCString() },
+      }),
+    )
+    const client = createSignerClient({ baseUrl: 'https://pay.example', fetch, now: () => localNow })
+    const stamper = createKeyStamper()
+    // A stamper without a session refuses; stamp with a stand-in that records the body instead.
+    const bodies: string[] = []
+    const recording = {
+      ...stamper,
+      stamp: async (body: string) => {
+        bodies.push(body)
+        return { stampHeaderName: 'X-Stamp' as const, stampHeaderValue: 'v' }
+      },
+    }
+    await client.whoami(recording, 'org-1')
+    expect(sent.map((request) => request.url.split('/').pop())).toEqual(['signer-config', 'whoami'])
+    const stamped = JSON.parse(bodies[0] ?? '{}')
+    expect(stamped).toMatchObject({ type: 'ACTIVITY_TYPE_WHOAMI', organizationId: 'org-1', parameters: {} })
+    expect(Math.abs(Number(stamped.timestampMs) - serverNow)).toBeLessThanOrEqual(1000)
+    expect(sent[1]?.body).toEqual({
+      stampedRequest: {
+        url: 'https://pay.example/signer/v1/whoami',
+        body: bodies[0],
+        stamp: { stampHeaderName: 'X-Stamp', stampHeaderValue: 'v' },
+      },
+    })
+  })
+
+  it('rejects with a NETWORK error when the request never completes', async () => {
+    const client = createSignerClient({
+      baseUrl: 'https://pay.example',
+      fetch: () => Promise.reject(new TypeError('fetch failed')),
+    })
+    await expect(client.lookup({ email: 'a@b.c' })).rejects.toMatchObject({ code: 'NETWORK' })
+  })
+})

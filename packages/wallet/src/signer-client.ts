@@ -1,0 +1,269 @@
+import { type AppError, isErrorCode, parseErrorBody } from '@quicklinks/core/app-error'
+import type {
+  Activity,
+  AuthMethods,
+  EmailAuthRequest,
+  OtpResult,
+  SignerConfig,
+  SmsAuthRequest,
+  WhoamiResult,
+} from './signer-types.ts'
+import type { Stamper } from './stamper.ts'
+import { createWalletError } from './wallet-error.ts'
+
+export type SignerClientOptions = {
+  /** The origin the signer is mounted on (the app server), e.g. `https://pay.example.com`. */
+  baseUrl: string
+  /** Extra headers per request, e.g. `X-CSRF-Token` (the app server's CSRF plugin covers /signer). */
+  getHeaders?: () => Record<string, string> | Promise<Record<string, string>>
+  fetch?: typeof fetch
+  /** The local clock (default `Date.now`); the client corrects it with the server's `Date` header. */
+  now?: () => number
+}
+
+/** The body of a stamped call, stamped byte for byte as sent. */
+export type StampedBody = {
+  type: string
+  timestampMs: string
+  organizationId: string
+  parameters: Record<string, unknown>
+}
+
+/** What a signing call answers; the signature is also in `activity.result` once completed. */
+export type SignPayloadResult = {
+  signature?: `0x${string}`
+  activity: Activity<{ signature?: `0x${string}` }>
+}
+
+export type SignPayloadParameters = {
+  signWith: string
+  payload: `0x${string}`
+  encoding: 'PAYLOAD_ENCODING_HEXADECIMAL'
+  hashFunction: 'HASH_FUNCTION_NO_OP' | 'HASH_FUNCTION_NOT_APPLICABLE'
+}
+
+export type ExportResult = { activity: Activity<{ exportBundle?: string }> }
+
+/** The signer service's HTTP API (`/signer/v1/*`), unauthenticated and stamped calls. */
+export type SignerClient = {
+  readonly baseUrl: string
+  /** The local clock corrected to the server's, in epoch ms: what stamps carry. */
+  serverNow(): number
+  lookup(input: { email: string } | { phone: string }): Promise<{ orgId: string }>
+  signup(input: EmailAuthRequest | SmsAuthRequest): Promise<{ orgId: string; otpId: string }>
+  auth(input: EmailAuthRequest | SmsAuthRequest): Promise<{ orgId: string; otpId: string }>
+  otp(input: {
+    orgId: string
+    otpId: string
+    otpCode: string
+    targetPublicKey: string
+    expirationSeconds?: number
+  }): Promise<OtpResult>
+  initOtp(input: { otpType: 'OTP_TYPE_EMAIL' | 'OTP_TYPE_SMS'; contact: string }): Promise<{ otpId: string }>
+  verifyOtp(input: { otpId: string; otpCode: string }): Promise<{ verificationToken: string }>
+  /** Fetched once and cached; a failure is not cached. */
+  getSignerConfig(): Promise<SignerConfig>
+  /** POSTs `{stampedRequest}` to `path` with a body built from `request` and stamped by `stamper`. */
+  stampedRequest<TResult>(
+    path: string,
+    request: { type: string; organizationId: string; parameters: Record<string, unknown> },
+    stamper: Stamper,
+  ): Promise<TResult>
+  whoami(stamper: Stamper, organizationId: string): Promise<WhoamiResult>
+  signPayload(
+    stamper: Stamper,
+    organizationId: string,
+    parameters: SignPayloadParameters,
+  ): Promise<SignPayloadResult>
+  getActivity(stamper: Stamper, organizationId: string, activityId: string): Promise<{ activity: Activity }>
+  exportWallet(
+    stamper: Stamper,
+    organizationId: string,
+    parameters: { walletId: string; targetPublicKey: string },
+  ): Promise<ExportResult>
+  exportWalletAccount(
+    stamper: Stamper,
+    organizationId: string,
+    parameters: { address: string; targetPublicKey: string },
+  ): Promise<ExportResult>
+  updateEmailAuth(
+    stamper: Stamper,
+    organizationId: string,
+    parameters: { email: string; verificationToken: string },
+  ): Promise<Record<string, unknown>>
+  updatePhoneAuth(
+    stamper: Stamper,
+    organizationId: string,
+    parameters: { phone: string; verificationToken: string },
+  ): Promise<Record<string, unknown>>
+  listAuthMethods(stamper: Stamper, organizationId: string): Promise<AuthMethods>
+}
+
+/**
+ * Creates the client for the signer service mounted at `{baseUrl}/signer/v1`. Every call is a
+ * JSON POST. The client learns the server's clock from each response's `Date` header and stamps
+ * server time, so a device whose clock is minutes off still signs in (ARCHITECTURE "Replay");
+ * before the first stamped call it fetches `signer-config` if it has not heard the server yet.
+ *
+ * Fails: throws 'Missing base URL. Please verify env vars.' without a base URL. Calls reject with
+ * an AppError: the response's `error.message` (and its code; a signer-specific code such as
+ * `OTP_INVALID` is kept in `details.reason`), '{status} {statusText}' when the body is not JSON,
+ * or a NETWORK error when the request never completed.
+ */
+export function createSignerClient(options: SignerClientOptions): SignerClient {
+  if (typeof options.baseUrl !== 'string' || options.baseUrl.length === 0) {
+    throw createWalletError('Missing base URL. Please verify env vars.')
+  }
+  const baseUrl = options.baseUrl.replace(/\/+$/, '')
+  const fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
+  const now = options.now ?? Date.now
+  let clockOffsetMs: number | undefined
+  let signerConfig: Promise<SignerConfig> | undefined
+
+  const urlFor = (path: string) => `${baseUrl}/signer/v1/${path}`
+
+  const learnClock = (response: Response, sentAtMs: number) => {
+    const date = response.headers.get('date')
+    const serverMs = date === null ? Number.NaN : Date.parse(date)
+    if (Number.isNaN(serverMs)) return
+    // `Date` is truncated to the second: the server's clock was somewhere in [date, date + 1 s).
+    const localMidpoint = (sentAtMs + now()) / 2
+    clockOffsetMs = serverMs + 500 - localMidpoint
+  }
+
+  const post = async <TResult>(path: string, body: unknown): Promise<TResult> => {
+    const headers = {
+      ...(options.getHeaders ? await options.getHeaders() : {}),
+      accept: 'application/json',
+      'content-type': 'application/json',
+    }
+    const sentAtMs = now()
+    let response: Response
+    try {
+      response = await fetchImpl(urlFor(path), {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+        credentials: 'include',
+      })
+    } catch (error) {
+      throw createWalletError('You appear to be offline. Check your connection and try again.', {
+        code: 'NETWORK',
+        cause: error,
+      })
+    }
+    learnClock(response, sentAtMs)
+    const text = await response.text()
+    let parsed: unknown
+    let isJson = true
+    try {
+      parsed = text.length === 0 ? undefined : JSON.parse(text)
+    } catch {
+      isJson = false
+    }
+    if (!response.ok) throw toSignerError(parsed, isJson, response)
+    if (!isJson)
+      throw createWalletError(`${response.status} ${response.statusText}`, { code: 'UPSTREAM_FAILED' })
+    return parsed as TResult
+  }
+
+  const getSignerConfig = (): Promise<SignerConfig> => {
+    signerConfig ??= post<SignerConfig>('signer-config', {}).catch((error: unknown) => {
+      signerConfig = undefined
+      throw error
+    })
+    return signerConfig
+  }
+
+  const serverNow = () => Math.round(now() + (clockOffsetMs ?? 0))
+
+  const stampedRequest = async <TResult>(
+    path: string,
+    request: { type: string; organizationId: string; parameters: Record<string, unknown> },
+    stamper: Stamper,
+  ): Promise<TResult> => {
+    if (clockOffsetMs === undefined) await getSignerConfig()
+    const stampedBody: StampedBody = {
+      type: request.type,
+      timestampMs: String(serverNow()),
+      organizationId: request.organizationId,
+      parameters: request.parameters,
+    }
+    const body = JSON.stringify(stampedBody)
+    const stamp = await stamper.stamp(body)
+    return post<TResult>(path, { stampedRequest: { url: urlFor(path), body, stamp } })
+  }
+
+  return {
+    baseUrl,
+    serverNow,
+    lookup: (input) => post('lookup', input),
+    signup: (input) => post('signup', input),
+    auth: (input) => post('auth', input),
+    otp: (input) => post('otp', input),
+    initOtp: (input) => post('init-otp', input),
+    verifyOtp: (input) => post('verify-otp', input),
+    getSignerConfig,
+    stampedRequest,
+    whoami: (stamper, organizationId) =>
+      stampedRequest('whoami', { type: 'ACTIVITY_TYPE_WHOAMI', organizationId, parameters: {} }, stamper),
+    signPayload: (stamper, organizationId, parameters) =>
+      stampedRequest(
+        'sign-payload',
+        { type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', organizationId, parameters },
+        stamper,
+      ),
+    getActivity: (stamper, organizationId, activityId) =>
+      stampedRequest(
+        'get-activity',
+        { type: 'ACTIVITY_TYPE_GET', organizationId, parameters: { activityId } },
+        stamper,
+      ),
+    exportWallet: (stamper, organizationId, parameters) =>
+      stampedRequest(
+        'export-wallet',
+        { type: 'ACTIVITY_TYPE_EXPORT_WALLET', organizationId, parameters },
+        stamper,
+      ),
+    exportWalletAccount: (stamper, organizationId, parameters) =>
+      stampedRequest(
+        'export-wallet-account',
+        { type: 'ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT', organizationId, parameters },
+        stamper,
+      ),
+    updateEmailAuth: (stamper, organizationId, parameters) =>
+      stampedRequest(
+        'update-email-auth',
+        { type: 'ACTIVITY_TYPE_UPDATE_EMAIL_AUTH', organizationId, parameters },
+        stamper,
+      ),
+    updatePhoneAuth: (stamper, organizationId, parameters) =>
+      stampedRequest(
+        'update-phone-auth',
+        { type: 'ACTIVITY_TYPE_UPDATE_PHONE_AUTH', organizationId, parameters },
+        stamper,
+      ),
+    listAuthMethods: (stamper, organizationId) =>
+      stampedRequest(
+        'list-auth-methods',
+        { type: 'ACTIVITY_TYPE_LIST_AUTH_METHODS', organizationId, parameters: {} },
+        stamper,
+      ),
+  }
+}
+
+function toSignerError(body: unknown, isJson: boolean, response: Response): AppError {
+  const fallback = `${response.status} ${response.statusText}`.trim()
+  const error = parseErrorBody(isJson ? body : undefined, response.status, fallback)
+  const rawCode =
+    typeof body === 'object' && body !== null && 'error' in body
+      ? (body as { error: { code?: unknown } }).error?.code
+      : undefined
+  if (typeof rawCode === 'string' && !isErrorCode(rawCode)) {
+    return createWalletError(error.userMessage, {
+      code: error.code,
+      details: { ...(error.details ?? {}), reason: rawCode },
+    })
+  }
+  return error
+}

@@ -1,0 +1,454 @@
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js'
+import { AppError } from '@quicklinks/core/app-error'
+import type { Hex, LocalAccount } from 'viem'
+import { createStore, type StoreApi } from 'zustand/vanilla'
+import { createFrameStamper } from './create-frame-stamper.ts'
+import { createSignerAccount } from './create-signer-account.ts'
+import { openExportFrame } from './open-export-frame.ts'
+import {
+  clearPersistedSession,
+  type PersistedSession,
+  readPersistedSession,
+  type SessionStorageLike,
+  signerStorageKey,
+  writePersistedSession,
+} from './persisted-session.ts'
+import { pollActivity } from './poll-activity.ts'
+import type { SignerClient } from './signer-client.ts'
+import type {
+  AuthLinkingStatus,
+  EmailMode,
+  ExportKind,
+  MfaStatus,
+  SignerStatus,
+  SignerUser,
+  StoredError,
+} from './signer-types.ts'
+import type { Stamper } from './stamper.ts'
+import { createWalletError, toStoredError } from './wallet-error.ts'
+
+/** SPEC §9: sessions last 900 000 ms by default. */
+export const defaultSessionExpirationMs = 900_000
+
+/** Message of the error thrown when an action needs a signed-in user and there is none. */
+export const notAuthenticatedMessage = 'Signer not authenticated. Please authenticate to use this signer'
+
+export type SignerState = {
+  user: SignerUser | null
+  status: SignerStatus
+  error: StoredError | null
+  /** The pending code's id, while a code is awaited. */
+  otpId: string | null
+  /** Set once the signer says whether the last sign-in created the account. */
+  isNewUser: boolean | undefined
+  mfaStatus: MfaStatus
+  authLinkingStatus: AuthLinkingStatus | null
+  /** When the wallet session ends (epoch ms, this device's clock); null when disconnected. */
+  sessionExpiresAtMs: number | null
+
+  /**
+   * Sends a sign-in code (mode 'otp') or a magic link that also carries the code (mode
+   * 'magicLink') to an e-mail address: AUTHENTICATING_EMAIL, then AWAITING_EMAIL_AUTH.
+   * Rejects (and stores the error, status DISCONNECTED) with the signer's message, e.g. the
+   * 3-sends-per-3-minutes refusal.
+   */
+  authenticateWithEmail(input: { email: string; mode?: EmailMode; redirectParams?: string }): Promise<void>
+  /** Sends a sign-in code by SMS: AWAITING_SMS_AUTH. Rejects like {@link authenticateWithEmail}. */
+  authenticateWithSms(input: { phone: string }): Promise<void>
+  /**
+   * Submits the code (AWAITING_OTP_AUTH), opens the credential bundle, reads the user: CONNECTED.
+   * With a second factor required: AWAITING_MFA_AUTH. Rejects with 'orgId not found in session',
+   * 'otpId not found in session', the signer's message ('That code is not right…'), 'Failed to
+   * submit OTP code. Server did not return required fields.' or 'Failed to inject credential
+   * bundle'; the error is stored and the status becomes DISCONNECTED, but the pending code is
+   * kept, so the user may type it again.
+   */
+  submitOtpCode(code: string): Promise<void>
+  /** Signs in with a magic link's `bundle` and `orgId`: AUTHENTICATING_EMAIL, then CONNECTED. */
+  completeMagicLink(input: { bundle: string; orgId: string }): Promise<void>
+  /** RESET_EMBEDDED_KEY, clears the persisted session, DISCONNECTED. Never rejects. */
+  logout(): Promise<void>
+  /**
+   * Shows the seed phrase (default for frame sessions) or the private key of the user's address
+   * inside the export frame, placed in `container`; resolves `true`. The secret never reaches
+   * this page. Rejects with a not-authenticated error, 'Unknown export mode: {kind}', or 'Failed
+   * to inject wallet export bundle'.
+   */
+  exportWallet(input: { container: HTMLElement; kind?: ExportKind }): Promise<boolean>
+  /**
+   * Fetches an export bundle encrypted to `targetPublicKey` (an export frame's key), after the
+   * export activity completes. `exportWallet` uses it; exposed for non-browser callers.
+   */
+  requestExportBundle(input: { kind: ExportKind; targetPublicKey: string }): Promise<string>
+  /** The connected wallet as a viem LocalAccount. Throws when not connected. */
+  toViemAccount(): LocalAccount
+  /** Signs bytes with the Solana account: a 64-byte ed25519 signature. */
+  signSolanaMessage(message: Uint8Array): Promise<Uint8Array>
+}
+
+export type SignerStore = StoreApi<SignerState> & {
+  readonly client: SignerClient
+  readonly stamper: Stamper
+  /** Stops the expiry timer and the cross-tab listener. */
+  destroy(): void
+}
+
+export type SignerStoreOptions = {
+  client: SignerClient
+  /** Default: the auth frame (createFrameStamper) at signer-config's `authFrameUrl`. */
+  stamper?: Stamper
+  /** Default: `globalThis.localStorage` when present; null keeps the session in memory only. */
+  storage?: SessionStorageLike | null
+  storageKey?: string
+  /** Wallet session length (default 900 000 ms); the signer is asked for floor(ms / 1000) s. */
+  sessionExpirationMs?: number
+  /** Where `storage` events arrive from other tabs (default `globalThis.window`); null: none. */
+  eventTarget?: Pick<Window, 'addEventListener' | 'removeEventListener'> | null
+  now?: () => number
+}
+
+type TemporarySession = { orgId: string; otpId: string; channel: 'email' | 'sms'; encryptedPayload?: string }
+
+const disconnectedFields = {
+  user: null,
+  status: 'DISCONNECTED',
+  otpId: null,
+  isNewUser: undefined,
+  mfaStatus: { mfaRequired: false, mfaFactorId: null },
+  authLinkingStatus: null,
+  sessionExpiresAtMs: null,
+} as const satisfies Partial<SignerState>
+
+/** The longest delay setTimeout honours (about 24.8 days). */
+const maxTimerMs = 2_147_483_647
+
+/**
+ * Creates the embedded-wallet signer store (zustand vanilla; in React: `useStore(store, selector)`),
+ * with SPEC §4 "Signer status" transitions. It initialises at once from the persisted session:
+ * CONNECTED if a stored, unexpired session user exists, else DISCONNECTED. At the session's
+ * expiry it disconnects, and it follows sign-ins and logouts in other tabs (`storage` events).
+ *
+ * Every action that fails stores `{name, message}` in `error` and rethrows, so a caller can both
+ * await it and render the store.
+ */
+export function createSignerStore(options: SignerStoreOptions): SignerStore {
+  const { client } = options
+  const now = options.now ?? Date.now
+  const storageKey = options.storageKey ?? signerStorageKey
+  const storage =
+    options.storage === undefined
+      ? (globalThis.localStorage as SessionStorageLike | undefined)
+      : options.storage
+  const eventTarget =
+    options.eventTarget === undefined
+      ? typeof window === 'undefined'
+        ? undefined
+        : window
+      : (options.eventTarget ?? undefined)
+  const expirationSeconds = Math.floor((options.sessionExpirationMs ?? defaultSessionExpirationMs) / 1000)
+  const stamper =
+    options.stamper ??
+    createFrameStamper({ frameUrl: async () => (await client.getSignerConfig()).authFrameUrl })
+
+  let temporarySession: TemporarySession | null = null
+  let walletId: string | undefined
+  let expiryTimer: ReturnType<typeof setTimeout> | undefined
+
+  const initial = storage ? readPersistedSession(storage, storageKey, now()) : null
+  const store = createStore<SignerState>()((set, get) => {
+    const fail = (error: unknown): never => {
+      set({ error: toStoredError(error), status: 'DISCONNECTED' })
+      throw error
+    }
+
+    const requireUser = (message = notAuthenticatedMessage): SignerUser => {
+      const { user } = get()
+      if (user === null) throw createWalletError(message, { code: 'UNAUTHORIZED' })
+      return user
+    }
+
+    /** A stamped call; a refused session key (401) means the wallet session is over. */
+    const withSession = async <T>(call: () => Promise<T>): Promise<T> => {
+      try {
+        return await call()
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'UNAUTHORIZED') disconnect({ persist: true })
+        throw error
+      }
+    }
+
+    const signRaw = async (
+      signWith: string,
+      payload: Hex,
+      hashFunction: 'HASH_FUNCTION_NO_OP' | 'HASH_FUNCTION_NOT_APPLICABLE',
+    ): Promise<Hex> => {
+      const user = requireUser()
+      return withSession(async () => {
+        const answer = await client.signPayload(stamper, user.orgId, {
+          signWith,
+          payload,
+          encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+          hashFunction,
+        })
+        if (answer.signature) return answer.signature
+        const done = await pollActivity({
+          activity: answer.activity,
+          getActivity: async (activityId) =>
+            (await client.getActivity(stamper, user.orgId, activityId)).activity as typeof answer.activity,
+        })
+        const signature = done.result?.signature
+        if (!signature) throw createWalletError(`Activity ${done.id} completed without a signature`)
+        return signature
+      })
+    }
+
+    const finishLogin = async (input: { bundle: string; orgId: string }): Promise<void> => {
+      const expiresAtMs = now() + expirationSeconds * 1000
+      try {
+        await stamper.injectCredentialBundle({
+          bundle: input.bundle,
+          organizationId: input.orgId,
+          expiresAtMs,
+        })
+      } catch (error) {
+        throw createWalletError('Failed to inject credential bundle', { cause: error })
+      }
+      const whoami = await client.whoami(stamper, input.orgId)
+      walletId = whoami.walletId
+      temporarySession = null
+      const user: SignerUser = {
+        orgId: whoami.orgId,
+        userId: whoami.userId,
+        address: whoami.address,
+        solanaAddress: whoami.solanaAddress ?? null,
+        email: whoami.email ?? null,
+        phone: whoami.phone ?? null,
+      }
+      if (storage) writePersistedSession(storage, storageKey, { user, expiresAtMs })
+      connect(user, expiresAtMs)
+    }
+
+    return {
+      ...disconnectedFields,
+      status: 'INITIALIZING',
+      error: null,
+
+      async authenticateWithEmail({ email, mode = 'otp', redirectParams }) {
+        temporarySession = null
+        set({ status: 'AUTHENTICATING_EMAIL', error: null, otpId: null, isNewUser: undefined })
+        try {
+          const targetPublicKey = await stamper.getPublicKey()
+          // SPEC: look the user up first. The signer answers an orgId for every address, and
+          // `auth` creates nothing until a code or link is used, so both kinds take this path.
+          await client.lookup({ email })
+          const { orgId, otpId } = await client.auth({
+            email,
+            emailMode: mode,
+            targetPublicKey,
+            expirationSeconds,
+            ...(redirectParams === undefined ? {} : { redirectParams }),
+          })
+          temporarySession = { orgId, otpId, channel: 'email' }
+          set({ status: 'AWAITING_EMAIL_AUTH', otpId })
+        } catch (error) {
+          fail(error)
+        }
+      },
+
+      async authenticateWithSms({ phone }) {
+        temporarySession = null
+        set({ status: 'AWAITING_SMS_AUTH', error: null, otpId: null, isNewUser: undefined })
+        try {
+          const targetPublicKey = await stamper.getPublicKey()
+          await client.lookup({ phone })
+          const { orgId, otpId } = await client.auth({ phone, targetPublicKey, expirationSeconds })
+          temporarySession = { orgId, otpId, channel: 'sms' }
+          set({ status: 'AWAITING_SMS_AUTH', otpId })
+        } catch (error) {
+          fail(error)
+        }
+      },
+
+      async submitOtpCode(code) {
+        try {
+          if (!temporarySession?.orgId) throw createWalletError('orgId not found in session')
+          if (!temporarySession.otpId) throw createWalletError('otpId not found in session')
+          const { orgId, otpId } = temporarySession
+          set({ status: 'AWAITING_OTP_AUTH', error: null })
+          const targetPublicKey = await stamper.getPublicKey()
+          const answer = await client.otp({
+            orgId,
+            otpId,
+            otpCode: code.trim(),
+            targetPublicKey,
+            expirationSeconds,
+          })
+          if ('status' in answer && answer.status === 'MFA_REQUIRED') {
+            temporarySession = { ...temporarySession, encryptedPayload: answer.encryptedPayload }
+            set({
+              status: 'AWAITING_MFA_AUTH',
+              mfaStatus: { mfaRequired: true, mfaFactorId: answer.multiFactors[0]?.multiFactorId ?? null },
+            })
+            return
+          }
+          if (!('credentialBundle' in answer) || typeof answer.credentialBundle !== 'string') {
+            throw createWalletError('Failed to submit OTP code. Server did not return required fields.')
+          }
+          set({ isNewUser: answer.isNewUser === true })
+          await finishLogin({ bundle: answer.credentialBundle, orgId })
+        } catch (error) {
+          fail(error)
+        }
+      },
+
+      async completeMagicLink({ bundle, orgId }) {
+        set({ status: 'AUTHENTICATING_EMAIL', error: null })
+        try {
+          if (!bundle || !orgId) throw createWalletError('Could not find email auth init session!')
+          await finishLogin({ bundle, orgId })
+        } catch (error) {
+          fail(error)
+        }
+      },
+
+      async logout() {
+        temporarySession = null
+        disconnect({ persist: true })
+        set({ error: null })
+        try {
+          await stamper.reset()
+        } catch {
+          // SPEC: a logout error is logged only; the page is signed out either way.
+        }
+      },
+
+      async exportWallet({ container, kind }) {
+        const user = requireUser()
+        const exportKind = kind ?? (stamper.kind === 'frame' ? 'SEED_PHRASE' : 'PRIVATE_KEY')
+        if (exportKind !== 'SEED_PHRASE' && exportKind !== 'PRIVATE_KEY') {
+          throw createWalletError(`Unknown export mode: ${String(exportKind)}`)
+        }
+        const config = await client.getSignerConfig()
+        const frame = await openExportFrame({ container, frameUrl: config.exportFrameUrl })
+        try {
+          const bundle = await get().requestExportBundle({
+            kind: exportKind,
+            targetPublicKey: frame.publicKey,
+          })
+          const answer = await frame
+            .request({
+              type: 'INJECT_WALLET_EXPORT_BUNDLE',
+              bundle,
+              organizationId: user.orgId,
+              kind: exportKind,
+            })
+            .catch((error: unknown) => {
+              throw createWalletError('Failed to inject wallet export bundle', { cause: error })
+            })
+          if (!answer.ok) throw createWalletError('Failed to inject wallet export bundle')
+          return true
+        } finally {
+          frame.close()
+        }
+      },
+
+      async requestExportBundle({ kind, targetPublicKey }) {
+        const user = requireUser()
+        return withSession(async () => {
+          let answer: Awaited<ReturnType<SignerClient['exportWallet']>>
+          if (kind === 'SEED_PHRASE') {
+            walletId ??= (await client.whoami(stamper, user.orgId)).walletId
+            if (!walletId) throw createWalletError(`Could not find wallet associated with ${user.address}`)
+            answer = await client.exportWallet(stamper, user.orgId, { walletId, targetPublicKey })
+          } else {
+            answer = await client.exportWalletAccount(stamper, user.orgId, {
+              address: user.address,
+              targetPublicKey,
+            })
+          }
+          const done = await pollActivity({
+            activity: answer.activity,
+            getActivity: async (activityId) =>
+              (await client.getActivity(stamper, user.orgId, activityId)).activity as typeof answer.activity,
+          })
+          const bundle = done.result?.exportBundle
+          if (typeof bundle !== 'string')
+            throw createWalletError(`Activity ${done.id} completed without an export bundle`)
+          return bundle
+        })
+      },
+
+      toViemAccount() {
+        const user = requireUser()
+        return createSignerAccount({
+          address: user.address,
+          signHash: (hash) => signRaw(user.address, hash, 'HASH_FUNCTION_NO_OP'),
+        })
+      },
+
+      async signSolanaMessage(message) {
+        const user = requireUser('Must be authenticated!')
+        if (!user.solanaAddress) throw createWalletError('No Solana address available for the user')
+        const signature = await signRaw(
+          user.solanaAddress,
+          `0x${bytesToHex(message)}`,
+          'HASH_FUNCTION_NOT_APPLICABLE',
+        )
+        // SPEC: Solana signatures are truncated to 64 bytes.
+        return hexToBytes(signature.slice(2)).slice(0, 64)
+      },
+    }
+  })
+
+  function connect(user: SignerUser, expiresAtMs: number): void {
+    store.setState({ user, status: 'CONNECTED', error: null, otpId: null, sessionExpiresAtMs: expiresAtMs })
+    scheduleExpiry(expiresAtMs)
+  }
+
+  function disconnect({ persist }: { persist: boolean }): void {
+    clearTimeout(expiryTimer)
+    expiryTimer = undefined
+    walletId = undefined
+    if (persist && storage) clearPersistedSession(storage, storageKey)
+    store.setState({ ...disconnectedFields })
+  }
+
+  function scheduleExpiry(expiresAtMs: number): void {
+    clearTimeout(expiryTimer)
+    const delay = Math.min(Math.max(expiresAtMs - now(), 0), maxTimerMs)
+    expiryTimer = setTimeout(() => {
+      if (now() >= expiresAtMs) disconnect({ persist: true })
+      else scheduleExpiry(expiresAtMs)
+    }, delay)
+  }
+
+  function applyStoredSession(session: PersistedSession | null): void {
+    if (session !== null) {
+      connect({ ...session.user, phone: null }, session.expiresAtMs)
+    } else if (store.getState().user !== null) {
+      disconnect({ persist: false })
+    }
+  }
+
+  const onStorage = (event: Event) => {
+    const key = (event as StorageEvent).key
+    if (key !== storageKey && key !== null) return
+    if (!storage) return
+    // Another tab signed in (its frame shares this one's IndexedDB) or out.
+    walletId = undefined
+    applyStoredSession(readPersistedSession(storage, storageKey, now()))
+  }
+  eventTarget?.addEventListener('storage', onStorage)
+
+  if (initial !== null) connect({ ...initial.user, phone: null }, initial.expiresAtMs)
+  else store.setState({ status: 'DISCONNECTED' })
+
+  return Object.assign(store, {
+    client,
+    stamper,
+    destroy() {
+      clearTimeout(expiryTimer)
+      eventTarget?.removeEventListener('storage', onStorage)
+    },
+  })
+}

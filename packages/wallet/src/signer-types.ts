@@ -1,0 +1,126 @@
+import type { Address } from 'viem'
+
+/** SPEC §4 "Signer status". The AUTHENTICATING_* and AWAITING_* statuses count as authenticating. */
+export const signerStatuses = [
+  'INITIALIZING',
+  'DISCONNECTED',
+  'CONNECTED',
+  'AUTHENTICATING_EMAIL',
+  'AUTHENTICATING_PASSKEY',
+  'AUTHENTICATING_OAUTH',
+  'AUTHENTICATING_JWT',
+  'AWAITING_EMAIL_AUTH',
+  'AWAITING_SMS_AUTH',
+  'AWAITING_OTP_AUTH',
+  'AWAITING_MFA_AUTH',
+] as const
+
+export type SignerStatus = (typeof signerStatuses)[number]
+
+/** Whether a status is one of the authenticating or awaiting ones (SPEC §4). */
+export function isAuthenticatingStatus(status: SignerStatus): boolean {
+  return status.startsWith('AUTHENTICATING_') || status.startsWith('AWAITING_')
+}
+
+/** SPEC §3 "Signer user session". Passkey, OAuth and JWT fields stay unset until those logins exist. */
+export type SignerUser = {
+  orgId: string
+  userId: string
+  /** The EVM account (m/44'/60'/0'/0/0). */
+  address: Address
+  /** The Solana account (m/44'/501'/0'/0'), base58. */
+  solanaAddress: string | null
+  email: string | null
+  phone: string | null
+  credentialId?: string
+  idToken?: string
+  accessToken?: string
+  claims?: Record<string, unknown>
+}
+
+/** A stored failure (SPEC: "Stored auth failures are {name, message}"). */
+export type StoredError = { name: string; message: string }
+
+/** SPEC §3 "MFA status". */
+export type MfaStatus = { mfaRequired: boolean; mfaFactorId: string | null }
+
+/** SPEC §3 "Auth-linking prompt" (social login, a later issue). */
+export type AuthLinkingStatus = {
+  status: string
+  idToken: string
+  accessToken?: string
+  email: string
+  providerName: string
+  otpId: string
+  orgId: string
+}
+
+export type ActivityStatus =
+  | 'ACTIVITY_STATUS_PENDING'
+  | 'ACTIVITY_STATUS_COMPLETED'
+  | 'ACTIVITY_STATUS_FAILED'
+  | 'ACTIVITY_STATUS_REJECTED'
+  | 'ACTIVITY_STATUS_CONSENSUS_NEEDED'
+
+/** One signing or export as the signer records it. */
+export type Activity<TResult = Record<string, unknown>> = {
+  id: string
+  type: string
+  status: ActivityStatus | (string & {})
+  createdAt?: string
+  updatedAt?: string
+  result?: TResult
+}
+
+/** `POST /signer/v1/signer-config`. */
+export type SignerConfig = {
+  framesOrigin: string
+  authFrameUrl: string
+  exportFrameUrl: string
+  /** The service's export signing key, uncompressed hex; the export frame pins it. */
+  exportSignerPublicKey: string
+  sessionExpirationSeconds: number
+  authMethods: string[]
+}
+
+/** `whoami`: the signed-in user and their wallet. */
+export type WhoamiResult = {
+  orgId: string
+  userId: string
+  address: Address
+  solanaAddress: string | null
+  email: string | null
+  phone: string | null
+  walletId: string
+}
+
+export type EmailMode = 'otp' | 'magicLink'
+
+export type EmailAuthRequest = {
+  email: string
+  emailMode: EmailMode
+  targetPublicKey: string
+  expirationSeconds?: number
+  redirectParams?: string
+}
+
+export type SmsAuthRequest = { phone: string; targetPublicKey: string; expirationSeconds?: number }
+
+/** `otp` answers a credential bundle, or (once second factors exist) that one is required. */
+export type OtpResult =
+  | { credentialBundle: string; isNewUser?: boolean }
+  | {
+      status: 'MFA_REQUIRED'
+      encryptedPayload: string
+      multiFactors: { multiFactorId: string; multiFactorType: string }[]
+    }
+
+export type ExportKind = 'SEED_PHRASE' | 'PRIVATE_KEY'
+
+/** What `list-auth-methods` returns. */
+export type AuthMethods = {
+  email: string | null
+  phone: string | null
+  oauthProviders: unknown[]
+  passkeys: unknown[]
+}

@@ -1,0 +1,27 @@
+/** A request stamp as the signer expects it in `stampedRequest.stamp`. */
+export type Stamp = { stampHeaderName: 'X-Stamp'; stampHeaderValue: string }
+
+/**
+ * Holds the embedded key (the HPKE target of credential bundles) and the session key that stamps
+ * requests. Two implementations: {@link createFrameStamper} (the auth frame on the frames origin,
+ * keys non-extractable in its IndexedDB) and {@link createKeyStamper} (in memory, for Node).
+ */
+export type Stamper = {
+  /** 'frame' sessions export the seed phrase by default (SPEC §4 Export); 'key' the private key. */
+  readonly kind: 'frame' | 'key'
+  /** The embedded public key, uncompressed P-256 hex: a login's `targetPublicKey`. */
+  getPublicKey(): Promise<string>
+  /**
+   * Opens a credential bundle (encrypted to {@link getPublicKey}) into the session key.
+   * Rejects with 'Failed to inject credential bundle' when it cannot be opened.
+   */
+  injectCredentialBundle(input: {
+    bundle: string
+    organizationId: string
+    expiresAtMs: number
+  }): Promise<void>
+  /** Stamps a request body with the session key; rejects when there is none or it expired. */
+  stamp(body: string): Promise<Stamp>
+  /** Forgets the embedded and session keys (RESET_EMBEDDED_KEY). */
+  reset(): Promise<void>
+}
