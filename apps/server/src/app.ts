@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import fastifyCookie from '@fastify/cookie'
+import { signerPlugin } from '@quicklinks/signer/routes/signer-plugin'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify'
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
 import { createLogger } from './create-logger.ts'
@@ -36,6 +37,8 @@ export type AppDependencies = {
   smsOutbox?: DevOutbox<DevSms>
   /** Mail and SMS delivery; default: `createDelivery(config, logger, { smsOutbox })`. */
   delivery?: Delivery
+  /** The signer's clock (epoch ms), default `Date.now`; tests move it to expire codes and keys. */
+  signerNow?: () => number
   /** Extra routes registered under /api with every plugin applied. For tests only. */
   extraApiRoutes?: FastifyPluginAsync
 }
@@ -98,6 +101,14 @@ export async function buildApp(
   await app.register(openapiPlugin)
 
   await app.register(healthRoutes)
+  // The signer service, in-process by default (docs/decisions/0006); CSRF and rate limits apply to it too.
+  await app.register(signerPlugin, {
+    prefix: '/signer/v1',
+    db: app.db,
+    config,
+    delivery,
+    ...(dependencies.signerNow === undefined ? {} : { now: dependencies.signerNow }),
+  })
   await app.register(
     async (api) => {
       await api.register(sessionPlugin)

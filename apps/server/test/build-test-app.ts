@@ -19,6 +19,9 @@ export type TestApp = {
   close(): Promise<void>
 }
 
+/** The signer master key of test apps (32 bytes, hex); never used outside tests. */
+export const testSignerMasterKey = '5e'.repeat(32)
+
 /** A config for tests: a throw-away data dir, no web build, dev mode off, an unused port. */
 export function createTestConfig(overrides: Partial<ServerConfig> = {}): ServerConfig {
   const dataDir = mkdtempSync(join(tmpdir(), 'ql-server-test-'))
@@ -36,7 +39,8 @@ export function createTestConfig(overrides: Partial<ServerConfig> = {}): ServerC
     rateLimitMax: 1000,
     framesPort: 0,
     framesOrigin: 'http://localhost:3998',
-    signerMasterKey: undefined,
+    // One key for every test app: apps that share a database must share the signer's master key.
+    signerMasterKey: testSignerMasterKey,
     signerSessionSeconds: 900,
     smtpUrl: undefined,
     smtpPort: 0,

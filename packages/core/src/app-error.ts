@@ -6,6 +6,8 @@ export const errorCodes = {
   BAD_REQUEST: { status: 400, userMessage: 'The request is not valid.' },
   VALIDATION_FAILED: { status: 422, userMessage: 'Some fields are not valid.' },
   UNAUTHORIZED: { status: 401, userMessage: 'Please sign in to continue.' },
+  OTP_INVALID: { status: 401, userMessage: 'That code is not right.' },
+  OTP_EXPIRED: { status: 401, userMessage: 'This code no longer works. Request a new code.' },
   CSRF_INVALID: {
     status: 403,
     userMessage: 'Your session token is missing or expired. Reload and try again.',

@@ -1,0 +1,192 @@
+import { sql } from 'drizzle-orm'
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  unique,
+  uuid,
+} from 'drizzle-orm/pg-core'
+
+// The signer's tables, all prefixed `signer_`. The app server's drizzle.config.ts includes this file,
+// so one migration set covers the whole database. Secrets never sit here in clear: seeds and the
+// export signing key are sealed (seal-secret.ts), OTP codes are keyed hashes.
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
+
+/**
+ * An organization: the unit stamped requests name (`organizationId`). Today one user per
+ * organization; the id has the same shape as the pseudonymous ids `lookup` gives unknown contacts.
+ */
+export const signerOrganizations = pgTable('signer_organizations', {
+  id: text('id').primaryKey(),
+  createdAt: createdAt(),
+})
+
+/** A wallet owner. `email` is trimmed and lower-cased, `phone` is E.164; each belongs to one user. */
+export const signerUsers = pgTable('signer_users', {
+  id: uuid('id').primaryKey(),
+  organizationId: text('organization_id')
+    .notNull()
+    .unique()
+    .references(() => signerOrganizations.id, { onDelete: 'cascade' }),
+  email: text('email').unique(),
+  phone: text('phone').unique(),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+/** Every way a user can sign in; `email` and `sms` today, `passkey`, `oauth`, `jwt`, `totp` later. */
+export const signerAuthMethodTypes = ['email', 'sms', 'passkey', 'oauth', 'jwt', 'totp'] as const
+export type SignerAuthMethodType = (typeof signerAuthMethodTypes)[number]
+
+/**
+ * One sign-in method of a user, keyed by type and identifier (the normalised e-mail, the E.164
+ * phone, later a credential id or `issuer|subject`); `data` holds what a type needs beyond that.
+ */
+export const signerAuthMethods = pgTable(
+  'signer_auth_methods',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => signerUsers.id, { onDelete: 'cascade' }),
+    type: text('type').$type<SignerAuthMethodType>().notNull(),
+    identifier: text('identifier').notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    unique('signer_auth_methods_type_identifier_unique').on(table.type, table.identifier),
+    index('signer_auth_methods_user_id_idx').on(table.userId),
+  ],
+)
+
+/**
+ * A user's wallet: the BIP-39 mnemonic sealed under the master key (bound to the user id and the
+ * purpose `wallet-mnemonic`) and the two public addresses derived from it.
+ */
+export const signerWallets = pgTable('signer_wallets', {
+  id: uuid('id').primaryKey(),
+  userId: uuid('user_id')
+    .notNull()
+    .unique()
+    .references(() => signerUsers.id, { onDelete: 'cascade' }),
+  sealedMnemonic: text('sealed_mnemonic').notNull(),
+  /** EIP-55 checksummed, m/44'/60'/0'/0/0. */
+  evmAddress: text('evm_address').notNull().unique(),
+  /** base58, m/44'/501'/0'/0'. */
+  solanaAddress: text('solana_address').notNull().unique(),
+  createdAt: createdAt(),
+})
+
+/**
+ * Session keys minted at login: only the public half is kept. `id` orders them by issue, so the
+ * oldest beyond the tenth live key can be revoked.
+ */
+export const signerSessionKeys = pgTable(
+  'signer_session_keys',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    /** Compressed P-256, lower-case hex: what stamps name. */
+    publicKey: text('public_key').notNull().unique(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => signerUsers.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (table) => [index('signer_session_keys_user_id_idx').on(table.userId, table.id)],
+)
+
+export type SignerOtpPurpose = 'auth' | 'verify'
+export type SignerContactChannel = 'email' | 'sms'
+
+/**
+ * One-time codes. Each row is also one send, so the rows of the last 3 minutes are the per-contact
+ * send log. `codeHash` is HMAC-SHA256 under a key derived from the master key, bound to the row id.
+ */
+export const signerOtps = pgTable(
+  'signer_otps',
+  {
+    id: uuid('id').primaryKey(),
+    purpose: text('purpose').$type<SignerOtpPurpose>().notNull(),
+    channel: text('channel').$type<SignerContactChannel>().notNull(),
+    /** The normalised e-mail or E.164 phone. */
+    contact: text('contact').notNull(),
+    /** For sign-in codes: the orgId `auth` answered with (the account's, or the pseudonymous one). */
+    organizationId: text('organization_id'),
+    codeHash: text('code_hash').notNull(),
+    /** Tries used, the right one included; the third wrong try kills the code. */
+    attempts: integer('attempts').notNull().default(0),
+    targetPublicKey: text('target_public_key'),
+    expirationSeconds: integer('expiration_seconds'),
+    /** The send itself created the account (a magic link for a new contact), so the user is new. */
+    createdAccount: boolean('created_account').notNull().default(false),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    /** When the verification token minted from this code was spent (update-email/phone-auth). */
+    tokenUsedAt: timestamp('token_used_at', { withTimezone: true }),
+  },
+  (table) => [index('signer_otps_contact_idx').on(table.channel, table.contact, table.createdAt)],
+)
+
+/** Bodies of stamped requests already run, by SHA-256; rows may go once `expiresAt` passed. */
+export const signerStampReplays = pgTable(
+  'signer_stamp_replays',
+  {
+    bodyHash: text('body_hash').primaryKey(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('signer_stamp_replays_expires_at_idx').on(table.expiresAt)],
+)
+
+export const activityStatuses = [
+  'ACTIVITY_STATUS_PENDING',
+  'ACTIVITY_STATUS_COMPLETED',
+  'ACTIVITY_STATUS_FAILED',
+  'ACTIVITY_STATUS_REJECTED',
+  'ACTIVITY_STATUS_CONSENSUS_NEEDED',
+] as const
+export type ActivityStatus = (typeof activityStatuses)[number]
+
+/** Every signing and export: what was asked (`request`: the stamped body's parameters) and the result. */
+export const signerActivities = pgTable(
+  'signer_activities',
+  {
+    id: uuid('id').primaryKey(),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => signerOrganizations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => signerUsers.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    status: text('status').$type<ActivityStatus>().notNull(),
+    request: jsonb('request').$type<Record<string, unknown>>().notNull(),
+    result: jsonb('result').$type<Record<string, unknown>>(),
+    /** SHA-256 of the stamped body that asked for it. */
+    bodyHash: text('body_hash'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('signer_activities_organization_id_idx').on(table.organizationId, table.createdAt)],
+)
+
+/** The service's own keys (today the export signing key), sealed under the master key. */
+export const signerServiceKeys = pgTable('signer_service_keys', {
+  name: text('name').primaryKey(),
+  sealedSecret: text('sealed_secret').notNull(),
+  /** Uncompressed hex public key, readable without the master key. */
+  publicKey: text('public_key').notNull(),
+  createdAt: createdAt(),
+})
+
+export type SignerOtp = typeof signerOtps.$inferSelect
+export type SignerActivity = typeof signerActivities.$inferSelect

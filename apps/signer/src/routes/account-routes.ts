@@ -1,0 +1,142 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import type { SignerAccount } from '../services/accounts/find-account.ts'
+import { getAccountOrThrow } from '../services/accounts/get-account-or-throw.ts'
+import { updateAccountContact } from '../services/accounts/update-account-contact.ts'
+import { emailSchema, phoneSchema } from '../services/contacts/contact-schemas.ts'
+import { verifyStampedRequest } from '../services/stamps/verify-stamped-request.ts'
+import type { SignerRouteOptions } from './auth-routes.ts'
+import { stampedRequestBodySchema } from './stamped-request-body-schema.ts'
+
+/** Activity types of the account routes; the body's `type` must match its route. */
+export const accountActivityTypes = {
+  whoami: 'ACTIVITY_TYPE_WHOAMI',
+  updateEmail: 'ACTIVITY_TYPE_UPDATE_USER_EMAIL',
+  updatePhone: 'ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER',
+  listAuthMethods: 'ACTIVITY_TYPE_LIST_AUTH_METHODS',
+} as const
+
+const whoamiResponseSchema = z.object({
+  orgId: z.string(),
+  userId: z.string(),
+  address: z.string(),
+  solanaAddress: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  walletId: z.string(),
+})
+
+function toWhoami(account: SignerAccount): z.infer<typeof whoamiResponseSchema> {
+  return {
+    orgId: account.organizationId,
+    userId: account.userId,
+    address: account.evmAddress,
+    solanaAddress: account.solanaAddress,
+    email: account.email,
+    phone: account.phone,
+    walletId: account.walletId,
+  }
+}
+
+/** Stamped routes about the signed-in user: whoami, contacts, sign-in methods. */
+export const accountRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app, { context }) => {
+  app.post(
+    '/whoami',
+    {
+      schema: {
+        summary: 'The user and wallet behind the session key that stamped the request',
+        tags: ['signer'],
+        body: stampedRequestBodySchema,
+        response: { 200: whoamiResponseSchema },
+      },
+    },
+    // POST /signer/v1/whoami: the stamping session key's user, with addresses and contacts.
+    async (request) => {
+      const verified = await verifyStampedRequest(context, request.body.stampedRequest, {
+        type: accountActivityTypes.whoami,
+        parametersSchema: z.object({}).passthrough(),
+      })
+      return toWhoami(await getAccountOrThrow(context.db, verified.userId))
+    },
+  )
+
+  app.post(
+    '/list-auth-methods',
+    {
+      schema: {
+        summary: "The user's sign-in methods",
+        tags: ['signer'],
+        body: stampedRequestBodySchema,
+        response: {
+          200: z.object({
+            email: z.string().nullable(),
+            phone: z.string().nullable(),
+            oauthProviders: z.array(z.unknown()),
+            passkeys: z.array(z.unknown()),
+          }),
+        },
+      },
+    },
+    // POST /signer/v1/list-auth-methods: e-mail, phone, and (later) OAuth providers and passkeys.
+    async (request) => {
+      const verified = await verifyStampedRequest(context, request.body.stampedRequest, {
+        type: accountActivityTypes.listAuthMethods,
+        parametersSchema: z.object({}).passthrough(),
+      })
+      const account = await getAccountOrThrow(context.db, verified.userId)
+      return { email: account.email, phone: account.phone, oauthProviders: [], passkeys: [] }
+    },
+  )
+
+  app.post(
+    '/update-email-auth',
+    {
+      schema: {
+        summary: "Replaces the user's e-mail with one proven by a verification token",
+        tags: ['signer'],
+        body: stampedRequestBodySchema,
+        response: { 200: whoamiResponseSchema },
+      },
+    },
+    // POST /signer/v1/update-email-auth: set a verified e-mail as the user's sign-in e-mail.
+    async (request) => {
+      const verified = await verifyStampedRequest(context, request.body.stampedRequest, {
+        type: accountActivityTypes.updateEmail,
+        parametersSchema: z.object({ email: emailSchema, verificationToken: z.string().min(1).max(4096) }),
+      })
+      const { email, verificationToken } = verified.parameters
+      const account = await updateAccountContact(context, {
+        userId: verified.userId,
+        contact: { channel: 'email', address: email },
+        verificationToken,
+      })
+      return toWhoami(account)
+    },
+  )
+
+  app.post(
+    '/update-phone-auth',
+    {
+      schema: {
+        summary: "Replaces the user's phone with one proven by a verification token",
+        tags: ['signer'],
+        body: stampedRequestBodySchema,
+        response: { 200: whoamiResponseSchema },
+      },
+    },
+    // POST /signer/v1/update-phone-auth: set a verified phone as the user's sign-in phone.
+    async (request) => {
+      const verified = await verifyStampedRequest(context, request.body.stampedRequest, {
+        type: accountActivityTypes.updatePhone,
+        parametersSchema: z.object({ phone: phoneSchema, verificationToken: z.string().min(1).max(4096) }),
+      })
+      const { phone, verificationToken } = verified.parameters
+      const account = await updateAccountContact(context, {
+        userId: verified.userId,
+        contact: { channel: 'sms', address: phone },
+        verificationToken,
+      })
+      return toWhoami(account)
+    },
+  )
+}

@@ -1,0 +1,190 @@
+import type {} from '@fastify/rate-limit'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import { deriveOrganizationId } from '../services/accounts/derive-organization-id.ts'
+import { findAccountByContact } from '../services/accounts/find-account.ts'
+import { completeOtpAuth } from '../services/auth/complete-otp-auth.ts'
+import { sendVerificationCode } from '../services/auth/send-verification-code.ts'
+import { startContactAuth } from '../services/auth/start-contact-auth.ts'
+import { verifyContactCode } from '../services/auth/verify-contact-code.ts'
+import { type Contact, emailSchema, phoneSchema } from '../services/contacts/contact-schemas.ts'
+import { parseInputOrThrow } from '../services/validation/parse-input-or-throw.ts'
+import { targetPublicKeySchema } from '../services/validation/target-public-key-schema.ts'
+import type { SignerContext } from '../signer-context.ts'
+import { perIpPerMinute, type SignerRateLimits } from './signer-rate-limits.ts'
+
+/** Session-key lifetime a client may ask for: 1 minute to 1 day (a string of digits is accepted too). */
+const expirationSecondsSchema = z
+  .union([z.number(), z.string().regex(/^\d{1,9}$/)])
+  .transform(Number)
+  .pipe(z.number().int().min(60, 'must be at least 60').max(86_400, 'must be at most 86400'))
+
+const otpCodeSchema = z
+  .string()
+  .max(32)
+  .transform((value) => value.replace(/\s/g, ''))
+
+/** Exactly one of `email` and `phone`. */
+function requireOneContact(
+  value: { email?: string | undefined; phone?: string | undefined },
+  ctx: z.RefinementCtx,
+) {
+  if ((value.email === undefined) === (value.phone === undefined)) {
+    ctx.addIssue({ code: 'custom', path: ['email'], message: 'give either an email or a phone' })
+  }
+}
+
+function toContact(value: { email?: string | undefined; phone?: string | undefined }): Contact {
+  return value.email !== undefined
+    ? { channel: 'email', address: value.email }
+    : { channel: 'sms', address: value.phone ?? '' }
+}
+
+const lookupBodySchema = z
+  .object({ email: emailSchema.optional(), phone: phoneSchema.optional() })
+  .superRefine(requireOneContact)
+
+const authBodySchema = z
+  .object({
+    email: emailSchema.optional(),
+    phone: phoneSchema.optional(),
+    emailMode: z.enum(['otp', 'magicLink']).optional(),
+    targetPublicKey: targetPublicKeySchema.optional(),
+    expirationSeconds: expirationSecondsSchema.optional(),
+    redirectParams: z.string().max(2048).optional(),
+    multiFactors: z.unknown().optional(),
+  })
+  .superRefine(requireOneContact)
+
+const otpBodySchema = z.object({
+  orgId: z.string().min(1).max(64),
+  otpId: z.uuid({ error: 'must be the otpId that auth returned' }),
+  otpCode: otpCodeSchema,
+  targetPublicKey: targetPublicKeySchema,
+  expirationSeconds: expirationSecondsSchema.optional(),
+  multiFactors: z.unknown().optional(),
+})
+
+const initOtpBodySchema = z.object({
+  otpType: z.enum(['OTP_TYPE_EMAIL', 'OTP_TYPE_SMS']),
+  contact: z.string().max(320),
+})
+
+const verifyOtpBodySchema = z.object({
+  otpId: z.uuid({ error: 'must be the otpId that init-otp returned' }),
+  otpCode: otpCodeSchema,
+})
+
+export type SignerRouteOptions = { context: SignerContext; limits: SignerRateLimits }
+
+/** The unauthenticated signer routes: lookup, sign-in by code or magic link, contact verification. */
+export const authRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app, { context, limits }) => {
+  app.post(
+    '/lookup',
+    {
+      config: perIpPerMinute(limits.lookupsPerIpPerMinute),
+      schema: {
+        summary: 'The orgId of an e-mail or phone; a stable pseudonymous one when it has no account',
+        tags: ['signer'],
+        body: lookupBodySchema,
+        response: { 200: z.object({ orgId: z.string() }) },
+      },
+    },
+    // POST /signer/v1/lookup: orgId of a contact, identical in shape whether or not it has an account.
+    async (request) => {
+      const contact = toContact(request.body)
+      const account = await findAccountByContact(context.db, contact)
+      return {
+        orgId: account?.organizationId ?? deriveOrganizationId(context.keyring.organizationIdSecret, contact),
+      }
+    },
+  )
+
+  const startAuthOptions = {
+    config: perIpPerMinute(limits.sendsPerIpPerMinute),
+    schema: {
+      summary: 'Sends a sign-in code (and, with emailMode magicLink, a link) by e-mail or SMS',
+      tags: ['signer'],
+      body: authBodySchema,
+      response: { 200: z.object({ orgId: z.string(), otpId: z.string() }) },
+    },
+  }
+  const startAuth = async (body: z.output<typeof authBodySchema>) =>
+    startContactAuth(context, {
+      contact: toContact(body),
+      emailMode: body.email !== undefined ? (body.emailMode ?? 'otp') : 'otp',
+      ...(body.targetPublicKey === undefined ? {} : { targetPublicKey: body.targetPublicKey }),
+      ...(body.expirationSeconds === undefined ? {} : { expirationSeconds: body.expirationSeconds }),
+      ...(body.redirectParams === undefined ? {} : { redirectParams: body.redirectParams }),
+    })
+  // POST /signer/v1/signup: same as auth, so it never reveals whether an account exists.
+  app.post('/signup', startAuthOptions, async (request) => startAuth(request.body))
+  // POST /signer/v1/auth: send a sign-in code (or magic link) to an e-mail or phone.
+  app.post('/auth', startAuthOptions, async (request) => startAuth(request.body))
+
+  app.post(
+    '/otp',
+    {
+      config: perIpPerMinute(limits.codeChecksPerIpPerMinute),
+      schema: {
+        summary: 'Signs in with the code; returns a session key encrypted to targetPublicKey',
+        tags: ['signer'],
+        body: otpBodySchema,
+        response: {
+          200: z.object({ credentialBundle: z.string(), isNewUser: z.boolean(), orgId: z.string() }),
+        },
+      },
+    },
+    // POST /signer/v1/otp: spend the code, create the account at first sign-in, return a credential bundle.
+    async (request) =>
+      completeOtpAuth(context, {
+        orgId: request.body.orgId,
+        otpId: request.body.otpId,
+        otpCode: request.body.otpCode,
+        targetPublicKey: request.body.targetPublicKey,
+        ...(request.body.expirationSeconds === undefined
+          ? {}
+          : { expirationSeconds: request.body.expirationSeconds }),
+      }),
+  )
+
+  app.post(
+    '/init-otp',
+    {
+      config: perIpPerMinute(limits.sendsPerIpPerMinute),
+      schema: {
+        summary: 'Sends a code proving control of an e-mail or phone',
+        tags: ['signer'],
+        body: initOtpBodySchema,
+        response: { 200: z.object({ otpId: z.string() }) },
+      },
+    },
+    // POST /signer/v1/init-otp: send a verification code to a contact.
+    async (request) => {
+      const { otpType, contact } = request.body
+      const address =
+        otpType === 'OTP_TYPE_EMAIL'
+          ? parseInputOrThrow(emailSchema, contact, 'contact')
+          : parseInputOrThrow(phoneSchema, contact, 'contact')
+      return sendVerificationCode(context, {
+        channel: otpType === 'OTP_TYPE_EMAIL' ? 'email' : 'sms',
+        address,
+      })
+    },
+  )
+
+  app.post(
+    '/verify-otp',
+    {
+      config: perIpPerMinute(limits.codeChecksPerIpPerMinute),
+      schema: {
+        summary: 'Spends a verification code; returns a short-lived verification token',
+        tags: ['signer'],
+        body: verifyOtpBodySchema,
+        response: { 200: z.object({ verificationToken: z.string() }) },
+      },
+    },
+    // POST /signer/v1/verify-otp: check a verification code and answer a verification token.
+    async (request) => verifyContactCode(context, request.body),
+  )
+}

@@ -1,0 +1,204 @@
+import { AppError } from '@quicklinks/core/app-error'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import { activityStatuses } from '../db/signer-schema.ts'
+import { getAccountOrThrow } from '../services/accounts/get-account-or-throw.ts'
+import { findActivity } from '../services/activities/find-activity.ts'
+import { runActivity } from '../services/activities/run-activity.ts'
+import { toActivityResponse } from '../services/activities/to-activity-response.ts'
+import {
+  type VerifiedStampedRequest,
+  verifyStampedRequest,
+} from '../services/stamps/verify-stamped-request.ts'
+import {
+  createWalletExport,
+  exportWalletAccountParametersSchema,
+  exportWalletParametersSchema,
+  planWalletExport,
+} from '../services/wallets/create-wallet-export.ts'
+import {
+  planRawPayloadSignature,
+  signRawPayloadParametersSchema,
+  signWithPlan,
+} from '../services/wallets/sign-raw-payload.ts'
+import { useWalletSecret } from '../services/wallets/use-wallet-secret.ts'
+import type { SignerContext } from '../signer-context.ts'
+import type { SignerRouteOptions } from './auth-routes.ts'
+import { stampedRequestBodySchema } from './stamped-request-body-schema.ts'
+
+/** Activity types of the wallet routes (Turnkey's names); the body's `type` must match its route. */
+export const walletActivityTypes = {
+  signRawPayload: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2',
+  getActivity: 'ACTIVITY_TYPE_GET',
+  exportWallet: 'ACTIVITY_TYPE_EXPORT_WALLET',
+  exportWalletAccount: 'ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT',
+} as const
+
+const activitySchema = z.object({
+  id: z.string(),
+  type: z.string(),
+  status: z.enum(activityStatuses),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  result: z.record(z.string(), z.unknown()).optional(),
+})
+
+function activityInput(
+  context: SignerContext,
+  verified: VerifiedStampedRequest<Record<string, unknown>>,
+  type: string,
+) {
+  return {
+    organizationId: verified.organizationId,
+    userId: verified.userId,
+    type,
+    request: verified.parameters,
+    bodyHash: verified.bodyHash,
+    now: context.now,
+  }
+}
+
+/** Stamped routes that use the wallet: signing, export, and reading activities. */
+export const walletRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app, { context }) => {
+  const { db, keyring } = context
+
+  app.post(
+    '/sign-payload',
+    {
+      schema: {
+        summary: 'Signs a 32-byte hash (EVM) or a message (Solana) with the wallet; an activity',
+        tags: ['signer'],
+        body: stampedRequestBodySchema,
+        response: { 200: z.object({ signature: z.string(), activity: activitySchema }) },
+      },
+    },
+    // POST /signer/v1/sign-payload: sign raw bytes with the user's EVM or Solana account.
+    async (request) => {
+      const verified = await verifyStampedRequest(context, request.body.stampedRequest, {
+        type: walletActivityTypes.signRawPayload,
+        parametersSchema: signRawPayloadParametersSchema,
+      })
+      const account = await getAccountOrThrow(context.db, verified.userId)
+      const plan = planRawPayloadSignature(account, verified.parameters)
+      const activity = await runActivity(
+        db,
+        activityInput(context, verified, walletActivityTypes.signRawPayload),
+        async () => ({
+          signature: await useWalletSecret(
+            db,
+            { masterKey: keyring.masterKey, userId: account.userId },
+            (secret) => signWithPlan(secret, plan),
+          ),
+        }),
+      )
+      const signature = activity.result?.signature
+      if (typeof signature !== 'string') throw new Error('Signing activity completed without a signature')
+      return { signature, activity: toActivityResponse(activity, { withResult: false }) }
+    },
+  )
+
+  app.post(
+    '/get-activity',
+    {
+      schema: {
+        summary: "One of the organization's activities, with its result",
+        tags: ['signer'],
+        body: stampedRequestBodySchema,
+        response: { 200: z.object({ activity: activitySchema }) },
+      },
+    },
+    // POST /signer/v1/get-activity: an activity's status and result, for polling.
+    async (request) => {
+      const verified = await verifyStampedRequest(context, request.body.stampedRequest, {
+        type: walletActivityTypes.getActivity,
+        parametersSchema: z.object({ activityId: z.string().min(1).max(64) }),
+      })
+      const activity = z.uuid().safeParse(verified.parameters.activityId).success
+        ? await findActivity(db, {
+            activityId: verified.parameters.activityId,
+            organizationId: verified.organizationId,
+          })
+        : undefined
+      if (activity === undefined) {
+        throw new AppError('NOT_FOUND', { userMessage: 'No activity with that id in this organization.' })
+      }
+      return { activity: toActivityResponse(activity, { withResult: true }) }
+    },
+  )
+
+  app.post(
+    '/export-wallet',
+    {
+      schema: {
+        summary: "Exports the wallet's seed phrase, encrypted to the export frame and signed; an activity",
+        tags: ['signer'],
+        body: stampedRequestBodySchema,
+        response: { 200: z.object({ activity: activitySchema }) },
+      },
+    },
+    // POST /signer/v1/export-wallet: the mnemonic in an export bundle only the export frame opens.
+    async (request) => {
+      const verified = await verifyStampedRequest(context, request.body.stampedRequest, {
+        type: walletActivityTypes.exportWallet,
+        parametersSchema: exportWalletParametersSchema,
+      })
+      const account = await getAccountOrThrow(context.db, verified.userId)
+      const kind = planWalletExport(account, { walletId: verified.parameters.walletId })
+      const activity = await runActivity(
+        db,
+        activityInput(context, verified, walletActivityTypes.exportWallet),
+        async () => ({
+          exportBundle: await useWalletSecret(
+            db,
+            { masterKey: keyring.masterKey, userId: account.userId },
+            (secret) =>
+              createWalletExport(secret, kind, {
+                targetPublicKey: verified.parameters.targetPublicKey,
+                organizationId: verified.organizationId,
+                signingKey: keyring.exportSigningKey,
+              }),
+          ),
+        }),
+      )
+      return { activity: toActivityResponse(activity, { withResult: true }) }
+    },
+  )
+
+  app.post(
+    '/export-wallet-account',
+    {
+      schema: {
+        summary: "Exports one account's private key, encrypted to the export frame and signed; an activity",
+        tags: ['signer'],
+        body: stampedRequestBodySchema,
+        response: { 200: z.object({ activity: activitySchema }) },
+      },
+    },
+    // POST /signer/v1/export-wallet-account: an account's private key in an export bundle.
+    async (request) => {
+      const verified = await verifyStampedRequest(context, request.body.stampedRequest, {
+        type: walletActivityTypes.exportWalletAccount,
+        parametersSchema: exportWalletAccountParametersSchema,
+      })
+      const account = await getAccountOrThrow(context.db, verified.userId)
+      const kind = planWalletExport(account, { address: verified.parameters.address })
+      const activity = await runActivity(
+        db,
+        activityInput(context, verified, walletActivityTypes.exportWalletAccount),
+        async () => ({
+          exportBundle: await useWalletSecret(
+            db,
+            { masterKey: keyring.masterKey, userId: account.userId },
+            (secret) =>
+              createWalletExport(secret, kind, {
+                targetPublicKey: verified.parameters.targetPublicKey,
+                organizationId: verified.organizationId,
+                signingKey: keyring.exportSigningKey,
+              }),
+          ),
+        }),
+      )
+      return { activity: toActivityResponse(activity, { withResult: true }) }
+    },
+  )
+}

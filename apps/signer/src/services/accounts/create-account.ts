@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto'
+import { utf8ToBytes } from '@noble/hashes/utils.js'
+import { lockForTransaction } from '../../db/lock-for-transaction.ts'
+import type { SignerDatabase } from '../../db/signer-database.ts'
+import { signerAuthMethods, signerOrganizations, signerUsers, signerWallets } from '../../db/signer-schema.ts'
+import { generateWallet } from '../../keystore/generate-wallet.ts'
+import { sealSecret } from '../../keystore/seal-secret.ts'
+import type { Contact } from '../contacts/contact-schemas.ts'
+import { findAccountByContact, type SignerAccount } from './find-account.ts'
+
+/** The seal-secret purpose of wallet mnemonics. */
+export const walletMnemonicPurpose = 'wallet-mnemonic'
+
+/**
+ * Returns the account of a contact, creating it when there is none: an organization (with the
+ * contact's pseudonymous orgId when free, else a random one), a user, the contact's auth method and
+ * a fresh wallet whose mnemonic is sealed under the master key, bound to the user id. One
+ * transaction, serialised per contact, so two first sign-ins at once end with one account.
+ *
+ * Fails by rejecting on a database error (nothing is written) or a keystore error.
+ */
+export async function createAccount(
+  db: SignerDatabase,
+  input: { masterKey: Uint8Array; contact: Contact; preferredOrganizationId: string },
+): Promise<{ account: SignerAccount; isCreated: boolean }> {
+  const { contact } = input
+  return db.transaction(async (tx) => {
+    await lockForTransaction(tx, `signer-account:${contact.channel}:${contact.address}`)
+    const existing = await findAccountByContact(tx, contact)
+    if (existing) return { account: existing, isCreated: false }
+
+    // The pseudonymous id is taken only if an account that signed up with this contact moved on
+    // to another one; a random UUID has the same shape.
+    const [preferred] = await tx
+      .insert(signerOrganizations)
+      .values({ id: input.preferredOrganizationId })
+      .onConflictDoNothing()
+      .returning({ id: signerOrganizations.id })
+    const organizationId = preferred?.id ?? randomUUID()
+    if (preferred === undefined) await tx.insert(signerOrganizations).values({ id: organizationId })
+
+    const userId = randomUUID()
+    const email = contact.channel === 'email' ? contact.address : null
+    const phone = contact.channel === 'sms' ? contact.address : null
+    await tx.insert(signerUsers).values({ id: userId, organizationId, email, phone })
+    await tx.insert(signerAuthMethods).values({ userId, type: contact.channel, identifier: contact.address })
+
+    const wallet = await generateWallet()
+    const sealedMnemonic = await sealSecret({
+      keyEncryptionKey: input.masterKey,
+      userId,
+      purpose: walletMnemonicPurpose,
+      plaintext: utf8ToBytes(wallet.mnemonic),
+    })
+    const walletId = randomUUID()
+    await tx.insert(signerWallets).values({
+      id: walletId,
+      userId,
+      sealedMnemonic,
+      evmAddress: wallet.evmAddress,
+      solanaAddress: wallet.solanaAddress,
+    })
+    return {
+      account: {
+        organizationId,
+        userId,
+        email,
+        phone,
+        walletId,
+        evmAddress: wallet.evmAddress,
+        solanaAddress: wallet.solanaAddress,
+      },
+      isCreated: true,
+    }
+  })
+}

@@ -1,0 +1,19 @@
+import { lt } from 'drizzle-orm'
+import type { SignerDatabase } from '../../db/signer-database.ts'
+import { signerOtps, signerSessionKeys, signerStampReplays } from '../../db/signer-schema.ts'
+
+/** Used codes and dead session keys are kept a day, for support questions, then deleted. */
+const retentionMs = 24 * 60 * 60_000
+
+/**
+ * Deletes replay records past their expiry, codes that expired more than a day ago, and session
+ * keys that expired more than a day ago. Any instance may run it at any time. Rejects on a
+ * database error.
+ */
+export async function deleteExpiredSignerRows(db: SignerDatabase, nowMs: number): Promise<void> {
+  const now = new Date(nowMs)
+  const retainedSince = new Date(nowMs - retentionMs)
+  await db.delete(signerStampReplays).where(lt(signerStampReplays.expiresAt, now))
+  await db.delete(signerOtps).where(lt(signerOtps.expiresAt, retainedSince))
+  await db.delete(signerSessionKeys).where(lt(signerSessionKeys.expiresAt, retainedSince))
+}

@@ -1,0 +1,18 @@
+/**
+ * What the signer reads from the host's configuration; the app server's `ServerConfig` has all of
+ * it, so the server passes its own config unchanged.
+ */
+export type SignerConfig = {
+  /** Origin of the web app (no trailing slash): magic links point at `${publicOrigin}/login`. */
+  publicOrigin: string
+  /** Origin of the auth and export frames (no trailing slash). */
+  framesOrigin: string
+  /** Where the generated master-key file lives when `signerMasterKey` is unset. */
+  dataDir: string
+  /** Key-encryption key (32 bytes as hex or base64), or undefined to use the 0600 file. */
+  signerMasterKey: string | undefined
+  /** Default and maximum-by-default lifetime of a session key, in seconds. */
+  signerSessionSeconds: number
+  /** SMS sign-in is offered unless the provider is 'none'. */
+  sms: { provider: string }
+}

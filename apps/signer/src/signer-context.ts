@@ -1,0 +1,14 @@
+import type { SignerDatabase } from './db/signer-database.ts'
+import type { Delivery } from './delivery.ts'
+import type { SignerKeyring } from './services/keyring/load-signer-keyring.ts'
+import type { SignerConfig } from './signer-config.ts'
+
+/** Everything the signer's services need, built once when the plugin registers. */
+export type SignerContext = {
+  db: SignerDatabase
+  keyring: SignerKeyring
+  delivery: Delivery
+  config: SignerConfig
+  /** The service clock, epoch ms (tests may move it). */
+  now: () => number
+}

@@ -1,0 +1,171 @@
+// Route tests drive the signer as the app server mounts it (/signer/v1, with CSRF, rate limits and
+// the error handler), on a fresh PGlite from the server's migrated snapshot.
+
+import { p256 } from '@noble/curves/nist.js'
+import { bytesToHex } from '@noble/hashes/utils.js'
+import type { ServerConfig } from '@quicklinks/server/env'
+import { buildTestApp, type TestApp } from '@quicklinks/server/test/build-test-app'
+import type {} from '@quicklinks/server/test/global-setup'
+import type { LightMyRequestResponse } from 'fastify'
+import { decryptCredentialBundle } from '../src/bundles/decrypt-credential-bundle.ts'
+import type { Delivery, SignerEmail, SignerSms } from '../src/delivery.ts'
+import { createStamp } from '../src/stamps/create-stamp.ts'
+
+export const csrfToken = 'Wr_pgTqEdsYsZfUtASL3WjVWSx2LuyWGlKad1PfksSA'
+
+/** A delivery that keeps what it was asked to send, newest last: the network boundary, recorded. */
+export type RecordingDelivery = Delivery & { emails: SignerEmail[]; sms: SignerSms[] }
+
+export function createRecordingDelivery(): RecordingDelivery {
+  const emails: SignerEmail[] = []
+  const sms: SignerSms[] = []
+  return {
+    emails,
+    sms,
+    async sendEmail(message) {
+      emails.push(message)
+    },
+    async sendSms(message) {
+      sms.push(message)
+    },
+  }
+}
+
+/** A movable clock for the signer (codes, session keys, stamp freshness). */
+export type TestClock = { now(): number; advance(ms: number): void }
+
+export type SignerTestApp = TestApp & {
+  delivery: RecordingDelivery
+  clock: TestClock
+  /** POSTs JSON to /signer/v1/{path} with the CSRF cookie and header, as the SDK does. */
+  post(path: string, body: unknown, options?: { remoteAddress?: string }): Promise<LightMyRequestResponse>
+}
+
+export async function buildSignerTestApp(overrides: Partial<ServerConfig> = {}): Promise<SignerTestApp> {
+  const delivery = createRecordingDelivery()
+  let offsetMs = 0
+  const clock: TestClock = {
+    now: () => Date.now() + offsetMs,
+    advance: (ms) => {
+      offsetMs += ms
+    },
+  }
+  const testApp = await buildTestApp(
+    { sms: { provider: 'dev' }, ...overrides },
+    { delivery, signerNow: clock.now },
+  )
+  return {
+    ...testApp,
+    delivery,
+    clock,
+    post: (path, body, options = {}) =>
+      testApp.app.inject({
+        method: 'POST',
+        url: `/signer/v1/${path}`,
+        cookies: { csrf_token: csrfToken },
+        headers: { 'x-csrf-token': csrfToken },
+        payload: body as Record<string, unknown>,
+        ...(options.remoteAddress === undefined ? {} : { remoteAddress: options.remoteAddress }),
+      }),
+  }
+}
+
+/** An auth or export frame's P-256 key: the private scalar (hex) and the uncompressed public key. */
+export function createFrameKey(): { privateKey: string; targetPublicKey: string } {
+  const privateKey = p256.utils.randomSecretKey()
+  return {
+    privateKey: bytesToHex(privateKey),
+    targetPublicKey: bytesToHex(p256.getPublicKey(privateKey, false)),
+  }
+}
+
+/** The 6-digit code in a mail or SMS body. */
+export function readCode(text: string): string {
+  const match = /\b(\d{6})\b/.exec(text)
+  if (!match?.[1]) throw new Error(`No 6-digit code in: ${text}`)
+  return match[1]
+}
+
+/** A signed-in client: the session key it opened from its credential bundle. */
+export type SignedInClient = {
+  orgId: string
+  sessionPrivateKey: Uint8Array
+  sessionPublicKey: string
+  isNewUser: boolean
+}
+
+/** The full e-mail code sign-in as the SDK runs it: auth, read the mailed code, otp, open the bundle. */
+export async function signInByEmail(
+  testApp: SignerTestApp,
+  email: string,
+  options: { expirationSeconds?: number } = {},
+): Promise<SignedInClient> {
+  const frame = createFrameKey()
+  const auth = await testApp.post('auth', { email, emailMode: 'otp', targetPublicKey: frame.targetPublicKey })
+  if (auth.statusCode !== 200) throw new Error(`auth failed: ${auth.body}`)
+  const { orgId, otpId } = auth.json<{ orgId: string; otpId: string }>()
+  const mail = testApp.delivery.emails.at(-1)
+  if (mail === undefined) throw new Error('no mail was sent')
+  const otp = await testApp.post('otp', {
+    orgId,
+    otpId,
+    otpCode: readCode(mail.text),
+    targetPublicKey: frame.targetPublicKey,
+    ...options,
+  })
+  if (otp.statusCode !== 200) throw new Error(`otp failed: ${otp.body}`)
+  const { credentialBundle, isNewUser } = otp.json<{ credentialBundle: string; isNewUser: boolean }>()
+  const session = await decryptCredentialBundle({
+    bundle: credentialBundle,
+    embeddedPrivateKey: frame.privateKey,
+  })
+  return { orgId, sessionPrivateKey: session.privateKey, sessionPublicKey: session.publicKey, isNewUser }
+}
+
+/** The inner body of a stamped call, as the SDK serialises it. */
+export function buildStampedBody(input: {
+  type: string
+  organizationId: string
+  parameters: Record<string, unknown>
+  timestampMs: number
+}): string {
+  return JSON.stringify({
+    type: input.type,
+    timestampMs: String(input.timestampMs),
+    organizationId: input.organizationId,
+    parameters: input.parameters,
+  })
+}
+
+/** The outer `{stampedRequest}` body for a route: the inner body string and its X-Stamp. */
+export function stampRequest(
+  path: string,
+  privateKey: Uint8Array,
+  body: string,
+): {
+  stampedRequest: { url: string; body: string; stamp: { stampHeaderName: string; stampHeaderValue: string } }
+} {
+  return {
+    stampedRequest: {
+      url: `http://localhost:3999/signer/v1/${path}`,
+      body,
+      stamp: { stampHeaderName: 'X-Stamp', stampHeaderValue: createStamp({ privateKey, body }) },
+    },
+  }
+}
+
+/** Builds, stamps and POSTs a stamped call at the signer's current time. */
+export function postStamped(
+  testApp: SignerTestApp,
+  path: string,
+  client: SignedInClient,
+  input: { type: string; parameters?: Record<string, unknown>; timestampMs?: number },
+): Promise<LightMyRequestResponse> {
+  const body = buildStampedBody({
+    type: input.type,
+    organizationId: client.orgId,
+    parameters: input.parameters ?? {},
+    timestampMs: input.timestampMs ?? testApp.clock.now(),
+  })
+  return testApp.post(path, stampRequest(path, client.sessionPrivateKey, body))
+}
