@@ -19,6 +19,9 @@ const OnboardingScreen = lazy(() =>
 const DashboardScreen = lazy(() =>
   import('../features/links/dashboard-screen').then((module) => ({ default: module.DashboardScreen })),
 )
+const DevMailScreen = lazy(() =>
+  import('../features/dev/dev-mail-screen').then((module) => ({ default: module.DevMailScreen })),
+)
 const SettingsScreen = lazy(() =>
   import('../features/settings/settings-screen').then((module) => ({ default: module.SettingsScreen })),
 )
@@ -75,6 +78,7 @@ export const appRoutes: RouteObject[] = [
         ),
       },
       { path: 'pay/:alias_slug', element: <PayScreen /> },
+      { path: 'dev/mail', element: <DevMailScreen /> },
       { path: ':slug', element: <SlugRedirect /> },
       { path: '*', element: <NotFoundScreen /> },
     ],
