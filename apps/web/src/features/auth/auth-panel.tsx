@@ -195,7 +195,7 @@ function EmailStep({
         Use your email or phone. A wallet is created for you the first time you sign in.
       </p>
 
-      <section aria-label="Sign in with email" className="mt-6">
+      <div className="mt-6">
         <form onSubmit={(event) => void submit(event)} noValidate>
           <label htmlFor={emailId} className="font-medium text-sm">
             Email
@@ -253,7 +253,7 @@ function EmailStep({
           <Smartphone aria-hidden="true" />
           Use a phone number instead
         </Button>
-      </section>
+      </div>
 
       <div className="my-5 flex items-center gap-3 text-muted text-xs" aria-hidden="true">
         <span className="h-px flex-1 bg-border" />
@@ -261,7 +261,7 @@ function EmailStep({
         <span className="h-px flex-1 bg-border" />
       </div>
 
-      <section aria-label="Passkey sign-in">
+      <div>
         <Button variant="secondary" className="w-full" disabled aria-describedby={passkeyNoteId}>
           <KeyRound aria-hidden="true" />
           Sign in with passkey
@@ -269,7 +269,7 @@ function EmailStep({
         <p id={passkeyNoteId} className="mt-2 text-center text-muted text-xs">
           Passkey sign-in is coming soon.
         </p>
-      </section>
+      </div>
     </div>
   )
 }

@@ -1,76 +1,145 @@
+import type { SignerStore } from '@quicklinks/wallet/signer-store'
+import { useEffect } from 'react'
 import type { LocalAccount } from 'viem'
 import { create } from 'zustand'
+import { csrfCookieName, csrfHeaderName, csrfRefreshPath, readCookie } from '../../lib/api-client'
+import { apiBaseUrl } from '../../lib/env'
 
 /**
  * The web app's one door to the embedded wallet (packages/wallet). Screens call these functions
- * and read `useWalletStatus`, never the SDK directly, so the SDK's shape stays in one file.
- * PLACEHOLDER until the SDK lands: every action fails with a clear message.
+ * and read `useWalletStatus`, never the SDK directly, so the SDK's shape stays in one file. The
+ * SDK (and the auth frame it creates) loads on first use, so public screens paint without it.
  */
 
-export type WalletStatus =
-  | 'INITIALIZING'
-  | 'DISCONNECTED'
-  | 'CONNECTED'
-  | 'AUTHENTICATING_EMAIL'
-  | 'AUTHENTICATING_PASSKEY'
-  | 'AUTHENTICATING_OAUTH'
-  | 'AUTHENTICATING_JWT'
-  | 'AWAITING_EMAIL_AUTH'
-  | 'AWAITING_SMS_AUTH'
-  | 'AWAITING_OTP_AUTH'
-  | 'AWAITING_MFA_AUTH'
-
+export type WalletStatus = ReturnType<SignerStore['getState']>['status']
 export type ExportKind = 'SEED_PHRASE' | 'PRIVATE_KEY'
 
-/** A failure the user can act on; `message` is safe to show (the signer's own text). */
+/** A failure the user can act on; `message` is safe to show. */
 export class WalletSessionError extends Error {
   override readonly name = 'WalletSessionError'
 }
 
-type PlaceholderState = { status: WalletStatus }
-const usePlaceholderStore = create<PlaceholderState>()(() => ({ status: 'DISCONNECTED' }))
+/** How long logout waits for the auth frame to drop its keys before it carries on. */
+const logoutFrameTimeoutMs = 3000
 
-const unavailable = (): never => {
-  throw new WalletSessionError('Sign-in is being set up. Try again shortly.')
+// Mirrors the SDK store's status, so components can subscribe before the SDK has loaded.
+const useStatusMirror = create<{ status: WalletStatus }>()(() => ({ status: 'INITIALIZING' }))
+
+let signerStore: Promise<SignerStore> | undefined
+
+/**
+ * Loads the SDK once and creates the signer store against this origin's /signer/v1, sending the
+ * CSRF header the app server's plugin requires on every POST. A failed load is retried next time.
+ */
+export function loadSignerStore(): Promise<SignerStore> {
+  signerStore ??= (async () => {
+    const [{ createSignerStore }, { createSignerClient }] = await Promise.all([
+      import('@quicklinks/wallet/signer-store'),
+      import('@quicklinks/wallet/signer-client'),
+    ])
+    const client = createSignerClient({
+      baseUrl: apiBaseUrl.length > 0 ? apiBaseUrl : window.location.origin,
+      getHeaders: getCsrfHeaders,
+    })
+    const store = createSignerStore({ client })
+    useStatusMirror.setState({ status: store.getState().status })
+    store.subscribe((state) => useStatusMirror.setState({ status: state.status }))
+    return store
+  })().catch((error: unknown) => {
+    signerStore = undefined
+    throw error
+  })
+  return signerStore
 }
 
-/** The embedded wallet's status (SPEC §4 "Signer status"). */
+async function getCsrfHeaders(): Promise<Record<string, string>> {
+  let token = readCookie(csrfCookieName, document.cookie)
+  if (token === undefined) {
+    await fetch(`${apiBaseUrl}${csrfRefreshPath}`, {
+      credentials: 'include',
+      headers: { Accept: 'application/json' },
+    })
+    token = readCookie(csrfCookieName, document.cookie)
+  }
+  return token === undefined ? {} : { [csrfHeaderName]: token }
+}
+
+/** The embedded wallet's status (SPEC §4 "Signer status"); loads the SDK on first use. */
 export function useWalletStatus(): WalletStatus {
-  return usePlaceholderStore((state) => state.status)
+  useEffect(() => {
+    loadSignerStore().catch((error: unknown) => console.error('Could not load the wallet', error))
+  }, [])
+  return useStatusMirror((state) => state.status)
 }
 
-/** Sends a sign-in code (or link) to an e-mail address. Rejects with the signer's message. */
-export async function startEmailSignIn(_email: string, _mode: 'otp' | 'magicLink'): Promise<void> {
-  unavailable()
+/** Sends a sign-in code (or a magic link with the code) to an e-mail address. Rejects with the signer's message. */
+export async function startEmailSignIn(email: string, mode: 'otp' | 'magicLink'): Promise<void> {
+  const store = await loadSignerStore()
+  await store.getState().authenticateWithEmail({ email, mode })
 }
 
 /** Sends a sign-in code by SMS to an E.164 number. Rejects with the signer's message. */
-export async function startSmsSignIn(_phone: string): Promise<void> {
-  unavailable()
+export async function startSmsSignIn(phone: string): Promise<void> {
+  const store = await loadSignerStore()
+  await store.getState().authenticateWithSms({ phone })
 }
 
-/** Submits the code; resolves once the wallet is connected. Rejects with the signer's message. */
-export async function submitSignInCode(_code: string): Promise<{ isNewUser: boolean }> {
-  return unavailable()
+/**
+ * Submits the code; resolves once the wallet is connected, with whether this sign-in created the
+ * account. Rejects with the signer's message (wrong code with tries left, dead code), or when a
+ * second factor is asked for (none can be set up yet).
+ */
+export async function submitSignInCode(code: string): Promise<{ isNewUser: boolean }> {
+  const store = await loadSignerStore()
+  await store.getState().submitOtpCode(code)
+  return readConnected(store)
 }
 
 /** Opens a magic link's credential bundle; resolves once the wallet is connected. */
 export async function completeMagicLinkSignIn(
-  _bundle: string,
-  _orgId: string,
+  bundle: string,
+  orgId: string,
 ): Promise<{ isNewUser: boolean }> {
-  return unavailable()
+  const store = await loadSignerStore()
+  await store.getState().completeMagicLink({ bundle, orgId })
+  return readConnected(store)
 }
 
-/** The connected wallet as a viem account (signs through the signer service). */
+function readConnected(store: SignerStore): { isNewUser: boolean } {
+  const state = store.getState()
+  if (state.status === 'AWAITING_MFA_AUTH') {
+    throw new WalletSessionError('This account asks for a second factor, which this app cannot check yet.')
+  }
+  if (state.status !== 'CONNECTED') {
+    throw new WalletSessionError(state.error?.message ?? 'Could not connect your wallet. Try again.')
+  }
+  return { isNewUser: state.isNewUser === true }
+}
+
+/** The connected wallet as a viem account (it signs through the signer service). */
 export async function getWalletAccount(): Promise<LocalAccount> {
-  return unavailable()
+  const store = await loadSignerStore()
+  return store.getState().toViemAccount()
 }
 
-/** Ends the wallet session and clears its persisted state; never throws (SPEC: logged only). */
-export async function logoutWallet(): Promise<void> {}
+/**
+ * Ends the wallet session: the SDK clears its persisted state, sets DISCONNECTED and asks the auth
+ * frame to drop its keys (waited for at most 3 s). Never rejects (SPEC: logout errors are logged).
+ */
+export async function logoutWallet(): Promise<void> {
+  try {
+    const store = await loadSignerStore()
+    await Promise.race([
+      store.getState().logout(),
+      new Promise<void>((resolve) => setTimeout(resolve, logoutFrameTimeoutMs)),
+    ])
+  } catch (error) {
+    console.error('Wallet logout failed', error)
+  }
+}
 
-/** Shows the seed phrase or private key inside the export frame placed in `container`. */
-export async function exportWalletInto(_container: HTMLElement, _kind: ExportKind): Promise<void> {
-  unavailable()
+/** Shows the seed phrase or private key inside the export frame, which the SDK puts into `container`. */
+export async function exportWalletInto(container: HTMLElement, kind: ExportKind): Promise<void> {
+  const store = await loadSignerStore()
+  await store.getState().exportWallet({ container, kind })
 }
