@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto'
+import { signerOrganizations, signerUsers, signerWallets } from '@quicklinks/signer/db/signer-schema'
 import { eq } from 'drizzle-orm'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { createSiweMessage } from 'viem/siwe'
@@ -7,6 +9,7 @@ import type { DatabaseClient } from '../../db/create-database-client.ts'
 import { siweNonces } from '../../db/schema.ts'
 import { consumeSiweNonce } from './consume-siwe-nonce.ts'
 import { createSiweNonce, siweNonceLifetimeMs } from './create-siwe-nonce.ts'
+import { getSignerEmail } from './get-signer-email.ts'
 import { signInWithSiwe } from './sign-in-with-siwe.ts'
 
 const publicOrigin = 'http://localhost:3000'
@@ -73,5 +76,41 @@ describe('SIWE services', () => {
     // The signer knows no e-mail (an SMS-only account): the stored one stays.
     signerEmail = null
     expect((await signIn()).email).toBe('ada@new.example.com')
+  })
+
+  it("reads the e-mail of the signer's user owning the wallet address", async () => {
+    const account = privateKeyToAccount(generatePrivateKey())
+    expect(await getSignerEmail(database.db, account.address)).toBeNull()
+
+    const organizationId = randomUUID()
+    const userId = randomUUID()
+    await database.db.insert(signerOrganizations).values({ id: organizationId })
+    await database.db.insert(signerUsers).values({ id: userId, organizationId, email: 'lin@example.com' })
+    await database.db.insert(signerWallets).values({
+      id: randomUUID(),
+      userId,
+      sealedMnemonic: 'sealed',
+      evmAddress: account.address,
+      solanaAddress: `solana-${userId}`,
+    })
+    // Whatever casing the caller has.
+    expect(await getSignerEmail(database.db, account.address.toLowerCase() as `0x${string}`)).toBe(
+      'lin@example.com',
+    )
+
+    const message = createSiweMessage({
+      address: account.address,
+      chainId: 8453,
+      domain: 'localhost:3000',
+      nonce: await createSiweNonce(database.db),
+      uri: publicOrigin,
+      version: '1',
+    })
+    const user = await signInWithSiwe(
+      database.db,
+      { message, signature: await account.signMessage({ message }) },
+      { publicOrigin },
+    )
+    expect(user.email).toBe('lin@example.com')
   })
 })
