@@ -15,6 +15,8 @@ export async function openExportFrame(input: {
   container: HTMLElement | null | undefined
   frameUrl: string
   iframeElementId?: string
+  /** The frame's colours; default: the container's computed `color-scheme` when it is light or dark. */
+  theme?: 'light' | 'dark'
   timeoutMs?: number
 }): Promise<FrameConnection> {
   if (typeof globalThis.document === 'undefined' && input.container?.ownerDocument === undefined) {
@@ -23,10 +25,13 @@ export async function openExportFrame(input: {
   const container = input.container
   if (!container) throw createWalletError('Iframe container cannot be found')
   container.replaceChildren()
+  const src = new URL(input.frameUrl)
+  const theme = input.theme ?? readColorScheme(container)
+  if (theme !== undefined) src.searchParams.set('theme', theme)
   const { iframe, loaded } = createFrameElement({
     document: container.ownerDocument,
     id: input.iframeElementId ?? defaultExportIframeId,
-    src: input.frameUrl,
+    src: src.href,
     title: 'Wallet export',
     allow: 'clipboard-write',
   })
@@ -38,4 +43,14 @@ export async function openExportFrame(input: {
     loaded,
     ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
   })
+}
+
+/** The container's computed `color-scheme`, when it is exactly light or dark. Never throws. */
+function readColorScheme(container: HTMLElement): 'light' | 'dark' | undefined {
+  try {
+    const scheme = container.ownerDocument.defaultView?.getComputedStyle(container).colorScheme
+    return scheme === 'light' || scheme === 'dark' ? scheme : undefined
+  } catch {
+    return undefined
+  }
 }

@@ -74,7 +74,11 @@ export type SignerState = {
    * this page. Rejects with a not-authenticated error, 'Unknown export mode: {kind}', or 'Failed
    * to inject wallet export bundle'.
    */
-  exportWallet(input: { container: HTMLElement; kind?: ExportKind }): Promise<boolean>
+  exportWallet(input: {
+    container: HTMLElement
+    kind?: ExportKind
+    theme?: 'light' | 'dark'
+  }): Promise<boolean>
   /**
    * Fetches an export bundle encrypted to `targetPublicKey` (an export frame's key), after the
    * export activity completes. `exportWallet` uses it; exposed for non-browser callers.
@@ -322,14 +326,18 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
         }
       },
 
-      async exportWallet({ container, kind }) {
+      async exportWallet({ container, kind, theme }) {
         const user = requireUser()
         const exportKind = kind ?? (stamper.kind === 'frame' ? 'SEED_PHRASE' : 'PRIVATE_KEY')
         if (exportKind !== 'SEED_PHRASE' && exportKind !== 'PRIVATE_KEY') {
           throw createWalletError(`Unknown export mode: ${String(exportKind)}`)
         }
         const config = await client.getSignerConfig()
-        const frame = await openExportFrame({ container, frameUrl: config.exportFrameUrl })
+        const frame = await openExportFrame({
+          container,
+          frameUrl: config.exportFrameUrl,
+          ...(theme === undefined ? {} : { theme }),
+        })
         try {
           const bundle = await get().requestExportBundle({
             kind: exportKind,

@@ -5,6 +5,10 @@ import { listenToParent } from './listen-to-parent.ts'
 import { readFrameConfig } from './read-frame-config.ts'
 import { renderExportedSecret } from './render-exported-secret.ts'
 
+// The app passes its theme (?theme=light|dark) so the frame matches it; else the OS preference.
+const theme = new URLSearchParams(window.location.search).get('theme')
+if (theme === 'light' || theme === 'dark') document.documentElement.dataset.theme = theme
+
 const config = readFrameConfig(document)
 const root = document.getElementById('export-root')
 if (config === undefined || root === null) {
