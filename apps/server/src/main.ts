@@ -5,6 +5,8 @@ import { createDatabaseClient } from './db/create-database-client.ts'
 import { getDatabaseTarget } from './db/get-database-target.ts'
 import { migrate } from './db/migrate.ts'
 import { parseEnv, type ServerConfig } from './env.ts'
+import { buildFramesServer } from './frames/build-frames-server.ts'
+import { readExportSignerPublicKey } from './frames/read-export-signer-public-key.ts'
 import { createDevOutbox } from './services/delivery/create-dev-outbox.ts'
 import {
   type CaughtMail,
@@ -76,7 +78,30 @@ try {
   await database.close()
   process.exit(1)
 }
-logger.info({ publicOrigin: config.publicOrigin, devMode: config.devMode }, 'Server ready')
+
+// The signer frames origin: a second listener, so the frames run on an origin the app page cannot script.
+const frames = await buildFramesServer(config, {
+  logger,
+  getExportSignerPublicKey: () => readExportSignerPublicKey(app.db),
+})
+try {
+  await frames.listen({
+    port: config.framesPort,
+    host: config.host,
+    listenTextResolver: (address) => `Signer frames listening on ${address}`,
+  })
+} catch (error) {
+  logger.fatal({ err: error }, `Cannot listen on ${config.host}:${config.framesPort} (FRAMES_PORT)`)
+  await frames.close()
+  await app.close()
+  await mailCatcher?.close()
+  await database.close()
+  process.exit(1)
+}
+logger.info(
+  { publicOrigin: config.publicOrigin, framesOrigin: config.framesOrigin, devMode: config.devMode },
+  'Server ready',
+)
 
 let isClosing = false
 async function shutDown(signal: NodeJS.Signals): Promise<void> {
@@ -89,6 +114,7 @@ async function shutDown(signal: NodeJS.Signals): Promise<void> {
   }, shutdownTimeoutMs)
   forceExit.unref()
   try {
+    await frames.close()
     await app.close()
     await mailCatcher?.close()
     await database.close()

@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { repoRoot } from '../src/env.ts'
+import { defaultFramesDistDir } from '../src/frames/build-frames-server.ts'
 
 const mainPath = join(repoRoot, 'apps', 'server', 'src', 'main.ts')
 
@@ -46,7 +47,7 @@ describe('src/main.ts', () => {
 
   it('migrates, listens on an ephemeral port, serves, and exits 0 on SIGTERM', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'ql-main-'))
-    const server = startMain({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir })
+    const server = startMain({ PORT: '0', FRAMES_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir })
     cleanups.push(() => {
       server.child.kill('SIGKILL')
       rmSync(dataDir, { recursive: true, force: true })
@@ -58,6 +59,18 @@ describe('src/main.ts', () => {
     const health = await fetch(`${url}/health`)
     expect(health.status).toBe(200)
     expect(health.headers.get('set-cookie')).toMatch(/^csrf_token=/)
+    // The second listener: the signer frames origin, framed only by the app's origin.
+    const framesUrl = await waitFor(
+      () => /Signer frames listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(server.output())?.[1],
+      10_000,
+    )
+    const frame = await fetch(`${framesUrl}/auth-frame`)
+    if (existsSync(join(defaultFramesDistDir, 'auth-frame.html'))) {
+      expect(frame.status).toBe(200)
+      expect(frame.headers.get('content-security-policy')).toContain('frame-ancestors http://localhost:')
+    } else {
+      expect(frame.status).toBe(503)
+    }
     server.child.kill('SIGTERM')
     expect(await server.exited).toBe(0)
     expect(server.output()).toMatch(/Shutting down/)

@@ -1,0 +1,198 @@
+// The SDK against the real app server (signer mounted at /signer/v1, CSRF, rate limits, PGlite),
+// listening on an ephemeral port: sign-up by e-mail code, then every kind of signature checked
+// with viem (and ed25519 for Solana), export bundles opened as the export frame opens them.
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync } from 'node:fs'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ed25519 } from '@noble/curves/ed25519.js'
+import { p256 } from '@noble/curves/nist.js'
+import { bytesToHex } from '@noble/hashes/utils.js'
+import { buildApp } from '@quicklinks/server/app'
+import { createDatabaseClient, type DatabaseClient } from '@quicklinks/server/db/create-database-client'
+import { migrate } from '@quicklinks/server/db/migrate'
+import { parseEnv, type ServerConfig } from '@quicklinks/server/env'
+import { openExportBundle } from '@quicklinks/signer/bundles/open-export-bundle'
+import { base58 } from '@scure/base'
+import type { FastifyInstance } from 'fastify'
+import {
+  parseEther,
+  recoverTransactionAddress,
+  type TransactionSerialized,
+  verifyMessage,
+  verifyTypedData,
+} from 'viem'
+import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
+import { recoverAuthorizationAddress } from 'viem/utils'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createKeyStamper } from '../src/create-key-stamper.ts'
+import { createSignerClient } from '../src/signer-client.ts'
+import { createSignerStore, type SignerStore } from '../src/signer-store.ts'
+
+type Mail = { to: string; subject: string; text: string; html: string }
+
+let database: DatabaseClient
+let app: FastifyInstance
+let store: SignerStore
+const mails: Mail[] = []
+
+/** The server's own environment parsing, on a throw-away data dir, with no dev mode, mail or SMS. */
+function createConfig(): ServerConfig {
+  return parseEnv({
+    PORT: '0',
+    FRAMES_PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'ql-wallet-test-')),
+    PUBLIC_ORIGIN: 'http://localhost:3999',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_MAX: '1000',
+    SIGNER_MASTER_KEY: randomBytes(32).toString('hex'),
+  })
+}
+
+/** The 6-digit code of the newest mail to `to`. */
+function readCode(to: string): string {
+  const mail = mails.findLast((candidate) => candidate.to === to)
+  const code = mail?.text.match(/\b(\d{6})\b/)?.[1]
+  if (code === undefined) throw new Error(`no code mailed to ${to}`)
+  return code
+}
+
+async function createStore(baseUrl: string): Promise<SignerStore> {
+  // The app server's CSRF plugin covers /signer: the cookie from /health, echoed in a header.
+  const health = await fetch(`${baseUrl}/health`)
+  const token = /csrf_token=([^;]+)/.exec(health.headers.get('set-cookie') ?? '')?.[1]
+  if (token === undefined) throw new Error('no CSRF cookie from /health')
+  const client = createSignerClient({
+    baseUrl,
+    getHeaders: () => ({ 'x-csrf-token': token, cookie: `csrf_token=${token}` }),
+  })
+  return createSignerStore({ client, stamper: createKeyStamper(), storage: null, eventTarget: null })
+}
+
+beforeAll(async () => {
+  database = await createDatabaseClient({ kind: 'pglite' })
+  await migrate(database)
+  app = await buildApp(createConfig(), {
+    database,
+    delivery: {
+      sendEmail: async (mail) => void mails.push(mail),
+      sendSms: async () => undefined,
+    },
+  })
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const { port } = app.server.address() as AddressInfo
+  store = await createStore(`http://127.0.0.1:${port}`)
+})
+
+afterAll(async () => {
+  store?.destroy()
+  await app?.close()
+  await database?.close()
+})
+
+const email = 'ada@example.com'
+
+describe('wallet SDK on the real signer', () => {
+  it('signs a new user up with the e-mail code', async () => {
+    await store.getState().authenticateWithEmail({ email })
+    expect(store.getState()).toMatchObject({ status: 'AWAITING_EMAIL_AUTH', error: null })
+    await store.getState().submitOtpCode(readCode(email))
+    const { status, isNewUser, user } = store.getState()
+    expect({ status, isNewUser }).toEqual({ status: 'CONNECTED', isNewUser: true })
+    expect(user).toMatchObject({ email, address: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/) })
+  })
+
+  it('signs a message that verifies to the user’s address', async () => {
+    const { user } = store.getState()
+    const account = store.getState().toViemAccount()
+    const signature = await account.signMessage({ message: 'Sign in to Quick Links' })
+    expect(
+      await verifyMessage({ address: user?.address ?? '0x', message: 'Sign in to Quick Links', signature }),
+    ).toBe(true)
+  })
+
+  it('signs typed data that verifies to the user’s address', async () => {
+    const typedData = {
+      domain: { name: 'Quick Links', version: '1', chainId: 8453 },
+      types: { Payment: [{ name: 'amount', type: 'uint256' }] },
+      primaryType: 'Payment',
+      message: { amount: 42n },
+    } as const
+    const signature = await store.getState().toViemAccount().signTypedData(typedData)
+    const address = store.getState().user?.address ?? '0x'
+    expect(await verifyTypedData({ ...typedData, address, signature })).toBe(true)
+  })
+
+  it('signs a transaction that recovers to the user’s address', async () => {
+    const serialized = await store
+      .getState()
+      .toViemAccount()
+      .signTransaction({
+        chainId: 8453,
+        type: 'eip1559',
+        to: '0x000000000000000000000000000000000000dEaD',
+        value: parseEther('0.001'),
+        nonce: 0,
+        gas: 21_000n,
+        maxFeePerGas: 1_000_000_000n,
+        maxPriorityFeePerGas: 1_000_000n,
+      })
+    expect(
+      await recoverTransactionAddress({ serializedTransaction: serialized as TransactionSerialized }),
+    ).toBe(store.getState().user?.address)
+  })
+
+  it('signs an EIP-7702 authorization that recovers to the user’s address', async () => {
+    const signAuthorization = store.getState().toViemAccount().signAuthorization
+    if (signAuthorization === undefined) throw new Error('the account cannot sign authorizations')
+    const authorization = await signAuthorization({
+      chainId: 8453,
+      address: '0x000000000000000000000000000000000000bEEF',
+      nonce: 1,
+    })
+    expect(await recoverAuthorizationAddress({ authorization })).toBe(store.getState().user?.address)
+  })
+
+  it('signs a Solana message that verifies with ed25519', async () => {
+    const message = new TextEncoder().encode('hello solana')
+    const signature = await store.getState().signSolanaMessage(message)
+    const solanaAddress = store.getState().user?.solanaAddress ?? ''
+    expect(signature).toHaveLength(64)
+    expect(ed25519.verify(signature, message, base58.decode(solanaAddress))).toBe(true)
+  })
+
+  it('exports the seed phrase and the private key of the user’s address, for the export frame only', async () => {
+    const { user } = store.getState()
+    const config = await store.client.getSignerConfig()
+    const open = async (kind: 'SEED_PHRASE' | 'PRIVATE_KEY') => {
+      const frameKey = p256.utils.randomSecretKey()
+      const bundle = await store.getState().requestExportBundle({
+        kind,
+        targetPublicKey: bytesToHex(p256.getPublicKey(frameKey, false)),
+      })
+      return openExportBundle({
+        bundle,
+        embeddedPrivateKey: frameKey,
+        organizationId: user?.orgId ?? '',
+        pinnedSignerPublicKey: config.exportSignerPublicKey,
+      })
+    }
+    const mnemonic = new TextDecoder().decode(await open('SEED_PHRASE'))
+    expect(mnemonicToAccount(mnemonic).address).toBe(user?.address)
+    const privateKey = await open('PRIVATE_KEY')
+    expect(privateKeyToAccount(`0x${bytesToHex(privateKey)}`).address).toBe(user?.address)
+  })
+
+  it('logs out, then signs the same user back in as an existing user', async () => {
+    const address = store.getState().user?.address
+    await store.getState().logout()
+    expect(store.getState()).toMatchObject({ status: 'DISCONNECTED', user: null })
+    expect(() => store.getState().toViemAccount()).toThrow('Signer not authenticated')
+
+    await store.getState().authenticateWithEmail({ email })
+    await store.getState().submitOtpCode(readCode(email))
+    expect(store.getState()).toMatchObject({ status: 'CONNECTED', isNewUser: false, user: { address } })
+  })
+})
