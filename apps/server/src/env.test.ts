@@ -17,6 +17,7 @@ describe('parseEnv', () => {
       trustProxy: false,
       rateLimitMax: 600,
       framesPort: 3001,
+      signerPort: 3002,
       framesOrigin: 'http://localhost:3001',
       signerMasterKey: undefined,
       signerSessionSeconds: 900,

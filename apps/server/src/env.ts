@@ -29,6 +29,7 @@ const environmentSchema = z.object({
   TRUST_PROXY: booleanSchema.default(false),
   RATE_LIMIT_MAX: z.coerce.number().int().positive().default(600),
   FRAMES_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
+  SIGNER_PORT: z.coerce.number().int().min(0).max(65535).default(3002),
   FRAMES_ORIGIN: z.url({ protocol: /^https?$/, error: 'must be an http(s) origin' }).optional(),
   SIGNER_MASTER_KEY: z.string().min(1).optional(),
   SIGNER_SESSION_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
@@ -67,6 +68,8 @@ export type ServerConfig = {
   framesPort: number
   /** Origin the browser loads the frames from, without a trailing slash. */
   framesOrigin: string
+  /** Port of the standalone signer (`npm run signer -w apps/server`); by default the app server mounts it. */
+  signerPort: number
   /** Key-encryption key for wallet seeds (32 bytes, hex or base64); else a 0600 file in dataDir. */
   signerMasterKey: string | undefined
   /** Lifetime of an embedded-wallet session key, in seconds (SPEC: 900). */
@@ -117,6 +120,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     rateLimitMax: env.RATE_LIMIT_MAX,
     framesPort: env.FRAMES_PORT,
     framesOrigin: new URL(env.FRAMES_ORIGIN ?? `http://localhost:${env.FRAMES_PORT}`).origin,
+    signerPort: env.SIGNER_PORT,
     signerMasterKey: env.SIGNER_MASTER_KEY,
     signerSessionSeconds: env.SIGNER_SESSION_SECONDS,
     smtpUrl: env.SMTP_URL ?? (env.DEV_MODE ? `smtp://127.0.0.1:${env.SMTP_PORT}` : undefined),

@@ -38,6 +38,7 @@ export function createTestConfig(overrides: Partial<ServerConfig> = {}): ServerC
     trustProxy: false,
     rateLimitMax: 1000,
     framesPort: 0,
+    signerPort: 0,
     framesOrigin: 'http://localhost:3998',
     // One key for every test app: apps that share a database must share the signer's master key.
     signerMasterKey: testSignerMasterKey,

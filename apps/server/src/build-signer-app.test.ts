@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestConfig, createTestDatabase } from '../test/build-test-app.ts'
+import { buildSignerApp } from './build-signer-app.ts'
+import { createLogger } from './create-logger.ts'
+import type { DatabaseClient } from './db/create-database-client.ts'
+
+const csrf = 'Wr_pgTqEdsYsZfUtASL3WjVWSx2LuyWGlKad1PfksSA'
+
+describe('the standalone signer app', () => {
+  let app: FastifyInstance
+  let database: DatabaseClient
+  const sent: { to: string; subject: string }[] = []
+  beforeAll(async () => {
+    database = await createTestDatabase()
+    app = await buildSignerApp(createTestConfig(), {
+      database,
+      logger: createLogger('silent'),
+      delivery: {
+        sendEmail: async (message) => {
+          sent.push(message)
+        },
+        sendSms: async () => {},
+      },
+    })
+  })
+  afterAll(async () => {
+    await app.close()
+    await database.close()
+  })
+
+  it('serves the signer routes at /signer/v1 and the CSRF cookie at /health, behind the same CSRF check', async () => {
+    expect((await app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200)
+    const config = await app.inject({
+      method: 'POST',
+      url: '/signer/v1/signer-config',
+      cookies: { csrf_token: csrf },
+      headers: { 'x-csrf-token': csrf },
+      payload: {},
+    })
+    expect(config.statusCode).toBe(200)
+    expect(config.json().exportSignerPublicKey).toMatch(/^04[0-9a-f]{128}$/)
+    const auth = await app.inject({
+      method: 'POST',
+      url: '/signer/v1/auth',
+      cookies: { csrf_token: csrf },
+      headers: { 'x-csrf-token': csrf },
+      payload: { email: 'solo@example.com' },
+    })
+    expect(auth.statusCode).toBe(200)
+    expect(sent.at(-1)).toMatchObject({ to: 'solo@example.com', subject: 'Your Quick Links sign-in code' })
+    const unguarded = await app.inject({ method: 'POST', url: '/signer/v1/signer-config', payload: {} })
+    expect(unguarded.statusCode).toBe(403)
+  })
+
+  it('serves nothing of the app server', async () => {
+    const me = await app.inject({ method: 'GET', url: '/api/auth/me' })
+    expect(me.statusCode).toBe(404)
+    expect(me.json().error.code).toBe('NOT_FOUND')
+  })
+})

@@ -1,0 +1,65 @@
+import fastifyCookie from '@fastify/cookie'
+import { AppError } from '@quicklinks/core/app-error'
+import { signerPlugin } from '@quicklinks/signer/routes/signer-plugin'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
+import type { DatabaseClient } from './db/create-database-client.ts'
+import type { ServerConfig } from './env.ts'
+import { configPlugin } from './plugins/config-plugin.ts'
+import { csrfPlugin } from './plugins/csrf-plugin.ts'
+import { databasePlugin } from './plugins/database-plugin.ts'
+import { errorHandlerPlugin } from './plugins/error-handler-plugin.ts'
+import { rateLimitPlugin } from './plugins/rate-limit-plugin.ts'
+import { healthRoutes } from './routes/health-routes.ts'
+import { createDelivery, type Delivery } from './services/delivery/create-delivery.ts'
+
+export type SignerAppDependencies = {
+  /** An open, migrated database; the caller closes it. */
+  database: DatabaseClient
+  logger: FastifyBaseLogger
+  /** Mail and SMS delivery; default: `createDelivery(config, logger)`. */
+  delivery?: Delivery
+  /** The signer's clock (epoch ms), for tests. */
+  signerNow?: () => number
+}
+
+/**
+ * Builds the standalone signer service (docs/decisions/0006): the same plugins as the app server
+ * where the signer needs them (config, database, error handler, cookies, CSRF, rate limits), GET
+ * /health for the CSRF cookie, and the signer routes at /signer/v1 — no /api, no web app.
+ * Rejects when a plugin fails to register (for example a bad or insecure master key).
+ */
+export async function buildSignerApp(
+  config: ServerConfig,
+  dependencies: SignerAppDependencies,
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: dependencies.logger,
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  })
+  app.setValidatorCompiler(validatorCompiler)
+  app.setSerializerCompiler(serializerCompiler)
+
+  await app.register(configPlugin, { config })
+  await app.register(databasePlugin, { client: dependencies.database, isOwned: false })
+  await app.register(errorHandlerPlugin)
+  await app.register(fastifyCookie)
+  await app.register(csrfPlugin)
+  await app.register(rateLimitPlugin, { max: config.rateLimitMax })
+  await app.register(healthRoutes)
+  await app.register(signerPlugin, {
+    prefix: '/signer/v1',
+    db: app.db,
+    config,
+    delivery: dependencies.delivery ?? createDelivery(config, app.log),
+    ...(dependencies.signerNow === undefined ? {} : { now: dependencies.signerNow }),
+  })
+  // Unmatched routes answer a JSON 404 through the error model, rate-limited like the rest.
+  app.setNotFoundHandler({ preHandler: app.rateLimit() }, async (request) => {
+    const path = (request.url.split('?', 1)[0] ?? '').slice(0, 200)
+    throw new AppError('NOT_FOUND', { userMessage: `No route ${request.method} ${path}.` })
+  })
+  await app.ready()
+  return app
+}

@@ -1,0 +1,70 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { repoRoot } from '../src/env.ts'
+
+const signerMainPath = join(repoRoot, 'apps', 'server', 'src', 'signer-main.ts')
+
+function startSignerMain(env: Record<string, string>): {
+  child: ChildProcess
+  output: () => string
+  exited: Promise<number | null>
+} {
+  const child = spawn(process.execPath, ['--import', 'tsx', signerMainPath], {
+    cwd: repoRoot,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  const append = (chunk: Buffer) => {
+    output += chunk.toString()
+  }
+  child.stdout?.on('data', append)
+  child.stderr?.on('data', append)
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  return { child, output: () => output, exited }
+}
+
+async function waitFor<T>(read: () => T | undefined, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    const value = read()
+    if (value !== undefined) return value
+    await new Promise((done) => setTimeout(done, 100))
+  }
+  throw new Error('timed out')
+}
+
+describe('src/signer-main.ts', () => {
+  const cleanups: (() => void)[] = []
+  afterEach(() => {
+    for (const cleanup of cleanups.splice(0)) cleanup()
+  })
+
+  it('runs the signer on its own port over the same data dir, and exits 0 on SIGTERM', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ql-signer-main-'))
+    const signer = startSignerMain({ SIGNER_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir })
+    cleanups.push(() => {
+      signer.child.kill('SIGKILL')
+      rmSync(dataDir, { recursive: true, force: true })
+    })
+    const url = await waitFor(
+      () => /Signer listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(signer.output())?.[1],
+      60_000,
+    )
+    const health = await fetch(`${url}/health`)
+    const cookie = /csrf_token=([^;]+)/.exec(health.headers.get('set-cookie') ?? '')?.[1] ?? ''
+    const config = await fetch(`${url}/signer/v1/signer-config`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: `csrf_token=${cookie}`, 'x-csrf-token': cookie },
+      body: '{}',
+    })
+    expect(config.status).toBe(200)
+    expect(((await config.json()) as { sessionExpirationSeconds: number }).sessionExpirationSeconds).toBe(900)
+    expect((await fetch(`${url}/api/auth/me`)).status).toBe(404)
+    signer.child.kill('SIGTERM')
+    expect(await signer.exited).toBe(0)
+  }, 90_000)
+})
