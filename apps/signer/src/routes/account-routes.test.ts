@@ -69,7 +69,7 @@ describe('signer-config and account routes', () => {
     expect(payload).toMatchObject({ contact: 'owner.new@example.com', channel: 'email' })
 
     const update = await postStamped(testApp, 'update-email-auth', client, {
-      type: 'ACTIVITY_TYPE_UPDATE_USER_EMAIL',
+      type: 'ACTIVITY_TYPE_UPDATE_EMAIL_AUTH',
       parameters: { email: 'owner.new@example.com', verificationToken },
     })
     expect(update.statusCode).toBe(200)
@@ -87,7 +87,7 @@ describe('signer-config and account routes', () => {
     })
 
     const reused = await postStamped(testApp, 'update-email-auth', client, {
-      type: 'ACTIVITY_TYPE_UPDATE_USER_EMAIL',
+      type: 'ACTIVITY_TYPE_UPDATE_EMAIL_AUTH',
       parameters: { email: 'owner.new@example.com', verificationToken },
     })
     expect(reused.statusCode).toBe(401)
@@ -98,7 +98,7 @@ describe('signer-config and account routes', () => {
   it('update-phone-auth adds a verified phone, which then signs in by SMS to the same account', async () => {
     const verificationToken = await verifyContact('OTP_TYPE_SMS', '+44 20 7946 0018')
     const update = await postStamped(testApp, 'update-phone-auth', client, {
-      type: 'ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER',
+      type: 'ACTIVITY_TYPE_UPDATE_PHONE_AUTH',
       parameters: { phone: '+442079460018', verificationToken },
     })
     expect(update.statusCode).toBe(200)
@@ -109,7 +109,7 @@ describe('signer-config and account routes', () => {
   it('refuses a token for another contact, and a contact that belongs to another account', async () => {
     const token = await verifyContact('OTP_TYPE_EMAIL', 'mine@example.com')
     const mismatch = await postStamped(testApp, 'update-email-auth', client, {
-      type: 'ACTIVITY_TYPE_UPDATE_USER_EMAIL',
+      type: 'ACTIVITY_TYPE_UPDATE_EMAIL_AUTH',
       parameters: { email: 'someone-else@example.com', verificationToken: token },
     })
     expect(mismatch.statusCode).toBe(401)
@@ -117,14 +117,14 @@ describe('signer-config and account routes', () => {
     await signInByEmail(testApp, 'taken@example.com')
     const takenToken = await verifyContact('OTP_TYPE_EMAIL', 'taken@example.com')
     const taken = await postStamped(testApp, 'update-email-auth', client, {
-      type: 'ACTIVITY_TYPE_UPDATE_USER_EMAIL',
+      type: 'ACTIVITY_TYPE_UPDATE_EMAIL_AUTH',
       parameters: { email: 'taken@example.com', verificationToken: takenToken },
     })
     expect(taken.statusCode).toBe(409)
     expect(taken.json().error.message).toBe('That e-mail address belongs to another account.')
 
     const forged = await postStamped(testApp, 'update-email-auth', client, {
-      type: 'ACTIVITY_TYPE_UPDATE_USER_EMAIL',
+      type: 'ACTIVITY_TYPE_UPDATE_EMAIL_AUTH',
       parameters: { email: 'mine@example.com', verificationToken: `${token.slice(0, -2)}xx` },
     })
     expect(forged.statusCode).toBe(401)

@@ -11,8 +11,8 @@ import { stampedRequestBodySchema } from './stamped-request-body-schema.ts'
 /** Activity types of the account routes; the body's `type` must match its route. */
 export const accountActivityTypes = {
   whoami: 'ACTIVITY_TYPE_WHOAMI',
-  updateEmail: 'ACTIVITY_TYPE_UPDATE_USER_EMAIL',
-  updatePhone: 'ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER',
+  updateEmail: 'ACTIVITY_TYPE_UPDATE_EMAIL_AUTH',
+  updatePhone: 'ACTIVITY_TYPE_UPDATE_PHONE_AUTH',
   listAuthMethods: 'ACTIVITY_TYPE_LIST_AUTH_METHODS',
 } as const
 
