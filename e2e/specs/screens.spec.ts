@@ -1,4 +1,7 @@
 import { join } from 'node:path'
+import type { Page } from '@playwright/test'
+import { createTestEmail, extractCode, waitForMail } from '../fixtures/dev-outbox.ts'
+import { authDialog, openAuthModal, requestEmailCode } from '../fixtures/sign-in.ts'
 import { expect, expectNoSeriousAxeViolations, test } from '../fixtures/test.ts'
 
 /**
@@ -20,9 +23,12 @@ for (const screen of screens) {
     for (const colorScheme of ['light', 'dark'] as const) {
       test(`${screen.name} at ${viewport.name} width in ${colorScheme}`, async ({ page }) => {
         await page.setViewportSize(viewport)
-        await page.emulateMedia({ colorScheme })
+        await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' })
         await page.goto(screen.path)
         await page.waitForLoadState('networkidle')
+        // The beta banner slides in 2.2 s after load; check and shoot the screen once it is there,
+        // not while it animates in.
+        await expect(page.getByRole('region', { name: 'Beta notice' })).toBeVisible()
         await expect(page.locator('html')).toHaveClass(colorScheme === 'dark' ? /dark/ : /^(?!.*dark)/)
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
         expect(overflow, 'horizontal overflow in px').toBeLessThanOrEqual(0)
@@ -39,5 +45,73 @@ for (const screen of screens) {
         })
       })
     }
+  }
+}
+
+/** No horizontal overflow, no serious axe violation, then a screenshot named `name`. */
+async function checkScreen(
+  page: Page,
+  name: string,
+  { fullPage = true, axeExclude = [] as string[] } = {},
+): Promise<void> {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+  expect(overflow, `horizontal overflow in px on ${name}`).toBeLessThanOrEqual(0)
+  await expectNoSeriousAxeViolations(page, { exclude: axeExclude })
+  await page.screenshot({
+    path: join(import.meta.dirname, '..', '.artifacts', 'screens', `${name}.png`),
+    fullPage,
+  })
+}
+
+// The sign-in and signed-in screens, walked through once per viewport and scheme with a fresh user.
+for (const viewport of viewports) {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    test(`sign-in, onboarding, settings and export at ${viewport.name} width in ${colorScheme}`, async ({
+      page,
+      request,
+    }) => {
+      const suffix = `${viewport.name}-${colorScheme}`
+      await page.setViewportSize(viewport)
+      await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' })
+      // The beta banner would cover part of the first screens; it is tested on its own.
+      await page.addInitScript(() => localStorage.setItem('beta-flag-closed-at', new Date().toISOString()))
+
+      await openAuthModal(page)
+      await checkScreen(page, `login-modal-${suffix}`, { fullPage: false })
+
+      const email = createTestEmail()
+      await requestEmailCode(page, email)
+      await checkScreen(page, `login-code-${suffix}`, { fullPage: false })
+
+      await authDialog(page)
+        .getByLabel('Code')
+        .fill(extractCode((await waitForMail(request, email)).text))
+      await expect(page.getByRole('heading', { name: 'Welcome to Quick Links' })).toBeVisible({
+        timeout: 20_000,
+      })
+      await checkScreen(page, `onboarding-${suffix}`)
+
+      await page.getByRole('button', { name: 'Continue to dashboard' }).click()
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click()
+      await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible()
+      await checkScreen(page, `settings-${suffix}`)
+
+      await page.getByRole('button', { name: 'Export wallet' }).click()
+      const dialog = page.getByRole('dialog', { name: 'Export wallet' })
+      await expect(dialog).toBeVisible()
+      await checkScreen(page, `export-dialog-${suffix}`, { fullPage: false })
+
+      await dialog.getByRole('button', { name: 'Show seed phrase' }).click()
+      await expect(
+        page
+          .frameLocator('iframe[title="Wallet export"]')
+          .getByRole('list', { name: 'Recovery phrase words' }),
+      ).toBeVisible({ timeout: 20_000 })
+      // The export frame is another origin's document with its own styles (apps/signer/frames).
+      await checkScreen(page, `export-shown-${suffix}`, {
+        fullPage: false,
+        axeExclude: ['#quicklinks-export-iframe'],
+      })
+    })
   }
 }

@@ -289,7 +289,7 @@ function ModeOption({
   return (
     <label
       className={classNames(
-        'flex min-h-11 cursor-pointer items-center justify-center rounded-control border px-3 text-sm',
+        'relative flex min-h-11 cursor-pointer items-center justify-center rounded-control border px-3 text-sm',
         'has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring has-[:focus-visible]:outline-offset-2',
         checked
           ? 'border-accent bg-accent-soft font-medium text-fg'
@@ -302,7 +302,8 @@ function ModeOption({
         value={mode}
         checked={checked}
         onChange={() => onChoose(mode)}
-        className="sr-only"
+        // Covers the whole option, invisible: a tap anywhere on it lands on the radio itself.
+        className="absolute inset-0 size-full cursor-pointer appearance-none rounded-control opacity-0"
       />
       {label}
     </label>

@@ -51,7 +51,7 @@ export function OnboardingScreen() {
           {address === undefined ? (
             <p className="mt-1 text-muted text-sm">Not available yet.</p>
           ) : (
-            <WalletAddress address={address} className="mt-1" />
+            <WalletAddress address={address} isMasked={false} className="mt-1" />
           )}
         </section>
 

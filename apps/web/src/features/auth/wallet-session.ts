@@ -138,8 +138,15 @@ export async function logoutWallet(): Promise<void> {
   }
 }
 
-/** Shows the seed phrase or private key inside the export frame, which the SDK puts into `container`. */
-export async function exportWalletInto(container: HTMLElement, kind: ExportKind): Promise<void> {
+/**
+ * Shows the seed phrase or private key inside the export frame, which the SDK puts into
+ * `container`, drawn in the app's current theme. Rejects with the SDK's message.
+ */
+export async function exportWalletInto(
+  container: HTMLElement,
+  kind: ExportKind,
+  theme: 'light' | 'dark',
+): Promise<void> {
   const store = await loadSignerStore()
-  await store.getState().exportWallet({ container, kind })
+  await store.getState().exportWallet({ container, kind, theme })
 }

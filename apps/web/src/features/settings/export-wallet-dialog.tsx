@@ -1,6 +1,7 @@
 import { ShieldAlert, X } from 'lucide-react'
 import { Dialog } from 'radix-ui'
 import { useId, useRef, useState } from 'react'
+import { useThemeStore } from '../../lib/theme-store'
 import { Button } from '../../ui/button'
 import { classNames } from '../../ui/class-names'
 import { useAuthModalStore } from '../auth/auth-modal-store'
@@ -71,7 +72,7 @@ function ExportWalletBody({ onClose }: { onClose: () => void }) {
     if (container === null) return
     setState({ status: 'verifying' })
     try {
-      await exportWalletInto(container, kind)
+      await exportWalletInto(container, kind, useThemeStore.getState().resolved)
       setState({ status: 'success' })
     } catch (error) {
       container.replaceChildren()
@@ -115,7 +116,7 @@ function ExportWalletBody({ onClose }: { onClose: () => void }) {
               <label
                 key={option}
                 className={classNames(
-                  'flex min-h-11 cursor-pointer items-center justify-center rounded-control border px-3 text-sm',
+                  'relative flex min-h-11 cursor-pointer items-center justify-center rounded-control border px-3 text-sm',
                   'has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring has-[:focus-visible]:outline-offset-2',
                   kind === option
                     ? 'border-accent bg-accent-soft font-medium text-fg'
@@ -128,7 +129,8 @@ function ExportWalletBody({ onClose }: { onClose: () => void }) {
                   value={option}
                   checked={kind === option}
                   onChange={() => setKind(option)}
-                  className="sr-only"
+                  // Covers the whole option, invisible: a tap anywhere on it lands on the radio itself.
+                  className="absolute inset-0 size-full cursor-pointer appearance-none rounded-control opacity-0"
                 />
                 {kindLabels[option].option}
               </label>
@@ -143,7 +145,10 @@ function ExportWalletBody({ onClose }: { onClose: () => void }) {
         data-testid="export-frame-container"
         className={classNames(
           'overflow-hidden rounded-control [&_iframe]:block [&_iframe]:w-full [&_iframe]:border-0',
-          state.status === 'base' || state.status === 'error' ? 'hidden' : 'mt-5 border border-border',
+          // Tall enough for 12 words in the frame's two columns (phone) or three (wider).
+          state.status === 'base' || state.status === 'error'
+            ? 'hidden'
+            : 'mt-5 h-[25rem] border border-border sm:h-[19rem]',
         )}
       />
 

@@ -54,12 +54,17 @@ export function WalletAddress({
 
   return (
     <div className={classNames('flex items-center gap-1', className)}>
-      <span
-        className={classNames('font-mono text-sm', isMasked ? 'whitespace-nowrap' : 'min-w-0 break-all')}
-        title={full}
-      >
-        {isMasked ? maskMiddle(full) : full}
-      </span>
+      {isMasked ? (
+        <span className="whitespace-nowrap font-mono text-sm" title={full}>
+          {maskMiddle(full)}
+        </span>
+      ) : (
+        // In full: one line where it fits, else two even halves rather than a ragged wrap.
+        <span className="min-w-0 break-all font-mono text-[13px] leading-5">
+          <span className="inline-block">{full.slice(0, Math.ceil(full.length / 2))}</span>
+          <span className="inline-block">{full.slice(Math.ceil(full.length / 2))}</span>
+        </span>
+      )}
       <Button
         variant="ghost"
         size="icon"
