@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, waitFor } from '@testing-library/react'
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { createMemoryRouter, RouterProvider } from 'react-router'
 import { type Hex, verifyMessage } from 'viem'
@@ -160,6 +160,44 @@ describe('sign-in flow', () => {
     await user.keyboard('222222')
     await screen.findByRole('heading', { name: 'Links' })
     expect(wallet.submitSignInCode).toHaveBeenLastCalledWith('222222')
+  })
+
+  it('offers Resend code after 30 s, sends again, and shows a refused resend beside the code', async () => {
+    vi.useFakeTimers({
+      shouldAdvanceTime: true,
+      toFake: ['setTimeout', 'setInterval', 'clearInterval', 'Date'],
+    })
+    try {
+      wallet.startEmailSignIn
+        .mockResolvedValueOnce()
+        .mockResolvedValueOnce()
+        .mockRejectedValueOnce(
+          new Error('Too many codes were sent to this address. Wait 3 minutes, then try again.'),
+        )
+      renderAt('/login')
+      const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime })
+      await user.type(await screen.findByLabelText('Email'), 'ada@example.com')
+      await user.click(screen.getByRole('button', { name: 'Continue with email' }))
+      const resend = await screen.findByRole('button', { name: /Resend code/ })
+      expect(resend.hasAttribute('disabled')).toBe(true)
+
+      await act(() => vi.advanceTimersByTimeAsync(30_000))
+      expect(resend.hasAttribute('disabled')).toBe(false)
+      expect(resend.textContent).toBe('Resend code')
+      await user.click(resend)
+      expect(await screen.findByText('We sent a new code.')).toBeTruthy()
+      expect(wallet.startEmailSignIn).toHaveBeenCalledTimes(2)
+      expect(screen.getByRole('button', { name: /Resend code/ }).textContent).toContain('(0:30)')
+
+      await act(() => vi.advanceTimersByTimeAsync(30_000))
+      await user.click(screen.getByRole('button', { name: /Resend code/ }))
+      expect((await screen.findByRole('alert')).textContent).toBe(
+        'Too many codes were sent to this address. Wait 3 minutes, then try again.',
+      )
+      expect(screen.getByRole('heading', { name: 'Check your email' })).toBeTruthy()
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('shows a refused send (429) with the server’s message on the e-mail step', async () => {

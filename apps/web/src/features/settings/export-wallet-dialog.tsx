@@ -65,6 +65,8 @@ function ExportWalletBody({ onClose }: { onClose: () => void }) {
   const openAuthModal = useAuthModalStore((store) => store.open)
   const errorId = useId()
   const isWalletConnected = walletStatus === 'CONNECTED'
+  // Until the SDK has read its stored session, nobody knows yet whether the wallet is connected.
+  const isWalletKnown = walletStatus !== 'INITIALIZING'
   const labels = kindLabels[kind]
 
   const reveal = async () => {
@@ -158,7 +160,7 @@ function ExportWalletBody({ onClose }: { onClose: () => void }) {
         </p>
       ) : null}
 
-      {isWalletConnected || isShown ? null : (
+      {isWalletConnected || isShown || !isWalletKnown ? null : (
         <p className="mt-4 text-muted text-sm">
           Your wallet session has ended. Sign in again to export your wallet.
         </p>
@@ -172,8 +174,9 @@ function ExportWalletBody({ onClose }: { onClose: () => void }) {
             <Dialog.Close asChild>
               <Button variant="secondary">Cancel</Button>
             </Dialog.Close>
-            {isWalletConnected ? (
+            {isWalletConnected || !isWalletKnown ? (
               <Button
+                disabled={!isWalletKnown}
                 onClick={() => void reveal()}
                 isBusy={state.status === 'verifying'}
                 aria-describedby={state.status === 'error' ? errorId : undefined}
