@@ -270,6 +270,23 @@ describe('sign-in flow', () => {
     expect(await screen.findByLabelText('Email')).toBeTruthy()
   })
 
+  it('explains a magic link opened in another browser', async () => {
+    wallet.completeMagicLinkSignIn.mockRejectedValue(new Error('Failed to inject credential bundle'))
+    useAuthReturnStore.setState({ params: { bundle: 'bundle-1', orgId: 'org-1' } })
+    renderAt('/login')
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'This sign-in link could not be opened here. Open it in the browser where you asked for it, or request a new one.',
+    )
+  })
+
+  it('sends a new user from a magic link marked as a signup to onboarding', async () => {
+    wallet.completeMagicLinkSignIn.mockResolvedValue({ isNewUser: false })
+    useAuthReturnStore.setState({ params: { bundle: 'bundle-1', orgId: 'org-1', isSignup: 'true' } })
+    const router = renderAt('/login')
+    await screen.findByRole('heading', { name: 'Welcome to Quick Links' })
+    expect(router.state.location.pathname).toBe('/onboarding')
+  })
+
   it('opens as a modal from the header and the landing page', async () => {
     setPageUrl(`${server.origin}/`)
     renderAt('/')

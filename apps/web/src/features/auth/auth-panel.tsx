@@ -85,11 +85,7 @@ export function AuthPanel({ Title = DefaultTitle, purpose = 'navigate', onSigned
     dispatch({ type: 'magicLinkStarted' })
     completeMagicLinkSignIn(bundle, orgId).then(
       ({ isNewUser }) => openSession(isNewUser || isSignupLink),
-      (error: unknown) =>
-        dispatch({
-          type: 'verifyFailed',
-          message: describeAuthError(error, 'This sign-in link no longer works. Request a new one.'),
-        }),
+      (error: unknown) => dispatch({ type: 'verifyFailed', message: describeMagicLinkError(error) }),
     )
   }, [hasMagicLink, openSession])
 
@@ -149,6 +145,18 @@ export function AuthPanel({ Title = DefaultTitle, purpose = 'navigate', onSigned
       return unreachable
     }
   }
+}
+
+/**
+ * A link that cannot be opened here was almost always asked for in another browser: only the
+ * browser that asked holds the key the link's bundle is encrypted to.
+ */
+function describeMagicLinkError(error: unknown): string {
+  const message = describeAuthError(error, 'This sign-in link no longer works. Request a new one.')
+  if (message === 'Failed to inject credential bundle') {
+    return 'This sign-in link could not be opened here. Open it in the browser where you asked for it, or request a new one.'
+  }
+  return message
 }
 
 type Dispatch = (action: Parameters<typeof reduceAuthStep>[1]) => void
