@@ -39,7 +39,8 @@ export function RootLayout() {
         </Suspense>
       </main>
       <Footer />
-      {isSignedIn ? (
+      {/* Onboarding is one step with one button; the tabs come once it is done. */}
+      {isSignedIn && pathname !== '/onboarding' ? (
         <>
           {/* Keeps the footer clear of the fixed bottom navigation. */}
           <div aria-hidden="true" className="h-16 pb-[env(safe-area-inset-bottom)]" />

@@ -119,6 +119,7 @@ describe('routes and guards', () => {
     markNewUser(user.address)
     const router = renderAt('/onboarding')
     await screen.findByRole('heading', { name: 'Welcome to Quick Links' })
+    expect(screen.queryByRole('navigation', { name: 'Main' })).toBeNull()
     fireEvent.click(screen.getByRole('button', { name: 'Continue to dashboard' }))
     await screen.findByRole('heading', { name: 'Links' })
     expect(router.state.location.pathname).toBe('/dashboard')
