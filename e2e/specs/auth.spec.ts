@@ -88,9 +88,11 @@ test.describe('sign-in with the embedded wallet', () => {
 
     const link = extractMagicLink(await waitForMail(request, email))
     expect(new URL(link).pathname).toBe('/login')
+    expect(new URL(link).searchParams.get('isSignup')).toBe('true')
     await page.goto(link)
-    await expect(page).toHaveURL(/\/(onboarding|dashboard)$/, { timeout: 20_000 })
-    expect(page.url()).not.toMatch(/bundle|orgId/)
+    // The mail created the account, so the link says so and the new user sees onboarding.
+    await expect(page).toHaveURL(/\/onboarding$/, { timeout: 20_000 })
+    expect(page.url()).not.toMatch(/bundle|orgId|isSignup/)
     expect((await getSessionUser(page)).email).toBe(email)
     expect(consoleErrors).toEqual([])
   })

@@ -19,4 +19,19 @@ describe('buildMagicLink', () => {
       ['next', '/pay/coffee'],
     ])
   })
+
+  it('marks a link that created the account with isSignup, which redirect params cannot forge', () => {
+    const build = (isSignup: boolean) =>
+      new URL(
+        buildMagicLink({
+          publicOrigin: 'https://pay.example.com',
+          credentialBundle: 'b',
+          organizationId: 'org-1',
+          redirectParams: 'isSignup=true',
+          isSignup,
+        }),
+      ).searchParams.getAll('isSignup')
+    expect(build(true)).toEqual(['true'])
+    expect(build(false)).toEqual([])
+  })
 })

@@ -79,6 +79,7 @@ export async function startContactAuth(
       publicOrigin: context.config.publicOrigin,
       credentialBundle,
       organizationId: orgId,
+      isSignup: isCreated,
       ...(input.redirectParams === undefined ? {} : { redirectParams: input.redirectParams }),
     })
   }
