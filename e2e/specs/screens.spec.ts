@@ -49,11 +49,7 @@ for (const screen of screens) {
 }
 
 /** No horizontal overflow, no serious axe violation, then a screenshot named `name`. */
-async function checkScreen(
-  page: Page,
-  name: string,
-  { fullPage = true } = {},
-): Promise<void> {
+async function checkScreen(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
   expect(overflow, `horizontal overflow in px on ${name}`).toBeLessThanOrEqual(0)
   await expectNoSeriousAxeViolations(page)
