@@ -100,6 +100,7 @@ function printBanner(): void {
       `      ${chain.tokens.map((token) => `${token.symbol} ${token.address}`).join('  ')}`,
     ]),
     `  Devnet details as JSON:  ${appUrl}/api/dev/devnet`,
+    `  Sign-in codes and links:  ${appUrl}/dev/mail  (e-mail and SMS are caught locally in dev mode)`,
     '',
     '  Press Ctrl-C to stop.',
     '',
