@@ -46,7 +46,7 @@ export default defineConfig({
       FRAMES_PORT: String(port + 1),
       SMTP_PORT: process.env.E2E_SMTP_PORT ?? '2625',
       DEVNET_BASE_PORT: process.env.E2E_DEVNET_BASE_PORT ?? '8645',
-      DATA_DIR: '.data/e2e',
+      DATA_DIR: process.env.E2E_DATA_DIR ?? '.data/e2e',
       LOG_LEVEL: 'warn',
     },
   },
