@@ -1,6 +1,6 @@
-import { AlertDialog } from 'radix-ui'
 import type { ReactNode } from 'react'
 import { Button } from './button'
+import { Dialog, DialogClose } from './dialog'
 
 export type ConfirmDeleteDialogProps = {
   open: boolean
@@ -17,7 +17,7 @@ export type ConfirmDeleteDialogProps = {
 
 /**
  * The shared delete confirmation (SPEC §2): caller-supplied title and description, Cancel and
- * Delete. Radix AlertDialog traps focus, starts on Cancel and closes on Escape.
+ * Delete. An alert dialog: focus starts on Cancel, Escape closes it.
  */
 export function ConfirmDeleteDialog({
   open,
@@ -28,41 +28,35 @@ export function ConfirmDeleteDialog({
   isDeleting = false,
 }: ConfirmDeleteDialogProps) {
   return (
-    <AlertDialog.Root open={open} onOpenChange={onOpenChange}>
-      <AlertDialog.Portal>
-        <AlertDialog.Overlay className="fixed inset-0 z-50 bg-overlay data-[state=open]:animate-fade-in" />
-        <AlertDialog.Content
-          className={
-            'fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 ' +
-            'rounded-card border border-border bg-surface p-6 shadow-pop data-[state=open]:animate-pop-in'
-          }
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      role="alertdialog"
+      title={title}
+      description={description}
+    >
+      <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+        <DialogClose>
+          <Button variant="secondary" disabled={isDeleting}>
+            Cancel
+          </Button>
+        </DialogClose>
+        <Button
+          variant="danger"
+          isBusy={isDeleting}
+          onClick={async () => {
+            try {
+              await onConfirm()
+            } catch (error) {
+              console.error('Delete failed', error)
+            } finally {
+              onOpenChange(false)
+            }
+          }}
         >
-          <AlertDialog.Title className="font-semibold text-lg">{title}</AlertDialog.Title>
-          <AlertDialog.Description className="mt-2 text-muted text-sm">{description}</AlertDialog.Description>
-          <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-            <AlertDialog.Cancel asChild>
-              <Button variant="secondary" disabled={isDeleting}>
-                Cancel
-              </Button>
-            </AlertDialog.Cancel>
-            <Button
-              variant="danger"
-              isBusy={isDeleting}
-              onClick={async () => {
-                try {
-                  await onConfirm()
-                } catch (error) {
-                  console.error('Delete failed', error)
-                } finally {
-                  onOpenChange(false)
-                }
-              }}
-            >
-              Delete
-            </Button>
-          </div>
-        </AlertDialog.Content>
-      </AlertDialog.Portal>
-    </AlertDialog.Root>
+          Delete
+        </Button>
+      </div>
+    </Dialog>
   )
 }

@@ -1,9 +1,9 @@
-import { ShieldAlert, X } from 'lucide-react'
-import { Dialog } from 'radix-ui'
+import { ShieldAlert } from 'lucide-react'
 import { useId, useRef, useState } from 'react'
 import { useThemeStore } from '../../lib/theme-store'
 import { Button } from '../../ui/button'
 import { classNames } from '../../ui/class-names'
+import { Dialog, DialogClose, DialogDescription, DialogTitle } from '../../ui/dialog'
 import { useAuthModalStore } from '../auth/auth-modal-store'
 import { describeAuthError } from '../auth/describe-auth-error'
 import { type ExportKind, exportWalletInto, useWalletStatus } from '../auth/wallet-session'
@@ -32,28 +32,9 @@ export function ExportWalletDialog({
   onOpenChange: (open: boolean) => void
 }) {
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-overlay data-[state=open]:animate-fade-in" />
-        <Dialog.Content
-          className={
-            'fixed inset-x-0 bottom-0 z-50 max-h-[90dvh] overflow-y-auto rounded-t-card border border-border bg-surface p-6 pb-[max(1.5rem,env(safe-area-inset-bottom))] shadow-pop ' +
-            'data-[state=open]:animate-pop-in sm:inset-x-auto sm:top-1/2 sm:bottom-auto sm:left-1/2 sm:w-full sm:max-w-md sm:-translate-x-1/2 sm:-translate-y-1/2 sm:rounded-card'
-          }
-        >
-          <ExportWalletBody onClose={() => onOpenChange(false)} />
-          <Dialog.Close asChild>
-            <button
-              type="button"
-              aria-label="Close"
-              className="absolute top-2 right-2 inline-flex size-11 items-center justify-center rounded-control text-muted hover:bg-subtle hover:text-fg"
-            >
-              <X aria-hidden="true" className="size-5" />
-            </button>
-          </Dialog.Close>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <ExportWalletBody onClose={() => onOpenChange(false)} />
+    </Dialog>
   )
 }
 
@@ -93,12 +74,12 @@ function ExportWalletBody({ onClose }: { onClose: () => void }) {
   const isShown = state.status === 'success'
   return (
     <div>
-      <Dialog.Title className="pr-10 font-semibold text-xl tracking-tight">Export wallet</Dialog.Title>
-      <Dialog.Description className="mt-2 text-muted text-sm">
+      <DialogTitle>Export wallet</DialogTitle>
+      <DialogDescription>
         {isShown
           ? `${labels.shown} is shown in a secure frame that this page cannot read. Write it down and keep it offline.`
           : 'Reveal the secret that controls your wallet, to use it in another wallet app.'}
-      </Dialog.Description>
+      </DialogDescription>
 
       {isShown ? null : (
         <div className="mt-4 flex gap-3 rounded-control border border-danger bg-danger-soft p-3 text-sm">
@@ -171,9 +152,9 @@ function ExportWalletBody({ onClose }: { onClose: () => void }) {
           <Button onClick={onClose}>Done</Button>
         ) : (
           <>
-            <Dialog.Close asChild>
+            <DialogClose>
               <Button variant="secondary">Cancel</Button>
-            </Dialog.Close>
+            </DialogClose>
             {isWalletConnected || !isWalletKnown ? (
               <Button
                 disabled={!isWalletKnown}
