@@ -62,6 +62,32 @@ function activityInput(
 export const walletRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app, { context }) => {
   const { db, keyring } = context
 
+  /**
+   * The two export routes after verification: checks the wallet id or address against the user's
+   * wallet (404 otherwise), then runs an activity whose result is the export bundle.
+   */
+  const exportAsActivity = async (
+    verified: VerifiedStampedRequest<{ targetPublicKey: string }>,
+    type: string,
+    exportRequest: { walletId: string } | { address: string },
+  ) => {
+    const account = await getAccountOrThrow(context.db, verified.userId)
+    const kind = planWalletExport(account, exportRequest)
+    const activity = await runActivity(db, activityInput(context, verified, type), async () => ({
+      exportBundle: await useWalletSecret(
+        db,
+        { masterKey: keyring.masterKey, userId: account.userId },
+        (secret) =>
+          createWalletExport(secret, kind, {
+            targetPublicKey: verified.parameters.targetPublicKey,
+            organizationId: verified.organizationId,
+            signingKey: keyring.exportSigningKey,
+          }),
+      ),
+    }))
+    return { activity: toActivityResponse(activity, { withResult: true }) }
+  }
+
   app.post(
     '/sign-payload',
     {
@@ -142,25 +168,9 @@ export const walletRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (ap
         type: walletActivityTypes.exportWallet,
         parametersSchema: exportWalletParametersSchema,
       })
-      const account = await getAccountOrThrow(context.db, verified.userId)
-      const kind = planWalletExport(account, { walletId: verified.parameters.walletId })
-      const activity = await runActivity(
-        db,
-        activityInput(context, verified, walletActivityTypes.exportWallet),
-        async () => ({
-          exportBundle: await useWalletSecret(
-            db,
-            { masterKey: keyring.masterKey, userId: account.userId },
-            (secret) =>
-              createWalletExport(secret, kind, {
-                targetPublicKey: verified.parameters.targetPublicKey,
-                organizationId: verified.organizationId,
-                signingKey: keyring.exportSigningKey,
-              }),
-          ),
-        }),
-      )
-      return { activity: toActivityResponse(activity, { withResult: true }) }
+      return exportAsActivity(verified, walletActivityTypes.exportWallet, {
+        walletId: verified.parameters.walletId,
+      })
     },
   )
 
@@ -180,25 +190,9 @@ export const walletRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (ap
         type: walletActivityTypes.exportWalletAccount,
         parametersSchema: exportWalletAccountParametersSchema,
       })
-      const account = await getAccountOrThrow(context.db, verified.userId)
-      const kind = planWalletExport(account, { address: verified.parameters.address })
-      const activity = await runActivity(
-        db,
-        activityInput(context, verified, walletActivityTypes.exportWalletAccount),
-        async () => ({
-          exportBundle: await useWalletSecret(
-            db,
-            { masterKey: keyring.masterKey, userId: account.userId },
-            (secret) =>
-              createWalletExport(secret, kind, {
-                targetPublicKey: verified.parameters.targetPublicKey,
-                organizationId: verified.organizationId,
-                signingKey: keyring.exportSigningKey,
-              }),
-          ),
-        }),
-      )
-      return { activity: toActivityResponse(activity, { withResult: true }) }
+      return exportAsActivity(verified, walletActivityTypes.exportWalletAccount, {
+        address: verified.parameters.address,
+      })
     },
   )
 }
