@@ -1,0 +1,122 @@
+// Start-up and shut-down shared by the two entry points (main.ts, signer-main.ts).
+import type { FastifyInstance } from 'fastify'
+import type { Logger } from 'pino'
+import { createLogger } from './create-logger.ts'
+import { createDatabaseClient, type DatabaseClient } from './db/create-database-client.ts'
+import { getDatabaseTarget } from './db/get-database-target.ts'
+import { migrate } from './db/migrate.ts'
+import { parseEnv, type ServerConfig } from './env.ts'
+
+const shutdownTimeoutMs = 10_000
+
+/** Something the process opened and must close before it exits. */
+type Closeable = { close(): Promise<unknown> }
+
+/** A started process: its config, logger and migrated database, and what closes with it. */
+export type ServerProcess = {
+  config: ServerConfig
+  logger: Logger
+  database: DatabaseClient
+  /** Closes `resource` when the process exits, before everything added earlier. */
+  closeOnExit(resource: Closeable): void
+  /** Logs `error` as fatal with `message`, closes everything (newest first) and exits 1. */
+  exitWithFailure(error: unknown, message: string): Promise<never>
+  /**
+   * Listens on `port` and the configured host, logging "`name` listening on …"; on failure exits
+   * as `exitWithFailure` does, naming the port's variable (`portVariable`) when given.
+   */
+  listenOrExit(
+    server: FastifyInstance,
+    options: { port: number; name: string; portVariable?: string },
+  ): Promise<void>
+  /** On SIGINT or SIGTERM closes everything (newest first) and exits 0; exits 1 after 10 s or on error. */
+  closeOnSignals(): void
+}
+
+/**
+ * Parses the environment, opens the database and migrates it: the start every server process
+ * shares. Never rejects: a bad environment prints the message and exits 1; a database that does not
+ * open or migrate is logged as fatal and exits 1 (closing the database if it opened).
+ */
+export async function startServerProcess(): Promise<ServerProcess> {
+  let config: ServerConfig
+  try {
+    config = parseEnv()
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error))
+    process.exit(1)
+  }
+
+  const logger = createLogger(config.logLevel)
+  const target = getDatabaseTarget(config)
+  const database = await createDatabaseClient(target, {
+    onPoolError: (error) => logger.error({ err: error }, 'Idle database connection failed'),
+  }).catch((error: unknown) => {
+    logger.fatal({ err: error }, `Cannot open the database (${target.kind})`)
+    process.exit(1)
+  })
+
+  // Oldest first; closed in reverse, so a server closes before the database it uses.
+  const opened: Closeable[] = [database]
+  const closeAll = async () => {
+    for (const resource of [...opened].reverse()) await resource.close()
+  }
+  const exitWithFailure = async (error: unknown, message: string): Promise<never> => {
+    logger.fatal({ err: error }, message)
+    await closeAll()
+    process.exit(1)
+  }
+
+  try {
+    await migrate(database)
+    logger.info({ database: target.kind }, 'Database migrated')
+  } catch (error) {
+    await exitWithFailure(error, 'Database migration failed')
+  }
+
+  let isClosing = false
+  const shutDown = async (signal: NodeJS.Signals): Promise<void> => {
+    if (isClosing) return
+    isClosing = true
+    logger.info({ signal }, 'Shutting down')
+    const forceExit = setTimeout(() => {
+      logger.error('Shutdown took too long; exiting')
+      process.exit(1)
+    }, shutdownTimeoutMs)
+    forceExit.unref()
+    try {
+      await closeAll()
+      process.exit(0)
+    } catch (error) {
+      logger.error({ err: error }, 'Shutdown failed')
+      process.exit(1)
+    }
+  }
+
+  return {
+    config,
+    logger,
+    database,
+    closeOnExit: (resource) => {
+      opened.push(resource)
+    },
+    exitWithFailure,
+    listenOrExit: async (server, { port, name, portVariable }) => {
+      try {
+        await server.listen({
+          port,
+          host: config.host,
+          listenTextResolver: (address) => `${name} listening on ${address}`,
+        })
+      } catch (error) {
+        const hint = portVariable === undefined ? '' : ` (${portVariable})`
+        await exitWithFailure(error, `Cannot listen on ${config.host}:${port}${hint}`)
+      }
+    },
+    closeOnSignals: () => {
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+        process.on(signal, () => void shutDown(signal))
+      }
+    },
+  }
+}
