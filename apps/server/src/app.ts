@@ -19,6 +19,10 @@ import { webStaticPlugin } from './plugins/web-static-plugin.ts'
 import { authRoutes } from './routes/auth/auth-routes.ts'
 import { devRoutes } from './routes/dev/dev-routes.ts'
 import { healthRoutes } from './routes/health-routes.ts'
+import { linksRoutes } from './routes/links/links-routes.ts'
+import { payRoutes } from './routes/pay/pay-routes.ts'
+import { routingRoutes } from './routes/routing/routing-routes.ts'
+import { usersRoutes } from './routes/users/users-routes.ts'
 import { createDelivery, type Delivery } from './services/delivery/create-delivery.ts'
 import { createDevOutbox, type DevOutbox } from './services/delivery/create-dev-outbox.ts'
 import type { DevSms } from './services/delivery/sms-provider.ts'
@@ -113,6 +117,11 @@ export async function buildApp(
     async (api) => {
       await api.register(sessionPlugin)
       await api.register(authRoutes)
+      await api.register(linksRoutes)
+      await api.register(payRoutes)
+      await api.register(usersRoutes)
+      // Last: its /api/{provider}/… routes are parametric, so the static paths above win.
+      await api.register(routingRoutes)
       if (config.devMode) await api.register(devRoutes, { mailOutbox, smsOutbox })
       if (dependencies.extraApiRoutes) await api.register(dependencies.extraApiRoutes)
     },

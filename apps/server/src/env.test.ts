@@ -25,6 +25,7 @@ describe('parseEnv', () => {
       smtpPort: 2525,
       mailFrom: 'Quick Links <no-reply@quicklinks.local>',
       sms: { provider: 'none' },
+      routingProvider: 'local',
     })
   })
 

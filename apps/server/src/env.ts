@@ -44,6 +44,7 @@ const environmentSchema = z.object({
   TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
   TWILIO_FROM: z.string().min(1).optional(),
   TWILIO_API_URL: z.url().default('https://api.twilio.com'),
+  ROUTING_PROVIDER: z.enum(['local', 'squid']).default('local'),
 })
 
 /** Everything the server needs to know about its surroundings; tests build their own. */
@@ -87,6 +88,8 @@ export type ServerConfig = {
     | { provider: 'dev' }
     | { provider: 'twilio'; accountSid: string; authToken: string; from: string; apiUrl: string }
     | { provider: 'none' }
+  /** Who lists chains and tokens and builds routes: 'local' (the devnet) or 'squid'; the web calls /api/{routingProvider}/… */
+  routingProvider: 'local' | 'squid'
 }
 
 /**
@@ -127,6 +130,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     smtpPort: env.SMTP_PORT,
     mailFrom: env.MAIL_FROM,
     sms: parseSmsConfig(env),
+    routingProvider: env.ROUTING_PROVIDER,
   }
 }
 

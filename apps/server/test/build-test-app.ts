@@ -47,6 +47,7 @@ export function createTestConfig(overrides: Partial<ServerConfig> = {}): ServerC
     smtpPort: 0,
     mailFrom: 'Quick Links <no-reply@quicklinks.local>',
     sms: { provider: 'none' },
+    routingProvider: 'local',
     ...overrides,
   }
 }

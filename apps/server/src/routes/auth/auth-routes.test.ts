@@ -45,6 +45,7 @@ describe('session routes', () => {
         id: user.id,
         address: address.toLowerCase(),
         email: 'payee@example.com',
+        username: null,
         createdAt: expect.any(String),
       },
     })

@@ -79,6 +79,7 @@ describe('SIWE sign-in: GET /api/auth/nonce, POST /api/auth/login', () => {
       id: expect.any(String),
       address: account.address.toLowerCase(),
       email: null,
+      username: null,
       createdAt: expect.any(String),
     })
     const firstCookie = getSetCookie(first.response, 'ql_session')

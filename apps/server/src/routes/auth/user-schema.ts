@@ -6,6 +6,7 @@ export const userSchema = z
     id: z.uuid(),
     address: z.string().describe('EVM address, lower-case'),
     email: z.string().nullable(),
+    username: z.string().nullable().describe('The claimed username, or null'),
     createdAt: z.iso.datetime(),
   })
   .meta({ id: 'User' })

@@ -1,0 +1,136 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import { createLink } from '../../services/links/create-link.ts'
+import { deleteLink } from '../../services/links/delete-link.ts'
+import { getOwnedLinkOrThrow } from '../../services/links/get-owned-link-or-throw.ts'
+import {
+  createLinkRequestSchema,
+  linkSchema,
+  updateLinkRequestSchema,
+} from '../../services/links/link-schemas.ts'
+import { listLinks } from '../../services/links/list-links.ts'
+import { toLinkResponse } from '../../services/links/to-link-response.ts'
+import { updateLink } from '../../services/links/update-link.ts'
+import { getRoutingProvider } from '../../services/routing/get-routing-provider.ts'
+import { requireSignedInUser } from '../../services/users/require-signed-in-user.ts'
+import { errorResponseSchema } from '../error-response-schema.ts'
+
+const linkIdParamsSchema = z.object({ id: z.string().max(64).describe('The link id (a UUID)') })
+const linkResponseSchema = z.object({ data: linkSchema })
+
+/** The owner's payment links under /api/links: list, create, read, update, delete. */
+export const linksRoutes: FastifyPluginAsyncZod = async (app) => {
+  const provider = getRoutingProvider(app.config)
+
+  app.get(
+    '/links',
+    {
+      schema: {
+        summary: "The signed-in user's links, newest first",
+        tags: ['links'],
+        response: { 200: z.object({ data: z.array(linkSchema) }), 401: errorResponseSchema },
+      },
+    },
+    // GET /api/links: only the caller's links.
+    async (request) => {
+      const user = requireSignedInUser(request.user)
+      const rows = await listLinks(app.db, user.id)
+      return { data: rows.map(toLinkResponse) }
+    },
+  )
+
+  app.post(
+    '/links',
+    {
+      schema: {
+        summary: 'Creates a link; the same idempotency_key from the same user returns the first link (200)',
+        tags: ['links'],
+        body: createLinkRequestSchema,
+        response: {
+          200: linkResponseSchema,
+          201: linkResponseSchema,
+          401: errorResponseSchema,
+          403: errorResponseSchema,
+          409: errorResponseSchema,
+          422: errorResponseSchema,
+          503: errorResponseSchema,
+        },
+      },
+    },
+    // POST /api/links: validate, check chain and token with the routing provider, create once per idempotency key.
+    async (request, reply) => {
+      const user = requireSignedInUser(request.user)
+      const { link, isNew } = await createLink(app.db, provider, { userId: user.id, request: request.body })
+      reply.status(isNew ? 201 : 200)
+      return { data: toLinkResponse(link) }
+    },
+  )
+
+  app.get(
+    '/links/:id',
+    {
+      schema: {
+        summary: "One of the signed-in user's links; 404 for another user's",
+        tags: ['links'],
+        params: linkIdParamsSchema,
+        response: { 200: linkResponseSchema, 401: errorResponseSchema, 404: errorResponseSchema },
+      },
+    },
+    // GET /api/links/{id}: the caller's link, or 404 NOT_FOUND.
+    async (request) => {
+      const user = requireSignedInUser(request.user)
+      const link = await getOwnedLinkOrThrow(app.db, { userId: user.id, id: request.params.id })
+      return { data: toLinkResponse(link) }
+    },
+  )
+
+  app.put(
+    '/links/:id',
+    {
+      schema: {
+        summary:
+          'Updates alias, alias_slug, message, account_type, enabled, favorite, settings; receiver, chain and token are fixed',
+        tags: ['links'],
+        params: linkIdParamsSchema,
+        body: updateLinkRequestSchema,
+        response: {
+          200: linkResponseSchema,
+          401: errorResponseSchema,
+          403: errorResponseSchema,
+          404: errorResponseSchema,
+          409: errorResponseSchema,
+          422: errorResponseSchema,
+        },
+      },
+    },
+    // PUT /api/links/{id}: edit the caller's link, or 404 NOT_FOUND.
+    async (request) => {
+      const user = requireSignedInUser(request.user)
+      const link = await updateLink(app.db, { userId: user.id, id: request.params.id, request: request.body })
+      return { data: toLinkResponse(link) }
+    },
+  )
+
+  app.delete(
+    '/links/:id',
+    {
+      schema: {
+        summary: "Deletes one of the signed-in user's links; 404 for another user's",
+        tags: ['links'],
+        params: linkIdParamsSchema,
+        response: {
+          200: z.object({ data: z.object({ id: z.string() }) }),
+          401: errorResponseSchema,
+          403: errorResponseSchema,
+          404: errorResponseSchema,
+        },
+      },
+    },
+    // DELETE /api/links/{id}: remove the caller's link, or 404 NOT_FOUND.
+    async (request) => {
+      const user = requireSignedInUser(request.user)
+      await deleteLink(app.db, { userId: user.id, id: request.params.id })
+      return { data: { id: request.params.id } }
+    },
+  )
+}

@@ -1,0 +1,66 @@
+import { AppError } from '@quicklinks/core/app-error'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import { getRoutingProvider } from '../../services/routing/get-routing-provider.ts'
+import { routingChainSchema, routingTokenSchema } from '../../services/routing/routing-provider.ts'
+import { errorResponseSchema } from '../error-response-schema.ts'
+
+const providerParamsSchema = z.object({
+  provider: z.string().max(64).describe("The configured routing provider ('local' by default)"),
+})
+
+/** The routing provider's catalogue: GET /api/{provider}/chains and /tokens. */
+export const routingRoutes: FastifyPluginAsyncZod = async (app) => {
+  const provider = getRoutingProvider(app.config)
+
+  const assertConfiguredProvider = (name: string): void => {
+    if (name !== provider.name) {
+      throw new AppError('NOT_FOUND', {
+        message: `Routing provider ${name} requested; ${provider.name} is configured`,
+        userMessage: `Unknown routing provider "${name}".`,
+      })
+    }
+  }
+
+  app.get(
+    '/:provider/chains',
+    {
+      schema: {
+        summary: 'The chains the routing provider serves (public); {provider} is the configured one',
+        tags: ['routing'],
+        params: providerParamsSchema,
+        response: {
+          200: z.object({ data: z.array(routingChainSchema) }),
+          404: errorResponseSchema,
+          503: errorResponseSchema,
+        },
+      },
+    },
+    // GET /api/{provider}/chains: the provider's chains, or 404 for another provider's name.
+    async (request) => {
+      assertConfiguredProvider(request.params.provider)
+      return { data: await provider.chains() }
+    },
+  )
+
+  app.get(
+    '/:provider/tokens',
+    {
+      schema: {
+        summary: 'The tokens on every chain of the routing provider (public), native ones included',
+        tags: ['routing'],
+        params: providerParamsSchema,
+        response: {
+          200: z.object({ data: z.array(routingTokenSchema) }),
+          404: errorResponseSchema,
+          503: errorResponseSchema,
+        },
+      },
+    },
+    // GET /api/{provider}/tokens: the provider's tokens, or 404 for another provider's name.
+    async (request) => {
+      assertConfiguredProvider(request.params.provider)
+      return { data: await provider.tokens() }
+    },
+  )
+}

@@ -1,0 +1,87 @@
+import { and, eq } from 'drizzle-orm'
+import { getAddress } from 'viem'
+import type { Database } from '../../db/create-database-client.ts'
+import { type Link, links } from '../../db/schema.ts'
+import type { RoutingProvider } from '../routing/routing-provider.ts'
+import { buildAliasSlugOrThrow, buildSlugTakenError, isAliasSlugTaken } from './check-alias-slug.ts'
+import { getUniqueViolation } from './get-unique-violation.ts'
+import type { CreateLinkRequest } from './link-schemas.ts'
+import { resolveLinkTarget } from './resolve-link-target.ts'
+
+export type CreateLinkResult = {
+  link: Link
+  /** False when the idempotency key matched a link created earlier (no new link was made). */
+  isNew: boolean
+}
+
+async function findByIdempotencyKey(db: Database, userId: string, key: string): Promise<Link | undefined> {
+  const [link] = await db
+    .select()
+    .from(links)
+    .where(and(eq(links.userId, userId), eq(links.idempotencyKey, key)))
+    .limit(1)
+  return link
+}
+
+/**
+ * Creates a link for `userId` from validated input: slug from alias_slug or the alias, chain and
+ * token checked against the routing provider, receiver checksummed. With an idempotency key the
+ * same user's earlier link with that key is returned instead (also when two requests race: the
+ * unique index admits one, the loser reads the winner's row). Throws AppError
+ * VALIDATION_FAILED naming a field, CONFLICT (409) with a free slug suggestion when the slug is
+ * taken, or the provider's SERVICE_UNAVAILABLE.
+ */
+export async function createLink(
+  db: Database,
+  provider: RoutingProvider,
+  input: { userId: string; request: CreateLinkRequest },
+): Promise<CreateLinkResult> {
+  const { userId, request } = input
+  const key = request.idempotency_key ?? undefined
+  if (key !== undefined) {
+    const existing = await findByIdempotencyKey(db, userId, key)
+    if (existing) return { link: existing, isNew: false }
+  }
+
+  const slug = buildAliasSlugOrThrow(
+    request.alias_slug ?? request.alias,
+    request.alias_slug === undefined ? 'alias' : 'alias_slug',
+  )
+  const target = await resolveLinkTarget(provider, {
+    chain: request.chain,
+    chainId: request.chain_id,
+    tokenAddress: request.token_address,
+    tokenName: request.token_name,
+  })
+  if (await isAliasSlugTaken(db, slug)) throw await buildSlugTakenError(db, slug)
+
+  try {
+    const [link] = await db
+      .insert(links)
+      .values({
+        userId,
+        ...(request.link_type === undefined ? {} : { linkType: request.link_type }),
+        alias: request.alias,
+        aliasSlug: slug,
+        receiverAddress: getAddress(request.receiver_address),
+        ...target,
+        message: request.message ?? '',
+        ...(request.account_type === undefined ? {} : { accountType: request.account_type }),
+        ...(request.enabled === undefined ? {} : { enabled: request.enabled }),
+        ...(request.favorite === undefined ? {} : { favorite: request.favorite }),
+        ...(request.settings === undefined ? {} : { settings: request.settings }),
+        idempotencyKey: key ?? null,
+      })
+      .returning()
+    if (!link) throw new Error('Insert into links returned no row')
+    return { link, isNew: true }
+  } catch (error) {
+    if (!getUniqueViolation(error)) throw error
+    // A concurrent request with the same key won the race: answer with its link.
+    if (key !== undefined) {
+      const existing = await findByIdempotencyKey(db, userId, key)
+      if (existing) return { link: existing, isNew: false }
+    }
+    throw await buildSlugTakenError(db, slug, error)
+  }
+}

@@ -1,0 +1,12 @@
+import { desc, eq } from 'drizzle-orm'
+import type { Database } from '../../db/create-database-client.ts'
+import { type Link, links } from '../../db/schema.ts'
+
+/** The user's links, newest first. Rejects when the database fails. */
+export async function listLinks(db: Database, userId: string): Promise<Link[]> {
+  return db
+    .select()
+    .from(links)
+    .where(eq(links.userId, userId))
+    .orderBy(desc(links.createdAt), desc(links.id))
+}

@@ -1,0 +1,32 @@
+import type { Link } from '../../db/schema.ts'
+import type { LinkResponse, PublicLinkResponse } from './link-schemas.ts'
+
+/** A link row in its API shape (snake_case, ISO dates). */
+export function toLinkResponse(link: Link): LinkResponse {
+  return {
+    ...toPublicLinkResponse(link),
+    account_type: link.accountType,
+    enabled: link.enabled,
+    favorite: link.favorite,
+    settings: link.settings,
+    idempotency_key: link.idempotencyKey,
+    created_at: link.createdAt.toISOString(),
+    updated_at: link.updatedAt.toISOString(),
+  }
+}
+
+/** Only what a payer needs: no owner, flags, settings or idempotency key. */
+export function toPublicLinkResponse(link: Link): PublicLinkResponse {
+  return {
+    id: link.id,
+    link_type: link.linkType,
+    alias: link.alias,
+    alias_slug: link.aliasSlug,
+    receiver_address: link.receiverAddress,
+    chain: link.chain,
+    chain_id: link.chainId,
+    token_name: link.tokenName,
+    token_address: link.tokenAddress,
+    message: link.message,
+  }
+}

@@ -1,0 +1,82 @@
+import { and, eq } from 'drizzle-orm'
+import type { Database } from '../../db/create-database-client.ts'
+import { type Link, links } from '../../db/schema.ts'
+import { createValidationError } from '../parse-input-or-throw.ts'
+import { isNativeTokenAddress } from '../routing/routing-provider.ts'
+import { buildAliasSlugOrThrow, buildSlugTakenError, isAliasSlugTaken } from './check-alias-slug.ts'
+import { buildLinkNotFoundError, getOwnedLinkOrThrow } from './get-owned-link-or-throw.ts'
+import { getUniqueViolation } from './get-unique-violation.ts'
+import type { UpdateLinkRequest } from './link-schemas.ts'
+
+const sameText = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase()
+
+/** Refuses a change of what a payer pays to: receiver, chain and token are fixed at creation. */
+function assertTargetUnchanged(link: Link, request: UpdateLinkRequest): void {
+  if (request.receiver_address !== undefined && !sameText(request.receiver_address, link.receiverAddress)) {
+    throw createValidationError('receiver_address', 'cannot be changed')
+  }
+  if (request.chain !== undefined && !sameText(request.chain, link.chain)) {
+    throw createValidationError('chain', 'cannot be changed')
+  }
+  if (request.chain_id !== undefined && Number(request.chain_id) !== link.chainId) {
+    throw createValidationError('chain_id', 'cannot be changed')
+  }
+  if (request.token_name !== undefined && !sameText(request.token_name, link.tokenName)) {
+    throw createValidationError('token_name', 'cannot be changed')
+  }
+  if (request.token_address !== undefined) {
+    const isSame =
+      sameText(request.token_address, link.tokenAddress) ||
+      (isNativeTokenAddress(request.token_address.trim()) && isNativeTokenAddress(link.tokenAddress))
+    if (!isSame) throw createValidationError('token_address', 'cannot be changed')
+  }
+}
+
+/**
+ * Updates the editable fields of the user's link (alias, alias_slug, message, account_type,
+ * enabled, favorite, settings); fields not sent keep their values, and the slug changes only
+ * when alias_slug is sent. Throws AppError NOT_FOUND for an unknown id or another user's link,
+ * VALIDATION_FAILED naming the field (an id that differs from the path, a new receiver, chain or
+ * token, a bad slug), CONFLICT (409, with a suggestion) when the new slug is taken.
+ */
+export async function updateLink(
+  db: Database,
+  input: { userId: string; id: string; request: UpdateLinkRequest },
+): Promise<Link> {
+  const { request } = input
+  const link = await getOwnedLinkOrThrow(db, { userId: input.userId, id: input.id })
+  if (request.id !== undefined && request.id !== link.id) {
+    throw createValidationError('id', 'must match the link id in the path')
+  }
+  assertTargetUnchanged(link, request)
+
+  let aliasSlug: string | undefined
+  if (request.alias_slug !== undefined) {
+    aliasSlug = buildAliasSlugOrThrow(request.alias_slug, 'alias_slug')
+    if (aliasSlug === link.aliasSlug) aliasSlug = undefined
+    else if (await isAliasSlugTaken(db, aliasSlug, link.id)) throw await buildSlugTakenError(db, aliasSlug)
+  }
+
+  try {
+    const [updated] = await db
+      .update(links)
+      .set({
+        ...(request.alias === undefined ? {} : { alias: request.alias }),
+        ...(aliasSlug === undefined ? {} : { aliasSlug }),
+        ...(request.message === undefined ? {} : { message: request.message ?? '' }),
+        ...(request.account_type === undefined ? {} : { accountType: request.account_type }),
+        ...(request.enabled === undefined ? {} : { enabled: request.enabled }),
+        ...(request.favorite === undefined ? {} : { favorite: request.favorite }),
+        ...(request.settings === undefined ? {} : { settings: request.settings }),
+        updatedAt: new Date(),
+      })
+      .where(and(eq(links.id, link.id), eq(links.userId, input.userId)))
+      .returning()
+    if (!updated) throw buildLinkNotFoundError(link.id)
+    return updated
+  } catch (error) {
+    if (aliasSlug !== undefined && getUniqueViolation(error))
+      throw await buildSlugTakenError(db, aliasSlug, error)
+    throw error
+  }
+}

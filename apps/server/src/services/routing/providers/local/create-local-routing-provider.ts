@@ -1,0 +1,99 @@
+import { existsSync } from 'node:fs'
+import { AppError } from '@quicklinks/core/app-error'
+import type { DevnetDeployment } from '@quicklinks/devnet/devnet-deployment'
+import { getDevnetDeploymentOrThrow } from '../../../devnet/get-devnet-deployment-or-throw.ts'
+import {
+  nativeTokenAddress,
+  type RoutingChain,
+  type RoutingProvider,
+  type RoutingToken,
+} from '../../routing-provider.ts'
+
+/** The network identifiers of the chains the devnet simulates (SPEC's link `chain` values). */
+const networkIdentifiers: Readonly<Record<number, string>> = {
+  8453: 'base',
+  43114: 'avalanche',
+  42161: 'arbitrum',
+}
+
+const tokenNames: Readonly<Record<string, string>> = {
+  USDC: 'USD Coin',
+  USDT: 'Tether USD',
+  WETH: 'Wrapped Ether',
+  WAVAX: 'Wrapped AVAX',
+  ETH: 'Ether',
+  AVAX: 'Avalanche',
+}
+
+export type LocalRoutingProviderOptions = {
+  devnetDeploymentFile: string
+  /** Without dev mode a missing deployment file means nobody configured any chain. */
+  devMode: boolean
+}
+
+/**
+ * The `local` routing provider: chains and tokens from the devnet deployment file, read afresh
+ * on each call (the devnet may deploy after the server starts). No icons: nothing may be fetched
+ * from another origin on the devnet, so `chainIconURI` and `logoURI` are empty.
+ */
+export function createLocalRoutingProvider(options: LocalRoutingProviderOptions): RoutingProvider {
+  const readDeployment = async (): Promise<DevnetDeployment> => {
+    if (!options.devMode && !existsSync(options.devnetDeploymentFile)) {
+      throw new AppError('SERVICE_UNAVAILABLE', {
+        message: `No devnet deployment file at ${options.devnetDeploymentFile} and DEV_MODE is off`,
+        userMessage:
+          'No chains configured: the local routing provider reads the devnet deployment, which is not there. Run with DEV_MODE=true (npm start), set DEVNET_DEPLOYMENT_FILE, or set ROUTING_PROVIDER=squid.',
+      })
+    }
+    return getDevnetDeploymentOrThrow(options.devnetDeploymentFile)
+  }
+
+  return {
+    name: 'local',
+    async chains() {
+      const deployment = await readDeployment()
+      return deployment.chains.map(
+        (chain): RoutingChain => ({
+          chainId: chain.chainId,
+          networkIdentifier:
+            networkIdentifiers[chain.chainId] ?? chain.name.toLowerCase().replace(/\s+/g, '-'),
+          networkName: chain.name,
+          chainIconURI: '',
+          type: 'evm',
+          enabled: true,
+          visible: true,
+          nativeCurrency: { symbol: chain.nativeSymbol, decimals: 18 },
+        }),
+      )
+    },
+    async tokens() {
+      const deployment = await readDeployment()
+      return deployment.chains.flatMap((chain): RoutingToken[] => [
+        {
+          chainId: chain.chainId,
+          address: nativeTokenAddress,
+          symbol: chain.nativeSymbol,
+          name: tokenNames[chain.nativeSymbol] ?? chain.nativeSymbol,
+          decimals: 18,
+          type: 'evm',
+          logoURI: '',
+          active: true,
+          visible: true,
+        },
+        ...chain.tokens.map(
+          (token): RoutingToken => ({
+            chainId: chain.chainId,
+            address: token.address,
+            symbol: token.symbol,
+            name: tokenNames[token.symbol] ?? token.symbol,
+            decimals: token.decimals,
+            type: 'evm',
+            logoURI: '',
+            active: true,
+            visible: true,
+          }),
+        ),
+      ])
+    },
+  }
+}

@@ -1,0 +1,43 @@
+import { AppError } from '@quicklinks/core/app-error'
+import { and, eq, ne, sql } from 'drizzle-orm'
+import type { Database } from '../../db/create-database-client.ts'
+import { type User, users } from '../../db/schema.ts'
+import { getUniqueViolation } from '../links/get-unique-violation.ts'
+
+function buildTakenError(username: string, cause?: unknown): AppError {
+  return new AppError('CONFLICT', {
+    message: `Username ${username} is held by another user`,
+    userMessage: 'That username is taken.',
+    field: 'username',
+    ...(cause === undefined ? {} : { cause }),
+  })
+}
+
+/**
+ * Gives `username` (already validated) to the user, replacing any earlier one; the same name in
+ * another case is the user's to take. Throws AppError CONFLICT (409, 'That username is taken.')
+ * when another user holds it, also when two claims race (the unique index decides).
+ */
+export async function claimUsername(
+  db: Database,
+  input: { userId: string; username: string },
+): Promise<User> {
+  const holders = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(sql`lower(${users.username}) = lower(${input.username})`, ne(users.id, input.userId)))
+    .limit(1)
+  if (holders.length > 0) throw buildTakenError(input.username)
+  try {
+    const [user] = await db
+      .update(users)
+      .set({ username: input.username, updatedAt: new Date() })
+      .where(eq(users.id, input.userId))
+      .returning()
+    if (!user) throw new AppError('UNAUTHORIZED', { message: `User ${input.userId} no longer exists` })
+    return user
+  } catch (error) {
+    if (getUniqueViolation(error)) throw buildTakenError(input.username, error)
+    throw error
+  }
+}
