@@ -1,21 +1,159 @@
-import { Link2 } from 'lucide-react'
+import { Link2, Plus, RotateCw } from 'lucide-react'
+import { useCallback, useReducer, useState } from 'react'
+import { Button } from '../../ui/button'
 import { Card } from '../../ui/card'
+import { ConfirmDeleteDialog } from '../../ui/confirm-delete-dialog'
+import { Skeleton } from '../../ui/skeleton'
+import type { Link } from './link'
+import { LinkCard } from './link-card'
+import { LinkManagerModal } from './link-manager-modal'
+import { initialLinkModalState, reduceLinkModal } from './link-modal-state'
+import { useDeleteLink, useLinks, useToggleLink } from './link-queries'
+import { useLinkStore } from './link-store'
+import { ShareLinkDialog } from './share-link-dialog'
 
-/** /dashboard, the Links tab. The link list and link manager arrive with the links feature. */
+/** A fresh key per draft: a double submit or a retry of the same draft never makes a second link. */
+function createIdempotencyKey(): string {
+  return crypto.randomUUID()
+}
+
+/**
+ * /dashboard, the Links tab: the owner's links (painted from 'link-storage' at once, then fetched),
+ * skeleton rows on a first load, an empty state inviting the first link, and the link manager.
+ */
 export function DashboardScreen() {
+  const query = useLinks()
+  const links = useLinkStore((state) => state.links)
+  const storeError = useLinkStore((state) => state.error)
+  const toggle = useToggleLink()
+  const remove = useDeleteLink()
+  const [modal, dispatch] = useReducer(reduceLinkModal, initialLinkModalState)
+  const [deleting, setDeleting] = useState<Link | null>(null)
+  const [sharing, setSharing] = useState<Link | null>(null)
+  const openCreate = useCallback(
+    () => dispatch({ type: 'openCreate', idempotencyKey: createIdempotencyKey() }),
+    [],
+  )
+
+  const shown = query.data ?? links
+  const isFirstLoad = query.isPending && links.length === 0
+
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-8 sm:py-10">
-      <h1 className="font-semibold text-2xl tracking-tight">Links</h1>
-      <p className="mt-1 text-muted text-sm">Your payment links.</p>
-      <Card className="mt-6 flex flex-col items-center px-6 py-12 text-center">
-        <span className="flex size-12 items-center justify-center rounded-full bg-accent-soft text-accent">
-          <Link2 aria-hidden="true" className="size-6" />
-        </span>
-        <h2 className="mt-4 font-semibold">No links yet</h2>
-        <p className="mt-1 max-w-sm text-muted text-sm">
-          Creating payment links is being set up. Your links will appear here.
+      <div className="flex items-end justify-between gap-4">
+        <div>
+          <h1 className="font-semibold text-2xl tracking-tight">Links</h1>
+          <p className="mt-1 text-muted text-sm">Your payment links.</p>
+        </div>
+        {shown.length > 0 ? (
+          <Button onClick={openCreate}>
+            <Plus aria-hidden="true" />
+            New link
+          </Button>
+        ) : null}
+      </div>
+      {storeError === null ? null : (
+        <p role="alert" className="mt-4 flex items-center gap-3 text-danger text-sm">
+          {storeError}
+          {query.isError ? (
+            <Button
+              variant="ghost"
+              size="compact"
+              onClick={() => void query.refetch()}
+              isBusy={query.isFetching}
+            >
+              <RotateCw aria-hidden="true" />
+              Try again
+            </Button>
+          ) : null}
         </p>
-      </Card>
+      )}
+      {isFirstLoad ? (
+        <ul aria-label="Loading links" className="mt-6 grid gap-4">
+          {[0, 1, 2].map((row) => (
+            <li key={row}>
+              <LinkCardSkeleton />
+            </li>
+          ))}
+        </ul>
+      ) : shown.length === 0 && !query.isError ? (
+        <EmptyState onCreate={openCreate} />
+      ) : (
+        <ul aria-label="Your links" className="mt-6 grid gap-4 sm:grid-cols-2">
+          {shown.map((link) => (
+            <li key={link.id}>
+              <LinkCard
+                link={link}
+                onToggle={(field, value) => toggle.mutate({ link, field, value })}
+                onEdit={() => dispatch({ type: 'openEdit', link })}
+                onDelete={() => setDeleting(link)}
+                onShare={() => setSharing(link)}
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+      <LinkManagerModal state={modal} dispatch={dispatch} />
+      {sharing === null ? null : (
+        <ShareLinkDialog
+          link={sharing}
+          open
+          onOpenChange={(open) => {
+            if (!open) setSharing(null)
+          }}
+        />
+      )}
+      <ConfirmDeleteDialog
+        open={deleting !== null}
+        onOpenChange={(open) => {
+          if (!open) setDeleting(null)
+        }}
+        title="Delete Link"
+        description="Are you sure you want to delete this link? This action cannot be undone."
+        isDeleting={remove.isPending}
+        onConfirm={async () => {
+          if (deleting !== null) await remove.mutateAsync(deleting.id)
+        }}
+      />
     </div>
+  )
+}
+
+function EmptyState({ onCreate }: { onCreate: () => void }) {
+  return (
+    <Card className="mt-6 flex flex-col items-center px-6 py-12 text-center">
+      <span className="flex size-12 items-center justify-center rounded-full bg-accent-soft text-accent">
+        <Link2 aria-hidden="true" className="size-6" />
+      </span>
+      <h2 className="mt-4 font-semibold">Create your first payment link</h2>
+      <p className="mt-1 max-w-sm text-muted text-sm">
+        Share one link and get paid in the token you want, on the chain you want. Payers can use any token on
+        any network.
+      </p>
+      <Button className="mt-6" onClick={onCreate}>
+        <Plus aria-hidden="true" />
+        New link
+      </Button>
+    </Card>
+  )
+}
+
+function LinkCardSkeleton() {
+  return (
+    <Card className="p-4 sm:p-5">
+      <div className="flex items-start gap-3">
+        <div className="grid flex-1 gap-2">
+          <Skeleton className="h-5 w-40" />
+          <Skeleton className="h-4 w-28" />
+        </div>
+        <Skeleton className="h-6 w-11 rounded-full" />
+      </div>
+      <Skeleton className="mt-4 h-4 w-32" />
+      <Skeleton className="mt-2 h-4 w-44" />
+      <div className="mt-4 grid grid-cols-2 gap-3">
+        <Skeleton className="h-11" />
+        <Skeleton className="h-11" />
+      </div>
+    </Card>
   )
 }

@@ -1,0 +1,66 @@
+import { Check, Copy } from 'lucide-react'
+import { useEffect, useState } from 'react'
+import { classNames } from '../../ui/class-names'
+import { toast } from '../../ui/use-toast'
+
+/** SPEC §9: copy toast 2000 ms. */
+export const copyToastMs = 2000
+
+/**
+ * Copies a pay link and says so: a check in place, to screen readers and with SPEC's 'Link Copied'
+ * toast. A failing copy is silent (SPEC §8). Resolves true when the text reached the clipboard.
+ */
+export async function copyPayLink(url: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(url)
+  } catch {
+    return false
+  }
+  toast({
+    title: 'Link Copied',
+    description: 'The payable link has been copied to your clipboard.',
+    duration: copyToastMs,
+  })
+  return true
+}
+
+/** A read-only link with a copy button (the ready page). */
+export function CopyLinkField({ url, className }: { url: string; className?: string }) {
+  const [isCopied, setIsCopied] = useState(false)
+  useEffect(() => {
+    if (!isCopied) return
+    const timeout = setTimeout(() => setIsCopied(false), copyToastMs)
+    return () => clearTimeout(timeout)
+  }, [isCopied])
+  return (
+    <div
+      className={classNames(
+        'flex items-center gap-2 rounded-control border border-border bg-subtle p-1 pl-3',
+        className,
+      )}
+    >
+      <input
+        readOnly
+        aria-label="Payment link"
+        value={url}
+        className="min-w-0 flex-1 bg-transparent font-mono text-sm outline-none"
+        onFocus={(event) => event.target.select()}
+      />
+      <button
+        type="button"
+        aria-label="Copy link"
+        onClick={async () => setIsCopied(await copyPayLink(url))}
+        className="inline-flex size-11 shrink-0 items-center justify-center rounded-control text-muted hover:bg-surface hover:text-fg"
+      >
+        {isCopied ? (
+          <Check aria-hidden="true" className="size-5 text-success" />
+        ) : (
+          <Copy aria-hidden="true" className="size-5" />
+        )}
+      </button>
+      <span aria-live="polite" className="sr-only">
+        {isCopied ? 'Copied' : ''}
+      </span>
+    </div>
+  )
+}

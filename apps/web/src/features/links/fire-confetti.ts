@@ -1,0 +1,31 @@
+import confetti from 'canvas-confetti'
+
+/** SPEC §2: bursts of 100 particles at 0 ms, 100 at 250 ms and 150 at 500 ms. */
+export const confettiBursts = [
+  { delayMs: 0, particleCount: 100 },
+  { delayMs: 250, particleCount: 100 },
+  { delayMs: 500, particleCount: 150 },
+] as const
+
+/**
+ * Celebrates a saved link. Nothing moves for a user who prefers reduced motion. Returns a function
+ * that cancels the bursts not yet fired.
+ */
+export function fireConfetti(): () => void {
+  if (typeof window === 'undefined') return () => {}
+  if (window.matchMedia?.('(prefers-reduced-motion: reduce)').matches) return () => {}
+  const timers = confettiBursts.map(({ delayMs, particleCount }) =>
+    setTimeout(() => {
+      void confetti({
+        particleCount,
+        spread: 70,
+        origin: { y: 0.6 },
+        disableForReducedMotion: true,
+        zIndex: 60,
+      })
+    }, delayMs),
+  )
+  return () => {
+    for (const timer of timers) clearTimeout(timer)
+  }
+}

@@ -1,0 +1,208 @@
+import { Check, Copy, MoreVertical, Pencil, Share2, Star, Trash2, Wallet } from 'lucide-react'
+import { DropdownMenu, Switch } from 'radix-ui'
+import { useEffect, useState } from 'react'
+import { getAddress, isAddress } from 'viem'
+import { formatChainName, maskMiddle } from '../../lib/format'
+import { Button } from '../../ui/button'
+import { Card } from '../../ui/card'
+import { classNames } from '../../ui/class-names'
+import { toast } from '../../ui/use-toast'
+import { copyPayLink, copyToastMs } from './copy-link-field'
+import { buildPublicLinkUrl, type Link } from './link'
+
+export type LinkCardProps = {
+  link: Link
+  onToggle: (field: 'enabled' | 'favorite', value: boolean) => void
+  onEdit: () => void
+  onDelete: () => void
+  onShare: () => void
+}
+
+/**
+ * One of the owner's links (SPEC §2 "Link card"): alias, '/pay/{slug}' with copy, token on chain,
+ * the receiver (6…4) with copy, favorite star, enable switch, a menu (Copy Link, Edit, Delete),
+ * Share and Top Up.
+ */
+export function LinkCard({ link, onToggle, onEdit, onDelete, onShare }: LinkCardProps) {
+  const url = buildPublicLinkUrl(link.alias_slug)
+  const path = `/pay/${link.alias_slug}`
+  const receiver = isAddress(link.receiver_address, { strict: false })
+    ? getAddress(link.receiver_address)
+    : link.receiver_address
+  const [copied, setCopied] = useState<'link' | 'address' | null>(null)
+  useEffect(() => {
+    if (copied === null) return
+    const timeout = setTimeout(() => setCopied(null), copyToastMs)
+    return () => clearTimeout(timeout)
+  }, [copied])
+
+  const copyLink = async () => {
+    if (await copyPayLink(url)) setCopied('link')
+  }
+  const copyAddress = async () => {
+    try {
+      await navigator.clipboard.writeText(receiver)
+    } catch {
+      return
+    }
+    setCopied('address')
+    toast({
+      title: 'Address Copied',
+      description: 'The receiver address has been copied to your clipboard.',
+      duration: copyToastMs,
+    })
+  }
+
+  return (
+    <Card className={classNames('p-4 sm:p-5', !link.enabled && 'bg-subtle')}>
+      <article aria-label={link.alias}>
+        <div className="flex items-start gap-2">
+          <div className="min-w-0 flex-1">
+            <h3 className="truncate font-semibold text-base">{link.alias}</h3>
+            <div className="mt-0.5 flex min-w-0 items-center gap-1">
+              <span className="truncate font-mono text-muted text-sm">{path}</span>
+              <IconButton label={`Copy link ${path}`} onClick={copyLink}>
+                {copied === 'link' ? <Check className="text-success" /> : <Copy />}
+              </IconButton>
+            </div>
+          </div>
+          <IconButton
+            label={link.favorite ? 'Remove from favorites' : 'Add to favorites'}
+            pressed={link.favorite}
+            onClick={() => onToggle('favorite', !link.favorite)}
+          >
+            <Star className={link.favorite ? 'fill-current text-[#eab308]' : undefined} />
+          </IconButton>
+          <Switch.Root
+            checked={link.enabled}
+            onCheckedChange={(value) => onToggle('enabled', value)}
+            aria-label="Enabled"
+            title={
+              link.enabled
+                ? 'Enabled: payers can open this link'
+                : 'Disabled: the pay page says the link is unavailable'
+            }
+            className={classNames(
+              'relative mt-2.5 inline-flex h-6 w-11 shrink-0 cursor-pointer items-center rounded-full border-2 border-transparent transition-colors',
+              link.enabled ? 'bg-success' : 'bg-border',
+            )}
+          >
+            <Switch.Thumb className="block size-5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-5 data-[state=unchecked]:translate-x-0" />
+          </Switch.Root>
+          <LinkMenu alias={link.alias} onCopy={copyLink} onEdit={onEdit} onDelete={onDelete} />
+        </div>
+        <dl className="mt-3 grid gap-1 text-sm">
+          <div className="flex items-center gap-2">
+            <dt className="sr-only">Receives</dt>
+            <dd className="font-medium">
+              {link.token_name} on {formatChainName(link.chain)}
+            </dd>
+            {link.enabled ? null : (
+              <dd className="rounded-full bg-surface px-2 py-0.5 text-muted text-xs ring-1 ring-border">
+                Disabled
+              </dd>
+            )}
+          </div>
+          <div className="flex items-center gap-1">
+            <dt className="text-muted">Receiver</dt>
+            <dd className="font-mono" title={receiver}>
+              {maskMiddle(receiver)}
+            </dd>
+            <dd>
+              <IconButton label="Copy receiver address" onClick={copyAddress}>
+                {copied === 'address' ? <Check className="text-success" /> : <Copy />}
+              </IconButton>
+            </dd>
+          </div>
+        </dl>
+        <span aria-live="polite" className="sr-only">
+          {copied === null ? '' : 'Copied'}
+        </span>
+        <div className="mt-3 grid grid-cols-2 gap-3">
+          <Button variant="secondary" onClick={onShare}>
+            <Share2 aria-hidden="true" />
+            Share
+          </Button>
+          <Button asChild variant="secondary">
+            <a href={path} target="_blank" rel="noopener">
+              <Wallet aria-hidden="true" />
+              Top Up
+            </a>
+          </Button>
+        </div>
+      </article>
+    </Card>
+  )
+}
+
+function IconButton({
+  label,
+  onClick,
+  pressed,
+  children,
+}: {
+  label: string
+  onClick: () => void
+  pressed?: boolean
+  children: React.ReactNode
+}) {
+  return (
+    <button
+      type="button"
+      aria-label={label}
+      aria-pressed={pressed}
+      onClick={onClick}
+      className="inline-flex size-11 shrink-0 items-center justify-center rounded-control text-muted hover:bg-subtle hover:text-fg [&_svg]:size-[18px]"
+    >
+      {children}
+    </button>
+  )
+}
+
+function LinkMenu({
+  alias,
+  onCopy,
+  onEdit,
+  onDelete,
+}: {
+  alias: string
+  onCopy: () => void
+  onEdit: () => void
+  onDelete: () => void
+}) {
+  const itemClassName =
+    'flex min-h-11 cursor-pointer select-none items-center gap-3 rounded-control px-3 text-sm outline-none data-[highlighted]:bg-subtle [&_svg]:size-4'
+  return (
+    <DropdownMenu.Root modal={false}>
+      <DropdownMenu.Trigger asChild>
+        <button
+          type="button"
+          aria-label={`More actions for ${alias}`}
+          className="inline-flex size-11 shrink-0 items-center justify-center rounded-control text-muted hover:bg-subtle hover:text-fg"
+        >
+          <MoreVertical aria-hidden="true" className="size-5" />
+        </button>
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content
+          align="end"
+          sideOffset={4}
+          className="z-40 min-w-44 rounded-card border border-border bg-surface p-1 text-fg shadow-pop data-[state=open]:animate-fade-in"
+        >
+          <DropdownMenu.Item className={itemClassName} onSelect={onCopy}>
+            <Copy aria-hidden="true" className="text-muted" />
+            Copy Link
+          </DropdownMenu.Item>
+          <DropdownMenu.Item className={itemClassName} onSelect={onEdit}>
+            <Pencil aria-hidden="true" className="text-muted" />
+            Edit
+          </DropdownMenu.Item>
+          <DropdownMenu.Item className={classNames(itemClassName, 'text-danger')} onSelect={onDelete}>
+            <Trash2 aria-hidden="true" />
+            Delete
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  )
+}

@@ -1,0 +1,122 @@
+import { AppError } from '@quicklinks/core/app-error'
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useEffect } from 'react'
+import { type ApiClient, api } from '../../lib/api-client'
+import { toast } from '../../ui/use-toast'
+import { type CreateLinkInput, type Link, toUpdateLinkInput, type UpdateLinkInput } from './link'
+import { useLinkStore } from './link-store'
+import { createLink, deleteLink, getLink, listLinks, updateLink } from './links-api'
+
+/** Query keys for links, from one factory (STYLE "Names"). */
+export const linkKeys = {
+  all: ['links'] as const,
+  list: () => ['links', 'list'] as const,
+  detail: (id: string) => ['links', 'detail', id] as const,
+}
+
+export function linksQueryOptions(client: ApiClient = api) {
+  return queryOptions({
+    queryKey: linkKeys.list(),
+    queryFn: ({ signal }) => listLinks(client, signal),
+  })
+}
+
+export function linkQueryOptions(id: string, client: ApiClient = api) {
+  return queryOptions({ queryKey: linkKeys.detail(id), queryFn: () => getLink(id, client) })
+}
+
+function messageOf(error: unknown, fallback: string): string {
+  return error instanceof AppError ? error.userMessage : fallback
+}
+
+/**
+ * The owner's links. Each answer is written to the persisted link store (SPEC §3 'link-storage'),
+ * and a failed fetch stores its message as the store error.
+ */
+export function useLinks() {
+  const query = useQuery(linksQueryOptions())
+  const setLinks = useLinkStore((state) => state.setLinks)
+  const setError = useLinkStore((state) => state.setError)
+  useEffect(() => {
+    if (query.data !== undefined) setLinks(query.data)
+  }, [query.data, setLinks])
+  useEffect(() => {
+    if (query.error !== null) setError(messageOf(query.error, 'Failed to fetch links'))
+  }, [query.error, setError])
+  return query
+}
+
+/** POST /api/links, then the list is fetched again. */
+export function useCreateLink() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (input: CreateLinkInput) => createLink(input),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: linkKeys.all }),
+  })
+}
+
+/** PUT /api/links/{id}, then the list is fetched again. */
+export function useUpdateLink() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (input: UpdateLinkInput) => updateLink(input),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: linkKeys.all }),
+  })
+}
+
+/** DELETE /api/links/{id}: the local list drops the link, then the list is fetched again. */
+export function useDeleteLink() {
+  const queryClient = useQueryClient()
+  const removeLink = useLinkStore((state) => state.removeLink)
+  return useMutation({
+    mutationFn: (id: string) => deleteLink(id),
+    onSuccess: ({ id }) => {
+      removeLink(id)
+      queryClient.setQueryData<Link[]>(linkKeys.list(), (links) => links?.filter((link) => link.id !== id))
+      return queryClient.invalidateQueries({ queryKey: linkKeys.all })
+    },
+  })
+}
+
+export type LinkToggle = 'enabled' | 'favorite'
+
+/**
+ * The card's switch and star (SPEC §4 "Link card", §8): the change shows at once; on an error it is
+ * reverted and the store error says 'Failed to update link' or 'Failed to update favorite'; then the
+ * list is fetched again and 'Link Updated' says what happened.
+ */
+export function useToggleLink() {
+  const queryClient = useQueryClient()
+  const replaceLink = useLinkStore((state) => state.replaceLink)
+  const setError = useLinkStore((state) => state.setError)
+  return useMutation({
+    mutationFn: ({ link, field, value }: { link: Link; field: LinkToggle; value: boolean }) =>
+      updateLink({ ...toUpdateLinkInput(link), [field]: value }),
+    onMutate: async ({ link, field, value }) => {
+      await queryClient.cancelQueries({ queryKey: linkKeys.list() })
+      const optimistic = { ...link, [field]: value }
+      replaceLink(optimistic)
+      queryClient.setQueryData<Link[]>(linkKeys.list(), (links) =>
+        links?.map((item) => (item.id === link.id ? optimistic : item)),
+      )
+      setError(null)
+    },
+    onError: (_error, { link, field }) => {
+      replaceLink(link)
+      queryClient.setQueryData<Link[]>(linkKeys.list(), (links) =>
+        links?.map((item) => (item.id === link.id ? link : item)),
+      )
+      setError(field === 'enabled' ? 'Failed to update link' : 'Failed to update favorite')
+    },
+    onSuccess: (_link, { field, value }) => {
+      toast({ title: 'Link Updated', description: describeToggle(field, value) })
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: linkKeys.list() }),
+  })
+}
+
+/** The 'Link Updated' description for a toggle. */
+export function describeToggle(field: LinkToggle, value: boolean): string {
+  if (field === 'enabled') return value ? 'The link has been enabled.' : 'The link has been disabled.'
+  return value ? 'The link has been added to favorites.' : 'The link has been removed from favorites.'
+}

@@ -1,0 +1,52 @@
+/**
+ * The destination styles a payee can pick on the link type page (SPEC §3 "Link type definition",
+ * §9 for the Avalanche preset and limits).
+ */
+export type LinkTypePreset = { chain: string; chain_id: number; token_name: string }
+
+export type LinkTypeLimits = {
+  /** Network identifiers the type allows; all when absent. */
+  chains?: readonly string[]
+  /** Token symbols the type allows on any chain; all when absent. */
+  tokenSymbols?: readonly string[]
+  /** Token symbols per network identifier, when they differ per chain. */
+  tokenSymbolsByChain?: Readonly<Record<string, readonly string[]>>
+}
+
+export type LinkTypeDefinition = {
+  id: string
+  title: string
+  subtitle: string
+  icon: string
+  preset?: LinkTypePreset
+  limits?: LinkTypeLimits
+}
+
+export const linkTypes: readonly LinkTypeDefinition[] = [
+  {
+    id: 'custom',
+    title: 'Crypto Payment Page',
+    subtitle: 'Receive any token on the chain you choose.',
+    icon: '💸',
+  },
+  {
+    id: 'avax-card',
+    title: 'Avax Card Payment Page',
+    subtitle: 'Top up an Avalanche card: USDC, USDT or AVAX on Avalanche.',
+    icon: '💳',
+    preset: { chain: 'avalanche', chain_id: 43114, token_name: 'USDC' },
+    limits: { chains: ['avalanche'], tokenSymbols: ['USDC', 'USDT', 'AVAX'] },
+  },
+]
+
+/** SPEC §2: the modal shows at most the first 6 link types. */
+export const maxShownLinkTypes = 6
+
+/** The type whose title a link carries, if any (edit mode finds its limits this way). */
+export function findLinkTypeByTitle(title: string): LinkTypeDefinition | undefined {
+  return linkTypes.find((type) => type.title === title)
+}
+
+export function findLinkType(id: string): LinkTypeDefinition | undefined {
+  return linkTypes.find((type) => type.id === id)
+}

@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest'
+import { createApiClient } from '../../lib/api-client'
+import { createCatalogue, selectOfferedChains, selectOfferedTokens, type Token } from './catalogue'
+
+function fakeClient(handler: (path: string) => Response | Promise<Response>) {
+  const paths: string[] = []
+  const client = createApiClient({
+    baseUrl: 'http://test',
+    fetch: async (input) => {
+      const path = String(input).replace('http://test', '')
+      paths.push(path)
+      return handler(path)
+    },
+    readCookies: () => '',
+    isOffline: () => false,
+  })
+  return { client, paths }
+}
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
+
+const tokenRows = [
+  {
+    chainId: 8453,
+    address: '0xa',
+    symbol: 'USDT',
+    name: 'Tether',
+    decimals: 6,
+    type: 'evm',
+    logoURI: '',
+    active: true,
+    visible: true,
+  },
+  {
+    chainId: 8453,
+    address: '0xb',
+    symbol: 'USDC',
+    name: 'USD Coin',
+    decimals: 6,
+    type: 'evm',
+    logoURI: '',
+    active: true,
+    visible: true,
+  },
+  {
+    chainId: 43114,
+    address: '0xc',
+    symbol: 'USDC',
+    name: 'USD Coin',
+    decimals: 6,
+    type: 'evm',
+    logoURI: '',
+    active: true,
+    visible: true,
+  },
+  {
+    chainId: 1,
+    address: 'So1',
+    symbol: 'SOL',
+    name: 'Solana',
+    decimals: 9,
+    type: 'svm',
+    logoURI: '',
+    active: true,
+    visible: true,
+  },
+]
+
+describe('routing catalogue', () => {
+  it('shares one in-flight tokens request between concurrent callers and caches it, indexed by chain', async () => {
+    const { client, paths } = fakeClient(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      return json({ data: tokenRows })
+    })
+    const catalogue = createCatalogue(client, 'local')
+    const [base, avalanche, all] = await Promise.all([
+      catalogue.getTokens(8453),
+      catalogue.getTokens(43114),
+      catalogue.getTokens(),
+    ])
+    expect(paths).toEqual(['/api/local/tokens'])
+    expect(base.items.map((token) => token.symbol)).toEqual(['USDT', 'USDC'])
+    expect(avalanche.items.map((token) => token.address)).toEqual(['0xc'])
+    // Only evm tokens are kept.
+    expect(all.items).toHaveLength(3)
+    await catalogue.getTokens(8453)
+    expect(paths).toHaveLength(1)
+  })
+
+  it('gives an empty list and SPEC messages on failure, and asks again next time', async () => {
+    let fail = true
+    const { client, paths } = fakeClient((path) =>
+      fail
+        ? json({ error: { code: 'INTERNAL', message: 'boom' } }, 500)
+        : json({ data: path.endsWith('tokens') ? tokenRows : [] }),
+    )
+    const catalogue = createCatalogue(client, 'local')
+    expect(await catalogue.getTokens(8453)).toEqual({ items: [], error: 'Failed to load tokens' })
+    expect(await catalogue.getChains()).toEqual({ items: [], error: 'Failed to load chains' })
+    fail = false
+    expect((await catalogue.getTokens(8453)).items).toHaveLength(2)
+    expect(paths.filter((path) => path.endsWith('/tokens')).length).toBeGreaterThanOrEqual(2)
+  })
+
+  it('keeps only evm chains; offers enabled and visible chains sorted by network identifier', async () => {
+    const { client } = fakeClient(() =>
+      json({
+        data: [
+          {
+            chainId: 8453,
+            networkIdentifier: 'base',
+            networkName: 'Base',
+            type: 'evm',
+            enabled: true,
+            visible: true,
+          },
+          {
+            chainId: 43114,
+            networkIdentifier: 'avalanche',
+            networkName: 'Avalanche',
+            type: 'evm',
+            enabled: true,
+            visible: true,
+          },
+          {
+            chainId: 42161,
+            networkIdentifier: 'arbitrum',
+            networkName: 'Arbitrum',
+            type: 'evm',
+            enabled: false,
+            visible: true,
+          },
+          {
+            chainId: 'solana',
+            networkIdentifier: 'solana',
+            networkName: 'Solana',
+            type: 'svm',
+            enabled: true,
+            visible: true,
+          },
+        ],
+      }),
+    )
+    const { items } = await createCatalogue(client, 'local').getChains()
+    expect(items).toHaveLength(3)
+    expect(selectOfferedChains(items).map((chain) => chain.networkIdentifier)).toEqual(['avalanche', 'base'])
+  })
+
+  it('offers active and visible tokens sorted by symbol', () => {
+    const tokens = tokenRows.slice(0, 2).map((row) => ({ ...row }) as Token)
+    tokens.push({ ...(tokens[0] as Token), symbol: 'AAA', visible: false })
+    expect(selectOfferedTokens(tokens).map((token) => token.symbol)).toEqual(['USDC', 'USDT'])
+  })
+})

@@ -1,0 +1,180 @@
+import { type ApiClient, api } from '../../lib/api-client'
+
+/** The routing provider the server is configured with (`local` on the devnet). */
+export const routingProvider = 'local'
+
+/** The native token's placeholder address (SPEC §3); the zero address also means native. */
+export const nativeTokenAddress = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'
+const zeroAddress = '0x0000000000000000000000000000000000000000'
+
+/** A chain of the routing provider's catalogue (SPEC §3 "Chain record"). */
+export type Chain = {
+  chainId: number
+  networkIdentifier: string
+  networkName: string
+  chainIconURI: string
+  type: string
+  enabled: boolean
+  visible: boolean
+  nativeCurrency: { symbol: string; decimals: number }
+}
+
+/** A token of the catalogue (SPEC §3 "Token"). */
+export type Token = {
+  chainId: number
+  address: string
+  symbol: string
+  name: string
+  decimals: number
+  type: string
+  logoURI: string
+  active: boolean
+  visible: boolean
+}
+
+/** A catalogue read: the list, and SPEC §8's message when it failed (the list is then empty). */
+export type CatalogueResult<T> = { items: T[]; error: string | null }
+
+/** True for the all-e placeholder and the zero address. */
+export function isNativeTokenAddress(address: string): boolean {
+  const lower = address.toLowerCase()
+  return lower === nativeTokenAddress || lower === zeroAddress
+}
+
+/** True when two token addresses name the same token (case-insensitive; both natives are equal). */
+export function isSameTokenAddress(left: string, right: string): boolean {
+  if (isNativeTokenAddress(left) && isNativeTokenAddress(right)) return true
+  return left.toLowerCase() === right.toLowerCase()
+}
+
+function readList(body: unknown): unknown[] {
+  if (Array.isArray(body)) return body
+  if (typeof body === 'object' && body !== null) {
+    const data = (body as { data?: unknown }).data
+    if (Array.isArray(data)) return data
+  }
+  return []
+}
+
+function parseChain(value: unknown): Chain | undefined {
+  if (typeof value !== 'object' || value === null) return undefined
+  const record = value as Record<string, unknown>
+  const chainId = Number(record.chainId ?? record.id)
+  if (!Number.isFinite(chainId) || typeof record.networkIdentifier !== 'string') return undefined
+  const native = (record.nativeCurrency ?? {}) as Record<string, unknown>
+  return {
+    chainId,
+    networkIdentifier: record.networkIdentifier,
+    networkName: typeof record.networkName === 'string' ? record.networkName : record.networkIdentifier,
+    chainIconURI: typeof record.chainIconURI === 'string' ? record.chainIconURI : '',
+    type: typeof record.type === 'string' ? record.type : '',
+    enabled: record.enabled !== false,
+    visible: record.visible !== false,
+    nativeCurrency: {
+      symbol: typeof native.symbol === 'string' ? native.symbol : '',
+      decimals: typeof native.decimals === 'number' ? native.decimals : 18,
+    },
+  }
+}
+
+function parseToken(value: unknown): Token | undefined {
+  if (typeof value !== 'object' || value === null) return undefined
+  const record = value as Record<string, unknown>
+  const chainId = Number(record.chainId)
+  if (!Number.isFinite(chainId) || typeof record.address !== 'string' || typeof record.symbol !== 'string') {
+    return undefined
+  }
+  return {
+    chainId,
+    address: record.address,
+    symbol: record.symbol,
+    name: typeof record.name === 'string' ? record.name : '',
+    decimals: typeof record.decimals === 'number' ? record.decimals : 18,
+    type: typeof record.type === 'string' ? record.type : '',
+    logoURI: typeof record.logoURI === 'string' ? record.logoURI : '',
+    active: record.active !== false,
+    visible: record.visible !== false,
+  }
+}
+
+export type Catalogue = {
+  /** GET /api/{provider}/chains, evm only. A failure gives an empty list and 'Failed to load chains'. */
+  getChains(): Promise<CatalogueResult<Chain>>
+  /**
+   * GET /api/{provider}/tokens, evm only, cached in memory for the session and indexed by chain id;
+   * concurrent calls share one request. A failure gives an empty list and 'Failed to load tokens'
+   * (and is not cached, so the next call asks again).
+   */
+  getTokens(chainId?: number): Promise<CatalogueResult<Token>>
+}
+
+/** Builds a catalogue over one API client and provider; the app uses `catalogue` below. */
+export function createCatalogue(client: ApiClient = api, provider: string = routingProvider): Catalogue {
+  let chains: Promise<CatalogueResult<Chain>> | undefined
+  let tokensByChain: Promise<Map<number, Token[]> | null> | undefined
+
+  const loadChains = async (): Promise<CatalogueResult<Chain>> => {
+    try {
+      const body = await client.request<unknown>(`/api/${provider}/chains`, {
+        fallbackMessage: 'Failed to load chains',
+      })
+      const items = readList(body)
+        .map(parseChain)
+        .filter((chain): chain is Chain => chain !== undefined && chain.type === 'evm')
+      return { items, error: null }
+    } catch {
+      chains = undefined
+      return { items: [], error: 'Failed to load chains' }
+    }
+  }
+
+  const loadTokens = async (): Promise<Map<number, Token[]> | null> => {
+    try {
+      const body = await client.request<unknown>(`/api/${provider}/tokens`, {
+        fallbackMessage: 'Failed to load tokens',
+      })
+      const index = new Map<number, Token[]>()
+      for (const token of readList(body).map(parseToken)) {
+        if (token === undefined || token.type !== 'evm') continue
+        const list = index.get(token.chainId) ?? []
+        list.push(token)
+        index.set(token.chainId, list)
+      }
+      return index
+    } catch {
+      tokensByChain = undefined
+      return null
+    }
+  }
+
+  return {
+    getChains() {
+      chains ??= loadChains()
+      return chains
+    },
+    async getTokens(chainId) {
+      tokensByChain ??= loadTokens()
+      const index = await tokensByChain
+      if (index === null) return { items: [], error: 'Failed to load tokens' }
+      const items = chainId === undefined ? [...index.values()].flat() : (index.get(chainId) ?? [])
+      return { items, error: null }
+    },
+  }
+}
+
+/** The app's catalogue: one per page load. */
+export const catalogue: Catalogue = createCatalogue()
+
+/** SPEC §5: only enabled and visible chains, sorted by network identifier. */
+export function selectOfferedChains(chains: readonly Chain[]): Chain[] {
+  return chains
+    .filter((chain) => chain.enabled && chain.visible)
+    .sort((left, right) => left.networkIdentifier.localeCompare(right.networkIdentifier))
+}
+
+/** SPEC §5: only active and visible tokens, sorted by symbol. */
+export function selectOfferedTokens(tokens: readonly Token[]): Token[] {
+  return tokens
+    .filter((token) => token.active && token.visible)
+    .sort((left, right) => left.symbol.localeCompare(right.symbol))
+}
