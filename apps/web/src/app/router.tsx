@@ -22,6 +22,11 @@ const DashboardScreen = lazy(() =>
 const DevMailScreen = lazy(() =>
   import('../features/dev/dev-mail-screen').then((module) => ({ default: module.DevMailScreen })),
 )
+const UsernameClaimScreen = lazy(() =>
+  import('../features/username/username-claim-screen').then((module) => ({
+    default: module.UsernameClaimScreen,
+  })),
+)
 const SettingsScreen = lazy(() =>
   import('../features/settings/settings-screen').then((module) => ({ default: module.SettingsScreen })),
 )
@@ -77,6 +82,8 @@ export const appRoutes: RouteObject[] = [
           </RequireSession>
         ),
       },
+      // Public: a visitor picks a name first and signs in from 'Claim Now'.
+      { path: 'username', element: <UsernameClaimScreen /> },
       { path: 'pay/:alias_slug', element: <PayScreen /> },
       { path: 'dev/mail', element: <DevMailScreen /> },
       { path: ':slug', element: <SlugRedirect /> },

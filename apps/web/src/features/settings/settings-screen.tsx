@@ -1,5 +1,6 @@
 import { KeyRound, LogOut, Monitor, Moon, Sun } from 'lucide-react'
 import { useState } from 'react'
+import { Link } from 'react-router'
 import { type ThemePreference, themePreferences, useThemeStore } from '../../lib/theme-store'
 import { Button } from '../../ui/button'
 import { Card } from '../../ui/card'
@@ -23,6 +24,7 @@ export function SettingsScreen() {
   const setPreference = useThemeStore((state) => state.setPreference)
   const address = typeof user?.address === 'string' ? user.address : undefined
   const email = typeof user?.email === 'string' ? user.email : undefined
+  const username = typeof user?.username === 'string' && user.username.length > 0 ? user.username : undefined
 
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-8 sm:py-10">
@@ -31,6 +33,30 @@ export function SettingsScreen() {
       <Card className="mt-6 p-6">
         <h2 className="font-semibold">Account</h2>
         <dl className="mt-4 grid gap-3 text-sm">
+          <div className="flex min-h-11 flex-wrap items-center justify-between gap-2">
+            <dt className="text-muted">Username</dt>
+            <dd className="flex items-center gap-1 break-all">
+              {username === undefined ? (
+                <Link
+                  to="/username"
+                  className="-mr-2 inline-flex min-h-11 items-center rounded-control px-2 font-medium text-accent hover:underline"
+                >
+                  Claim a username
+                </Link>
+              ) : (
+                <>
+                  <span className="font-medium">@{username}</span>
+                  <Link
+                    to="/username"
+                    aria-label="Change username"
+                    className="-mr-2 inline-flex min-h-11 items-center rounded-control px-2 text-accent hover:underline"
+                  >
+                    Change
+                  </Link>
+                </>
+              )}
+            </dd>
+          </div>
           <div className="flex min-h-11 flex-wrap items-center justify-between gap-2">
             <dt className="text-muted">Email</dt>
             <dd className="break-all">{email ?? 'Not set'}</dd>

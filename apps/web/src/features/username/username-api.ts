@@ -1,0 +1,50 @@
+import { AppError } from '@quicklinks/core/app-error'
+import { type ApiClient, api } from '../../lib/api-client'
+import type { SessionUser } from '../auth/session'
+
+/** SPEC §5 "Username": 3 to 32 letters, digits or underscores (the server's rule too). */
+export const usernamePattern = /^[A-Za-z0-9_]{3,32}$/
+
+/** SPEC §9: no lookup below 3 characters. */
+export const usernameMinLength = 3
+
+/**
+ * GET /api/users/username/{username}/exists: true when the name is taken. Rejects with an
+ * AppError when the server fails or answers something else, and with the AbortError when `signal`
+ * aborts (a newer lookup superseded this one).
+ */
+export async function checkUsernameExists(
+  username: string,
+  client: ApiClient = api,
+  signal?: AbortSignal,
+): Promise<boolean> {
+  const body = await client.request<unknown>(`/api/users/username/${encodeURIComponent(username)}/exists`, {
+    fallbackMessage: 'Could not check availability. Please try again.',
+    ...(signal === undefined ? {} : { signal }),
+  })
+  const exists = typeof body === 'object' && body !== null ? (body as { exists?: unknown }).exists : undefined
+  if (typeof exists !== 'boolean') {
+    throw new AppError('BAD_REQUEST', { message: `Not an availability answer: ${JSON.stringify(body)}` })
+  }
+  return exists
+}
+
+/**
+ * POST /api/users/username: claims `username` for the signed-in user and resolves with the user.
+ * Rejects with an AppError: CONFLICT ('That username is taken.') when someone holds it,
+ * UNAUTHORIZED when signed out, VALIDATION_FAILED when the name breaks the rule.
+ */
+export async function claimUsername(username: string, client: ApiClient = api): Promise<SessionUser> {
+  const body = await client.request<unknown>('/api/users/username', {
+    method: 'POST',
+    body: { username },
+    fallbackMessage: 'Could not claim the username. Please try again.',
+    // A claim replayed later could take a name the user has since given up.
+    queueWhenOffline: false,
+  })
+  const user = typeof body === 'object' && body !== null ? (body as { data?: unknown }).data : undefined
+  if (typeof user !== 'object' || user === null) {
+    throw new AppError('BAD_REQUEST', { message: `Not a user: ${JSON.stringify(body)}` })
+  }
+  return user as SessionUser
+}
