@@ -1,9 +1,9 @@
 import { AppError } from '@quicklinks/core/app-error'
+import { parseInputOrThrow } from '@quicklinks/core/parse-input-or-throw'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { buildTestApp, type TestApp } from '../../test/build-test-app.ts'
-import { parseInputOrThrow } from '../services/parse-input-or-throw.ts'
 
 const csrf = 'Wr_pgTqEdsYsZfUtASL3WjVWSx2LuyWGlKad1PfksSA'
 const withCsrf = { cookies: { csrf_token: csrf }, headers: { 'x-csrf-token': csrf } }

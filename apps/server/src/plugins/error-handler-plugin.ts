@@ -1,7 +1,7 @@
 import { AppError, codeForStatus, type ErrorCode } from '@quicklinks/core/app-error'
+import { createValidationError } from '@quicklinks/core/parse-input-or-throw'
 import type { FastifyError, FastifyPluginAsync, FastifySchemaValidationError } from 'fastify'
 import fp from 'fastify-plugin'
-import { createValidationError } from '../services/parse-input-or-throw.ts'
 
 /**
  * Maps anything thrown by a route, hook or plugin to the AppError the client will see, or

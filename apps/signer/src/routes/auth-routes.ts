@@ -1,4 +1,5 @@
 import type {} from '@fastify/rate-limit'
+import { parseInputOrThrow } from '@quicklinks/core/parse-input-or-throw'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { deriveOrganizationId } from '../services/accounts/derive-organization-id.ts'
@@ -8,7 +9,6 @@ import { sendVerificationCode } from '../services/auth/send-verification-code.ts
 import { startContactAuth } from '../services/auth/start-contact-auth.ts'
 import { verifyContactCode } from '../services/auth/verify-contact-code.ts'
 import { type Contact, emailSchema, phoneSchema } from '../services/contacts/contact-schemas.ts'
-import { parseInputOrThrow } from '../services/validation/parse-input-or-throw.ts'
 import { targetPublicKeySchema } from '../services/validation/target-public-key-schema.ts'
 import type { SignerContext } from '../signer-context.ts'
 import { perIpPerMinute, type SignerRateLimits } from './signer-rate-limits.ts'

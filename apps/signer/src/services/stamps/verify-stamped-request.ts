@@ -1,10 +1,10 @@
 import { utf8ToBytes } from '@noble/hashes/utils.js'
 import { AppError } from '@quicklinks/core/app-error'
+import { parseInputOrThrow } from '@quicklinks/core/parse-input-or-throw'
 import type { z } from 'zod'
 import type { SignerContext } from '../../signer-context.ts'
 import { StampError } from '../../stamps/stamp-error.ts'
 import { verifyStamp } from '../../stamps/verify-stamp.ts'
-import { parseInputOrThrow } from '../validation/parse-input-or-throw.ts'
 import { createDatabaseReplayStore } from './create-database-replay-store.ts'
 import { findSessionKey } from './find-session-key.ts'
 

@@ -1,0 +1,28 @@
+import type { z } from 'zod'
+import { AppError } from './app-error.ts'
+
+/** A 422 VALIDATION_FAILED naming the field, with the message '<field>: <problem>'. */
+export function createValidationError(field: string, problem: string): AppError {
+  return new AppError('VALIDATION_FAILED', { userMessage: `${field}: ${problem}`, field })
+}
+
+/**
+ * Parses input that came from the client with a zod schema. Use it only for client input: a bare
+ * ZodError (say, from parsing an upstream answer) is an internal error and stays a 500.
+ *
+ * Fails by throwing AppError VALIDATION_FAILED (422) naming the first invalid field, with the
+ * message '<field>: <problem>'. The field is the issue's path, after `fieldPrefix` when given (the
+ * signer passes `parameters`); an issue with no path names `fieldPrefix`, or else 'input'.
+ */
+export function parseInputOrThrow<Schema extends z.ZodType>(
+  schema: Schema,
+  input: unknown,
+  fieldPrefix?: string,
+): z.output<Schema> {
+  const parsed = schema.safeParse(input)
+  if (parsed.success) return parsed.data
+  const issue = parsed.error.issues[0]
+  const path = [...(fieldPrefix === undefined ? [] : [fieldPrefix]), ...(issue?.path.map(String) ?? [])]
+  const field = path.length > 0 ? path.join('.') : 'input'
+  throw createValidationError(field, issue?.message ?? 'is not valid')
+}
