@@ -53,7 +53,15 @@ export async function createLink(
     tokenAddress: request.token_address,
     tokenName: request.token_name,
   })
-  if (await isAliasSlugTaken(db, slug)) throw await buildSlugTakenError(db, slug)
+  // A clash may be this very request's twin that committed a moment ago: the key decides first.
+  const answerClash = async (cause?: unknown): Promise<CreateLinkResult> => {
+    if (key !== undefined) {
+      const existing = await findByIdempotencyKey(db, userId, key)
+      if (existing) return { link: existing, isNew: false }
+    }
+    throw await buildSlugTakenError(db, slug, cause)
+  }
+  if (await isAliasSlugTaken(db, slug)) return answerClash()
 
   try {
     const [link] = await db
@@ -78,10 +86,6 @@ export async function createLink(
   } catch (error) {
     if (!getUniqueViolation(error)) throw error
     // A concurrent request with the same key won the race: answer with its link.
-    if (key !== undefined) {
-      const existing = await findByIdempotencyKey(db, userId, key)
-      if (existing) return { link: existing, isNew: false }
-    }
-    throw await buildSlugTakenError(db, slug, error)
+    return answerClash(error)
   }
 }
