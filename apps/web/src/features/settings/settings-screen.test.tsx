@@ -1,0 +1,70 @@
+import { render, screen, within } from '@testing-library/react'
+import { createMemoryRouter, RouterProvider } from 'react-router'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { AppProviders } from '../../app/providers'
+import { createQueryClient } from '../../app/query-client'
+import { sendJson, setPageUrl, startTestServer, type TestServer } from '../../test/test-server'
+import type { SessionUser } from '../auth/session'
+import { SettingsScreen } from './settings-screen'
+
+vi.mock('../auth/wallet-session', () => ({
+  logoutWallet: vi.fn(async () => {}),
+  useWalletStatus: () => 'CONNECTED',
+  exportWalletInto: vi.fn(async () => {}),
+}))
+
+const address = '0x71C7656EC7ab88b098defB751B7401B5f6d8976F'
+let server: TestServer
+
+beforeAll(async () => {
+  server = await startTestServer()
+})
+afterAll(async () => {
+  await server.close()
+})
+
+/** Renders /settings for `user`, as GET /api/auth/me answers it. */
+function renderSettings(user: SessionUser) {
+  setPageUrl(`${server.origin}/settings`)
+  server.handle((request, response) => {
+    if (request.path === '/api/auth/me') sendJson(response, 200, { data: user })
+    else sendJson(response, 404, { error: { code: 'NOT_FOUND', message: 'Not found.' } })
+  })
+  const queryClient = createQueryClient()
+  const router = createMemoryRouter([{ path: '/settings', element: <SettingsScreen /> }], {
+    initialEntries: ['/settings'],
+  })
+  render(
+    <AppProviders queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  )
+}
+
+function accountRow(label: string): HTMLElement {
+  const term = screen.getByText(label, { selector: 'dt' })
+  const row = term.parentElement
+  if (row === null) throw new Error(`no row for ${label}`)
+  return row
+}
+
+describe('settings', () => {
+  it('invites a user without a username to claim one', async () => {
+    renderSettings({ address, email: 'ada@example.com', username: null })
+    await screen.findByText('ada@example.com')
+    const link = within(accountRow('Username')).getByRole('link', { name: 'Claim a username' })
+    expect(link.getAttribute('href')).toBe('/username')
+  })
+
+  it("shows the user's username with a way to change it, the wallet address, theme, export and logout", async () => {
+    renderSettings({ address, email: 'ada@example.com', username: 'ada_l' })
+    await screen.findByText('ada@example.com')
+    const row = accountRow('Username')
+    expect(within(row).getByText('@ada_l')).toBeTruthy()
+    expect(within(row).getByRole('link', { name: 'Change username' }).getAttribute('href')).toBe('/username')
+    expect(within(accountRow('Wallet address')).getByText('0x71C7…976F')).toBeTruthy()
+    expect(screen.getByRole('group', { name: 'Appearance' })).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Export wallet' })).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Logout' })).toBeTruthy()
+  })
+})
