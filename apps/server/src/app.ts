@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import fastifyCookie from '@fastify/cookie'
+import type { DevMail, DevSms } from '@quicklinks/core/dev-outbox'
 import { signerPlugin } from '@quicklinks/signer/routes/signer-plugin'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify'
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
@@ -25,8 +26,6 @@ import { routingRoutes } from './routes/routing/routing-routes.ts'
 import { usersRoutes } from './routes/users/users-routes.ts'
 import { createDelivery, type Delivery } from './services/delivery/create-delivery.ts'
 import { createDevOutbox, type DevOutbox } from './services/delivery/create-dev-outbox.ts'
-import type { DevSms } from './services/delivery/sms-provider.ts'
-import type { CaughtMail } from './services/delivery/start-mail-catcher.ts'
 
 export type AppDependencies = {
   /** An open, migrated database. Without it the app opens (and migrates) one from the config and closes it on close. */
@@ -36,7 +35,7 @@ export type AppDependencies = {
   /** Rate-limit window in ms (default 60 000); tests shorten it. */
   rateLimitWindowMs?: number
   /** Where the dev SMTP catcher stores mail (main.ts starts it in dev mode); GET /api/dev/mail reads it. */
-  mailOutbox?: DevOutbox<CaughtMail>
+  mailOutbox?: DevOutbox<DevMail>
   /** Where dev-mode SMS land; GET /api/dev/sms reads it. Default: a fresh one. */
   smsOutbox?: DevOutbox<DevSms>
   /** Mail and SMS delivery; default: `createDelivery(config, logger, { smsOutbox })`. */
@@ -78,7 +77,7 @@ export async function buildApp(
     reply.header(requestIdHeader, request.id)
   })
 
-  const mailOutbox = dependencies.mailOutbox ?? createDevOutbox<CaughtMail>()
+  const mailOutbox = dependencies.mailOutbox ?? createDevOutbox<DevMail>()
   const smsOutbox = dependencies.smsOutbox ?? createDevOutbox<DevSms>()
   // The one delivery of this app: the signer sends its codes and links through it.
   const delivery = dependencies.delivery ?? createDelivery(config, app.log, { smsOutbox })

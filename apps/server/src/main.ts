@@ -1,16 +1,17 @@
+import type { DevMail } from '@quicklinks/core/dev-outbox'
 // The app server process: parse the environment, migrate, listen; close cleanly on SIGINT/SIGTERM.
 import { buildApp } from './app.ts'
 import { buildFramesServer } from './frames/build-frames-server.ts'
 import { readExportSignerPublicKey } from './frames/read-export-signer-public-key.ts'
 import { createDevOutbox } from './services/delivery/create-dev-outbox.ts'
-import { type CaughtMail, startMailCatcher } from './services/delivery/start-mail-catcher.ts'
+import { startMailCatcher } from './services/delivery/start-mail-catcher.ts'
 import { startServerProcess } from './start-server-process.ts'
 
 const serverProcess = await startServerProcess()
 const { config, logger, database } = serverProcess
 
 // Dev mode catches all mail on loopback (config.smtpUrl points at it unless SMTP_URL says otherwise).
-const mailOutbox = createDevOutbox<CaughtMail>()
+const mailOutbox = createDevOutbox<DevMail>()
 if (config.devMode) {
   try {
     const mailCatcher = await startMailCatcher({

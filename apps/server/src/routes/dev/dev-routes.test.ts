@@ -1,14 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
+import type { DevMail } from '@quicklinks/core/dev-outbox'
 import { afterEach, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts'
 import { createLogger } from '../../create-logger.ts'
 import { createDevOutbox } from '../../services/delivery/create-dev-outbox.ts'
-import {
-  type CaughtMail,
-  type MailCatcher,
-  startMailCatcher,
-} from '../../services/delivery/start-mail-catcher.ts'
+import { type MailCatcher, startMailCatcher } from '../../services/delivery/start-mail-catcher.ts'
 
 const deployment = {
   chains: [
@@ -87,7 +84,7 @@ describe('/api/dev routes', () => {
     })
 
     it('GET /api/dev/mail lists mail sent over SMTP to the catcher, newest first', async () => {
-      const mailOutbox = createDevOutbox<CaughtMail>()
+      const mailOutbox = createDevOutbox<DevMail>()
       catcher = await startMailCatcher({
         host: '127.0.0.1',
         port: 0,

@@ -1,33 +1,17 @@
+import { type DevMail, type DevSms, devMailSchema, devSmsSchema } from '@quicklinks/core/dev-outbox'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { DevOutbox } from '../../services/delivery/create-dev-outbox.ts'
-import type { DevSms } from '../../services/delivery/sms-provider.ts'
-import type { CaughtMail } from '../../services/delivery/start-mail-catcher.ts'
 import { devnetDeploymentSchema } from '../../services/devnet/devnet-deployment-schema.ts'
 import { getDevnetDeploymentOrThrow } from '../../services/devnet/get-devnet-deployment-or-throw.ts'
 import { errorResponseSchema } from '../error-response-schema.ts'
 
 export type DevRoutesOptions = {
   /** Mail caught by the dev SMTP catcher. */
-  mailOutbox: DevOutbox<CaughtMail>
+  mailOutbox: DevOutbox<DevMail>
   /** Text messages sent through the dev SMS provider. */
   smsOutbox: DevOutbox<DevSms>
 }
-
-const devMailSchema = z
-  .object({
-    id: z.string(),
-    to: z.string().describe('Envelope recipients, comma-separated'),
-    subject: z.string(),
-    text: z.string(),
-    html: z.string().nullable().describe('The HTML part; null for a text-only mail'),
-    date: z.iso.datetime().describe('When the catcher received it'),
-  })
-  .meta({ id: 'DevMail' })
-
-const devSmsSchema = z
-  .object({ id: z.string(), to: z.string(), body: z.string(), date: z.iso.datetime() })
-  .meta({ id: 'DevSms' })
 
 /** Development-only routes under /api/dev; `buildApp` registers them only when DEV_MODE is on. */
 export const devRoutes: FastifyPluginAsyncZod<DevRoutesOptions> = async (app, options) => {

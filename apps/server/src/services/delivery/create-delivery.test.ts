@@ -1,9 +1,9 @@
 import { AppError } from '@quicklinks/core/app-error'
+import type { DevSms } from '@quicklinks/core/dev-outbox'
 import { describe, expect, it } from 'vitest'
 import { createLogger } from '../../create-logger.ts'
 import { createDelivery } from './create-delivery.ts'
 import { createDevOutbox } from './create-dev-outbox.ts'
-import type { DevSms } from './sms-provider.ts'
 
 const mailFrom = 'Quick Links <no-reply@quicklinks.local>'
 

@@ -1,11 +1,12 @@
 import { AppError } from '@quicklinks/core/app-error'
+import type { DevSms } from '@quicklinks/core/dev-outbox'
 import type { FastifyBaseLogger } from 'fastify'
 import nodemailer, { type Transporter } from 'nodemailer'
 import type { ServerConfig } from '../../env.ts'
 import { createDevOutbox, type DevOutbox } from './create-dev-outbox.ts'
 import { createDevSmsProvider } from './create-dev-sms-provider.ts'
 import { createTwilioSmsProvider } from './create-twilio-sms-provider.ts'
-import type { DevSms, SmsMessage, SmsProvider } from './sms-provider.ts'
+import type { SmsMessage, SmsProvider } from './sms-provider.ts'
 
 /** One e-mail: the caller renders both parts (the signer brands its own mails). */
 export type EmailMessage = { to: string; subject: string; text: string; html: string }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
+import type { DevSms } from '@quicklinks/core/dev-outbox'
 import type { DevOutbox } from './create-dev-outbox.ts'
-import type { DevSms, SmsProvider } from './sms-provider.ts'
+import type { SmsProvider } from './sms-provider.ts'
 
 /**
  * The development SMS provider: every message lands in `outbox` (read at `GET /api/dev/sms`)

@@ -8,6 +8,3 @@ export type SmsMessage = { to: string; body: string }
 export type SmsProvider = {
   send(message: SmsMessage): Promise<void>
 }
-
-/** An SMS as the dev outbox keeps it (and `GET /api/dev/sms` returns it). */
-export type DevSms = { id: string; to: string; body: string; date: string }

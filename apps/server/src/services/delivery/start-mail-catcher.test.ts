@@ -1,9 +1,10 @@
 import { createConnection } from 'node:net'
+import type { DevMail } from '@quicklinks/core/dev-outbox'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createLogger } from '../../create-logger.ts'
 import { createDelivery } from './create-delivery.ts'
 import { createDevOutbox } from './create-dev-outbox.ts'
-import { type CaughtMail, type MailCatcher, startMailCatcher } from './start-mail-catcher.ts'
+import { type MailCatcher, startMailCatcher } from './start-mail-catcher.ts'
 
 const logger = createLogger('silent')
 const mailFrom = 'Quick Links <no-reply@quicklinks.local>'
@@ -26,7 +27,7 @@ describe('startMailCatcher', () => {
   })
 
   it('catches a real nodemailer send with both parts, newest first', async () => {
-    const outbox = createDevOutbox<CaughtMail>()
+    const outbox = createDevOutbox<DevMail>()
     const catcher = await startMailCatcher({ host: '127.0.0.1', port: 0, outbox, logger })
     catchers.push(catcher)
     const delivery = createDelivery(
@@ -60,7 +61,7 @@ describe('startMailCatcher', () => {
   })
 
   it('refuses a port that is taken, and frees its own port on close', async () => {
-    const outbox = createDevOutbox<CaughtMail>()
+    const outbox = createDevOutbox<DevMail>()
     const catcher = await startMailCatcher({ host: '127.0.0.1', port: 0, outbox, logger })
     await expect(
       startMailCatcher({ host: '127.0.0.1', port: catcher.port, outbox, logger }),

@@ -1,22 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import type { AddressInfo } from 'node:net'
+import type { DevMail } from '@quicklinks/core/dev-outbox'
 import { simpleParser } from 'mailparser'
 import { SMTPServer } from 'smtp-server'
 import type { DeliveryLogger } from './create-delivery.ts'
 import type { DevOutbox } from './create-dev-outbox.ts'
-
-/** A mail as the dev catcher keeps it (and `GET /api/dev/mail` returns it). */
-export type CaughtMail = {
-  id: string
-  /** The envelope recipients, comma-separated. */
-  to: string
-  subject: string
-  text: string
-  /** The HTML part, or null for a text-only mail. */
-  html: string | null
-  /** When the catcher received it (ISO 8601). */
-  date: string
-}
 
 export type MailCatcher = {
   /** The port it listens on (the real one when asked for port 0). */
@@ -28,7 +16,7 @@ export type MailCatcher = {
 export type MailCatcherOptions = {
   host: string
   port: number
-  outbox: DevOutbox<CaughtMail>
+  outbox: DevOutbox<DevMail>
   logger: DeliveryLogger
   /** Largest accepted message in bytes (default 5 MB). */
   maxBytes?: number

@@ -1,11 +1,12 @@
 import { AppError } from '@quicklinks/core/app-error'
+import type { DevMail, DevSms } from '@quicklinks/core/dev-outbox'
 import { Inbox, MessageSquareText, RefreshCw } from 'lucide-react'
 import { useState } from 'react'
 import { Button } from '../../ui/button'
 import { Card } from '../../ui/card'
 import { classNames } from '../../ui/class-names'
 import { Skeleton } from '../../ui/skeleton'
-import { type DevMail, type DevSms, useDevMail, useDevSms } from './dev-outbox'
+import { useDevMail, useDevSms } from './dev-outbox'
 
 // Links in a mail may open the app in the tab (a magic link) or a new one, after a click only; the
 // mail's own scripts never run and it gets an opaque origin (no allow-scripts, no allow-same-origin).

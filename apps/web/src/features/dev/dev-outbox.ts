@@ -1,4 +1,5 @@
 import { AppError } from '@quicklinks/core/app-error'
+import type { DevMail, DevSms } from '@quicklinks/core/dev-outbox'
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { type ApiClient, api } from '../../lib/api-client'
 
@@ -7,16 +8,6 @@ import { type ApiClient, api } from '../../lib/api-client'
  * and text messages from its dev SMS provider (GET /api/dev/sms), newest first. Both answer 404
  * when dev mode is off.
  */
-
-export type DevMail = {
-  id: string
-  to: string
-  subject: string
-  text: string
-  html: string | null
-  date: string
-}
-export type DevSms = { id: string; to: string; body: string; date: string }
 
 export const devOutboxKeys = {
   all: ['dev-outbox'] as const,
@@ -82,6 +73,8 @@ function readList(body: unknown): unknown[] {
   return data
 }
 
+// Checked by hand rather than with core's zod schemas, so the web bundle does not carry zod for a
+// dev-only page.
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null
 }
