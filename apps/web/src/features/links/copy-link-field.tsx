@@ -24,7 +24,7 @@ export async function copyPayLink(url: string): Promise<boolean> {
   return true
 }
 
-/** A read-only link with a copy button (the ready page). */
+/** The link as text that wraps (it is read whole on a phone) with a copy button (the ready page). */
 export function CopyLinkField({ url, className }: { url: string; className?: string }) {
   const [isCopied, setIsCopied] = useState(false)
   useEffect(() => {
@@ -39,13 +39,9 @@ export function CopyLinkField({ url, className }: { url: string; className?: str
         className,
       )}
     >
-      <input
-        readOnly
-        aria-label="Payment link"
-        value={url}
-        className="min-w-0 flex-1 bg-transparent font-mono text-sm outline-none"
-        onFocus={(event) => event.target.select()}
-      />
+      <p className="min-w-0 flex-1 break-all py-2 text-left font-mono text-sm" title="Payment link">
+        {url}
+      </p>
       <button
         type="button"
         aria-label="Copy link"

@@ -79,9 +79,9 @@ export function DashboardScreen() {
       ) : shown.length === 0 && !query.isError ? (
         <EmptyState onCreate={openCreate} />
       ) : (
-        <ul aria-label="Your links" className="mt-6 grid gap-4 sm:grid-cols-2">
+        <ul aria-label="Your links" className="mt-6 grid grid-cols-1 gap-4 sm:grid-cols-2">
           {shown.map((link) => (
-            <li key={link.id}>
+            <li key={link.id} className="min-w-0">
               <LinkCard
                 link={link}
                 onToggle={(field, value) => toggle.mutate({ link, field, value })}

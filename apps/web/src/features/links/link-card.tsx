@@ -56,16 +56,10 @@ export function LinkCard({ link, onToggle, onEdit, onDelete, onShare }: LinkCard
   return (
     <Card className={classNames('p-4 sm:p-5', !link.enabled && 'bg-subtle')}>
       <article aria-label={link.alias}>
-        <div className="flex items-start gap-2">
-          <div className="min-w-0 flex-1">
-            <h3 className="truncate font-semibold text-base">{link.alias}</h3>
-            <div className="mt-0.5 flex min-w-0 items-center gap-1">
-              <span className="truncate font-mono text-muted text-sm">{path}</span>
-              <IconButton label={`Copy link ${path}`} onClick={copyLink}>
-                {copied === 'link' ? <Check className="text-success" /> : <Copy />}
-              </IconButton>
-            </div>
-          </div>
+        <div className="flex items-start gap-1">
+          <h3 className="min-w-0 flex-1 break-words pt-2.5 font-semibold text-base leading-snug">
+            {link.alias}
+          </h3>
           <IconButton
             label={link.favorite ? 'Remove from favorites' : 'Add to favorites'}
             pressed={link.favorite}
@@ -73,35 +67,43 @@ export function LinkCard({ link, onToggle, onEdit, onDelete, onShare }: LinkCard
           >
             <Star className={link.favorite ? 'fill-current text-[#eab308]' : undefined} />
           </IconButton>
-          <Switch.Root
-            checked={link.enabled}
-            onCheckedChange={(value) => onToggle('enabled', value)}
-            aria-label="Enabled"
-            title={
-              link.enabled
-                ? 'Enabled: payers can open this link'
-                : 'Disabled: the pay page says the link is unavailable'
-            }
-            className={classNames(
-              'relative mt-2.5 inline-flex h-6 w-11 shrink-0 cursor-pointer items-center rounded-full border-2 border-transparent transition-colors',
-              link.enabled ? 'bg-success' : 'bg-border',
-            )}
-          >
-            <Switch.Thumb className="block size-5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-5 data-[state=unchecked]:translate-x-0" />
-          </Switch.Root>
           <LinkMenu alias={link.alias} onCopy={copyLink} onEdit={onEdit} onDelete={onDelete} />
         </div>
-        <dl className="mt-3 grid gap-1 text-sm">
-          <div className="flex items-center gap-2">
+        <div className="-mt-1 flex min-w-0 items-center gap-1">
+          <span className="truncate font-mono text-muted text-sm" title={path}>
+            {path}
+          </span>
+          <IconButton label={`Copy link ${path}`} onClick={copyLink}>
+            {copied === 'link' ? <Check className="text-success" /> : <Copy />}
+          </IconButton>
+        </div>
+        <dl className="mt-1 grid gap-1 text-sm">
+          <div className="flex min-h-11 items-center gap-2">
             <dt className="sr-only">Receives</dt>
-            <dd className="font-medium">
+            <dd className="min-w-0 flex-1 font-medium">
               {link.token_name} on {formatChainName(link.chain)}
             </dd>
-            {link.enabled ? null : (
-              <dd className="rounded-full bg-surface px-2 py-0.5 text-muted text-xs ring-1 ring-border">
-                Disabled
-              </dd>
-            )}
+            <dd className={classNames('text-xs', link.enabled ? 'text-success' : 'text-muted')}>
+              {link.enabled ? 'Enabled' : 'Disabled'}
+            </dd>
+            <dd className="flex">
+              <Switch.Root
+                checked={link.enabled}
+                onCheckedChange={(value) => onToggle('enabled', value)}
+                aria-label="Enabled"
+                title={
+                  link.enabled
+                    ? 'Enabled: payers can open this link'
+                    : 'Disabled: the pay page says the link is unavailable'
+                }
+                className={classNames(
+                  'relative inline-flex h-6 w-11 shrink-0 cursor-pointer items-center rounded-full border-2 border-transparent transition-colors',
+                  link.enabled ? 'bg-success' : 'bg-border',
+                )}
+              >
+                <Switch.Thumb className="block size-5 rounded-full bg-white shadow transition-transform data-[state=checked]:translate-x-5 data-[state=unchecked]:translate-x-0" />
+              </Switch.Root>
+            </dd>
           </div>
           <div className="flex items-center gap-1">
             <dt className="text-muted">Receiver</dt>

@@ -110,9 +110,9 @@ function LinkTypePage({ typeId, dispatch }: { typeId: string | null; dispatch: D
             >
               <span
                 aria-hidden="true"
-                className="flex size-11 shrink-0 items-center justify-center rounded-full bg-subtle text-2xl"
+                className="flex size-11 shrink-0 items-center justify-center rounded-full bg-subtle text-accent"
               >
-                {type.icon}
+                <type.icon className="size-5" />
               </span>
               <span className="min-w-0 flex-1">
                 <span className="block font-medium">{type.title}</span>
@@ -384,6 +384,7 @@ function LinkDetailsPage({ state, dispatch }: LinkManagerModalProps) {
               disabled={chainLocked || chainsQuery.isPending}
               value={chainsQuery.isPending ? '' : draft.chain_id === null ? '' : String(draft.chain_id)}
               aria-describedby={`${ids.chain}-message`}
+              onBlur={() => touch('chain')}
               onChange={(event) => {
                 const chain = offeredChains.find((item) => String(item.chainId) === event.target.value)
                 if (chain === undefined) return
@@ -414,6 +415,7 @@ function LinkDetailsPage({ state, dispatch }: LinkManagerModalProps) {
               disabled={isEditing || tokensQuery.isPending}
               value={tokensQuery.isPending ? '' : draft.token_address.toLowerCase()}
               aria-describedby={`${ids.token}-message`}
+              onBlur={() => touch('token')}
               onChange={(event) => {
                 const token = tokensOnChain.find((item) => item.address.toLowerCase() === event.target.value)
                 touch('token')

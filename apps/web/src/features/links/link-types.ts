@@ -1,3 +1,5 @@
+import { CreditCard, type LucideIcon, Wallet } from 'lucide-react'
+
 /**
  * The destination styles a payee can pick on the link type page (SPEC §3 "Link type definition",
  * §9 for the Avalanche preset and limits).
@@ -17,7 +19,8 @@ export type LinkTypeDefinition = {
   id: string
   title: string
   subtitle: string
-  icon: string
+  /** An icon component: an emoji would need a colour-emoji font that not every device has. */
+  icon: LucideIcon
   preset?: LinkTypePreset
   limits?: LinkTypeLimits
 }
@@ -27,13 +30,13 @@ export const linkTypes: readonly LinkTypeDefinition[] = [
     id: 'custom',
     title: 'Crypto Payment Page',
     subtitle: 'Receive any token on the chain you choose.',
-    icon: '💸',
+    icon: Wallet,
   },
   {
     id: 'avax-card',
     title: 'Avax Card Payment Page',
     subtitle: 'Top up an Avalanche card: USDC, USDT or AVAX on Avalanche.',
-    icon: '💳',
+    icon: CreditCard,
     preset: { chain: 'avalanche', chain_id: 43114, token_name: 'USDC' },
     limits: { chains: ['avalanche'], tokenSymbols: ['USDC', 'USDT', 'AVAX'] },
   },
