@@ -1,9 +1,9 @@
 import { AppError } from '@quicklinks/core/app-error'
+import { createValidationError } from '@quicklinks/core/parse-input-or-throw'
 import { buildSlug, getSlugProblem } from '@quicklinks/core/slug'
 import { and, inArray, ne, sql } from 'drizzle-orm'
 import type { Database } from '../../db/create-database-client.ts'
 import { links } from '../../db/schema.ts'
-import { createValidationError } from '../parse-input-or-throw.ts'
 
 const maxSlugLength = 64
 

@@ -1,4 +1,4 @@
-import { createValidationError } from '../parse-input-or-throw.ts'
+import { createValidationError } from '@quicklinks/core/parse-input-or-throw'
 import { isNativeTokenAddress, type RoutingProvider } from '../routing/routing-provider.ts'
 
 /** Base, the default chain of a link (SPEC section 9). */

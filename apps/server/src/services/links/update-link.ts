@@ -1,7 +1,7 @@
+import { createValidationError } from '@quicklinks/core/parse-input-or-throw'
 import { and, eq } from 'drizzle-orm'
 import type { Database } from '../../db/create-database-client.ts'
 import { type Link, links } from '../../db/schema.ts'
-import { createValidationError } from '../parse-input-or-throw.ts'
 import { isNativeTokenAddress } from '../routing/routing-provider.ts'
 import { buildAliasSlugOrThrow, buildSlugTakenError, isAliasSlugTaken } from './check-alias-slug.ts'
 import { buildLinkNotFoundError, getOwnedLinkOrThrow } from './get-owned-link-or-throw.ts'
