@@ -1,0 +1,113 @@
+import { QueryClientProvider } from '@tanstack/react-query'
+import { fireEvent, render, screen } from '@testing-library/react'
+import { useReducer } from 'react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { createQueryClient } from '../../app/query-client'
+import type { Chain, Token } from '../routing/catalogue'
+import { catalogueKeys } from '../routing/use-catalogue'
+import { LinkManagerModal } from './link-manager-modal'
+import {
+  createEmptyDraft,
+  initialLinkModalState,
+  type LinkModalState,
+  reduceLinkModal,
+} from './link-modal-state'
+
+const chains: Chain[] = [
+  {
+    chainId: 8453,
+    networkIdentifier: 'base',
+    networkName: 'Base',
+    chainIconURI: '',
+    type: 'evm',
+    enabled: true,
+    visible: true,
+    nativeCurrency: { symbol: 'ETH', decimals: 18 },
+  },
+]
+const tokens: Token[] = [
+  {
+    chainId: 8453,
+    address: '0x00000000000000000000000000000000000000c1',
+    symbol: 'USDC',
+    name: 'USD Coin',
+    decimals: 6,
+    type: 'evm',
+    logoURI: '',
+    active: true,
+    visible: true,
+  },
+]
+
+function Harness({ start }: { start: LinkModalState }) {
+  const [state, dispatch] = useReducer(reduceLinkModal, start)
+  return <LinkManagerModal state={state} dispatch={dispatch} />
+}
+
+function renderModal(start: LinkModalState) {
+  const queryClient = createQueryClient()
+  queryClient.setQueryData(catalogueKeys.chains(), { items: chains, error: null })
+  queryClient.setQueryData(catalogueKeys.tokens(), { items: tokens, error: null })
+  const fetchSpy = vi.spyOn(globalThis, 'fetch')
+  render(
+    <QueryClientProvider client={queryClient}>
+      <Harness start={start} />
+    </QueryClientProvider>,
+  )
+  return { fetchSpy }
+}
+
+afterEach(() => {
+  vi.restoreAllMocks()
+  vi.unstubAllGlobals()
+})
+
+describe('link manager modal', () => {
+  it('refuses a token that is not on the chosen chain with an alert and saves nothing', async () => {
+    const alert = vi.fn()
+    vi.stubGlobal('alert', alert)
+    const { fetchSpy } = renderModal({
+      ...initialLinkModalState,
+      page: { name: 'details' },
+      typeId: 'custom',
+      draft: {
+        ...createEmptyDraft('k'),
+        link_type: 'Crypto Payment Page',
+        alias: 'Coffee Fund',
+        receiver_address: '0x1111111111111111111111111111111111111111',
+        token_name: 'USDT',
+        token_address: '0x00000000000000000000000000000000000000a2',
+      },
+    })
+    const dialog = await screen.findByRole('dialog', { name: 'Crypto Payment Page' })
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }))
+    expect(alert).toHaveBeenCalledWith('Selected token does not belong to the chosen chain.')
+    expect(fetchSpy).not.toHaveBeenCalled()
+    expect(dialog).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Create' })).toBeTruthy()
+  })
+
+  it('shows the edit help texts and disables receiver, chain and token', async () => {
+    renderModal({
+      ...initialLinkModalState,
+      page: { name: 'details' },
+      isEditing: true,
+      editingId: 'l1',
+      draft: {
+        ...createEmptyDraft('k'),
+        alias: 'Coffee Fund',
+        receiver_address: '0x1111111111111111111111111111111111111111',
+        token_name: 'USDC',
+        token_address: tokens[0]?.address ?? '',
+      },
+    })
+    await screen.findByRole('dialog', { name: 'Edit Payment Link' })
+    expect((screen.getByLabelText('Wallet Address') as HTMLInputElement).disabled).toBe(true)
+    expect((screen.getByLabelText('Receive Chain') as HTMLSelectElement).disabled).toBe(true)
+    expect((screen.getByLabelText('Receive Token') as HTMLSelectElement).disabled).toBe(true)
+    expect(screen.getByText('Receiver address cannot be changed.')).toBeTruthy()
+    expect(screen.getByText('Chain cannot be changed.')).toBeTruthy()
+    expect(screen.getByText('Token cannot be changed.')).toBeTruthy()
+    expect((screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(false)
+  })
+})
