@@ -103,6 +103,14 @@ test('signed in: a taken name offers suggestions, a chip selects directly, Claim
   ])
   expect(await page.evaluate(() => localStorage.getItem('tw_desired_username'))).toBeNull()
   await expectNoSeriousAxeViolations(page)
+  // The suggestions wrap within a phone's width.
+  await page.setViewportSize({ width: 375, height: 812 })
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+  expect(overflow, 'horizontal overflow in px').toBeLessThanOrEqual(0)
+  await page.screenshot({
+    path: join(import.meta.dirname, '..', '.artifacts', 'screens', 'username-taken-phone-light.png'),
+    fullPage: true,
+  })
 
   const chosen = `${takenName.toUpperCase()}123`
   await chips.nth(1).click()
