@@ -4,6 +4,7 @@ import { Button } from '../../ui/button'
 import { Card } from '../../ui/card'
 import { ConfirmDeleteDialog } from '../../ui/confirm-delete-dialog'
 import { Skeleton } from '../../ui/skeleton'
+import { type SessionUser, useSession } from '../auth/session'
 import type { Link } from './link'
 import { LinkCard } from './link-card'
 import { LinkManagerModal } from './link-manager-modal'
@@ -11,6 +12,13 @@ import { initialLinkModalState, reduceLinkModal } from './link-modal-state'
 import { useDeleteLink, useLinks, useToggleLink } from './link-queries'
 import { useLinkStore } from './link-store'
 import { ShareLinkDialog } from './share-link-dialog'
+
+/** The signed-in payee's id (the address when the session has no id). */
+function getOwnerId(user: SessionUser | null): string | null {
+  if (user === null) return null
+  if (typeof user.id === 'string') return user.id
+  return typeof user.address === 'string' ? user.address.toLowerCase() : null
+}
 
 /** A fresh key per draft: a double submit or a retry of the same draft never makes a second link. */
 function createIdempotencyKey(): string {
@@ -22,8 +30,12 @@ function createIdempotencyKey(): string {
  * skeleton rows on a first load, an empty state inviting the first link, and the link manager.
  */
 export function DashboardScreen() {
-  const query = useLinks()
-  const links = useLinkStore((state) => state.links)
+  const { user } = useSession()
+  const ownerId = getOwnerId(user)
+  const query = useLinks(ownerId)
+  const storedLinks = useLinkStore((state) => state.links)
+  const storedOwnerId = useLinkStore((state) => state.ownerId)
+  const links = ownerId !== null && storedOwnerId === ownerId ? storedLinks : []
   const storeError = useLinkStore((state) => state.error)
   const toggle = useToggleLink()
   const remove = useDeleteLink()

@@ -33,13 +33,13 @@ function messageOf(error: unknown, fallback: string): string {
  * The owner's links. Each answer is written to the persisted link store (SPEC §3 'link-storage'),
  * and a failed fetch stores its message as the store error.
  */
-export function useLinks() {
+export function useLinks(ownerId: string | null) {
   const query = useQuery(linksQueryOptions())
   const setLinks = useLinkStore((state) => state.setLinks)
   const setError = useLinkStore((state) => state.setError)
   useEffect(() => {
-    if (query.data !== undefined) setLinks(query.data)
-  }, [query.data, setLinks])
+    if (query.data !== undefined) setLinks(query.data, ownerId)
+  }, [query.data, ownerId, setLinks])
   useEffect(() => {
     if (query.error !== null) setError(messageOf(query.error, 'Failed to fetch links'))
   }, [query.error, setError])
