@@ -18,7 +18,16 @@ describe('getSlugProblem', () => {
     expect(getSlugProblem('ab')).toMatch(/at least 3/)
   })
   it('rejects app route names so /{slug} never shadows a screen', () => {
-    for (const route of ['login', 'dashboard', 'settings', 'onboarding', 'pay', 'api', 'health']) {
+    for (const route of [
+      'login',
+      'dashboard',
+      'settings',
+      'onboarding',
+      'pay',
+      'api',
+      'health',
+      'username',
+    ]) {
       expect(getSlugProblem(route)).toMatch(/reserved/)
       expect(isReservedSlug(route.toUpperCase())).toBe(true)
     }

@@ -13,6 +13,7 @@ export const reservedSlugs: ReadonlySet<string> = new Set([
   'health',
   'dev',
   'assets',
+  'username',
 ])
 
 /** Alias → slug: trimmed, lowercased, whitespace runs to one hyphen. */
