@@ -1,6 +1,6 @@
 import { AppError } from '@quicklinks/core/app-error'
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useEffect } from 'react'
+import { useEffect, useRef } from 'react'
 import { type ApiClient, api } from '../../lib/api-client'
 import { toast } from '../../ui/use-toast'
 import { type CreateLinkInput, type Link, toUpdateLinkInput, type UpdateLinkInput } from './link'
@@ -40,9 +40,17 @@ export function useLinks(ownerId: string | null) {
   useEffect(() => {
     if (query.data !== undefined) setLinks(query.data, ownerId)
   }, [query.data, ownerId, setLinks])
+  const fetchError = useRef<string | null>(null)
   useEffect(() => {
-    if (query.error !== null) setError(messageOf(query.error, 'Failed to fetch links'))
-  }, [query.error, setError])
+    if (query.error !== null) {
+      fetchError.current = messageOf(query.error, 'Failed to fetch links')
+      setError(fetchError.current)
+    } else if (query.data !== undefined && fetchError.current !== null) {
+      // The list loads again: its old failure goes, a toggle's failure stays.
+      if (useLinkStore.getState().error === fetchError.current) setError(null)
+      fetchError.current = null
+    }
+  }, [query.error, query.data, setError])
   return query
 }
 
