@@ -1,30 +1,15 @@
-import { join } from 'node:path'
-import type { Page } from '@playwright/test'
 import { createTestEmail } from '../fixtures/dev-outbox.ts'
 import { linkDialog, openNewLink, selectOptionContaining } from '../fixtures/links.ts'
+import { checkScreen, screenViewports } from '../fixtures/screens.ts'
 import { getSessionUser, signUpWithEmailCode } from '../fixtures/sign-in.ts'
-import { expect, expectNoSeriousAxeViolations, test } from '../fixtures/test.ts'
+import { expect, test } from '../fixtures/test.ts'
 
 /**
  * The Links tab and each page of the link manager at phone and desktop widths, light and dark: no
  * horizontal overflow, no serious axe violation, and a screenshot in e2e/.artifacts/screens.
  */
-const viewports = [
-  { name: 'phone', width: 375, height: 812 },
-  { name: 'desktop', width: 1280, height: 800 },
-]
 
-async function checkScreen(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
-  expect(overflow, `horizontal overflow in px on ${name}`).toBeLessThanOrEqual(0)
-  await expectNoSeriousAxeViolations(page)
-  await page.screenshot({
-    path: join(import.meta.dirname, '..', '.artifacts', 'screens', `${name}.png`),
-    fullPage,
-  })
-}
-
-for (const viewport of viewports) {
+for (const viewport of screenViewports) {
   for (const colorScheme of ['light', 'dark'] as const) {
     test(`links dashboard and link manager at ${viewport.name} width in ${colorScheme}`, async ({
       page,

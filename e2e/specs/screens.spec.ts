@@ -1,8 +1,7 @@
-import { join } from 'node:path'
-import type { Page } from '@playwright/test'
 import { createTestEmail, extractCode, waitForMail } from '../fixtures/dev-outbox.ts'
+import { checkScreen, screenViewports } from '../fixtures/screens.ts'
 import { authDialog, openAuthModal, requestEmailCode } from '../fixtures/sign-in.ts'
-import { expect, expectNoSeriousAxeViolations, test } from '../fixtures/test.ts'
+import { expect, test } from '../fixtures/test.ts'
 
 /**
  * Every public screen at phone and desktop widths, light and dark: no serious accessibility
@@ -13,13 +12,9 @@ const screens = [
   { name: 'login', path: '/login' },
   { name: 'pay-unavailable', path: '/pay/no-such-link' },
 ]
-const viewports = [
-  { name: 'phone', width: 375, height: 812 },
-  { name: 'desktop', width: 1280, height: 800 },
-]
 
 for (const screen of screens) {
-  for (const viewport of viewports) {
+  for (const viewport of screenViewports) {
     for (const colorScheme of ['light', 'dark'] as const) {
       test(`${screen.name} at ${viewport.name} width in ${colorScheme}`, async ({ page }) => {
         await page.setViewportSize(viewport)
@@ -30,37 +25,14 @@ for (const screen of screens) {
         // not while it animates in.
         await expect(page.getByRole('region', { name: 'Beta notice' })).toBeVisible()
         await expect(page.locator('html')).toHaveClass(colorScheme === 'dark' ? /dark/ : /^(?!.*dark)/)
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
-        expect(overflow, 'horizontal overflow in px').toBeLessThanOrEqual(0)
-        await expectNoSeriousAxeViolations(page)
-        await page.screenshot({
-          path: join(
-            import.meta.dirname,
-            '..',
-            '.artifacts',
-            'screens',
-            `${screen.name}-${viewport.name}-${colorScheme}.png`,
-          ),
-          fullPage: true,
-        })
+        await checkScreen(page, `${screen.name}-${viewport.name}-${colorScheme}`)
       })
     }
   }
 }
 
-/** No horizontal overflow, no serious axe violation, then a screenshot named `name`. */
-async function checkScreen(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
-  expect(overflow, `horizontal overflow in px on ${name}`).toBeLessThanOrEqual(0)
-  await expectNoSeriousAxeViolations(page)
-  await page.screenshot({
-    path: join(import.meta.dirname, '..', '.artifacts', 'screens', `${name}.png`),
-    fullPage,
-  })
-}
-
 // The sign-in and signed-in screens, walked through once per viewport and scheme with a fresh user.
-for (const viewport of viewports) {
+for (const viewport of screenViewports) {
   for (const colorScheme of ['light', 'dark'] as const) {
     test(`sign-in, onboarding, settings and export at ${viewport.name} width in ${colorScheme}`, async ({
       page,

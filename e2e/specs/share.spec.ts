@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import jsQR from 'jsqr'
 import { PNG } from 'pngjs'
 import { createTestEmail } from '../fixtures/dev-outbox.ts'
+import { screenViewports } from '../fixtures/screens.ts'
 import { createLinkThroughApi } from '../fixtures/share-links.ts'
 import { getSessionUser, signUpWithEmailCode } from '../fixtures/sign-in.ts'
 import { expect, expectNoSeriousAxeViolations, test } from '../fixtures/test.ts'
@@ -74,10 +75,7 @@ test('the QR code decodes to the link, Copy says Link Copied, social buttons sha
 })
 
 test('the share dialog at phone and desktop widths, light and dark', async ({ page }) => {
-  for (const viewport of [
-    { name: 'phone', width: 375, height: 812 },
-    { name: 'desktop', width: 1280, height: 800 },
-  ]) {
+  for (const viewport of screenViewports) {
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.setViewportSize(viewport)
       await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' })

@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { createTestEmail, extractCode, waitForMail } from '../fixtures/dev-outbox.ts'
+import { checkScreen, screenViewports } from '../fixtures/screens.ts'
 import { getCsrfToken } from '../fixtures/share-links.ts'
 import { authDialog, requestEmailCode, signUpWithEmailCode } from '../fixtures/sign-in.ts'
 import { expect, expectNoSeriousAxeViolations, test } from '../fixtures/test.ts'
@@ -132,27 +133,12 @@ test('the username screen at phone and desktop widths, light and dark', async ({
   const name = createTestUsername()
   await searchBox(page).fill(name)
   await expect(page.getByText(`@${name} is available!`)).toBeVisible()
-  for (const viewport of [
-    { name: 'phone', width: 375, height: 812 },
-    { name: 'desktop', width: 1280, height: 800 },
-  ]) {
+  for (const viewport of screenViewports) {
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.setViewportSize(viewport)
       await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' })
       await expect(page.locator('html')).toHaveClass(colorScheme === 'dark' ? /dark/ : /^(?!.*dark)/)
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
-      expect(overflow, 'horizontal overflow in px').toBeLessThanOrEqual(0)
-      await expectNoSeriousAxeViolations(page)
-      await page.screenshot({
-        path: join(
-          import.meta.dirname,
-          '..',
-          '.artifacts',
-          'screens',
-          `username-${viewport.name}-${colorScheme}.png`,
-        ),
-        fullPage: true,
-      })
+      await checkScreen(page, `username-${viewport.name}-${colorScheme}`)
     }
   }
 })
