@@ -118,7 +118,8 @@ describe('username claim screen', () => {
     renderScreen()
     type('grace')
     await screen.findByText('@grace is available!')
-    expect(localStorage.getItem(desiredUsernameStorageKey)).toBe('grace')
+    // Saved by the effect that follows the render showing the message.
+    await waitFor(() => expect(localStorage.getItem(desiredUsernameStorageKey)).toBe('grace'))
     const reserved = await screen.findByRole('region', { name: 'Selected username' })
     expect(reserved.textContent).toContain('@grace')
     expect(reserved.textContent).toContain('Reserve expires in72:56:27')
@@ -134,7 +135,7 @@ describe('username claim screen', () => {
     await waitFor(() => expect(lookups().at(-1)?.path).toBe('/api/users/username/ada/exists'))
     const chips = await screen.findByRole('list', { name: 'Suggestions' })
     await waitFor(() => expect(chips.textContent).toBe('@ada2026@ada123@ada_official@ada0305'))
-    expect(localStorage.getItem(desiredUsernameStorageKey)).toBeNull()
+    await waitFor(() => expect(localStorage.getItem(desiredUsernameStorageKey)).toBeNull())
     expect(screen.queryByRole('region', { name: 'Selected username' })).toBeNull()
   })
 
