@@ -135,26 +135,21 @@ export async function deployDevnetChain(options: DeployDevnetChainOptions): Prom
     const isDeployer = account === deployer
     const usdcAmount = stablecoinsPerAccount + (isDeployer ? wrappedNativePoolUsdc + stablecoinPoolSide : 0n)
     const usdtAmount = stablecoinsPerAccount + (isDeployer ? stablecoinPoolSide : 0n)
-    await confirm(
-      await walletClient.writeContract({
-        address: usdc,
-        abi: testTokenAbi,
-        functionName: 'mint',
-        args: [account, usdcAmount],
-        account: deployer,
-      }),
-      'minting USDC',
-    )
-    await confirm(
-      await walletClient.writeContract({
-        address: usdt,
-        abi: testTokenAbi,
-        functionName: 'mint',
-        args: [account, usdtAmount],
-        account: deployer,
-      }),
-      'minting USDT',
-    )
+    for (const [token, amount, symbol] of [
+      [usdc, usdcAmount, 'USDC'],
+      [usdt, usdtAmount, 'USDT'],
+    ] as const) {
+      await confirm(
+        await walletClient.writeContract({
+          address: token,
+          abi: testTokenAbi,
+          functionName: 'mint',
+          args: [account, amount],
+          account: deployer,
+        }),
+        `minting ${symbol}`,
+      )
+    }
   }
   await Promise.all(
     accounts.map(async (account) =>
