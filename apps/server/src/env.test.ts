@@ -26,7 +26,25 @@ describe('parseEnv', () => {
       mailFrom: 'Quick Links <no-reply@quicklinks.local>',
       sms: { provider: 'none' },
       routingProvider: 'local',
+      squidApiUrl: 'https://v2.api.squidrouter.com',
+      squidIntegratorId: undefined,
+      rpcUrls: {},
+      relayerPrivateKey: undefined,
+      workerIntervalMs: 1000,
     })
+  })
+
+  it('reads RPC_URL_<chainId> variables and needs SQUID_INTEGRATOR_ID for the squid provider', () => {
+    const config = parseEnv({
+      RPC_URL_8453: 'https://base.example/rpc',
+      RPC_URL_42161: 'http://127.0.0.1:8547',
+    })
+    expect(config.rpcUrls).toEqual({ 8453: 'https://base.example/rpc', 42161: 'http://127.0.0.1:8547' })
+    expect(() => parseEnv({ RPC_URL_1: 'ftp://nope' })).toThrow(/RPC_URL_1: must be an http\(s\) URL/)
+    expect(() => parseEnv({ ROUTING_PROVIDER: 'squid' })).toThrow(/SQUID_INTEGRATOR_ID/)
+    expect(parseEnv({ ROUTING_PROVIDER: 'squid', SQUID_INTEGRATOR_ID: 'acme-1' }).squidIntegratorId).toBe(
+      'acme-1',
+    )
   })
 
   it('uses the dev SMTP catcher and SMS outbox in dev mode, and needs every Twilio setting', () => {

@@ -45,6 +45,13 @@ const environmentSchema = z.object({
   TWILIO_FROM: z.string().min(1).optional(),
   TWILIO_API_URL: z.url().default('https://api.twilio.com'),
   ROUTING_PROVIDER: z.enum(['local', 'squid']).default('local'),
+  SQUID_API_URL: z.url({ protocol: /^https?$/ }).default('https://v2.api.squidrouter.com'),
+  SQUID_INTEGRATOR_ID: z.string().min(1).optional(),
+  RELAYER_PRIVATE_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 32-byte hex private key (0x + 64 hex digits)')
+    .optional(),
+  WORKER_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
 })
 
 /** Everything the server needs to know about its surroundings; tests build their own. */
@@ -90,6 +97,22 @@ export type ServerConfig = {
     | { provider: 'none' }
   /** Who lists chains and tokens and builds routes: 'local' (the devnet) or 'squid'; the web calls /api/{routingProvider}/… */
   routingProvider: 'local' | 'squid'
+  /** Squid's API base (SQUID_API_URL), so a recorded-response server on loopback can stand in. */
+  squidApiUrl: string
+  /** Squid's x-integrator-id; required when routingProvider is 'squid'. */
+  squidIntegratorId: string | undefined
+  /**
+   * JSON-RPC endpoint per chain id, from RPC_URL_<chainId> variables (production, and what
+   * `npm start` passes for the devnet). The local provider falls back to the devnet deployment's.
+   */
+  rpcUrls: Readonly<Record<number, string>>
+  /**
+   * The local provider's relayer key (RELAYER_PRIVATE_KEY). In dev mode without it, the devnet's
+   * relayer account (test mnemonic index 9) is used; otherwise cross-chain routes answer 503.
+   */
+  relayerPrivateKey: `0x${string}` | undefined
+  /** How often the tracker and relayer workers poll, in milliseconds (WORKER_INTERVAL_MS). */
+  workerIntervalMs: number
 }
 
 /**
@@ -131,7 +154,33 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     mailFrom: env.MAIL_FROM,
     sms: parseSmsConfig(env),
     routingProvider: env.ROUTING_PROVIDER,
+    squidApiUrl: env.SQUID_API_URL.replace(/\/+$/, ''),
+    squidIntegratorId: parseSquidIntegratorId(env),
+    rpcUrls: parseRpcUrls(source),
+    relayerPrivateKey: env.RELAYER_PRIVATE_KEY as `0x${string}` | undefined,
+    workerIntervalMs: env.WORKER_INTERVAL_MS,
   }
+}
+
+function parseSquidIntegratorId(env: z.infer<typeof environmentSchema>): string | undefined {
+  if (env.ROUTING_PROVIDER === 'squid' && !env.SQUID_INTEGRATOR_ID) {
+    throw new Error('Invalid environment:\n  SQUID_INTEGRATOR_ID: required when ROUTING_PROVIDER=squid')
+  }
+  return env.SQUID_INTEGRATOR_ID
+}
+
+/** RPC_URL_<chainId>=<http(s) URL> variables; throws naming any that is not an http(s) URL. */
+function parseRpcUrls(source: Record<string, string | undefined>): Record<number, string> {
+  const urls: Record<number, string> = {}
+  const bad: string[] = []
+  for (const [name, value] of Object.entries(source)) {
+    const match = /^RPC_URL_(\d+)$/.exec(name)
+    if (!match?.[1] || !value) continue
+    if (!/^https?:\/\/\S+$/.test(value)) bad.push(`  ${name}: must be an http(s) URL`)
+    else urls[Number(match[1])] = value
+  }
+  if (bad.length > 0) throw new Error(`Invalid environment:\n${bad.join('\n')}`)
+  return urls
 }
 
 function parseSmsConfig(env: z.infer<typeof environmentSchema>): ServerConfig['sms'] {

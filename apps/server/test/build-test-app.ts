@@ -48,6 +48,12 @@ export function createTestConfig(overrides: Partial<ServerConfig> = {}): ServerC
     mailFrom: 'Quick Links <no-reply@quicklinks.local>',
     sms: { provider: 'none' },
     routingProvider: 'local',
+    squidApiUrl: 'http://127.0.0.1:9',
+    squidIntegratorId: undefined,
+    rpcUrls: {},
+    relayerPrivateKey: undefined,
+    // Workers stay idle in tests unless a test turns them on with a shorter interval.
+    workerIntervalMs: 1000,
     ...overrides,
   }
 }

@@ -10,7 +10,7 @@ function createUnavailableProvider(name: string): RoutingProvider {
       userMessage: `No chains configured: the ${name} routing provider is not available in this version. Set ROUTING_PROVIDER=local.`,
     })
   }
-  return { name, chains: fail, tokens: fail }
+  return { name, chains: fail, tokens: fail, route: fail, status: fail }
 }
 
 /**

@@ -63,6 +63,8 @@ export function createLocalRoutingProvider(options: LocalRoutingProviderOptions)
           enabled: true,
           visible: true,
           nativeCurrency: { symbol: chain.nativeSymbol, decimals: 18 },
+          rpcUrl: chain.rpcUrl,
+          blockExplorerUrl: '',
         }),
       )
     },
@@ -79,6 +81,7 @@ export function createLocalRoutingProvider(options: LocalRoutingProviderOptions)
           logoURI: '',
           active: true,
           visible: true,
+          usdPrice: null,
         },
         ...chain.tokens.map(
           (token): RoutingToken => ({
@@ -91,9 +94,16 @@ export function createLocalRoutingProvider(options: LocalRoutingProviderOptions)
             logoURI: '',
             active: true,
             visible: true,
+            usdPrice: null,
           }),
         ),
       ])
+    },
+    async route() {
+      throw new AppError('SERVICE_UNAVAILABLE', { message: 'local routes: payment-engine work in progress' })
+    },
+    async status() {
+      throw new AppError('SERVICE_UNAVAILABLE', { message: 'local status: payment-engine work in progress' })
     },
   }
 }
