@@ -1,5 +1,17 @@
 import { sql } from 'drizzle-orm'
-import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import {
+  bigint,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core'
 
 /** A person who signed in. Issue 3 (sign-in) adds the columns it needs. */
 export const users = pgTable(
@@ -102,6 +114,120 @@ export const links = pgTable(
   ],
 )
 
+/**
+ * Route intents: every route the server quoted (`POST /api/{provider}/route`), with what the
+ * payer's wallet was asked to send, and, once a receipt is posted, the payment's tracking state
+ * (SPEC section 3, Transaction record). Amounts are integer strings in the token's smallest unit;
+ * addresses lower-case. The tracker takes due rows (`next_check_at`) with `FOR UPDATE SKIP LOCKED`.
+ */
+export const routeIntents = pgTable(
+  'route_intents',
+  {
+    /** `0x` + 64 hex, random; the local provider puts it on chain. */
+    id: text('id').primaryKey(),
+    provider: text('provider').notNull(),
+    linkId: uuid('link_id').references(() => links.id, { onDelete: 'set null' }),
+    fromChainId: integer('from_chain_id').notNull(),
+    toChainId: integer('to_chain_id').notNull(),
+    fromToken: text('from_token').notNull(),
+    toToken: text('to_token').notNull(),
+    fromAmount: text('from_amount').notNull(),
+    toAmount: text('to_amount').notNull(),
+    toAmountMin: text('to_amount_min').notNull(),
+    fromAddress: text('from_address').notNull(),
+    toAddress: text('to_address').notNull(),
+    slippage: doublePrecision('slippage').notNull(),
+    transactionRequest: jsonb('transaction_request').$type<Record<string, unknown>>().notNull(),
+    actions: jsonb('actions').$type<unknown[]>().notNull(),
+    /** What the provider needs for status calls (Squid: request id, quote id). */
+    providerData: jsonb('provider_data').$type<Record<string, unknown>>().notNull().default({}),
+    estimatedDurationMs: integer('estimated_duration_ms').notNull().default(0),
+    /** Set once by `POST /api/route-intent/{id}/receipt`; a different hash later is a conflict. */
+    sourceTxHash: text('source_tx_hash'),
+    /** The provider's own status word (local: submitted, ongoing, success, failed, refunded). */
+    statusRaw: text('status_raw'),
+    /** `readTransactionStatus(status_raw)`: submitted, bridging, success or failed. */
+    status: text('status'),
+    destTxHash: text('dest_tx_hash'),
+    toAmountWei: text('to_amount_wei'),
+    errorMessage: text('error_message'),
+    /** One entry per action: {type, chainId, txHash, status}. */
+    routeStatus: jsonb('route_status').$type<unknown[]>(),
+    gasStatus: text('gas_status'),
+    isGmp: boolean('is_gmp').notNull().default(false),
+    axelarUrl: text('axelar_url'),
+    isRefunded: boolean('is_refunded').notNull().default(false),
+    /** When the tracker looks next; null when not tracked (no receipt yet, or finished). */
+    nextCheckAt: timestamp('next_check_at', { withTimezone: true }),
+    attempts: integer('attempts').notNull().default(0),
+    /** A tracker holding the row past a crash lets it go when this passes. */
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (table) => [
+    // One transaction pays one intent: a hash posted for a second intent is refused.
+    uniqueIndex('route_intents_source_tx_idx').on(table.fromChainId, table.sourceTxHash),
+    index('route_intents_from_address_updated_idx').on(table.fromAddress, table.updatedAt),
+    index('route_intents_next_check_idx').on(table.nextCheckAt),
+  ],
+)
+
+/**
+ * The local relayer's view of every PayRouter `Deposited` event: one row per deposit, written
+ * before anything is sent, so a restart never forgets a deposit; `filling` is written before a
+ * fill is broadcast, so a restart checks the chain (`filled(intentId)`) instead of filling twice.
+ */
+export const relayerDeposits = pgTable(
+  'relayer_deposits',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    sourceChainId: integer('source_chain_id').notNull(),
+    intentId: text('intent_id').notNull(),
+    payer: text('payer').notNull(),
+    escrowToken: text('escrow_token').notNull(),
+    escrowAmount: text('escrow_amount').notNull(),
+    destinationChainId: integer('destination_chain_id').notNull(),
+    destinationToken: text('destination_token').notNull(),
+    minAmountOut: text('min_amount_out').notNull(),
+    receiver: text('receiver').notNull(),
+    /** Unix seconds, as on chain. */
+    fillDeadline: bigint('fill_deadline', { mode: 'number' }).notNull(),
+    depositTxHash: text('deposit_tx_hash').notNull(),
+    depositBlock: bigint('deposit_block', { mode: 'number' }).notNull(),
+    /** pending, filling, filled, settled, refund_pending, refunded or failed. */
+    state: text('state').notNull().default('pending'),
+    fillTxHash: text('fill_tx_hash'),
+    filledAmount: text('filled_amount'),
+    settleTxHash: text('settle_tx_hash'),
+    refundTxHash: text('refund_tx_hash'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    filledAt: timestamp('filled_at', { withTimezone: true }),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('relayer_deposits_source_intent_idx').on(table.sourceChainId, table.intentId),
+    index('relayer_deposits_intent_idx').on(table.intentId),
+    index('relayer_deposits_state_next_idx').on(table.state, table.nextAttemptAt),
+  ],
+)
+
+/** The last block of each chain whose PayRouter logs the relayer has stored. */
+export const relayerCursors = pgTable('relayer_cursors', {
+  chainId: integer('chain_id').primaryKey(),
+  lastBlock: bigint('last_block', { mode: 'number' }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
 export type User = typeof users.$inferSelect
 export type Link = typeof links.$inferSelect
 export type Session = typeof sessions.$inferSelect
+export type RouteIntent = typeof routeIntents.$inferSelect
+export type RelayerDeposit = typeof relayerDeposits.$inferSelect
