@@ -183,7 +183,7 @@ contract PayRouter is ReentrancyGuard {
     }
 
     /// @notice Releases an open escrow to the relayer once it has filled the intent elsewhere.
-    function settle(bytes32 intentId) external onlyRelayer nonReentrant {
+    function settle(bytes32 intentId) external nonReentrant onlyRelayer {
         Deposit storage escrow = _deposits[intentId];
         require(escrow.state != DepositState.None, "PayRouter: unknown intent");
         require(escrow.state == DepositState.Open, "PayRouter: not open");
@@ -217,7 +217,7 @@ contract PayRouter is ReentrancyGuard {
         uint256 minAmountOut,
         address receiver,
         uint256 sourceChainId
-    ) external payable onlyRelayer nonReentrant returns (uint256 amountOut) {
+    ) external payable nonReentrant onlyRelayer returns (uint256 amountOut) {
         require(!filled[intentId], "PayRouter: already filled");
         require(receiver != address(0), "PayRouter: zero receiver");
         require(amountIn > 0, "PayRouter: zero amount");

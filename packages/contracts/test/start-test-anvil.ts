@@ -36,7 +36,8 @@ export async function startTestAnvil() {
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
   }
-  const [deployer, other] = await createWalletClient({ chain, transport }).getAddresses()
+  const accounts = await createWalletClient({ chain, transport }).getAddresses()
+  const [deployer, other] = accounts
   if (!deployer || !other) throw new Error('anvil unlocked fewer than two accounts')
   return {
     publicClient,
@@ -44,6 +45,8 @@ export async function startTestAnvil() {
     testClient: createTestClient({ chain, transport, mode: 'anvil' }),
     deployer,
     other,
+    /** Every account anvil unlocked (ten, from the standard test mnemonic), deployer first. */
+    accounts,
     stop: async () => {
       if (child.exitCode !== null) return
       const exited = once(child, 'exit')
