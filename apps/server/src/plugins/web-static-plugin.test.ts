@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp } from '../../test/build-test-app.ts'
+import { links, users } from '../db/schema.ts'
 
 const indexHtml = '<!doctype html><title>Quick Links</title><div id="root"></div>'
 const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' }
@@ -65,6 +66,106 @@ describe('web app serving', () => {
     expect(page.headers['x-ratelimit-limit']).toBeUndefined()
     const api = await testApp.app.inject({ method: 'GET', url: '/health' })
     expect(api.headers['x-ratelimit-limit']).toBe('1000')
+  })
+})
+
+describe('pay page previews (Open Graph and Twitter tags)', () => {
+  const payIndexHtml =
+    '<!doctype html><html><head><meta charset="UTF-8" /><meta name="description" content="Site" />' +
+    '<title>Quick Links</title></head><body><div id="root"></div></body></html>'
+  let testApp: TestApp
+
+  /** The content of every <meta property|name=key> of a page, in order. */
+  function readMeta(body: string, key: string): string[] {
+    const pattern = new RegExp(`<meta (?:property|name)="${key}" content="([^"]*)" />`, 'g')
+    return [...body.matchAll(pattern)].map((match) => match[1] ?? '')
+  }
+
+  beforeAll(async () => {
+    const distDir = mkdtempSync(join(tmpdir(), 'ql-web-dist-'))
+    writeFileSync(join(distDir, 'index.html'), payIndexHtml)
+    testApp = await buildTestApp({ webDistDir: distDir, publicOrigin: 'https://pay.example' })
+    const [user] = await testApp.database.db
+      .insert(users)
+      .values({ address: '0x00000000000000000000000000000000000000a1' })
+      .returning()
+    if (user === undefined) throw new Error('no user')
+    const link = {
+      userId: user.id,
+      receiverAddress: '0x00000000000000000000000000000000000000B2',
+      tokenName: 'USDC',
+      tokenAddress: '0x5fbdb2315678afecb367f032d93f642f64180aa3',
+    }
+    await testApp.database.db.insert(links).values([
+      {
+        ...link,
+        alias: 'Coffee Fund',
+        aliasSlug: 'Coffee-Fund',
+        message: 'Thanks for the <coffee> & "cake"!',
+      },
+      { ...link, alias: "Tom & Jerry's $& jar", aliasSlug: 'tom-jar', message: '' },
+      { ...link, alias: 'Closed Shop', aliasSlug: 'closed-shop', message: 'Gone', enabled: false },
+    ])
+  })
+  afterAll(async () => {
+    await testApp.close()
+  })
+
+  it("fills the tags from the enabled link's alias and message, HTML-escaped, with its canonical URL", async () => {
+    const response = await testApp.app.inject({ method: 'GET', url: '/pay/coffee-fund?ref=x', headers: html })
+    expect(response.statusCode).toBe(200)
+    expect(response.headers['content-type']).toMatch(/^text\/html/)
+    expect(response.headers['cache-control']).toBe('no-cache')
+    const body = response.body
+    expect(readMeta(body, 'og:title')).toEqual(['Coffee Fund'])
+    expect(readMeta(body, 'twitter:title')).toEqual(['Coffee Fund'])
+    const description = 'Thanks for the &lt;coffee&gt; &amp; &quot;cake&quot;!'
+    expect(readMeta(body, 'og:description')).toEqual([description])
+    expect(readMeta(body, 'twitter:description')).toEqual([description])
+    expect(readMeta(body, 'description')).toEqual([description])
+    expect(readMeta(body, 'og:url')).toEqual(['https://pay.example/pay/Coffee-Fund'])
+    expect(readMeta(body, 'twitter:card')).toEqual(['summary'])
+    expect(body).toContain('<title>Coffee Fund</title>')
+    // Still the SPA: its root element, and the tags inside <head>.
+    expect(body).toContain('<div id="root"></div>')
+    expect(body.indexOf('og:title')).toBeLessThan(body.indexOf('</head>'))
+    expect(body).not.toContain('<coffee>')
+  })
+
+  it("describes a link without a message as 'Pay {alias} in any token on any chain.'", async () => {
+    const response = await testApp.app.inject({ method: 'GET', url: '/pay/tom-jar', headers: html })
+    expect(response.statusCode).toBe(200)
+    expect(readMeta(response.body, 'og:title')).toEqual(['Tom &amp; Jerry&#39;s $&amp; jar'])
+    expect(readMeta(response.body, 'og:description')).toEqual([
+      'Pay Tom &amp; Jerry&#39;s $&amp; jar in any token on any chain.',
+    ])
+    expect(response.body).toContain('<title>Tom &amp; Jerry&#39;s $&amp; jar</title>')
+  })
+
+  it('answers an unknown or disabled slug with the SPA and generic tags, still 200', async () => {
+    for (const url of ['/pay/closed-shop', '/pay/no-such-link', `/pay/${'x'.repeat(80)}`]) {
+      const response = await testApp.app.inject({ method: 'GET', url, headers: html })
+      expect(response.statusCode, url).toBe(200)
+      expect(response.body, url).toContain('<div id="root"></div>')
+      expect(readMeta(response.body, 'og:title'), url).toEqual(['Quick Links'])
+      expect(readMeta(response.body, 'twitter:title'), url).toEqual(['Quick Links'])
+      expect(readMeta(response.body, 'og:description'), url).toEqual([
+        'Pay in any token on any chain with Quick Links.',
+      ])
+      expect(response.body, url).not.toContain('Gone')
+      expect(response.body, url).not.toContain('Closed Shop')
+    }
+  })
+
+  it('leaves other pages and non-HTML requests alone', async () => {
+    const dashboard = await testApp.app.inject({ method: 'GET', url: '/dashboard', headers: html })
+    expect(dashboard.body).toBe(payIndexHtml)
+    const json = await testApp.app.inject({
+      method: 'GET',
+      url: '/pay/coffee-fund',
+      headers: { accept: '*/*' },
+    })
+    expect(json.statusCode).toBe(404)
   })
 })
 

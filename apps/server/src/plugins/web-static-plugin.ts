@@ -1,9 +1,17 @@
 import { existsSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import fastifyStatic from '@fastify/static'
 import { AppError } from '@quicklinks/core/app-error'
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
+import { getPublicLinkOrThrow } from '../services/links/get-public-link-or-throw.ts'
+import {
+  buildPayPageMeta,
+  genericPayPageMeta,
+  injectPayPageMeta,
+  type PayPageMeta,
+} from './inject-pay-page-meta.ts'
 import { isApiPath } from './is-api-path.ts'
 
 const notBuiltMessage =
@@ -14,6 +22,32 @@ const notBuiltMessage =
 function isHtmlNavigation(request: FastifyRequest): boolean {
   const isReadMethod = request.method === 'GET' || request.method === 'HEAD'
   return isReadMethod && !isApiPath(request.url) && (request.headers.accept ?? '').includes('text/html')
+}
+
+const payPathPattern = /^\/pay\/([^/?#]+)\/?$/
+
+/** The slug of a /pay/{slug} path (URL-decoded), else undefined. */
+function readPaySlug(url: string): string | undefined {
+  const match = payPathPattern.exec(url.split('?', 1)[0] ?? '')
+  if (match?.[1] === undefined) return undefined
+  try {
+    return decodeURIComponent(match[1])
+  } catch {
+    return undefined
+  }
+}
+
+/** The preview of /pay/{slug}: the enabled link's, else the generic one (unknown, disabled, or a failed read). */
+async function readPayPageMeta(app: FastifyInstance, slug: string, path: string): Promise<PayPageMeta> {
+  const origin = app.config.publicOrigin
+  try {
+    return buildPayPageMeta(await getPublicLinkOrThrow(app.db, slug), origin)
+  } catch (error) {
+    if (!(error instanceof AppError && error.code === 'NOT_FOUND')) {
+      app.log.error({ err: error }, 'Reading the link for the pay page preview failed')
+    }
+    return { ...genericPayPageMeta, url: `${origin}${path}` }
+  }
 }
 
 const plugin: FastifyPluginAsync<{ distDir: string }> = async (app, { distDir }) => {
@@ -46,7 +80,20 @@ const plugin: FastifyPluginAsync<{ distDir: string }> = async (app, { distDir })
     // Any unmatched route: index.html for a page navigation, else a JSON 404.
     if (isHtmlNavigation(request)) {
       if (!isBuilt) return reply.status(503).type('text/plain; charset=utf-8').send(notBuiltMessage)
-      // A client-side route (/dashboard, /pay/x): the SPA decides what to show.
+      const slug = readPaySlug(request.url)
+      if (slug !== undefined) {
+        // A shared pay link: the SPA with the link's Open Graph and Twitter tags, so it previews.
+        const path = request.url.split('?', 1)[0] ?? ''
+        const [indexHtml, meta] = await Promise.all([
+          readFile(join(distDir, 'index.html'), 'utf8'),
+          readPayPageMeta(app, slug, path),
+        ])
+        return reply
+          .header('cache-control', 'no-cache')
+          .type('text/html; charset=utf-8')
+          .send(injectPayPageMeta(indexHtml, meta))
+      }
+      // A client-side route (/dashboard, …): the SPA decides what to show.
       return reply.sendFile('index.html')
     }
     const path = (request.url.split('?', 1)[0] ?? '').slice(0, 200)
@@ -57,7 +104,8 @@ const plugin: FastifyPluginAsync<{ distDir: string }> = async (app, { distDir })
 /**
  * Serves the built web app from WEB_DIST_DIR with an SPA fallback: an HTML navigation to a path
  * outside /api, /signer and /health that matches no file gets index.html (no-cache); hashed
- * assets are cached for a year. Every other unknown route is a JSON 404 NOT_FOUND. Without a
+ * assets are cached for a year. /pay/{slug} gets index.html with the link's Open Graph and Twitter
+ * tags (generic ones for an unknown or disabled slug). Every other unknown route is a JSON 404 NOT_FOUND. Without a
  * build, / and HTML navigations answer a plain message saying to run the build.
  */
 export const webStaticPlugin = fp(plugin, {
