@@ -18,6 +18,7 @@ import { rateLimitPlugin } from './plugins/rate-limit-plugin.ts'
 import { sessionPlugin } from './plugins/session-plugin.ts'
 import { webStaticPlugin } from './plugins/web-static-plugin.ts'
 import { authRoutes } from './routes/auth/auth-routes.ts'
+import { balancesRoutes } from './routes/data/balances-routes.ts'
 import { devRoutes } from './routes/dev/dev-routes.ts'
 import { healthRoutes } from './routes/health-routes.ts'
 import { linksRoutes } from './routes/links/links-routes.ts'
@@ -119,6 +120,7 @@ export async function buildApp(
       await api.register(linksRoutes)
       await api.register(payRoutes)
       await api.register(usersRoutes)
+      await api.register(balancesRoutes)
       // Last: its /api/{provider}/… routes are parametric, so the static paths above win.
       await api.register(routingRoutes)
       if (config.devMode) await api.register(devRoutes, { mailOutbox, smsOutbox })

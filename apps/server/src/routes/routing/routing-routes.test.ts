@@ -25,6 +25,8 @@ describe('/api/{provider}/chains and /tokens', () => {
           enabled: true,
           visible: true,
           nativeCurrency: { symbol: 'ETH', decimals: 18 },
+          rpcUrl: 'http://127.0.0.1:8645',
+          blockExplorerUrl: '',
         },
         {
           chainId: 43114,
@@ -35,13 +37,16 @@ describe('/api/{provider}/chains and /tokens', () => {
           enabled: true,
           visible: true,
           nativeCurrency: { symbol: 'AVAX', decimals: 18 },
+          rpcUrl: 'http://127.0.0.1:8646',
+          blockExplorerUrl: '',
         },
       ],
     })
   })
 
   it('GET /api/local/tokens lists each chain’s native token (all-e address) and its deployed tokens', async () => {
-    testApp = await buildTestApp()
+    // No chain answers here (a closed port): prices fall back to USDC = 1 and null for the rest.
+    testApp = await buildTestApp({ rpcUrls: { 8453: 'http://127.0.0.1:9', 43114: 'http://127.0.0.1:9' } })
     writeTestDeployment(testApp)
     const response = await testApp.app.inject({ method: 'GET', url: '/api/local/tokens' })
     expect(response.statusCode).toBe(200)
@@ -66,8 +71,10 @@ describe('/api/{provider}/chains and /tokens', () => {
       logoURI: '',
       active: true,
       visible: true,
+      usdPrice: null,
     })
-    expect(tokens[1]).toMatchObject({ address: baseUsdc, name: 'USD Coin', decimals: 6 })
+    expect(tokens[1]).toMatchObject({ address: baseUsdc, name: 'USD Coin', decimals: 6, usdPrice: 1 })
+    expect(tokens[2]).toMatchObject({ symbol: 'USDT', usdPrice: null })
     expect(tokens[5]).toMatchObject({ address: avalancheUsdc, chainId: 43114 })
   })
 
@@ -100,12 +107,12 @@ describe('/api/{provider}/chains and /tokens', () => {
     expect(response.json().error.message).toMatch(/devnet has not been deployed yet/)
   })
 
-  it('ROUTING_PROVIDER=squid serves /api/squid/… (503 until its adapter lands) and refuses /api/local/…', async () => {
+  it('ROUTING_PROVIDER=squid serves /api/squid/… (503 while Squid does not answer) and refuses /api/local/…', async () => {
     testApp = await buildTestApp({ routingProvider: 'squid' })
     writeTestDeployment(testApp)
     expect((await testApp.app.inject({ method: 'GET', url: '/api/local/chains' })).statusCode).toBe(404)
     const squid = await testApp.app.inject({ method: 'GET', url: '/api/squid/chains' })
     expect(squid.statusCode).toBe(503)
-    expect(squid.json().error.message).toMatch(/^No chains configured: /)
+    expect(squid.json().error.message).toMatch(/Squid/)
   })
 })

@@ -169,8 +169,12 @@ export type RoutingProvider = {
   readonly name: string
   /** Every chain it serves. Throws AppError SERVICE_UNAVAILABLE when it has none configured. */
   chains(): Promise<RoutingChain[]>
-  /** Every token on those chains, the native one of each included, with usdPrice. Throws like `chains()`. */
-  tokens(): Promise<RoutingToken[]>
+  /**
+   * Every token on those chains, the native one of each included, with usdPrice. Throws like
+   * `chains()`. `{ withoutPrices: true }` lets a provider skip reading prices (usdPrice may then be
+   * null): the balances read needs only the list.
+   */
+  tokens(options?: { withoutPrices?: boolean }): Promise<RoutingToken[]>
   /**
    * Quotes a payment. Throws AppError VALIDATION_FAILED (or similar 4xx) for a request it cannot
    * route, with a message the payer can act on; SERVICE_UNAVAILABLE when the provider is down.

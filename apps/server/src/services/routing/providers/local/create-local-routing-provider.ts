@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { AppError } from '@quicklinks/core/app-error'
 import type { DevnetDeployment } from '@quicklinks/devnet/devnet-deployment'
+import { getChainRpcUrl } from '../../../chains/get-chain-rpc-url.ts'
 import { getDevnetDeploymentOrThrow } from '../../../devnet/get-devnet-deployment-or-throw.ts'
 import {
   nativeTokenAddress,
@@ -8,6 +9,7 @@ import {
   type RoutingProvider,
   type RoutingToken,
 } from '../../routing-provider.ts'
+import { readPoolUsdPrices } from './read-pool-usd-prices.ts'
 
 /** The network identifiers of the chains the devnet simulates (SPEC's link `chain` values). */
 const networkIdentifiers: Readonly<Record<number, string>> = {
@@ -29,6 +31,8 @@ export type LocalRoutingProviderOptions = {
   devnetDeploymentFile: string
   /** Without dev mode a missing deployment file means nobody configured any chain. */
   devMode: boolean
+  /** RPC_URL_<chainId> overrides (config.rpcUrls); the deployment's URL otherwise. */
+  rpcUrls?: Readonly<Record<number, string>>
 }
 
 /**
@@ -68,9 +72,23 @@ export function createLocalRoutingProvider(options: LocalRoutingProviderOptions)
         }),
       )
     },
-    async tokens() {
+    async tokens(tokensOptions) {
       const deployment = await readDeployment()
-      return deployment.chains.flatMap((chain): RoutingToken[] => [
+      // Prices come fresh from the pools on every call (one Multicall3 eth_call per chain); a
+      // chain whose RPC does not answer lists its tokens with usdPrice null (USDC still 1).
+      const chainPrices = await Promise.all(
+        deployment.chains.map((chain) =>
+          tokensOptions?.withoutPrices
+            ? readStablecoinPrices(chain.tokens)
+            : readPoolUsdPrices(
+                chain,
+                getChainRpcUrl({ rpcUrls: options.rpcUrls ?? {} }, chain.chainId, deployment.chains),
+              ).catch(() => readStablecoinPrices(chain.tokens)),
+        ),
+      )
+      const priceOf = (chainIndex: number, address: string): number | null =>
+        chainPrices[chainIndex]?.get(address.toLowerCase()) ?? null
+      return deployment.chains.flatMap((chain, chainIndex): RoutingToken[] => [
         {
           chainId: chain.chainId,
           address: nativeTokenAddress,
@@ -81,7 +99,7 @@ export function createLocalRoutingProvider(options: LocalRoutingProviderOptions)
           logoURI: '',
           active: true,
           visible: true,
-          usdPrice: null,
+          usdPrice: priceOf(chainIndex, nativeTokenAddress),
         },
         ...chain.tokens.map(
           (token): RoutingToken => ({
@@ -94,7 +112,7 @@ export function createLocalRoutingProvider(options: LocalRoutingProviderOptions)
             logoURI: '',
             active: true,
             visible: true,
-            usdPrice: null,
+            usdPrice: priceOf(chainIndex, token.address),
           }),
         ),
       ])
@@ -106,4 +124,10 @@ export function createLocalRoutingProvider(options: LocalRoutingProviderOptions)
       throw new AppError('SERVICE_UNAVAILABLE', { message: 'local status: payment-engine work in progress' })
     },
   }
+}
+
+/** Without a pool read, only USDC's price is known: it is the devnet's dollar. */
+function readStablecoinPrices(tokens: readonly { symbol: string; address: string }[]): Map<string, number> {
+  const usdc = tokens.find((token) => token.symbol === 'USDC')
+  return new Map(usdc ? [[usdc.address.toLowerCase(), 1]] : [])
 }

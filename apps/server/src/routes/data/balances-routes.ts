@@ -1,0 +1,62 @@
+import { AppError } from '@quicklinks/core/app-error'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { getAddress } from 'viem'
+import { z } from 'zod'
+import { balanceEntrySchema, readWalletBalances } from '../../services/balances/read-wallet-balances.ts'
+import { resolveBalanceChain } from '../../services/balances/resolve-balance-chain.ts'
+import { getRoutingProvider } from '../../services/routing/get-routing-provider.ts'
+import { errorResponseSchema } from '../error-response-schema.ts'
+
+/** A wallet's balances: GET /api/data/wallets/{chain}/{address}/balances. */
+export const balancesRoutes: FastifyPluginAsyncZod = async (app) => {
+  const provider = getRoutingProvider(app.config)
+
+  app.get(
+    '/data/wallets/:chain/:address/balances',
+    {
+      schema: {
+        summary:
+          "A wallet's native and token balances on one chain (public), highest first; only the native entry (0) when the chain cannot be read",
+        tags: ['data'],
+        params: z.object({
+          chain: z
+            .string()
+            .min(1)
+            .max(64)
+            .describe(
+              "A networkIdentifier ('base', 'avalanche', 'arbitrum' or 'arbitrum-one', any case) or a chain id",
+            ),
+          address: z
+            .string()
+            .regex(/^0x[0-9a-fA-F]{40}$/, 'address must be a 0x-prefixed 20-byte hex address.')
+            .describe('The wallet address'),
+        }),
+        response: {
+          200: z.object({ data: z.array(balanceEntrySchema) }),
+          404: errorResponseSchema,
+          422: errorResponseSchema,
+          503: errorResponseSchema,
+        },
+      },
+    },
+    // GET /api/data/wallets/{chain}/{address}/balances: one Multicall3 eth_call on that chain.
+    async (request) => {
+      const chains = await provider.chains()
+      const chain = resolveBalanceChain(chains, request.params.chain)
+      if (!chain) {
+        throw new AppError('NOT_FOUND', {
+          message: `Balances asked for unknown chain ${request.params.chain}`,
+          userMessage: `Unknown chain "${request.params.chain}".`,
+        })
+      }
+      const tokens = await provider.tokens({ withoutPrices: true })
+      const data = await readWalletBalances({
+        config: app.config,
+        chain,
+        tokens,
+        owner: getAddress(request.params.address),
+      })
+      return { data }
+    },
+  )
+}
