@@ -36,6 +36,12 @@ let weth: Address
 let router: Address
 let payRouter: Address
 
+/**
+ * eth_estimateGas runs a swap in a block of the current second; when the transaction is mined a
+ * second later, the pair also writes its price accumulators and the estimate falls a few thousand
+ * gas short. Transactions that may swap name a limit instead.
+ */
+const swapGasLimit = 1_000_000n
 const stateOpen = 1
 const stateSettled = 2
 const stateRefunded = 3
@@ -137,6 +143,7 @@ async function deposit(options: {
         options.fillDeadline,
       ],
       value: options.tokenIn === zeroAddress ? options.amountIn : 0n,
+      gas: swapGasLimit,
     }),
   )
 }
@@ -320,6 +327,7 @@ describe('PayRouter', () => {
           functionName: 'swapAndPay',
           args: [intentId, tokenIn, amountIn, path, tokenOut, amountOutMin, receiver, maxUint256],
           value: tokenIn === zeroAddress ? amountIn : 0n,
+          gas: swapGasLimit,
         }),
       )
 
@@ -695,6 +703,7 @@ describe('PayRouter', () => {
         42161n,
       ] as const,
       value: options.tokenIn === zeroAddress ? options.amountIn : 0n,
+      gas: swapGasLimit,
     })
 
     it('pays the receiver from the relayer inventory, once per intent, and only for the relayer', async () => {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { multicall3DeployedBytecode } from '@quicklinks/contracts/generated/multicall3'
+import { payRouterAbi, payRouterBytecode } from '@quicklinks/contracts/generated/pay-router'
 import { testTokenAbi, testTokenBytecode } from '@quicklinks/contracts/generated/test-token'
 import {
   uniswapV2FactoryAbi,
@@ -28,6 +29,7 @@ import {
 import { buildViemChain } from './build-viem-chain.ts'
 import { type DevnetChainConfig, devnetAccountCount } from './devnet-chains.ts'
 import type { DevnetChainDeployment } from './devnet-deployment.ts'
+import { getDevnetRelayerAccount } from './get-devnet-relayer-account.ts'
 
 /** Where Multicall3 lives on every public chain; the devnet puts ours there too. */
 export const multicall3Address: Address = getAddress('0xcA11bde05977b3631167028862bE2a173976CA11')
@@ -41,8 +43,15 @@ const wrappedNativePoolUsdc = parseUnits('30000000', 6)
 /** Each side of the USDT/USDC pool, at 1:1. */
 const stablecoinPoolSide = parseUnits('30000000', 6)
 
+/** Minted to the relayer on top of `stablecoinsPerAccount`: its inventory for filling cross-chain intents. */
+const relayerExtraStablecoins = parseUnits('10000000', 6)
+/** Wrapped by the relayer instead of `wrappedNativePerAccount`. */
+const relayerWrappedNative = parseUnits('1000', 18)
+/** The relayer's native balance after the deploy (anvil_setBalance). */
+const relayerNativeBalance = parseUnits('1000000', 18)
+
 /** Bump when the deploy steps change in a way the bytecode part of the fingerprint cannot see. */
-const deployScriptVersion = 1
+const deployScriptVersion = 2
 
 export type DeployDevnetChainOptions = {
   rpcUrl: string
@@ -54,8 +63,10 @@ export type DeployDevnetChainOptions = {
  * Deploys and seeds one devnet chain from account 0 of the test mnemonic: USDC and USDT (TestToken,
  * 6 decimals), WETH9 as the wrapped native token, the Uniswap V2 factory and Router02 from their
  * published artifacts, wrapped-native/USDC and USDT/USDC pools priced from the chain config,
- * Multicall3 at its canonical address, and 1,000,000 USDC and USDT plus 100 wrapped native for each
- * of accounts 0-9. Throws when a transaction fails, and when Router02's built-in pair init-code
+ * Multicall3 at its canonical address, PayRouter (trusting account 9 as the relayer), and 1,000,000
+ * USDC and USDT plus 100 wrapped native for each of accounts 0-9; the relayer (account 9) gets
+ * 10,000,000 more USDC and USDT, 1,000 wrapped and 1,000,000 native, and approves PayRouter for
+ * its tokens. Throws when a transaction fails, and when Router02's built-in pair init-code
  * hash does not match the factory's pair code (swaps through the router would then fail).
  */
 export async function deployDevnetChain(options: DeployDevnetChainOptions): Promise<DevnetChainDeployment> {
@@ -73,6 +84,10 @@ export async function deployDevnetChain(options: DeployDevnetChainOptions): Prom
     throw new Error(
       `${chain.name}: anvil at ${rpcUrl} unlocks ${accounts.length} accounts, expected ${devnetAccountCount}`,
     )
+  }
+  const relayer = getDevnetRelayerAccount().address
+  if (!accounts.includes(relayer)) {
+    throw new Error(`${chain.name}: anvil at ${rpcUrl} does not unlock the relayer account ${relayer}`)
   }
 
   const confirm = async (hash: Hash, what: string): Promise<Address | null | undefined> => {
@@ -127,14 +142,26 @@ export async function deployDevnetChain(options: DeployDevnetChainOptions): Prom
     }),
   )
   assertRouterKnowsPairCode(await publicClient.getCode({ address: router }), chain.name)
+  // Right after the router (account 0's nonce 5), so PayRouter has the same address on every chain.
+  const payRouter = await deploy(
+    'PayRouter',
+    walletClient.deployContract({
+      abi: payRouterAbi,
+      bytecode: payRouterBytecode,
+      args: [router, weth, relayer],
+      account: deployer,
+    }),
+  )
   await testClient.setCode({ address: multicall3Address, bytecode: multicall3DeployedBytecode })
 
   const nativeUsdcPrice = parseUnits(String(chain.nativeUsdcPrice), 6)
   const wrappedNativePoolNative = (wrappedNativePoolUsdc * 10n ** 18n) / nativeUsdcPrice
   for (const account of accounts) {
     const isDeployer = account === deployer
-    const usdcAmount = stablecoinsPerAccount + (isDeployer ? wrappedNativePoolUsdc + stablecoinPoolSide : 0n)
-    const usdtAmount = stablecoinsPerAccount + (isDeployer ? stablecoinPoolSide : 0n)
+    const relayerExtra = account === relayer ? relayerExtraStablecoins : 0n
+    const usdcAmount =
+      stablecoinsPerAccount + relayerExtra + (isDeployer ? wrappedNativePoolUsdc + stablecoinPoolSide : 0n)
+    const usdtAmount = stablecoinsPerAccount + relayerExtra + (isDeployer ? stablecoinPoolSide : 0n)
     for (const [token, amount, symbol] of [
       [usdc, usdcAmount, 'USDC'],
       [usdt, usdtAmount, 'USDT'],
@@ -158,13 +185,32 @@ export async function deployDevnetChain(options: DeployDevnetChainOptions): Prom
           address: weth,
           abi: weth9Abi,
           functionName: 'deposit',
-          value: wrappedNativePerAccount,
+          value: account === relayer ? relayerWrappedNative : wrappedNativePerAccount,
           account,
         }),
         `wrapping ${chain.nativeSymbol}`,
       ),
     ),
   )
+  // The relayer fills through PayRouter from its own inventory; on the devnet it starts approved.
+  for (const [token, symbol] of [
+    [usdc, 'USDC'],
+    [usdt, 'USDT'],
+    [weth, chain.wrappedNativeSymbol],
+  ] as const) {
+    await confirm(
+      await walletClient.writeContract({
+        address: token,
+        abi: testTokenAbi,
+        functionName: 'approve',
+        args: [payRouter, maxUint256],
+        account: relayer,
+      }),
+      `approving PayRouter for the relayer's ${symbol}`,
+    )
+  }
+  // After its own transactions, so the relayer holds exactly this much native currency.
+  await testClient.setBalance({ address: relayer, value: relayerNativeBalance })
 
   // The pool's native side can exceed a dev account's 10,000 of balance (1,000,000 AVAX at $30).
   const deployerBalance = await publicClient.getBalance({ address: deployer })
@@ -243,6 +289,7 @@ export async function deployDevnetChain(options: DeployDevnetChainOptions): Prom
     name: chain.name,
     rpcUrl,
     nativeSymbol: chain.nativeSymbol,
+    relayer,
     tokens: [
       { symbol: 'USDC', address: usdc, decimals: 6 },
       { symbol: 'USDT', address: usdt, decimals: 6 },
@@ -255,6 +302,7 @@ export async function deployDevnetChain(options: DeployDevnetChainOptions): Prom
       multicall3: multicall3Address,
       wethUsdcPair,
       usdtUsdcPair,
+      payRouter,
     },
   }
 }
@@ -282,6 +330,7 @@ export function getDeploymentFingerprint(chain: DevnetChainConfig): string {
     uniswapV2FactoryBytecode,
     uniswapV2Router02Bytecode,
     multicall3DeployedBytecode,
+    payRouterBytecode,
   ]) {
     hash.update(bytecode)
   }

@@ -45,3 +45,9 @@ export const devnetMnemonic = 'test test test test test test test test test test
 
 /** How many accounts of the mnemonic are unlocked and funded on every chain. */
 export const devnetAccountCount = 10
+
+/**
+ * The mnemonic account that is the devnet's relayer (fills cross-chain intents, settles escrows);
+ * the last funded one, whose inventory the deploy tops up. See `getDevnetRelayerAccount`.
+ */
+export const devnetRelayerAccountIndex = 9

@@ -18,6 +18,11 @@ export const devnetChainDeploymentSchema = z.object({
   name: z.string().min(1),
   rpcUrl: z.url(),
   nativeSymbol: z.string().min(1),
+  /**
+   * The relayer account (account 9 of the test mnemonic): the only account that may fill intents
+   * and settle escrows on this chain's PayRouter. An account, not a contract, so it lives here.
+   */
+  relayer: addressSchema,
   /** USDC, USDT and the wrapped native token, in that order. */
   tokens: z.array(devnetTokenSchema),
   contracts: z.object({
@@ -30,6 +35,8 @@ export const devnetChainDeploymentSchema = z.object({
     wethUsdcPair: addressSchema,
     /** Uniswap V2 pair of USDT and USDC. */
     usdtUsdcPair: addressSchema,
+    /** PayRouter (same address on every chain), constructed with this chain's router, weth and relayer. */
+    payRouter: addressSchema,
   }),
 })
 

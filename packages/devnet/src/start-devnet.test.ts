@@ -1,17 +1,29 @@
+import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { multicall3Abi } from '@quicklinks/contracts/generated/multicall3'
+import { payRouterAbi } from '@quicklinks/contracts/generated/pay-router'
 import { testTokenAbi } from '@quicklinks/contracts/generated/test-token'
 import { uniswapV2Router02Abi } from '@quicklinks/contracts/generated/uniswap-v2-router02'
-import { type Address, createPublicClient, createWalletClient, http, maxUint256, parseUnits } from 'viem'
+import {
+  type Address,
+  bytesToHex,
+  createPublicClient,
+  createWalletClient,
+  http,
+  maxUint256,
+  parseEventLogs,
+  parseUnits,
+} from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findFreePorts } from '../test/find-free-ports.ts'
 import { buildViemChain } from './build-viem-chain.ts'
 import { devnetChains, devnetMnemonic } from './devnet-chains.ts'
 import { type DevnetChainDeployment, readDeployment } from './devnet-deployment.ts'
+import { getDevnetRelayerAccount } from './get-devnet-relayer-account.ts'
 import { spawnAnvil } from './spawn-anvil.ts'
 import { type RunningDevnet, startDevnet } from './start-devnet.ts'
 
@@ -20,6 +32,13 @@ const accounts = Array.from(
   (_, index) => mnemonicToAccount(devnetMnemonic, { addressIndex: index }).address,
 )
 const [account0, account1, account2] = accounts as [Address, Address, Address, ...Address[]]
+
+/**
+ * eth_estimateGas runs a swap in a block of the current second; when the transaction is mined a
+ * second later, the pair also writes its price accumulators and the estimate is a few thousand gas
+ * short ("out of gas"). Swaps here name a limit instead.
+ */
+const swapGasLimit = 300_000n
 
 let dataDir: string
 let ports: number[]
@@ -97,7 +116,7 @@ describe('startDevnet', () => {
     ])
   })
 
-  it('funds accounts 0-9 with every token on every chain', async () => {
+  it('funds accounts 0-9 with every token on every chain, and the relayer (account 9) with more', async () => {
     for (const chain of getRunningDevnet().deployment.chains) {
       const wrapped = chain.tokens[2]?.symbol ?? 'missing'
       for (const symbol of ['USDC', 'USDT', wrapped]) {
@@ -105,14 +124,84 @@ describe('startDevnet', () => {
           symbol === wrapped ? parseUnits('100', 18) : parseUnits('1000000', 6),
         )
       }
-      const last = accounts[9] as Address
+      const last = accounts[8] as Address
       expect(await readTokenBalance(chain, 'USDC', last)).toBe(parseUnits('1000000', 6))
       expect(await readTokenBalance(chain, 'USDT', last)).toBe(parseUnits('1000000', 6))
       expect(await readTokenBalance(chain, wrapped, last)).toBe(parseUnits('100', 18))
       expect(await getChainClients(chain).publicClient.getBalance({ address: last })).toBeGreaterThan(
         parseUnits('1000', 18),
       )
+
+      const relayer = accounts[9] as Address
+      expect(chain.relayer).toBe(relayer)
+      expect(await readTokenBalance(chain, 'USDC', relayer)).toBe(parseUnits('11000000', 6))
+      expect(await readTokenBalance(chain, 'USDT', relayer)).toBe(parseUnits('11000000', 6))
+      expect(await readTokenBalance(chain, wrapped, relayer)).toBe(parseUnits('1000', 18))
+      expect(await getChainClients(chain).publicClient.getBalance({ address: relayer })).toBe(
+        parseUnits('1000000', 18),
+      )
     }
+  })
+
+  it('deploys PayRouter at one address on every chain, bound to its router, wrapped native and relayer', async () => {
+    const { chains } = getRunningDevnet().deployment
+    const relayer = getDevnetRelayerAccount().address
+    expect(relayer).toBe(accounts[9])
+    expect(new Set(chains.map((chain) => chain.contracts.payRouter)).size).toBe(1)
+    for (const chain of chains) {
+      const { publicClient } = getChainClients(chain)
+      const read = <const name extends 'uniswapV2Router' | 'wrappedNative' | 'relayer'>(functionName: name) =>
+        publicClient.readContract({ address: chain.contracts.payRouter, abi: payRouterAbi, functionName })
+      expect([await read('uniswapV2Router'), await read('wrappedNative'), await read('relayer')]).toEqual([
+        chain.contracts.uniswapV2Router,
+        chain.contracts.weth,
+        relayer,
+      ])
+      for (const token of chain.tokens) {
+        expect(
+          await publicClient.readContract({
+            address: token.address,
+            abi: testTokenAbi,
+            functionName: 'allowance',
+            args: [relayer, chain.contracts.payRouter],
+          }),
+        ).toBe(maxUint256)
+      }
+    }
+  })
+
+  it('lets the relayer account, signing locally, fill a receiver through PayRouter', async () => {
+    const chain = getChain(getRunningDevnet().deployment, 43114)
+    const { publicClient, walletClient } = getChainClients(chain)
+    const relayer = getDevnetRelayerAccount()
+    const receiverBefore = await readTokenBalance(chain, 'USDC', account2)
+    const usdc = getToken(chain, 'USDC')
+    const hash = await walletClient.writeContract({
+      account: relayer,
+      address: chain.contracts.payRouter,
+      abi: payRouterAbi,
+      functionName: 'fill',
+      args: [
+        bytesToHex(randomBytes(32)),
+        usdc,
+        parseUnits('25', 6),
+        [],
+        usdc,
+        parseUnits('25', 6),
+        account2,
+        8453n,
+      ],
+    })
+    const receipt = await publicClient.waitForTransactionReceipt({ hash })
+    expect(receipt.status).toBe('success')
+    expect((await readTokenBalance(chain, 'USDC', account2)) - receiverBefore).toBe(parseUnits('25', 6))
+    expect(
+      parseEventLogs({ abi: payRouterAbi, logs: receipt.logs, eventName: 'Filled' })[0]?.args,
+    ).toMatchObject({
+      relayer: relayer.address,
+      receiver: account2,
+      amount: parseUnits('25', 6),
+    })
   })
 
   it('swaps native currency for USDC through the Uniswap router at the seeded price', async () => {
@@ -131,6 +220,7 @@ describe('startDevnet', () => {
         functionName: 'swapExactETHForTokens',
         args: [0n, [chain.contracts.weth, getToken(chain, 'USDC')], account1, maxUint256],
         value: parseUnits('1', 18),
+        gas: swapGasLimit,
       })
       expect((await publicClient.waitForTransactionReceipt({ hash })).status).toBe('success')
       const received = (await readTokenBalance(chain, 'USDC', account1)) - usdcBefore
@@ -166,6 +256,7 @@ describe('startDevnet', () => {
       abi: uniswapV2Router02Abi,
       functionName: 'swapExactTokensForTokens',
       args: [parseUnits('1000', 6), 0n, [usdt, usdc], account2, maxUint256],
+      gas: swapGasLimit,
     })
     expect((await publicClient.waitForTransactionReceipt({ hash: swap })).status).toBe('success')
     expect(usdtBefore - (await readTokenBalance(chain, 'USDT', account2))).toBe(parseUnits('1000', 6))

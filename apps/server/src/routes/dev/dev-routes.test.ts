@@ -14,6 +14,7 @@ const deployment = {
       name: 'Base',
       rpcUrl: 'http://127.0.0.1:8645',
       nativeSymbol: 'ETH',
+      relayer: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
       tokens: [{ symbol: 'USDC', address: '0x5FbDB2315678afecb367f032d93F642f64180aa3', decimals: 6 }],
       contracts: {
         weth: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
@@ -22,6 +23,7 @@ const deployment = {
         multicall3: '0xcA11bde05977b3631167028862bE2a173976CA11',
         wethUsdcPair: '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9',
         usdtUsdcPair: '0x5FC8d32690CC91D4C39D63d3c0Ad71d54B4B8b2a',
+        payRouter: '0x0165878A594ca255338adfa4d48449f69242Eb8F',
       },
     },
   ],

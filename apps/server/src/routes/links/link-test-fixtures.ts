@@ -12,7 +12,10 @@ const contracts = {
   multicall3: '0xcA11bde05977b3631167028862bE2a173976CA11',
   wethUsdcPair: '0x7852f1234c7540cB33D2a5117a5794ACEB204b96',
   usdtUsdcPair: '0xFa803697c45c71b3f0a249DB2a17D9bF2507eEEA',
+  payRouter: '0x5FC8d32690cc91D4c39d9d3abcBD16989F875707',
 }
+/** Account 9 of the test mnemonic, the devnet relayer. */
+const relayer = '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720'
 
 export const baseUsdc = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
 export const baseUsdt = '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512'
@@ -32,6 +35,7 @@ export const testDeployment = {
         { symbol: 'USDT', address: baseUsdt, decimals: 6 },
         { symbol: 'WETH', address: contracts.weth, decimals: 18 },
       ],
+      relayer,
       contracts,
     },
     {
@@ -44,6 +48,7 @@ export const testDeployment = {
         { symbol: 'USDT', address: '0x8A791620dd6260079BF849Dc5567aDC3F2FdC318', decimals: 6 },
         { symbol: 'WAVAX', address: '0x610178dA211FEF7D417bC0e6FeD39F05609AD788', decimals: 18 },
       ],
+      relayer,
       contracts,
     },
   ],

@@ -12,8 +12,19 @@ export const devnetDeploymentSchema = z.looseObject({
       name: z.string(),
       rpcUrl: z.string(),
       nativeSymbol: z.string(),
+      /** The relayer account (account 9 of the test mnemonic) that PayRouter trusts to fill and settle. */
+      relayer: z.string(),
       tokens: z.array(z.looseObject({ symbol: z.string(), address: z.string(), decimals: z.number().int() })),
-      contracts: z.record(z.string(), z.unknown()),
+      contracts: z.looseObject({
+        weth: z.string(),
+        uniswapV2Factory: z.string(),
+        uniswapV2Router: z.string(),
+        multicall3: z.string(),
+        wethUsdcPair: z.string(),
+        usdtUsdcPair: z.string(),
+        /** PayRouter: pay, swap and pay, cross-chain deposit, relayer fill; same address on every chain. */
+        payRouter: z.string(),
+      }),
     }),
   ),
 })
