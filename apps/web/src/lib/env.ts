@@ -11,3 +11,12 @@ export const appVersion: string = typeof __APP_VERSION__ === 'string' ? __APP_VE
 
 /** API requests go to the page's own origin: the app server serves the SPA, /api, /health and /signer. */
 export const apiBaseUrl = ''
+
+/**
+ * The WalletConnect Cloud project id (build-time VITE_WALLETCONNECT_PROJECT_ID); the pay modal offers
+ * WalletConnect only when it is set.
+ */
+export const walletConnectProjectId: string =
+  typeof import.meta.env.VITE_WALLETCONNECT_PROJECT_ID === 'string'
+    ? import.meta.env.VITE_WALLETCONNECT_PROJECT_ID
+    : ''

@@ -5,6 +5,7 @@ import { Card } from '../../ui/card'
 import { ConfirmDeleteDialog } from '../../ui/confirm-delete-dialog'
 import { Skeleton } from '../../ui/skeleton'
 import { type SessionUser, useSession } from '../auth/session'
+import { LazyPayModal } from '../pay/lazy-pay-modal'
 import type { Link } from './link'
 import { LinkCard } from './link-card'
 import { LinkManagerModal } from './link-manager-modal'
@@ -42,6 +43,7 @@ export function DashboardScreen() {
   const [modal, dispatch] = useReducer(reduceLinkModal, initialLinkModalState)
   const [deleting, setDeleting] = useState<Link | null>(null)
   const [sharing, setSharing] = useState<Link | null>(null)
+  const [toppingUp, setToppingUp] = useState<Link | null>(null)
   const openCreate = useCallback(
     () => dispatch({ type: 'openCreate', idempotencyKey: createIdempotencyKey() }),
     [],
@@ -100,6 +102,7 @@ export function DashboardScreen() {
                 onEdit={() => dispatch({ type: 'openEdit', link })}
                 onDelete={() => setDeleting(link)}
                 onShare={() => setSharing(link)}
+                onTopUp={() => setToppingUp(link)}
               />
             </li>
           ))}
@@ -112,6 +115,22 @@ export function DashboardScreen() {
           open
           onOpenChange={(open) => {
             if (!open) setSharing(null)
+          }}
+        />
+      )}
+      {toppingUp === null ? null : (
+        <LazyPayModal
+          link={{
+            alias: toppingUp.alias,
+            receiver_address: toppingUp.receiver_address,
+            chain: toppingUp.chain,
+            chain_id: toppingUp.chain_id,
+            token_name: toppingUp.token_name,
+            token_address: toppingUp.token_address ?? null,
+          }}
+          open
+          onOpenChange={(open) => {
+            if (!open) setToppingUp(null)
           }}
         />
       )}

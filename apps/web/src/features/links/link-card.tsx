@@ -7,6 +7,7 @@ import { Button } from '../../ui/button'
 import { Card } from '../../ui/card'
 import { classNames } from '../../ui/class-names'
 import { toast } from '../../ui/use-toast'
+import { preloadPayModal } from '../pay/lazy-pay-modal'
 import { copyPayLink, copyToastMs } from './copy-link-field'
 import { buildPublicLinkUrl, type Link } from './link'
 
@@ -16,6 +17,8 @@ export type LinkCardProps = {
   onEdit: () => void
   onDelete: () => void
   onShare: () => void
+  /** Opens the pay modal for this link (SPEC §2: 'Top Up' opens the same modal the payer sees). */
+  onTopUp: () => void
 }
 
 /**
@@ -23,7 +26,7 @@ export type LinkCardProps = {
  * the receiver (6…4) with copy, favorite star, enable switch, a menu (Copy Link, Edit, Delete),
  * Share and Top Up.
  */
-export function LinkCard({ link, onToggle, onEdit, onDelete, onShare }: LinkCardProps) {
+export function LinkCard({ link, onToggle, onEdit, onDelete, onShare, onTopUp }: LinkCardProps) {
   const url = buildPublicLinkUrl(link.alias_slug)
   const path = `/pay/${link.alias_slug}`
   const receiver = isAddress(link.receiver_address, { strict: false })
@@ -125,11 +128,9 @@ export function LinkCard({ link, onToggle, onEdit, onDelete, onShare }: LinkCard
             <Share2 aria-hidden="true" />
             Share
           </Button>
-          <Button asChild variant="secondary">
-            <a href={path} target="_blank" rel="noopener">
-              <Wallet aria-hidden="true" />
-              Top Up
-            </a>
+          <Button variant="secondary" onClick={onTopUp} onPointerEnter={preloadPayModal}>
+            <Wallet aria-hidden="true" />
+            Top Up
           </Button>
         </div>
       </article>

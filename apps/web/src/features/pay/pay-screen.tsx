@@ -1,10 +1,12 @@
 import { AppError } from '@quicklinks/core/app-error'
-import { Link2Off, RotateCw } from 'lucide-react'
+import { Check, Copy, Link2Off, RotateCw, Wallet } from 'lucide-react'
+import { useEffect, useState } from 'react'
 import { Link, useParams } from 'react-router'
 import { formatChainName, maskMiddle } from '../../lib/format'
 import { Button } from '../../ui/button'
 import { Card } from '../../ui/card'
 import { Skeleton } from '../../ui/skeleton'
+import { LazyPayModal, preloadPayModal } from './lazy-pay-modal'
 import { type PublicLink, usePublicLink } from './public-link'
 
 /** /pay/:alias_slug, the public pay page: a skeleton while loading, a clear page when unavailable. */
@@ -38,6 +40,7 @@ function PayCard({ link }: { link: PublicLink }) {
     .map((word) => word.charAt(0).toUpperCase())
     .join('')
   const token = link.token_name.length > 0 ? link.token_name : 'tokens'
+  const [isOpen, setOpen] = useState(false)
   return (
     <Card className="w-full max-w-md p-6 sm:p-8">
       <div className="flex items-center gap-3">
@@ -66,19 +69,27 @@ function PayCard({ link }: { link: PublicLink }) {
           <dt className="shrink-0 text-muted">You pay with</dt>
           <dd className="text-right font-medium">Any token, any network</dd>
         </div>
-        <div className="flex justify-between gap-4">
+        <div className="flex items-center justify-between gap-4">
           <dt className="shrink-0 text-muted">Receiver</dt>
-          <dd className="font-mono" title={link.receiver_address}>
-            {maskMiddle(link.receiver_address)}
+          <dd className="flex items-center gap-1">
+            <span className="font-mono" title={link.receiver_address}>
+              {maskMiddle(link.receiver_address)}
+            </span>
+            <CopyAddressButton address={link.receiver_address} />
           </dd>
         </div>
       </dl>
-      <Button size="lg" className="mt-8 w-full" disabled aria-describedby="pay-unavailable-note">
+      <Button
+        size="lg"
+        className="mt-8 w-full"
+        onClick={() => setOpen(true)}
+        onPointerEnter={preloadPayModal}
+        onFocus={preloadPayModal}
+      >
+        <Wallet aria-hidden="true" />
         Pay
       </Button>
-      <p id="pay-unavailable-note" className="mt-2 text-center text-muted text-xs">
-        Wallet payments are being set up.
-      </p>
+      <LazyPayModal link={link} open={isOpen} onOpenChange={setOpen} />
     </Card>
   )
 }
@@ -134,5 +145,37 @@ function LinkLoadFailed({ onRetry, isRetrying }: { onRetry: () => void; isRetryi
         Try again
       </Button>
     </Card>
+  )
+}
+
+/** Copies the receiver's full address; confirms in place and to screen readers (DESIGN). */
+function CopyAddressButton({ address }: { address: string }) {
+  const [copied, setCopied] = useState(false)
+  useEffect(() => {
+    if (!copied) return
+    const timeout = setTimeout(() => setCopied(false), 2000)
+    return () => clearTimeout(timeout)
+  }, [copied])
+  return (
+    <>
+      <button
+        type="button"
+        aria-label="Copy receiver address"
+        onClick={async () => {
+          try {
+            await navigator.clipboard.writeText(address)
+            setCopied(true)
+          } catch {
+            // SPEC §8: a clipboard failure is silent.
+          }
+        }}
+        className="inline-flex size-11 items-center justify-center rounded-control text-muted hover:bg-subtle hover:text-fg [&_svg]:size-4"
+      >
+        {copied ? <Check aria-hidden="true" className="text-success" /> : <Copy aria-hidden="true" />}
+      </button>
+      <span aria-live="polite" className="sr-only">
+        {copied ? 'Copied' : ''}
+      </span>
+    </>
   )
 }

@@ -17,6 +17,10 @@ export type Chain = {
   enabled: boolean
   visible: boolean
   nativeCurrency: { symbol: string; decimals: number }
+  /** A public RPC URL, only for a wallet's wallet_addEthereumChain (the pay modal). */
+  rpcUrl?: string
+  /** Explorer base without a trailing slash; may be empty. */
+  blockExplorerUrl?: string
 }
 
 /** A token of the catalogue (SPEC §3 "Token"). */
@@ -30,6 +34,8 @@ export type Token = {
   logoURI: string
   active: boolean
   visible: boolean
+  /** USD for one whole token; null when unknown. */
+  usdPrice?: number | null
 }
 
 /** A catalogue read: the list, and SPEC §8's message when it failed (the list is then empty). */
@@ -74,6 +80,8 @@ function parseChain(value: unknown): Chain | undefined {
       symbol: typeof native.symbol === 'string' ? native.symbol : '',
       decimals: typeof native.decimals === 'number' ? native.decimals : 18,
     },
+    ...(typeof record.rpcUrl === 'string' ? { rpcUrl: record.rpcUrl } : {}),
+    ...(typeof record.blockExplorerUrl === 'string' ? { blockExplorerUrl: record.blockExplorerUrl } : {}),
   }
 }
 
@@ -94,6 +102,8 @@ function parseToken(value: unknown): Token | undefined {
     logoURI: typeof record.logoURI === 'string' ? record.logoURI : '',
     active: record.active !== false,
     visible: record.visible !== false,
+    usdPrice:
+      typeof record.usdPrice === 'number' && Number.isFinite(record.usdPrice) ? record.usdPrice : null,
   }
 }
 

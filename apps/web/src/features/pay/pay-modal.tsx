@@ -1,0 +1,745 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { ArrowLeft, X } from 'lucide-react'
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react'
+import { erc20Abi, maxUint256 } from 'viem'
+import {
+  type Connector,
+  useConfig,
+  useConnect,
+  useConnection,
+  useConnectors,
+  useDisconnect,
+  WagmiProvider,
+} from 'wagmi'
+import {
+  readContract,
+  sendTransaction,
+  switchChain,
+  waitForTransactionReceipt,
+  writeContract,
+} from 'wagmi/actions'
+import { formatChainName } from '../../lib/format'
+import { Dialog, DialogTitle } from '../../ui/dialog'
+import { Skeleton } from '../../ui/skeleton'
+import { toast } from '../../ui/use-toast'
+import {
+  type Chain,
+  isNativeTokenAddress,
+  isSameTokenAddress,
+  selectOfferedChains,
+  selectOfferedTokens,
+  type Token,
+} from '../routing/catalogue'
+import { useChains, useTokens } from '../routing/use-catalogue'
+import { AmountStep } from './amount-step'
+import { ChainTokenStep } from './chain-token-step'
+import { canConfirmPayment, getBlockingMessage, getConfirmMessages } from './confirm-messages'
+import { ConfirmStep } from './confirm-step'
+import { formatTokenAmount, getUsdValue, parseAmountText } from './pay-amount'
+import type { PayLinkSummary } from './pay-link-summary'
+import {
+  getBackOutcome,
+  initialPayModalState,
+  type PayModalState,
+  payStepTitles,
+  reducePayModal,
+} from './pay-modal-state'
+import { ProcessingStep } from './processing-step'
+import { FailureView, SuccessView } from './result-views'
+import {
+  buildRoute,
+  createRouteScheduler,
+  getRouteInputKey,
+  type RouteInput,
+  type RouteScheduler,
+  type RouteState,
+} from './route-builder'
+import { selectSpender } from './spender'
+import { getTransactions, pickTransaction, postRouteReceipt } from './transaction-record'
+import { getPayWagmiConfig } from './wagmi-config'
+import { getTokenBalance, walletBalancesQueryOptions } from './wallet-balances'
+import { getWalletInstallUrl, isMobileDevice, type WalletCatalogueEntry } from './wallet-catalogue'
+import { describePaymentError } from './wallet-errors'
+import { type DetectedWallet, WalletStep } from './wallet-step'
+
+export type PayModalProps = {
+  link: PayLinkSummary
+  open: boolean
+  onOpenChange: (open: boolean) => void
+  onSuccess?: () => void
+  onFailure?: () => void
+}
+
+/** SPEC §9: the confirm step's countdown and the transaction poll. */
+const confirmCountdownSeconds = 60
+const transactionPollMs = 2000
+
+function getFallbackChain(link: PayLinkSummary): Chain {
+  return {
+    chainId: link.chain_id,
+    networkIdentifier: link.chain,
+    networkName: formatChainName(link.chain),
+    chainIconURI: '',
+    type: 'evm',
+    enabled: true,
+    visible: true,
+    nativeCurrency: { symbol: 'ETH', decimals: 18 },
+  }
+}
+
+/**
+ * The payer's seven-step modal (SPEC §2 "Pay modal"), loaded with React.lazy on the first open: it
+ * carries wagmi, its connectors and viem's actions, which the pay page's first paint never waits for.
+ */
+export default function PayModal(props: PayModalProps) {
+  const chainsQuery = useChains()
+  const chains = useMemo(() => selectOfferedChains(chainsQuery.data?.items ?? []), [chainsQuery.data])
+  if (!props.open) return null
+  if (chainsQuery.isPending) {
+    return (
+      <PayDialogShell title={payStepTitles[0]} onDismiss={() => props.onOpenChange(false)}>
+        <div className="grid gap-3" role="status" aria-label="Loading wallets">
+          <Skeleton className="h-11 w-full" />
+          <Skeleton className="h-14 w-full" />
+          <Skeleton className="h-14 w-full" />
+        </div>
+      </PayDialogShell>
+    )
+  }
+  const configChains = chains.length > 0 ? chains : [getFallbackChain(props.link)]
+  return (
+    <WagmiProvider config={getPayWagmiConfig(configChains)} reconnectOnMount={false}>
+      <PayFlow {...props} chains={chains} chainsError={chainsQuery.data?.error ?? null} />
+    </WagmiProvider>
+  )
+}
+
+function PayDialogShell({
+  title,
+  onDismiss,
+  onBack,
+  onClose,
+  children,
+}: {
+  title: string
+  /** Escape and a click outside (SPEC: the same as Back). */
+  onDismiss: () => void
+  onBack?: (() => void) | undefined
+  onClose?: (() => void) | undefined
+  children: React.ReactNode
+}) {
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => {
+        if (!open) onDismiss()
+      }}
+      hasCloseButton={false}
+      isDescribed={false}
+    >
+      <div className="-mt-2 mb-4 flex min-h-11 items-center gap-1">
+        {onBack === undefined ? (
+          <span className="size-11 shrink-0" aria-hidden="true" />
+        ) : (
+          <button
+            type="button"
+            aria-label="Back"
+            onClick={onBack}
+            className="-ml-2 inline-flex size-11 shrink-0 items-center justify-center rounded-control text-muted hover:bg-subtle hover:text-fg"
+          >
+            <ArrowLeft aria-hidden="true" className="size-5" />
+          </button>
+        )}
+        <DialogTitle className="min-w-0 flex-1 truncate text-center font-semibold text-lg tracking-tight">
+          {title}
+        </DialogTitle>
+        {onClose === undefined ? (
+          <span className="size-11 shrink-0" aria-hidden="true" />
+        ) : (
+          <button
+            type="button"
+            aria-label="Close"
+            onClick={onClose}
+            className="-mr-2 inline-flex size-11 shrink-0 items-center justify-center rounded-control text-muted hover:bg-subtle hover:text-fg"
+          >
+            <X aria-hidden="true" className="size-5" />
+          </button>
+        )}
+      </div>
+      {children}
+    </Dialog>
+  )
+}
+
+function useNow(isActive: boolean): number {
+  const [now, setNow] = useState(() => Date.now())
+  useEffect(() => {
+    if (!isActive) return
+    setNow(Date.now())
+    const interval = setInterval(() => setNow(Date.now()), 1000)
+    return () => clearInterval(interval)
+  }, [isActive])
+  return now
+}
+
+/** Shows a toast once per episode: again only after `key` went back to null. */
+function useToastOnce(key: string | null, show: (key: string) => void) {
+  const shown = useRef<string | null>(null)
+  useEffect(() => {
+    if (key === null) {
+      shown.current = null
+      return
+    }
+    if (shown.current !== null) return
+    shown.current = key
+    show(key)
+  }, [key, show])
+}
+
+function PayFlow({
+  link,
+  open,
+  onOpenChange,
+  onSuccess,
+  onFailure,
+  chains,
+  chainsError,
+}: PayModalProps & { chains: Chain[]; chainsError: string | null }) {
+  const [state, dispatch] = useReducer(reducePayModal, initialPayModalState)
+  const config = useConfig()
+  const connection = useConnection()
+  const connectors = useConnectors()
+  const connect = useConnect()
+  const disconnect = useDisconnect()
+  const queryClient = useQueryClient()
+  const tokensQuery = useTokens()
+  const address = connection.address
+  const isConnected =
+    address !== undefined && (connection.status === 'connected' || connection.status === 'reconnecting')
+  const [pendingWallet, setPendingWallet] = useState<string | null>(null)
+  const [switchingChainId, setSwitchingChainId] = useState<number | null>(null)
+
+  // SPEC: every open starts on step 0.
+  useEffect(() => {
+    if (open) dispatch({ type: 'open' })
+  }, [open])
+  // SPEC: a wallet that disconnects on steps 1-3 sends the payer back to step 0.
+  useEffect(() => {
+    if (!isConnected) dispatch({ type: 'disconnected' })
+  }, [isConnected])
+  useEffect(() => {
+    if (isConnected && state.step === 0 && !state.hasAutoAdvanced) dispatch({ type: 'connected' })
+  }, [isConnected, state.step, state.hasAutoAdvanced])
+
+  const disconnectWallet = useCallback(async () => {
+    try {
+      await disconnect.mutateAsync({})
+    } catch (error) {
+      console.warn('Wallet disconnect failed', error)
+    }
+  }, [disconnect])
+
+  const close = useCallback(() => {
+    if (isConnected) void disconnectWallet()
+    onOpenChange(false)
+  }, [isConnected, disconnectWallet, onOpenChange])
+
+  const goBack = useCallback(() => {
+    const outcome = getBackOutcome(state.step)
+    if (outcome === 'none') return
+    if (outcome === 'close') {
+      close()
+      return
+    }
+    if (outcome === 'disconnect') void disconnectWallet()
+    dispatch({ type: 'back' })
+  }, [state.step, close, disconnectWallet])
+
+  // ---- step 0: wallets
+  const detected = useMemo(() => listDetectedWallets(connectors), [connectors])
+  const walletConnectConnector = connectors.find((connector) => connector.type === 'walletConnect')
+  const connectWith = async (connector: Connector, pendingId: string) => {
+    setPendingWallet(pendingId)
+    try {
+      await connect.mutateAsync({ connector })
+    } catch (error) {
+      // SPEC §8: wallet connect errors are logged only.
+      console.warn('Wallet connection failed', error)
+    } finally {
+      setPendingWallet(null)
+    }
+  }
+  const openCatalogueEntry = (entry: WalletCatalogueEntry) => {
+    const match = connectors.find(
+      (connector) =>
+        (connector.rdns !== undefined &&
+          (Array.isArray(connector.rdns) ? connector.rdns : [connector.rdns]).some((rdns) =>
+            entry.detect.rdns.includes(rdns),
+          )) ||
+        (entry.id === 'walletconnect' && connector.type === 'walletConnect'),
+    )
+    if (match !== undefined) {
+      void connectWith(match, entry.id)
+      return
+    }
+    const isMobile = isMobileDevice()
+    const url = getWalletInstallUrl(entry, window.location.href, isMobile, navigator.userAgent)
+    if (isMobile && entry.buildDeepLink !== undefined) window.location.assign(url)
+    else window.open(url, '_blank', 'noopener,noreferrer')
+  }
+
+  // ---- step 1: chain and token
+  const tokensByChain = useMemo(
+    () =>
+      selectOfferedTokens((tokensQuery.data?.items ?? []).filter((token) => token.chainId === state.chainId)),
+    [tokensQuery.data, state.chainId],
+  )
+  const selectedChain = chains.find((chain) => chain.chainId === state.chainId)
+  const selectedToken = tokensByChain.find(
+    (token) => state.tokenAddress !== null && isSameTokenAddress(token.address, state.tokenAddress),
+  )
+  const balancesQuery = useQuery({
+    ...walletBalancesQueryOptions(state.chainId ?? 0, address ?? ''),
+    enabled: open && isConnected && state.chainId !== null && address !== undefined,
+  })
+  const balances = balancesQuery.data
+  const getBalance = (token: Token): bigint | null =>
+    balances === undefined ? null : getTokenBalance(balances, token.address)
+  const totalUsd =
+    balances === undefined
+      ? null
+      : tokensByChain.reduce((sum, token) => {
+          const usd = getUsdValue(getTokenBalance(balances, token.address), {
+            decimals: token.decimals,
+            usdPrice: token.usdPrice ?? null,
+          })
+          return sum + (usd ?? 0)
+        }, 0)
+  const getNativeUsdPrice = (chain: Chain): number | null =>
+    (tokensQuery.data?.items ?? []).find(
+      (token) => token.chainId === chain.chainId && isNativeTokenAddress(token.address),
+    )?.usdPrice ?? null
+
+  const ensureChain = useCallback(
+    async (chainId: number) => {
+      if (connection.chainId === chainId) return
+      setSwitchingChainId(chainId)
+      try {
+        // wagmi's injected connector adds the chain on 4902 (with the catalogue's RPC URL) and retries.
+        await switchChain(config, { chainId })
+      } finally {
+        setSwitchingChainId(null)
+      }
+    },
+    [config, connection.chainId],
+  )
+  const selectChain = (chain: Chain) => {
+    dispatch({ type: 'selectChain', chainId: chain.chainId })
+    ensureChain(chain.chainId).catch((error: unknown) => console.warn('Chain switch failed', error))
+  }
+
+  // ---- step 2 and 3: amount
+  const amountToken = {
+    decimals: selectedToken?.decimals ?? 18,
+    usdPrice: selectedToken?.usdPrice ?? null,
+  }
+  const amount = parseAmountText(
+    state.amountText,
+    state.unit === 'USD' && !(amountToken.usdPrice !== null && amountToken.usdPrice > 0)
+      ? 'TOKEN'
+      : state.unit,
+    amountToken,
+  )
+  const balance = selectedToken === undefined ? null : getBalance(selectedToken)
+  const isNative = selectedToken === undefined ? false : isNativeTokenAddress(selectedToken.address)
+
+  // ---- step 3: route, allowance, countdown
+  const [route, setRoute] = useState<RouteState>({ status: 'idle' })
+  const schedulerRef = useRef<RouteScheduler | null>(null)
+  const isConfirmStep = state.step === 3
+  useEffect(() => {
+    if (!isConfirmStep) return
+    const scheduler = createRouteScheduler({
+      build: (input, signal) => buildRoute(input, signal),
+      onState: setRoute,
+    })
+    schedulerRef.current = scheduler
+    return () => {
+      scheduler.dispose()
+      schedulerRef.current = null
+      setRoute({ status: 'idle' })
+    }
+  }, [isConfirmStep])
+  const routeInput: RouteInput | null =
+    address !== undefined &&
+    selectedToken !== undefined &&
+    amount !== undefined &&
+    amount > 0n &&
+    link.token_address !== null
+      ? {
+          fromChain: selectedToken.chainId,
+          toChain: link.chain_id,
+          fromToken: selectedToken.address,
+          toToken: link.token_address,
+          fromAmount: amount,
+          fromAddress: address,
+          toAddress: link.receiver_address,
+        }
+      : null
+  const routeKey = routeInput === null ? null : getRouteInputKey(routeInput)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the key stands for the input
+  useEffect(() => {
+    if (isConfirmStep) schedulerRef.current?.update(routeInput)
+  }, [isConfirmStep, routeKey])
+  const currentRoute: RouteState =
+    route.status !== 'idle' && route.key !== routeKey ? { status: 'building', key: routeKey ?? '' } : route
+
+  const [secondsLeft, setSecondsLeft] = useState(confirmCountdownSeconds)
+  useEffect(() => {
+    if (!isConfirmStep) return
+    setSecondsLeft(confirmCountdownSeconds)
+    const interval = setInterval(() => {
+      setSecondsLeft((seconds) => {
+        if (seconds > 1) return seconds - 1
+        // SPEC-NOTES: at 0:00 the route is rebuilt and the countdown restarts.
+        schedulerRef.current?.rebuild()
+        return confirmCountdownSeconds
+      })
+    }, 1000)
+    return () => clearInterval(interval)
+  }, [isConfirmStep])
+
+  const spender = currentRoute.status === 'ready' ? selectSpender(currentRoute) : null
+  const fromChainId = selectedToken?.chainId ?? 0
+  const tokenAddress = selectedToken?.address as `0x${string}` | undefined
+  useEffect(() => {
+    if (isConfirmStep && isConnected && connection.chainId !== fromChainId && fromChainId !== 0) {
+      ensureChain(fromChainId).catch((error: unknown) => console.warn('Chain switch failed', error))
+    }
+  }, [isConfirmStep, isConnected, connection.chainId, fromChainId, ensureChain])
+  const allowanceQuery = useQuery({
+    queryKey: ['allowance', fromChainId, tokenAddress, address, spender],
+    queryFn: () =>
+      readContract(config, {
+        chainId: fromChainId,
+        address: tokenAddress as `0x${string}`,
+        abi: erc20Abi,
+        functionName: 'allowance',
+        args: [address as `0x${string}`, spender as `0x${string}`],
+      }),
+    enabled:
+      isConfirmStep &&
+      !isNative &&
+      tokenAddress !== undefined &&
+      address !== undefined &&
+      spender !== null &&
+      connection.chainId === fromChainId,
+    staleTime: 0,
+  })
+  const allowance = allowanceQuery.data ?? null
+  const [approving, setApproving] = useState<'exact' | 'max' | null>(null)
+  const [isConfirming, setConfirming] = useState(false)
+  const messages = getConfirmMessages({ amount, balance, isNative, spender, route: currentRoute })
+  const canConfirm = canConfirmPayment({
+    amount,
+    balance,
+    isNative,
+    spender,
+    route: currentRoute,
+    allowance,
+    isApproving: approving !== null,
+    isCheckingAllowance: allowanceQuery.isFetching,
+  })
+  const showCannotConfirm = useCallback(
+    (message: string) =>
+      toast({ title: 'Cannot confirm payment', description: message, variant: 'destructive' }),
+    [],
+  )
+  useToastOnce(isConfirmStep ? getBlockingMessage(messages) : null, showCannotConfirm)
+
+  const failBeforeSend = (error: unknown) => {
+    console.warn('Payment failed before sending', error)
+    toast({ title: 'Payment failed', description: describePaymentError(error), variant: 'destructive' })
+    onFailure?.()
+  }
+
+  const approve = async (kind: 'exact' | 'max') => {
+    if (tokenAddress === undefined || spender === null || amount === undefined) return
+    setApproving(kind)
+    try {
+      await ensureChain(fromChainId)
+      const hash = await writeContract(config, {
+        chainId: fromChainId,
+        address: tokenAddress,
+        abi: erc20Abi,
+        functionName: 'approve',
+        args: [spender, kind === 'max' ? maxUint256 : amount],
+      })
+      const receipt = await waitForTransactionReceipt(config, { hash, chainId: fromChainId })
+      if (receipt.status !== 'success') throw new Error('Approval reverted: unknown reason')
+    } catch (error) {
+      failBeforeSend(error)
+    } finally {
+      setApproving(null)
+      await allowanceQuery.refetch()
+    }
+  }
+
+  const confirm = async () => {
+    if (currentRoute.status !== 'ready' || address === undefined || !canConfirm) return
+    setConfirming(true)
+    try {
+      await ensureChain(fromChainId)
+      const { txReq } = currentRoute
+      const hash = await sendTransaction(config, {
+        chainId: fromChainId,
+        to: txReq.to,
+        data: txReq.data,
+        value: txReq.value,
+        ...(txReq.gasLimit === undefined ? {} : { gas: txReq.gasLimit }),
+        ...(txReq.maxFeePerGas === undefined ? {} : { maxFeePerGas: txReq.maxFeePerGas }),
+        ...(txReq.maxPriorityFeePerGas === undefined
+          ? {}
+          : { maxPriorityFeePerGas: txReq.maxPriorityFeePerGas }),
+      })
+      void postRouteReceipt(currentRoute.intentId, hash)
+      dispatch({
+        type: 'submitted',
+        payment: {
+          intentId: currentRoute.intentId,
+          txHash: hash,
+          fromChainId,
+          payer: address,
+          submittedAtMs: Date.now(),
+        },
+      })
+    } catch (error) {
+      // SPEC-NOTES: a rejection or an error before the transaction is sent stays on step 3.
+      failBeforeSend(error)
+    } finally {
+      setConfirming(false)
+    }
+  }
+
+  // ---- step 4: follow the payment
+  const payment = state.payment
+  const isProcessing = state.step === 4
+  const now = useNow(isProcessing)
+  const transactionsQuery = useQuery({
+    queryKey: ['pay-transactions', payment?.payer.toLowerCase() ?? ''],
+    queryFn: () => getTransactions(payment?.payer ?? ''),
+    enabled: isProcessing && payment !== null,
+    refetchInterval: isProcessing ? transactionPollMs : false,
+    retry: false,
+    staleTime: 0,
+  })
+  const record =
+    transactionsQuery.data === undefined || payment === null
+      ? undefined
+      : pickTransaction(transactionsQuery.data, payment.intentId)
+  const [receiptFailure, setReceiptFailure] = useState<string | null>(null)
+  useEffect(() => {
+    if (!isProcessing || payment === null) return
+    setReceiptFailure(null)
+    let isCurrent = true
+    waitForTransactionReceipt(config, { hash: payment.txHash as `0x${string}`, chainId: payment.fromChainId })
+      .then((receipt) => {
+        if (isCurrent && receipt.status === 'reverted') setReceiptFailure('unknown reason')
+      })
+      .catch((error: unknown) => console.warn('Receipt wait failed', error))
+    return () => {
+      isCurrent = false
+    }
+  }, [isProcessing, payment, config])
+  const showPollError = useCallback(
+    (message: string) =>
+      toast({ title: 'Unable to update transaction', description: message, variant: 'destructive' }),
+    [],
+  )
+  const pollError = transactionsQuery.error
+  useToastOnce(
+    isProcessing && pollError !== null
+      ? pollError instanceof Error && 'userMessage' in pollError
+        ? String((pollError as { userMessage: unknown }).userMessage)
+        : 'Failed to load transaction'
+      : null,
+    showPollError,
+  )
+  const outcome =
+    record?.status === 'success'
+      ? 'success'
+      : record?.status === 'failed' || receiptFailure !== null
+        ? 'failed'
+        : null
+  const settledRef = useRef(false)
+  useEffect(() => {
+    if (state.step !== 4) {
+      if (state.step < 4) settledRef.current = false
+      return
+    }
+    if (outcome === null || settledRef.current) return
+    settledRef.current = true
+    void queryClient.invalidateQueries({ queryKey: ['wallet-balances'] })
+    if (outcome === 'success') {
+      dispatch({ type: 'succeeded' })
+      onSuccess?.()
+      return
+    }
+    dispatch({ type: 'failed', message: record?.errorMessage ?? receiptFailure })
+    toast({
+      title: 'Transaction failed',
+      description: 'This payment did not complete. You can close the modal and try again.',
+      variant: 'destructive',
+    })
+    onFailure?.()
+  }, [state.step, outcome, record?.errorMessage, receiptFailure, onSuccess, onFailure, queryClient])
+
+  const chainName = (chainId: number) =>
+    chains.find((chain) => chain.chainId === chainId)?.networkName ?? `Chain ${chainId}`
+  const receives = `${link.token_name.length > 0 ? link.token_name : 'Tokens'} on ${chainName(link.chain_id)}`
+
+  return (
+    <PayDialogShell
+      title={payStepTitles[state.step]}
+      onDismiss={goBack}
+      onBack={state.step === 1 ? goBack : undefined}
+      onClose={state.step === 4 ? undefined : close}
+    >
+      {renderStep(state)}
+    </PayDialogShell>
+  )
+
+  function renderStep(current: PayModalState) {
+    switch (current.step) {
+      case 0:
+        return (
+          <WalletStep
+            detected={detected}
+            pendingId={pendingWallet}
+            hasWalletConnect={walletConnectConnector !== undefined}
+            onConnectDetected={(wallet) => {
+              const connector = connectors.find((candidate) => candidate.uid === wallet.id)
+              if (connector !== undefined) void connectWith(connector, wallet.id)
+            }}
+            onSelectCatalogue={openCatalogueEntry}
+            onWalletConnect={() => {
+              if (walletConnectConnector !== undefined)
+                void connectWith(walletConnectConnector, 'walletconnect')
+            }}
+          />
+        )
+      case 1:
+        return (
+          <ChainTokenStep
+            chains={chains}
+            tokens={tokensByChain}
+            isLoading={tokensQuery.isPending}
+            error={chainsError ?? tokensQuery.data?.error ?? null}
+            getBalance={getBalance}
+            getNativeUsdPrice={getNativeUsdPrice}
+            totalUsd={totalUsd}
+            tab={current.tab}
+            selectedChainId={current.chainId}
+            selectedTokenAddress={selectedToken?.address ?? null}
+            switchingChainId={switchingChainId}
+            onTabChange={(tab) => dispatch({ type: 'setTab', tab })}
+            onSelectChain={selectChain}
+            onSelectToken={(token) => dispatch({ type: 'selectToken', tokenAddress: token.address })}
+            onContinue={() => dispatch({ type: 'continue' })}
+          />
+        )
+      case 2:
+        if (selectedToken === undefined) return null
+        return (
+          <AmountStep
+            token={{
+              symbol: selectedToken.symbol,
+              decimals: selectedToken.decimals,
+              usdPrice: selectedToken.usdPrice ?? null,
+            }}
+            networkName={selectedChain?.networkName ?? chainName(selectedToken.chainId)}
+            balance={balance}
+            text={current.amountText}
+            unit={current.unit}
+            onChange={(text, unit) => dispatch({ type: 'setAmount', text, unit })}
+            onBack={goBack}
+            onNext={() => dispatch({ type: 'next' })}
+          />
+        )
+      case 3:
+        if (selectedToken === undefined) return null
+        return (
+          <ConfirmStep
+            amount={amount ?? 0n}
+            token={selectedToken}
+            usdValue={amount === undefined ? undefined : getUsdValue(amount, amountToken)}
+            networkName={chainName(selectedToken.chainId)}
+            receiverAddress={link.receiver_address}
+            receives={receives}
+            isNative={isNative}
+            spender={spender}
+            allowance={allowance}
+            isCheckingAllowance={allowanceQuery.isFetching}
+            approving={approving}
+            route={currentRoute}
+            messages={messages}
+            secondsLeft={secondsLeft}
+            canConfirm={canConfirm && !isConfirming}
+            isConfirming={isConfirming}
+            onApprove={(kind) => void approve(kind)}
+            onBack={goBack}
+            onConfirm={() => void confirm()}
+          />
+        )
+      case 4:
+        if (payment === null) return null
+        return (
+          <ProcessingStep
+            record={record}
+            submittedAtMs={payment.submittedAtMs}
+            nowMs={now}
+            sourceTxHash={payment.txHash}
+            getChainName={chainName}
+          />
+        )
+      case 5:
+        return (
+          <SuccessView
+            summary={
+              selectedToken === undefined || amount === undefined
+                ? `${link.alias} received ${receives}.`
+                : `You sent ${formatTokenAmount(amount, selectedToken.decimals, 6)} ${selectedToken.symbol} to ${link.alias}.`
+            }
+            onClose={close}
+          />
+        )
+      case 6:
+        return <FailureView detail={current.failureMessage} onClose={close} />
+      default: {
+        const unknownStep: never = current.step
+        return unknownStep
+      }
+    }
+  }
+}
+
+/**
+ * The wallets the browser offers: every EIP-6963 announcement (wagmi makes each a connector with its
+ * rdns), and the legacy `window.ethereum` only when nothing announced itself.
+ */
+function listDetectedWallets(connectors: readonly Connector[]): DetectedWallet[] {
+  const announced = connectors.filter(
+    (connector) => connector.type === 'injected' && connector.rdns !== undefined,
+  )
+  const wallets: DetectedWallet[] = announced.map((connector) => ({
+    id: connector.uid,
+    name: connector.name,
+    icon: connector.icon,
+    rdns: Array.isArray(connector.rdns) ? connector.rdns[0] : connector.rdns,
+  }))
+  if (wallets.length > 0) return wallets
+  const hasLegacy = typeof window !== 'undefined' && (window as { ethereum?: unknown }).ethereum !== undefined
+  const legacy = connectors.find((connector) => connector.id === 'injected')
+  if (hasLegacy && legacy !== undefined) wallets.push({ id: legacy.uid, name: 'Browser Wallet' })
+  return wallets
+}

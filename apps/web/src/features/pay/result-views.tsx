@@ -1,0 +1,39 @@
+import { CheckCircle2, XCircle } from 'lucide-react'
+import { Button } from '../../ui/button'
+
+/** Step 5 'Payment Successful' (SPEC §2: 'Payment completed'). */
+export function SuccessView({ summary, onClose }: { summary: string; onClose: () => void }) {
+  return (
+    <div className="flex flex-col items-center gap-3 py-4 text-center">
+      <span className="flex size-16 items-center justify-center rounded-full bg-success-soft text-success">
+        <CheckCircle2 aria-hidden="true" className="size-9" />
+      </span>
+      <p className="font-semibold text-lg">Payment completed</p>
+      <p className="text-muted text-sm">{summary}</p>
+      <Button size="lg" className="mt-4 w-full" onClick={onClose}>
+        Done
+      </Button>
+    </div>
+  )
+}
+
+/** Step 6 'Payment Failed' (SPEC §2, §8): the status text and a contact-support prompt. */
+export function FailureView({ detail, onClose }: { detail: string | null; onClose: () => void }) {
+  return (
+    <div className="flex flex-col items-center gap-3 py-4 text-center">
+      <span className="flex size-16 items-center justify-center rounded-full bg-danger-soft text-danger">
+        <XCircle aria-hidden="true" className="size-9" />
+      </span>
+      <p role="status" className="font-medium">
+        Your payment failed. You can close this window.
+      </p>
+      {detail === null ? null : <p className="break-words text-muted text-sm">{detail}</p>}
+      <p className="text-muted text-sm">
+        Funds not where you expected? Contact support with the transaction hash and we will help.
+      </p>
+      <Button variant="secondary" size="lg" className="mt-4 w-full" onClick={onClose}>
+        Done
+      </Button>
+    </div>
+  )
+}

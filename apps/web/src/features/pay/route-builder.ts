@@ -1,0 +1,272 @@
+import { AppError } from '@quicklinks/core/app-error'
+import { type ApiClient, api } from '../../lib/api-client'
+import { routingProvider } from '../routing/catalogue'
+
+/** SPEC §9: slippage in percent and the debounce before a route is built. */
+export const routeSlippagePercent = 1
+export const routeDebounceMs = 250
+
+/** SPEC §3 Transaction request, as the wallet sends it. */
+export type PayTransactionRequest = {
+  to: `0x${string}`
+  data: `0x${string}`
+  value: bigint
+  gasLimit?: bigint
+  maxFeePerGas?: bigint
+  maxPriorityFeePerGas?: bigint
+}
+
+/** One action of a route (swap, bridge, transfer) as the API returns it. */
+export type PayRouteAction = {
+  type: string
+  fromChainId: number
+  toChainId: number
+  fromSymbol: string
+  toSymbol: string
+  fromAmount: string
+  toAmount: string
+  provider: string
+  estimatedMs: number
+}
+
+/** SPEC §3 Route request (chain ids, addresses, integer amount). */
+export type RouteInput = {
+  fromChain: number
+  toChain: number
+  fromToken: string
+  toToken: string
+  fromAmount: bigint
+  fromAddress: string
+  toAddress: string
+  linkId?: string
+}
+
+/** SPEC §3 Route result, plus the spender the API names and the input it was built for. */
+export type RouteResult = {
+  intentId: `0x${string}`
+  txReq: PayTransactionRequest
+  actions: PayRouteAction[]
+  spender: `0x${string}` | null
+  /** Contracts SPEC §5 falls back to for the spender (router, multicall, coral multicall). */
+  contracts: { router?: string; multicall?: string; coralMulticall?: string }
+  estimatedDurationSeconds: number | null
+}
+
+/** SPEC §3 Route state. */
+export type RouteState =
+  | { status: 'idle' }
+  | { status: 'building'; key: string }
+  | ({ status: 'ready'; key: string } & RouteResult)
+  | { status: 'error'; key: string; message: string }
+
+/** A stable key for an input: a ready route counts only for the input it was built for. */
+export function getRouteInputKey(input: RouteInput): string {
+  return [
+    input.fromChain,
+    input.toChain,
+    input.fromToken.toLowerCase(),
+    input.toToken.toLowerCase(),
+    input.fromAmount.toString(),
+    input.fromAddress.toLowerCase(),
+    input.toAddress.toLowerCase(),
+  ].join('|')
+}
+
+const invalidRouteMessage = 'Invalid route: missing transactionRequest target/data'
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined
+}
+
+function readBigInt(value: unknown): bigint | undefined {
+  if (typeof value === 'bigint') return value
+  if (typeof value === 'number' && Number.isInteger(value)) return BigInt(value)
+  if (typeof value === 'string' && /^(0x[0-9a-fA-F]+|\d+)$/.test(value)) return BigInt(value)
+  return undefined
+}
+
+function readAddress(value: unknown): `0x${string}` | undefined {
+  return typeof value === 'string' && /^0x[0-9a-fA-F]{40}$/.test(value) ? (value as `0x${string}`) : undefined
+}
+
+function readAction(value: unknown): PayRouteAction | undefined {
+  const record = asRecord(value)
+  if (record === undefined) return undefined
+  const fromToken = asRecord(record.fromToken) ?? {}
+  const toToken = asRecord(record.toToken) ?? {}
+  return {
+    type: typeof record.type === 'string' ? record.type : 'other',
+    fromChainId: Number(record.fromChainId ?? fromToken.chainId ?? 0),
+    toChainId: Number(record.toChainId ?? toToken.chainId ?? 0),
+    fromSymbol: typeof fromToken.symbol === 'string' ? fromToken.symbol : '',
+    toSymbol: typeof toToken.symbol === 'string' ? toToken.symbol : '',
+    fromAmount: typeof record.fromAmount === 'string' ? record.fromAmount : '',
+    toAmount: typeof record.toAmount === 'string' ? record.toAmount : '',
+    provider: typeof record.provider === 'string' ? record.provider : '',
+    estimatedMs: typeof record.estimatedMs === 'number' ? record.estimatedMs : 0,
+  }
+}
+
+/**
+ * Reads a route answer (SPEC §7: intentId and route.transactionRequest, and estimate.actions or
+ * actions, each under data or at the top level). Throws 'Invalid route: missing transactionRequest
+ * target/data' when the transaction has no data or no to/target (SPEC §5).
+ */
+export function parseRouteAnswer(body: unknown): RouteResult {
+  const top = asRecord(body) ?? {}
+  const data = asRecord(top.data) ?? top
+  const route = asRecord(data.route) ?? data
+  const request = asRecord(route.transactionRequest) ?? asRecord(data.transactionRequest) ?? {}
+  const to = readAddress(request.to) ?? readAddress(request.target)
+  const callData = typeof request.data === 'string' && request.data.startsWith('0x') ? request.data : ''
+  if (to === undefined || callData.length === 0) throw new Error(invalidRouteMessage)
+  const intentId = data.intentId ?? top.intentId
+  if (typeof intentId !== 'string' || intentId.length === 0) throw new Error('Route has no intent id')
+  const estimate = asRecord(route.estimate) ?? {}
+  const rawActions = Array.isArray(estimate.actions)
+    ? estimate.actions
+    : Array.isArray(route.actions)
+      ? route.actions
+      : []
+  const gasLimit = readBigInt(request.gasLimit)
+  const maxFeePerGas = readBigInt(request.maxFeePerGas)
+  const maxPriorityFeePerGas = readBigInt(request.maxPriorityFeePerGas)
+  const duration = Number(estimate.estimatedRouteDuration)
+  return {
+    intentId: intentId as `0x${string}`,
+    txReq: {
+      to,
+      data: callData as `0x${string}`,
+      value: readBigInt(request.value) ?? 0n,
+      ...(gasLimit === undefined ? {} : { gasLimit }),
+      ...(maxFeePerGas === undefined ? {} : { maxFeePerGas }),
+      ...(maxPriorityFeePerGas === undefined ? {} : { maxPriorityFeePerGas }),
+    },
+    actions: rawActions.map(readAction).filter((action) => action !== undefined),
+    spender: readAddress(route.spender) ?? null,
+    contracts: {
+      ...(typeof route.router === 'string' ? { router: route.router } : {}),
+      ...(typeof route.multicall === 'string' ? { multicall: route.multicall } : {}),
+      ...(typeof route.coralMulticall === 'string' ? { coralMulticall: route.coralMulticall } : {}),
+    },
+    estimatedDurationSeconds: Number.isFinite(duration) ? duration : null,
+  }
+}
+
+/**
+ * POST /api/{provider}/route for one input. Rejects with the server's message (error.message, then
+ * message, then 'Failed to build route'), an invalid-route error, or the AbortError when aborted.
+ */
+export async function buildRoute(
+  input: RouteInput,
+  signal: AbortSignal,
+  client: ApiClient = api,
+): Promise<RouteResult> {
+  const body = await client.request<unknown>(`/api/${routingProvider}/route`, {
+    method: 'POST',
+    body: {
+      fromChain: input.fromChain,
+      toChain: input.toChain,
+      fromToken: input.fromToken,
+      toToken: input.toToken,
+      fromAmount: input.fromAmount.toString(),
+      fromAddress: input.fromAddress,
+      toAddress: input.toAddress,
+      slippage: routeSlippagePercent,
+      ...(input.linkId === undefined ? {} : { linkId: input.linkId }),
+    },
+    signal,
+    queueWhenOffline: false,
+    fallbackMessage: 'Failed to build route',
+  })
+  return parseRouteAnswer(body)
+}
+
+/** The message a failed build shows: the AppError's user message, else the error's, else SPEC's default. */
+export function describeRouteError(error: unknown): string {
+  if (error instanceof AppError) return error.userMessage
+  if (error instanceof Error && error.message.length > 0) return error.message
+  return 'Route failed'
+}
+
+function isAbort(error: unknown, signal: AbortSignal): boolean {
+  return signal.aborted || (error instanceof Error && error.name === 'AbortError')
+}
+
+export type RouteScheduler = {
+  /** A new input (or null when one is missing): debounce, abort the previous build, build. */
+  update(input: RouteInput | null): void
+  /** Builds the current input again at once (the countdown ran out). */
+  rebuild(): void
+  dispose(): void
+}
+
+/**
+ * SPEC §4 route state: idle while any input is missing; otherwise, after `debounceMs`, building
+ * (the previous request aborted), then ready or error. An aborted request leaves no error.
+ */
+export function createRouteScheduler({
+  build,
+  onState,
+  debounceMs = routeDebounceMs,
+}: {
+  build: (input: RouteInput, signal: AbortSignal) => Promise<RouteResult>
+  onState: (state: RouteState) => void
+  debounceMs?: number
+}): RouteScheduler {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let controller: AbortController | undefined
+  let current: RouteInput | null = null
+  let disposed = false
+
+  const stop = () => {
+    if (timer !== undefined) clearTimeout(timer)
+    timer = undefined
+    controller?.abort()
+    controller = undefined
+  }
+
+  const run = (input: RouteInput) => {
+    const key = getRouteInputKey(input)
+    const own = new AbortController()
+    controller = own
+    onState({ status: 'building', key })
+    build(input, own.signal).then(
+      (result) => {
+        if (own.signal.aborted || disposed) return
+        onState({ status: 'ready', key, ...result })
+      },
+      (error: unknown) => {
+        if (isAbort(error, own.signal) || disposed) return
+        onState({ status: 'error', key, message: describeRouteError(error) })
+      },
+    )
+  }
+
+  return {
+    update(input) {
+      if (disposed) return
+      const same = input !== null && current !== null && getRouteInputKey(input) === getRouteInputKey(current)
+      if (same) return
+      stop()
+      current = input
+      if (input === null) {
+        onState({ status: 'idle' })
+        return
+      }
+      timer = setTimeout(() => {
+        timer = undefined
+        run(input)
+      }, debounceMs)
+    },
+    rebuild() {
+      if (disposed || current === null) return
+      stop()
+      run(current)
+    },
+    dispose() {
+      disposed = true
+      stop()
+    },
+  }
+}

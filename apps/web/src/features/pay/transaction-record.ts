@@ -1,0 +1,175 @@
+import { AppError } from '@quicklinks/core/app-error'
+import {
+  type NormalizedTransactionStatus,
+  readStepStatus,
+  readTransactionStatus,
+} from '@quicklinks/core/transaction-status'
+import { type ApiClient, api } from '../../lib/api-client'
+
+/** SPEC §3 Route step (derived), as the timeline shows it. */
+export type RouteStep = {
+  kind: 'swap' | 'bridge' | 'transfer' | 'other'
+  chainId: number
+  srcChainId: number
+  dstChainId: number
+  tokenIn: string
+  tokenOut: string
+  providerName: string
+  estimatedMs: number
+  amountIn: string
+  amountOut: string
+  txHash: string | null
+  status: 'ok' | 'fail' | 'pending'
+}
+
+/** SPEC §3 Transaction record (polled), the fields the modal reads. */
+export type TransactionRecord = {
+  id: string
+  intentId: string | null
+  fromChainId: number | null
+  toChainId: number | null
+  sourceTxHash: string | null
+  destTxHash: string | null
+  statusRaw: string
+  status: NormalizedTransactionStatus
+  isRefunded: boolean
+  steps: RouteStep[]
+  fromChainTxUrl: string | null
+  toChainTxUrl: string | null
+  errorMessage: string | null
+  createDate: string | null
+  updateDate: string | null
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {}
+}
+
+function pick(record: Record<string, unknown>, snake: string, camel: string): unknown {
+  return record[snake] ?? record[camel]
+}
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' && value.length > 0 ? value : null
+}
+
+function numberOrNull(value: unknown): number | null {
+  const parsed = Number(value)
+  return value !== null && value !== undefined && Number.isFinite(parsed) ? parsed : null
+}
+
+function readKind(value: unknown): RouteStep['kind'] {
+  return value === 'swap' || value === 'bridge' || value === 'transfer' ? value : 'other'
+}
+
+/** Route path and route status side by side (SPEC: aligned) become the derived steps. */
+function readSteps(path: unknown, statuses: unknown, isSuccess: boolean): RouteStep[] {
+  if (!Array.isArray(path)) return []
+  const statusList = Array.isArray(statuses) ? statuses : []
+  return path.map((entry, index) => {
+    const action = asRecord(entry)
+    const status = asRecord(statusList[index])
+    const fromToken = asRecord(action.fromToken)
+    const toToken = asRecord(action.toToken)
+    const fromChainId = numberOrNull(action.fromChainId ?? fromToken.chainId) ?? 0
+    const toChainId = numberOrNull(action.toChainId ?? toToken.chainId) ?? fromChainId
+    return {
+      kind: readKind(action.type),
+      chainId: numberOrNull(status.chainId) ?? fromChainId,
+      srcChainId: fromChainId,
+      dstChainId: toChainId,
+      tokenIn: text(fromToken.symbol) ?? '',
+      tokenOut: text(toToken.symbol) ?? '',
+      providerName: text(action.provider) ?? '',
+      estimatedMs: numberOrNull(action.estimatedMs) ?? 0,
+      amountIn: text(action.fromAmount) ?? '',
+      amountOut: text(action.toAmount) ?? '',
+      txHash: text(status.txHash),
+      status: isSuccess ? 'ok' : readStepStatus(text(status.status)),
+    }
+  })
+}
+
+/** Reads one record (snake_case, camelCase aliases accepted); undefined when it is no record. */
+export function parseTransactionRecord(value: unknown): TransactionRecord | undefined {
+  const record = asRecord(value)
+  const id = text(record.id) ?? text(pick(record, 'intent_id', 'intentId'))
+  if (id === null) return undefined
+  const statusRaw = text(pick(record, 'status_raw', 'statusRaw')) ?? text(record.status) ?? ''
+  const reading = readTransactionStatus(statusRaw)
+  return {
+    id,
+    intentId: text(pick(record, 'intent_id', 'intentId')),
+    fromChainId: numberOrNull(pick(record, 'from_chain_id', 'fromChainId')),
+    toChainId: numberOrNull(pick(record, 'to_chain_id', 'toChainId')),
+    sourceTxHash: text(pick(record, 'source_tx_hash', 'sourceTxHash')),
+    destTxHash: text(pick(record, 'dest_tx_hash', 'destTxHash')),
+    statusRaw,
+    status: reading.status,
+    isRefunded: reading.isRefunded || pick(record, 'is_refunded', 'isRefunded') === true,
+    steps: readSteps(
+      pick(record, 'route_path', 'routePath'),
+      pick(record, 'route_status', 'routeStatus'),
+      reading.status === 'success',
+    ),
+    fromChainTxUrl: text(pick(record, 'from_chain_tx_url', 'fromChainTxUrl')),
+    toChainTxUrl: text(pick(record, 'to_chain_tx_url', 'toChainTxUrl')),
+    errorMessage: text(pick(record, 'error_message', 'errorMessage')),
+    createDate: text(pick(record, 'create_date', 'createDate')),
+    updateDate: text(pick(record, 'update_date', 'updateDate')),
+  }
+}
+
+/**
+ * GET /api/data/transactions/{address}: the payer's records. A 404 is an empty list; any other
+ * failure rejects with the AppError ('Failed to load transaction' when the answer says nothing).
+ */
+export async function getTransactions(
+  address: string,
+  client: ApiClient = api,
+): Promise<TransactionRecord[]> {
+  try {
+    const body = await client.request<unknown>(`/api/data/transactions/${encodeURIComponent(address)}`, {
+      fallbackMessage: 'Failed to load transaction',
+    })
+    const list = Array.isArray(body) ? body : asRecord(body).data
+    if (!Array.isArray(list)) return []
+    return list.map(parseTransactionRecord).filter((record) => record !== undefined)
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'NOT_FOUND') return []
+    throw error
+  }
+}
+
+function getTime(record: TransactionRecord): number {
+  const time = Date.parse(record.updateDate ?? record.createDate ?? '')
+  return Number.isFinite(time) ? time : 0
+}
+
+/** SPEC §7: the record of this intent when the id is known, else the most recent by update or create date. */
+export function pickTransaction(
+  records: readonly TransactionRecord[],
+  intentId: string | null,
+): TransactionRecord | undefined {
+  if (intentId !== null) {
+    return records.find((record) => record.intentId?.toLowerCase() === intentId.toLowerCase())
+  }
+  return [...records].sort((left, right) => getTime(right) - getTime(left))[0]
+}
+
+/** POST /api/route-intent/{intentId}/receipt after the payment is sent; failures are ignored (SPEC §7). */
+export async function postRouteReceipt(
+  intentId: string,
+  txHash: string,
+  client: ApiClient = api,
+): Promise<void> {
+  try {
+    await client.request(`/api/route-intent/${encodeURIComponent(intentId)}/receipt`, {
+      method: 'POST',
+      body: { txHash },
+      queueWhenOffline: false,
+    })
+  } catch {
+    // SPEC §7: the tracker also finds the payment without it; nothing to tell the payer.
+  }
+}

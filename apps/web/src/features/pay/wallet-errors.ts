@@ -1,0 +1,44 @@
+/** Wallet errors as the pay modal words them (SPEC §8 "Payment failed"). */
+
+function readField(value: unknown, field: string): unknown {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[field] : undefined
+}
+
+/**
+ * True when the wallet's user refused (EIP-1193 code 4001, viem's UserRejectedRequestError),
+ * found by walking the cause chain (viem wraps the provider's error).
+ */
+export function isUserRejection(error: unknown): boolean {
+  let current: unknown = error
+  for (let depth = 0; depth < 10 && current !== undefined && current !== null; depth += 1) {
+    if (readField(current, 'code') === 4001) return true
+    if (readField(current, 'name') === 'UserRejectedRequestError') return true
+    current = readField(current, 'cause')
+  }
+  return false
+}
+
+/** viem's one-line `shortMessage`, else the first line of the message; undefined when there is none. */
+export function getShortMessage(error: unknown): string | undefined {
+  const short = readField(error, 'shortMessage')
+  if (typeof short === 'string' && short.length > 0) return short
+  const message = readField(error, 'message')
+  if (typeof message === 'string' && message.trim().length > 0) return message.trim().split('\n')[0]
+  return undefined
+}
+
+/** The description of the 'Payment failed' toast: a rejection, the short message, or the default. */
+export function describePaymentError(error: unknown): string {
+  if (isUserRejection(error)) return 'Transaction was rejected by the user.'
+  return getShortMessage(error) ?? 'Failed to submit transaction.'
+}
+
+/** True for EIP-1193's 'unrecognised chain' answer to wallet_switchEthereumChain. */
+export function isUnknownChainError(error: unknown): boolean {
+  let current: unknown = error
+  for (let depth = 0; depth < 10 && current !== undefined && current !== null; depth += 1) {
+    if (readField(current, 'code') === 4902) return true
+    current = readField(current, 'cause')
+  }
+  return false
+}
