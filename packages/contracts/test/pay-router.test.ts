@@ -251,6 +251,12 @@ describe('PayRouter', () => {
     ])
   })
 
+  it('refuses native currency sent to it directly (only the router pays it native)', async () => {
+    await expect(
+      anvil.publicClient.call({ account: payer, to: payRouter, value: parseEther('1') }),
+    ).rejects.toThrow('PayRouter: unexpected native transfer')
+  })
+
   describe('pay', () => {
     it('pays an ERC-20 from the payer straight to the receiver and says so in Paid', async () => {
       const receiver = newReceiver()
