@@ -1,0 +1,156 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import {
+  createRouteScheduler,
+  parseRouteAnswer,
+  type RouteInput,
+  type RouteResult,
+  type RouteState,
+} from './route-builder'
+import { selectSpender } from './spender'
+
+const router = `0x${'b'.repeat(40)}`
+const answer = {
+  data: {
+    intentId: `0x${'1'.repeat(64)}`,
+    route: {
+      transactionRequest: { to: router, target: router, data: '0xabcdef', value: '10', gasLimit: '21000' },
+      estimate: {
+        fromAmount: '10',
+        toAmount: '9',
+        toAmountMin: '9',
+        estimatedRouteDuration: 15,
+        actions: [
+          {
+            type: 'swap',
+            fromChainId: 8453,
+            toChainId: 8453,
+            fromToken: { symbol: 'ETH' },
+            toToken: { symbol: 'USDC' },
+            fromAmount: '10',
+            toAmount: '9',
+            provider: 'Uniswap V2',
+            estimatedMs: 15000,
+          },
+        ],
+      },
+      spender: null,
+    },
+  },
+}
+
+describe('parseRouteAnswer', () => {
+  it('reads the intent, the transaction and the actions', () => {
+    const route = parseRouteAnswer(answer)
+    expect(route.intentId).toBe(`0x${'1'.repeat(64)}`)
+    expect(route.txReq).toEqual({ to: router, data: '0xabcdef', value: 10n, gasLimit: 21000n })
+    expect(route.actions.map((action) => `${action.type} ${action.fromSymbol}→${action.toSymbol}`)).toEqual([
+      'swap ETH→USDC',
+    ])
+    expect(route.spender).toBeNull()
+  })
+
+  it('accepts the route at the top level and target instead of to', () => {
+    const route = parseRouteAnswer({
+      intentId: 'intent',
+      transactionRequest: { target: router, data: '0x01', value: '0' },
+      actions: [],
+    })
+    expect(route.txReq.to).toBe(router)
+  })
+
+  it('refuses a route without a target or data', () => {
+    expect(() =>
+      parseRouteAnswer({ data: { intentId: 'x', route: { transactionRequest: { to: router } } } }),
+    ).toThrow('Invalid route: missing transactionRequest target/data')
+  })
+})
+
+describe('selectSpender', () => {
+  it('prefers the API spender, then to, then the route contracts', () => {
+    const txReq = { to: router as `0x${string}`, data: '0x' as const, value: 0n }
+    const other = `0x${'c'.repeat(40)}` as const
+    expect(selectSpender({ spender: other, txReq, contracts: {} })).toBe(other)
+    expect(selectSpender({ spender: null, txReq, contracts: {} })).toBe(router)
+    expect(
+      selectSpender({
+        spender: null,
+        txReq: { ...txReq, to: '0xnope' as `0x${string}` },
+        contracts: { router: other },
+      }),
+    ).toBe(other)
+    expect(
+      selectSpender({ spender: null, txReq: { ...txReq, to: '0x' as `0x${string}` }, contracts: {} }),
+    ).toBeNull()
+  })
+})
+
+describe('createRouteScheduler', () => {
+  const input: RouteInput = {
+    fromChain: 8453,
+    toChain: 8453,
+    fromToken: '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee',
+    toToken: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+    fromAmount: 1n,
+    fromAddress: `0x${'d'.repeat(40)}`,
+    toAddress: `0x${'e'.repeat(40)}`,
+  }
+  const result = parseRouteAnswer(answer)
+
+  beforeEach(() => {
+    vi.useFakeTimers()
+  })
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  it('builds 250 ms after the last change, aborting the request it replaces', async () => {
+    const states: RouteState[] = []
+    const signals: AbortSignal[] = []
+    const build = vi.fn((_input: RouteInput, signal: AbortSignal) => {
+      signals.push(signal)
+      return new Promise<RouteResult>((resolve, reject) => {
+        signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))
+        setTimeout(() => resolve(result), 100)
+      })
+    })
+    const scheduler = createRouteScheduler({ build, onState: (state) => states.push(state) })
+    scheduler.update(input)
+    await vi.advanceTimersByTimeAsync(200)
+    scheduler.update({ ...input, fromAmount: 2n })
+    await vi.advanceTimersByTimeAsync(249)
+    expect(build).not.toHaveBeenCalled()
+    await vi.advanceTimersByTimeAsync(1)
+    expect(build).toHaveBeenCalledTimes(1)
+    expect(states.map((state) => state.status)).toEqual(['building'])
+    scheduler.update({ ...input, fromAmount: 3n })
+    await vi.advanceTimersByTimeAsync(250)
+    expect(signals[0]?.aborted).toBe(true)
+    await vi.advanceTimersByTimeAsync(100)
+    // The aborted build left no error; the last one is ready for the last input.
+    expect(states.map((state) => state.status)).toEqual(['building', 'building', 'ready'])
+    expect(build.mock.calls[1]?.[0].fromAmount).toBe(3n)
+  })
+
+  it('goes idle when an input is missing and reports a failure', async () => {
+    const states: RouteState[] = []
+    const scheduler = createRouteScheduler({
+      build: () => Promise.reject(new Error('No liquidity for this pair.')),
+      onState: (state) => states.push(state),
+    })
+    scheduler.update(input)
+    await vi.advanceTimersByTimeAsync(250)
+    expect(states.at(-1)).toMatchObject({ status: 'error', message: 'No liquidity for this pair.' })
+    scheduler.update(null)
+    expect(states.at(-1)).toEqual({ status: 'idle' })
+  })
+
+  it('rebuilds the same input at once', async () => {
+    const build = vi.fn(() => Promise.resolve(result))
+    const scheduler = createRouteScheduler({ build, onState: () => undefined })
+    scheduler.update(input)
+    await vi.advanceTimersByTimeAsync(250)
+    scheduler.rebuild()
+    expect(build).toHaveBeenCalledTimes(2)
+    scheduler.dispose()
+  })
+})
