@@ -272,10 +272,7 @@ function PayFlow({
   const openCatalogueEntry = (entry: WalletCatalogueEntry) => {
     const match = connectors.find(
       (connector) =>
-        (connector.rdns !== undefined &&
-          (Array.isArray(connector.rdns) ? connector.rdns : [connector.rdns]).some((rdns) =>
-            entry.detect.rdns.includes(rdns),
-          )) ||
+        entry.detect.rdns.includes(getConnectorRdns(connector) ?? '') ||
         (entry.id === 'walletconnect' && connector.type === 'walletConnect'),
     )
     if (match !== undefined) {
@@ -723,20 +720,24 @@ function PayFlow({
   }
 }
 
+/** The EIP-6963 rdns of a connector: wagmi names each announced wallet's connector by it. */
+function getConnectorRdns(connector: Connector): string | undefined {
+  if (typeof connector.rdns === 'string') return connector.rdns
+  if (Array.isArray(connector.rdns)) return connector.rdns[0]
+  return connector.type === 'injected' && connector.id !== 'injected' ? connector.id : undefined
+}
+
 /**
- * The wallets the browser offers: every EIP-6963 announcement (wagmi makes each a connector with its
- * rdns), and the legacy `window.ethereum` only when nothing announced itself.
+ * The wallets the browser offers: every EIP-6963 announcement (wagmi makes each an injected connector
+ * whose id is the rdns), and the legacy `window.ethereum` only when nothing announced itself.
  */
 function listDetectedWallets(connectors: readonly Connector[]): DetectedWallet[] {
-  const announced = connectors.filter(
-    (connector) => connector.type === 'injected' && connector.rdns !== undefined,
-  )
-  const wallets: DetectedWallet[] = announced.map((connector) => ({
-    id: connector.uid,
-    name: connector.name,
-    icon: connector.icon,
-    rdns: Array.isArray(connector.rdns) ? connector.rdns[0] : connector.rdns,
-  }))
+  const wallets: DetectedWallet[] = []
+  for (const connector of connectors) {
+    const rdns = getConnectorRdns(connector)
+    if (rdns === undefined) continue
+    wallets.push({ id: connector.uid, name: connector.name, icon: connector.icon, rdns })
+  }
   if (wallets.length > 0) return wallets
   const hasLegacy = typeof window !== 'undefined' && (window as { ethereum?: unknown }).ethereum !== undefined
   const legacy = connectors.find((connector) => connector.id === 'injected')

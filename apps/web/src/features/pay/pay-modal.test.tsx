@@ -1,0 +1,354 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { useState } from 'react'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { Toaster } from '../../app/toaster'
+import {
+  type RecordedRequest,
+  sendJson,
+  setPageUrl,
+  startTestServer,
+  type TestServer,
+} from '../../test/test-server'
+import { dismissToast } from '../../ui/use-toast'
+import type { PayLinkSummary } from './pay-link-summary'
+import PayModal from './pay-modal'
+
+/**
+ * The modal against a loopback API and an in-page EIP-1193 wallet announced by EIP-6963 (what the
+ * e2e test wallet does in Chromium, here without a chain: the wallet answers from memory).
+ */
+
+const payer = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
+const receiver = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+const usdc = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
+const native = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE'
+const router = '0x9A676e781A523b5d0C0e43731313A708CB607508'
+const intentId = `0x${'42'.repeat(32)}`
+const txHash = `0x${'ab'.repeat(32)}`
+
+const link: PayLinkSummary = {
+  alias: 'Coffee Fund',
+  receiver_address: receiver,
+  chain: 'base',
+  chain_id: 8453,
+  token_name: 'USDC',
+  token_address: usdc,
+}
+
+type WalletRequest = { method: string; params?: unknown }
+
+/** A minimal EIP-1193 wallet: accounts, chain switching, and a send that can be told to fail with 4001. */
+function installTestWallet() {
+  const requests: WalletRequest[] = []
+  const listeners = new Map<string, Set<(value: unknown) => void>>()
+  let chainId = 43114
+  let isConnected = false
+  let rejectNext = false
+  const emit = (event: string, value: unknown) => {
+    for (const listener of listeners.get(event) ?? []) listener(value)
+  }
+  const provider = {
+    async request({ method, params }: WalletRequest): Promise<unknown> {
+      requests.push({ method, params })
+      switch (method) {
+        case 'eth_requestAccounts':
+          isConnected = true
+          return [payer]
+        case 'eth_accounts':
+          return isConnected ? [payer] : []
+        case 'eth_chainId':
+          return `0x${chainId.toString(16)}`
+        case 'wallet_switchEthereumChain': {
+          const [{ chainId: next }] = params as [{ chainId: string }]
+          chainId = Number.parseInt(next, 16)
+          emit('chainChanged', next)
+          return null
+        }
+        case 'wallet_requestPermissions':
+        case 'wallet_getPermissions':
+          return [{ parentCapability: 'eth_accounts' }]
+        case 'wallet_revokePermissions':
+          isConnected = false
+          return null
+        case 'eth_sendTransaction':
+          if (rejectNext) {
+            rejectNext = false
+            throw Object.assign(new Error('User rejected the request.'), { code: 4001 })
+          }
+          return txHash
+        case 'eth_blockNumber':
+          return '0x10'
+        case 'eth_getTransactionReceipt':
+          return null
+        default:
+          throw Object.assign(new Error(`unsupported ${method}`), { code: 4200 })
+      }
+    },
+    on(event: string, listener: (value: unknown) => void) {
+      const set = listeners.get(event) ?? new Set()
+      set.add(listener)
+      listeners.set(event, set)
+    },
+    removeListener(event: string, listener: (value: unknown) => void) {
+      listeners.get(event)?.delete(listener)
+    },
+  }
+  const announce = () =>
+    window.dispatchEvent(
+      new CustomEvent('eip6963:announceProvider', {
+        detail: Object.freeze({
+          info: {
+            uuid: '6f1c1e0e-0000-4000-8000-000000000001',
+            name: 'Test Wallet',
+            icon: 'data:image/svg+xml,<svg xmlns="http://www.w3.org/2000/svg"/>',
+            rdns: 'dev.quicklinks.testwallet',
+          },
+          provider,
+        }),
+      }),
+    )
+  window.addEventListener('eip6963:requestProvider', announce)
+  announce()
+  return {
+    requests,
+    rejectNext: () => {
+      rejectNext = true
+    },
+  }
+}
+
+let server: TestServer
+let wallet: ReturnType<typeof installTestWallet>
+let transactionStatus = 'submitted'
+
+function handleApi(request: RecordedRequest, response: Parameters<Parameters<TestServer['handle']>[0]>[1]) {
+  const path = request.path.split('?')[0] ?? ''
+  if (path === '/health') {
+    response.writeHead(200, { 'Set-Cookie': 'csrf_token=t; Path=/', 'Content-Type': 'application/json' })
+    response.end('{}')
+    return
+  }
+  if (path === '/api/local/chains') {
+    const chain = (chainId: number, networkIdentifier: string, networkName: string, symbol: string) => ({
+      chainId,
+      networkIdentifier,
+      networkName,
+      chainIconURI: '',
+      type: 'evm',
+      enabled: true,
+      visible: true,
+      nativeCurrency: { symbol, decimals: 18 },
+      rpcUrl: `http://127.0.0.1:1/${chainId}`,
+      blockExplorerUrl: '',
+    })
+    sendJson(response, 200, {
+      data: [chain(8453, 'base', 'Base', 'ETH'), chain(43114, 'avalanche', 'Avalanche', 'AVAX')],
+    })
+    return
+  }
+  if (path === '/api/local/tokens') {
+    const token = (address: string, symbol: string, decimals: number, usdPrice: number) => ({
+      chainId: 8453,
+      address,
+      symbol,
+      name: symbol === 'ETH' ? 'Ether' : 'USD Coin',
+      decimals,
+      type: 'evm',
+      logoURI: '',
+      active: true,
+      visible: true,
+      usdPrice,
+    })
+    sendJson(response, 200, { data: [token(native, 'ETH', 18, 3000), token(usdc, 'USDC', 6, 1)] })
+    return
+  }
+  if (path.startsWith('/api/data/wallets/8453/')) {
+    sendJson(response, 200, {
+      data: [
+        {
+          chainId: 8453,
+          address: native,
+          symbol: 'ETH',
+          decimals: 18,
+          balance: '2000000000000000000',
+          native: true,
+        },
+        { chainId: 8453, address: usdc, symbol: 'USDC', decimals: 6, balance: '0', native: false },
+      ],
+    })
+    return
+  }
+  if (path === '/api/local/route') {
+    const body = JSON.parse(request.body) as { fromAmount: string }
+    sendJson(response, 200, {
+      data: {
+        intentId,
+        route: {
+          transactionRequest: { to: router, target: router, data: '0xdeadbeef', value: body.fromAmount },
+          estimate: {
+            fromAmount: body.fromAmount,
+            toAmount: '30000000',
+            toAmountMin: '29700000',
+            estimatedRouteDuration: 15,
+            actions: [],
+          },
+          spender: null,
+        },
+      },
+    })
+    return
+  }
+  if (path === `/api/route-intent/${intentId}/receipt`) {
+    sendJson(response, 202, { data: { intentId, txHash, status: 'submitted' } })
+    return
+  }
+  if (path === `/api/data/transactions/${payer}`) {
+    sendJson(response, 200, {
+      data: [
+        {
+          id: 'r1',
+          intent_id: intentId,
+          from_chain_id: 8453,
+          to_chain_id: 8453,
+          source_tx_hash: txHash,
+          status_raw: transactionStatus,
+          route_path: [],
+          route_status: [],
+          create_date: new Date().toISOString(),
+          update_date: new Date().toISOString(),
+        },
+      ],
+    })
+    return
+  }
+  sendJson(response, 404, { error: { code: 'NOT_FOUND', message: 'Not found.' } })
+}
+
+function Harness({ onClosed }: { onClosed?: () => void }) {
+  const [open, setOpen] = useState(true)
+  const [client] = useState(() => new QueryClient({ defaultOptions: { queries: { retry: false } } }))
+  return (
+    <QueryClientProvider client={client}>
+      <PayModal
+        link={link}
+        open={open}
+        onOpenChange={(next) => {
+          setOpen(next)
+          if (!next) onClosed?.()
+        }}
+      />
+      <Toaster />
+    </QueryClientProvider>
+  )
+}
+
+beforeAll(async () => {
+  server = await startTestServer(handleApi)
+  setPageUrl(`${server.origin}/pay/coffee-fund`)
+  wallet = installTestWallet()
+})
+
+afterAll(async () => {
+  await server.close()
+})
+
+afterEach(() => {
+  act(() => dismissToast())
+})
+
+const dialogNamed = (name: string) => screen.findByRole('dialog', { name }, { timeout: 4000 })
+
+describe('pay modal', () => {
+  it('pays in the native token: wallet, chain and token, amount, confirm, processing, success', async () => {
+    const user = userEvent.setup()
+    transactionStatus = 'submitted'
+    render(<Harness />)
+    await dialogNamed('Select Your Wallet')
+    await user.click(await screen.findByRole('button', { name: /^Test Wallet.*Detected/ }))
+    await dialogNamed('Select Chain & Token')
+
+    await user.click(await screen.findByRole('button', { name: /^Base/ }))
+    await waitFor(() =>
+      expect(wallet.requests.some((request) => request.method === 'wallet_switchEthereumChain')).toBe(true),
+    )
+    await user.click(await screen.findByRole('button', { name: /^ETH/ }))
+    expect(await screen.findByText('Balance: 2.0000')).toBeTruthy()
+    await user.click(screen.getByRole('button', { name: 'Continue' }))
+
+    const amountDialog = await dialogNamed('Select Amount')
+    expect(await screen.findByText('2 ETH')).toBeTruthy()
+    await user.type(screen.getByRole('textbox', { name: 'Amount' }), '3')
+    expect(within(amountDialog).getByText('Amount exceeds available balance.')).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Next' })).toHaveProperty('disabled', true)
+    await user.clear(screen.getByRole('textbox', { name: 'Amount' }))
+    await user.type(screen.getByRole('textbox', { name: 'Amount' }), '0.01')
+    await user.click(screen.getByRole('button', { name: 'Next' }))
+
+    await dialogNamed('Confirm Payment')
+    expect(await screen.findByText('Route ready ✓', {}, { timeout: 3000 })).toBeTruthy()
+    const routeRequest = server.requests.find((request) => request.path === '/api/local/route')
+    expect(JSON.parse(routeRequest?.body ?? '{}')).toMatchObject({
+      fromChain: 8453,
+      toChain: 8453,
+      fromToken: native,
+      toToken: usdc,
+      fromAmount: '10000000000000000',
+      fromAddress: payer,
+      toAddress: receiver,
+      slippage: 1,
+    })
+
+    // A rejection stays on step 3 with the SPEC toast.
+    wallet.rejectNext()
+    await user.click(screen.getByRole('button', { name: 'Confirm & Pay' }))
+    expect(await screen.findByText('Transaction was rejected by the user.')).toBeTruthy()
+    expect(screen.getByRole('dialog', { name: 'Confirm Payment' })).toBeTruthy()
+
+    await user.click(screen.getByRole('button', { name: 'Confirm & Pay' }))
+    await dialogNamed('Payment Confirmation')
+    const sent = wallet.requests.filter((request) => request.method === 'eth_sendTransaction').at(-1)
+    expect((sent?.params as [{ to: string; data: string; value: string }])[0]).toMatchObject({
+      to: router,
+      data: '0xdeadbeef',
+      value: '0x2386f26fc10000',
+    })
+    await waitFor(() =>
+      expect(server.requests.some((request) => request.path.endsWith('/receipt'))).toBe(true),
+    )
+    // Escape and the absent Close do nothing during processing.
+    fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Escape' })
+    expect(screen.getByRole('dialog', { name: 'Payment Confirmation' })).toBeTruthy()
+    expect(screen.queryByRole('button', { name: 'Close' })).toBeNull()
+
+    transactionStatus = 'success'
+    await dialogNamed('Payment Successful')
+    expect(screen.getByText('Payment completed')).toBeTruthy()
+    // Closing from the result disconnects the wallet.
+    await user.click(screen.getByRole('button', { name: 'Done' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+  }, 20_000)
+
+  it('goes back to the wallets (disconnecting) from step 1, and closes from step 0', async () => {
+    const user = userEvent.setup()
+    let closed = false
+    render(
+      <Harness
+        onClosed={() => {
+          closed = true
+        }}
+      />,
+    )
+    await dialogNamed('Select Your Wallet')
+    await user.click(await screen.findByRole('button', { name: /^Test Wallet.*Detected/ }))
+    await dialogNamed('Select Chain & Token')
+    await user.click(screen.getByRole('button', { name: 'Back' }))
+    await dialogNamed('Select Your Wallet')
+    // No automatic advance while the wallet is still disconnecting.
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(screen.getByRole('dialog', { name: 'Select Your Wallet' })).toBeTruthy()
+    fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Escape' })
+    await waitFor(() => expect(closed).toBe(true))
+  }, 20_000)
+})
