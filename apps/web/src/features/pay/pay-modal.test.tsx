@@ -309,7 +309,8 @@ describe('pay modal', () => {
     await user.click(screen.getByRole('button', { name: 'Confirm & Pay' }))
     await dialogNamed('Payment Confirmation')
     const sent = wallet.requests.filter((request) => request.method === 'eth_sendTransaction').at(-1)
-    expect((sent?.params as [{ to: string; data: string; value: string }])[0]).toMatchObject({
+    const [sentTransaction] = (sent?.params ?? []) as [{ to: string; data: string; value: string }?]
+    expect(sentTransaction).toMatchObject({
       to: router,
       data: '0xdeadbeef',
       value: '0x2386f26fc10000',
