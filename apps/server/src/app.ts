@@ -19,14 +19,19 @@ import { sessionPlugin } from './plugins/session-plugin.ts'
 import { webStaticPlugin } from './plugins/web-static-plugin.ts'
 import { authRoutes } from './routes/auth/auth-routes.ts'
 import { balancesRoutes } from './routes/data/balances-routes.ts'
+import { transactionsRoutes } from './routes/data/transactions-routes.ts'
+import { devExplorerRoutes } from './routes/dev/dev-explorer-routes.ts'
 import { devRoutes } from './routes/dev/dev-routes.ts'
 import { healthRoutes } from './routes/health-routes.ts'
 import { linksRoutes } from './routes/links/links-routes.ts'
 import { payRoutes } from './routes/pay/pay-routes.ts'
+import { routeIntentsRoutes } from './routes/route-intents/route-intents-routes.ts'
 import { routingRoutes } from './routes/routing/routing-routes.ts'
 import { usersRoutes } from './routes/users/users-routes.ts'
 import { createDelivery, type Delivery } from './services/delivery/create-delivery.ts'
 import { createDevOutbox, type DevOutbox } from './services/delivery/create-dev-outbox.ts'
+import { createPaymentWorkers } from './services/workers/create-payment-workers.ts'
+import { type RunningWorkers, startWorkers } from './services/workers/start-workers.ts'
 
 export type AppDependencies = {
   /** An open, migrated database. Without it the app opens (and migrates) one from the config and closes it on close. */
@@ -43,6 +48,13 @@ export type AppDependencies = {
   delivery?: Delivery
   /** The signer's clock (epoch ms), default `Date.now`; tests move it to expire codes and keys. */
   signerNow?: () => number
+  /**
+   * Run the payment tracker and the relayer in this process, every config.workerIntervalMs, until
+   * the app closes. main.ts turns them on; tests choose. Default off.
+   */
+  startWorkers?: boolean
+  /** The workers' clock (epoch ms), default `Date.now`. */
+  workerNow?: () => number
   /** Extra routes registered under /api with every plugin applied. For tests only. */
   extraApiRoutes?: FastifyPluginAsync
 }
@@ -120,16 +132,35 @@ export async function buildApp(
       await api.register(linksRoutes)
       await api.register(payRoutes)
       await api.register(usersRoutes)
+      await api.register(routeIntentsRoutes)
+      await api.register(transactionsRoutes)
       await api.register(balancesRoutes)
       // Last: its /api/{provider}/… routes are parametric, so the static paths above win.
       await api.register(routingRoutes)
       if (config.devMode) await api.register(devRoutes, { mailOutbox, smsOutbox })
+      if (config.devMode) await api.register(devExplorerRoutes)
       if (dependencies.extraApiRoutes) await api.register(dependencies.extraApiRoutes)
     },
     { prefix: '/api' },
   )
   await app.register(webStaticPlugin, { distDir: config.webDistDir })
 
+  let workers: RunningWorkers | undefined
+  // Before the database closes: a worker round in progress finishes its writes first.
+  app.addHook('preClose', async () => {
+    await workers?.stop()
+  })
   await app.ready()
+  if (dependencies.startWorkers) {
+    workers = startWorkers(
+      createPaymentWorkers({
+        db: app.db,
+        config,
+        logger: app.log,
+        ...(dependencies.workerNow ? { now: dependencies.workerNow } : {}),
+      }),
+      { intervalMs: config.workerIntervalMs, logger: app.log },
+    )
+  }
   return app
 }

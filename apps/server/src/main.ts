@@ -30,7 +30,8 @@ if (config.devMode) {
   }
 }
 
-const app = await buildApp(config, { database, logger, mailOutbox })
+// The payment tracker and the relayer run in this process (docs/decisions/0009).
+const app = await buildApp(config, { database, logger, mailOutbox, startWorkers: true })
 serverProcess.closeOnExit(app)
 await serverProcess.listenOrExit(app, { port: config.port, name: 'Server' })
 

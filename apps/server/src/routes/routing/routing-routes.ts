@@ -1,6 +1,11 @@
 import { AppError } from '@quicklinks/core/app-error'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import {
+  buildRoute,
+  routeRequestBodySchema,
+  routeResponseSchema,
+} from '../../services/routing/build-route.ts'
 import { getRoutingProvider } from '../../services/routing/get-routing-provider.ts'
 import { routingChainSchema, routingTokenSchema } from '../../services/routing/routing-provider.ts'
 import { errorResponseSchema } from '../error-response-schema.ts'
@@ -9,7 +14,7 @@ const providerParamsSchema = z.object({
   provider: z.string().max(64).describe("The configured routing provider ('local' by default)"),
 })
 
-/** The routing provider's catalogue: GET /api/{provider}/chains and /tokens. */
+/** The routing provider: GET /api/{provider}/chains and /tokens, POST /api/{provider}/route. */
 export const routingRoutes: FastifyPluginAsyncZod = async (app) => {
   const provider = getRoutingProvider(app.config)
 
@@ -61,6 +66,31 @@ export const routingRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       assertConfiguredProvider(request.params.provider)
       return { data: await provider.tokens() }
+    },
+  )
+
+  app.post(
+    '/:provider/route',
+    {
+      schema: {
+        summary: 'Quotes a payment and returns the transaction to send, stored as a route intent (public)',
+        tags: ['routing'],
+        params: providerParamsSchema,
+        body: routeRequestBodySchema,
+        response: {
+          200: z.object({ data: routeResponseSchema }),
+          404: errorResponseSchema,
+          422: errorResponseSchema,
+          503: errorResponseSchema,
+        },
+      },
+      // Each route costs RPC calls and a row: 60 a minute per IP is plenty for a pay modal.
+      config: { rateLimit: { max: 60, timeWindow: 60_000 } },
+    },
+    // POST /api/{provider}/route: intentId, transaction request, estimate and spender; 422 when no route.
+    async (request) => {
+      assertConfiguredProvider(request.params.provider)
+      return { data: await buildRoute(app.db, provider, request.body) }
     },
   )
 }

@@ -1,4 +1,5 @@
 import type { ServerConfig } from '../../env.ts'
+import { getRelayerAccount } from '../relayer/get-relayer-account.ts'
 import { createLocalRoutingProvider } from './providers/local/create-local-routing-provider.ts'
 import { createSquidRoutingProvider } from './providers/squid/create-squid-routing-provider.ts'
 import type { RoutingProvider } from './routing-provider.ts'
@@ -15,7 +16,13 @@ const squidCatalogueTtlMs = 30_000
 export function getRoutingProvider(
   config: Pick<
     ServerConfig,
-    'routingProvider' | 'devnetDeploymentFile' | 'devMode' | 'rpcUrls' | 'squidApiUrl' | 'squidIntegratorId'
+    | 'routingProvider'
+    | 'relayerPrivateKey'
+    | 'devnetDeploymentFile'
+    | 'devMode'
+    | 'rpcUrls'
+    | 'squidApiUrl'
+    | 'squidIntegratorId'
   >,
 ): RoutingProvider {
   if (config.routingProvider === 'squid') {
@@ -28,6 +35,7 @@ export function getRoutingProvider(
     createLocalRoutingProvider({
       devnetDeploymentFile: config.devnetDeploymentFile,
       devMode: config.devMode,
+      relayerAddress: getRelayerAccount(config)?.address,
       rpcUrls: config.rpcUrls,
     }),
     0,

@@ -9,6 +9,7 @@ import {
   type RoutingProvider,
   type RoutingToken,
 } from '../../routing-provider.ts'
+import { createLocalRouteHandlers } from './create-local-route-handlers.ts'
 import { readPoolUsdPrices } from './read-pool-usd-prices.ts'
 
 /** The network identifiers of the chains the devnet simulates (SPEC's link `chain` values). */
@@ -31,6 +32,8 @@ export type LocalRoutingProviderOptions = {
   devnetDeploymentFile: string
   /** Without dev mode a missing deployment file means nobody configured any chain. */
   devMode: boolean
+  /** The relayer's address: cross-chain routes answer 503 without one. */
+  relayerAddress?: `0x${string}` | undefined
   /** RPC_URL_<chainId> overrides (config.rpcUrls); the deployment's URL otherwise. */
   rpcUrls?: Readonly<Record<number, string>>
 }
@@ -117,12 +120,7 @@ export function createLocalRoutingProvider(options: LocalRoutingProviderOptions)
         ),
       ])
     },
-    async route() {
-      throw new AppError('SERVICE_UNAVAILABLE', { message: 'local routes: payment-engine work in progress' })
-    },
-    async status() {
-      throw new AppError('SERVICE_UNAVAILABLE', { message: 'local status: payment-engine work in progress' })
-    },
+    ...createLocalRouteHandlers(options),
   }
 }
 

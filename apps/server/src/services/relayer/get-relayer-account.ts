@@ -1,0 +1,20 @@
+import { devnetMnemonic } from '@quicklinks/devnet/devnet-chains'
+import type { LocalAccount } from 'viem'
+import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
+import type { ServerConfig } from '../../env.ts'
+
+/** Index of the devnet's relayer in the test mnemonic (the devnet funds its inventory). */
+export const devnetRelayerAccountIndex = 9
+
+/**
+ * The key the local relayer signs fills, settlements and refunds with: RELAYER_PRIVATE_KEY, else
+ * in dev mode the devnet's relayer account (test mnemonic index 9), else none (cross-chain local
+ * routes then answer 503 and no relayer runs). Never throws.
+ */
+export function getRelayerAccount(
+  config: Pick<ServerConfig, 'relayerPrivateKey' | 'devMode'>,
+): LocalAccount | undefined {
+  if (config.relayerPrivateKey) return privateKeyToAccount(config.relayerPrivateKey)
+  if (config.devMode) return mnemonicToAccount(devnetMnemonic, { addressIndex: devnetRelayerAccountIndex })
+  return undefined
+}

@@ -1,0 +1,230 @@
+import { randomBytes } from 'node:crypto'
+import { AppError } from '@quicklinks/core/app-error'
+import { eq } from 'drizzle-orm'
+import { getAddress } from 'viem'
+import { z } from 'zod'
+import type { Database } from '../../db/create-database-client.ts'
+import { links, routeIntents } from '../../db/schema.ts'
+import {
+  isNativeTokenAddress,
+  nativeTokenAddress,
+  type RouteAction,
+  type RoutingProvider,
+  routeActionSchema,
+  type TransactionRequest,
+  transactionRequestSchema,
+} from './routing-provider.ts'
+
+/** SPEC section 3, Route request, as the API documents it (the service checks each field itself). */
+export const routeRequestBodySchema = z
+  .object({
+    fromChain: z
+      .union([z.number(), z.string()])
+      .optional()
+      .describe('Source chain id (number or numeric string)'),
+    toChain: z.union([z.number(), z.string()]).optional().describe('Destination chain id: the link’s chain'),
+    fromToken: z
+      .string()
+      .optional()
+      .describe('Token paid in; the all-e placeholder (or zero address) for native'),
+    toToken: z.string().optional().describe('Token the receiver gets: the link’s token'),
+    fromAmount: z.string().optional().describe("Integer string in fromToken's smallest unit"),
+    fromAddress: z.string().optional().describe('The paying wallet'),
+    toAddress: z.string().optional().describe('The receiver: the link’s receiver'),
+    slippage: z.union([z.number(), z.string()]).optional().describe('Percent, default 1'),
+    linkId: z.string().optional().describe('The link paid (uuid), when paying one'),
+  })
+  .meta({ id: 'RouteRequest' })
+
+/** The answer of POST /api/{provider}/route (SPEC section 3, Route result). */
+export const routeResponseSchema = z
+  .object({
+    intentId: z.string(),
+    route: z.object({
+      transactionRequest: transactionRequestSchema,
+      estimate: z.object({
+        fromAmount: z.string(),
+        toAmount: z.string(),
+        toAmountMin: z.string(),
+        estimatedRouteDuration: z.number().describe('Seconds'),
+        actions: z.array(routeActionSchema),
+      }),
+      spender: z.string().nullable().describe('Whom to approve for an ERC-20 input; null for native'),
+    }),
+  })
+  .meta({ id: 'RouteResult' })
+
+export type RouteResponse = z.infer<typeof routeResponseSchema>
+
+const addressPattern = /^0x[0-9a-fA-F]{40}$/
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+function invalid(field: string, userMessage: string): AppError {
+  return new AppError('VALIDATION_FAILED', { field, userMessage })
+}
+
+function parseChainId(value: unknown, field: string): number {
+  const text = typeof value === 'number' ? String(value) : value
+  if (typeof text !== 'string' || !/^[1-9]\d{0,15}$/.test(text.trim())) {
+    throw invalid(field, `${field} must be a chain id such as 8453.`)
+  }
+  return Number(text.trim())
+}
+
+function parseAddress(value: unknown, field: string, what: string): `0x${string}` {
+  if (typeof value !== 'string' || !addressPattern.test(value.trim())) {
+    throw invalid(field, `${field} must be ${what} (0x followed by 40 hex digits).`)
+  }
+  return getAddress(value.trim().toLowerCase())
+}
+
+function parseTokenAddress(value: unknown, field: string): `0x${string}` {
+  const address = parseAddress(value, field, 'a token address')
+  return isNativeTokenAddress(address) ? nativeTokenAddress : address
+}
+
+function parseAmount(value: unknown): bigint {
+  const text = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value
+  if (typeof text !== 'string' || !/^\d{1,78}$/.test(text.trim()) || BigInt(text.trim()) <= 0n) {
+    throw invalid('fromAmount', "fromAmount must be a positive integer in the token's smallest unit.")
+  }
+  return BigInt(text.trim())
+}
+
+function parseSlippage(value: unknown): number {
+  if (value === undefined || value === null || value === '') return 1
+  const number =
+    typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : Number.NaN
+  if (!Number.isFinite(number) || number < 0 || number > 50) {
+    throw invalid('slippage', 'slippage must be a percentage from 0 to 50.')
+  }
+  return number
+}
+
+/** A route request after validation: checksummed addresses, native as the all-e placeholder. */
+export type ParsedRouteRequest = {
+  fromChainId: number
+  toChainId: number
+  fromToken: `0x${string}`
+  toToken: `0x${string}`
+  fromAmount: bigint
+  fromAddress: `0x${string}`
+  toAddress: `0x${string}`
+  slippage: number
+  linkId: string | null
+}
+
+/**
+ * Checks a route request body field by field. Throws AppError 422 naming the first bad field with
+ * a sentence the pay modal can show (e.g. "fromAmount must be a positive integer in the token's
+ * smallest unit.").
+ */
+export function parseRouteRequestOrThrow(body: unknown): ParsedRouteRequest {
+  if (typeof body !== 'object' || body === null)
+    throw invalid('body', 'Send the route request as a JSON object.')
+  const input = body as Record<string, unknown>
+  const linkId = input.linkId
+  if (
+    linkId !== undefined &&
+    linkId !== null &&
+    linkId !== '' &&
+    (typeof linkId !== 'string' || !uuidPattern.test(linkId))
+  ) {
+    throw invalid('linkId', 'linkId must be a link id (a UUID).')
+  }
+  return {
+    fromChainId: parseChainId(input.fromChain, 'fromChain'),
+    toChainId: parseChainId(input.toChain, 'toChain'),
+    fromToken: parseTokenAddress(input.fromToken, 'fromToken'),
+    toToken: parseTokenAddress(input.toToken, 'toToken'),
+    fromAmount: parseAmount(input.fromAmount),
+    fromAddress: parseAddress(input.fromAddress, 'fromAddress', 'the paying wallet address'),
+    toAddress: parseAddress(input.toAddress, 'toAddress', "the receiver's address"),
+    slippage: parseSlippage(input.slippage),
+    linkId: typeof linkId === 'string' && linkId !== '' ? linkId.toLowerCase() : null,
+  }
+}
+
+/** A new intent id: 0x + 64 random hex digits (it goes on chain as PayRouter's bytes32). */
+export function createIntentId(): `0x${string}` {
+  return `0x${randomBytes(32).toString('hex')}`
+}
+
+/**
+ * Builds a route with the provider and stores it as a route intent (so a receipt can be posted
+ * for it and the payment tracked). When `linkId` is given, the route must pay that enabled link
+ * (its chain, token and receiver). Throws AppError 422 for bad input or a route the provider
+ * cannot build, 503 when the provider is unavailable.
+ */
+export async function buildRoute(
+  db: Database,
+  provider: RoutingProvider,
+  body: unknown,
+): Promise<RouteResponse> {
+  const request = parseRouteRequestOrThrow(body)
+  if (request.linkId) await assertRoutePaysLink(db, request, request.linkId)
+  const intentId = createIntentId()
+  const quote = await provider.route({
+    fromChainId: request.fromChainId,
+    toChainId: request.toChainId,
+    fromToken: request.fromToken,
+    toToken: request.toToken,
+    fromAmount: request.fromAmount,
+    fromAddress: request.fromAddress,
+    toAddress: request.toAddress,
+    slippage: request.slippage,
+    intentId,
+  })
+  await db.insert(routeIntents).values({
+    id: intentId,
+    provider: provider.name,
+    linkId: request.linkId,
+    fromChainId: request.fromChainId,
+    toChainId: request.toChainId,
+    fromToken: request.fromToken.toLowerCase(),
+    toToken: request.toToken.toLowerCase(),
+    fromAmount: request.fromAmount.toString(),
+    toAmount: quote.toAmount.toString(),
+    toAmountMin: quote.toAmountMin.toString(),
+    fromAddress: request.fromAddress.toLowerCase(),
+    toAddress: request.toAddress.toLowerCase(),
+    slippage: request.slippage,
+    transactionRequest: quote.transactionRequest as TransactionRequest & Record<string, unknown>,
+    actions: quote.actions satisfies RouteAction[],
+    providerData: quote.providerData,
+    estimatedDurationMs: quote.estimatedDurationMs,
+  })
+  return {
+    intentId,
+    route: {
+      transactionRequest: quote.transactionRequest,
+      estimate: {
+        fromAmount: request.fromAmount.toString(),
+        toAmount: quote.toAmount.toString(),
+        toAmountMin: quote.toAmountMin.toString(),
+        estimatedRouteDuration: Math.round(quote.estimatedDurationMs / 1000),
+        actions: quote.actions,
+      },
+      spender: quote.spender,
+    },
+  }
+}
+
+async function assertRoutePaysLink(db: Database, request: ParsedRouteRequest, linkId: string): Promise<void> {
+  const [link] = await db.select().from(links).where(eq(links.id, linkId)).limit(1)
+  if (!link?.enabled) throw invalid('linkId', 'This link is unavailable.')
+  const sameToken =
+    isNativeTokenAddress(link.tokenAddress) && isNativeTokenAddress(request.toToken)
+      ? true
+      : link.tokenAddress.toLowerCase() === request.toToken.toLowerCase()
+  if (
+    link.chainId !== request.toChainId ||
+    !sameToken ||
+    link.receiverAddress.toLowerCase() !== request.toAddress.toLowerCase()
+  ) {
+    throw invalid(
+      'linkId',
+      "The route does not pay this link: toChain, toToken and toAddress must be the link's.",
+    )
+  }
+}

@@ -1,0 +1,110 @@
+import { AppError } from '@quicklinks/core/app-error'
+import type { DevnetChainDeployment, DevnetDeployment } from '@quicklinks/devnet/devnet-deployment'
+import { getAddress } from 'viem'
+import { isNativeTokenAddress, nativeTokenAddress, zeroAddress } from '../../routing-provider.ts'
+
+/** A token of a devnet chain as routes use it: native tokens travel as the wrapped one on Uniswap. */
+export type LocalToken = {
+  chainId: number
+  /** Checksummed; the all-e placeholder for the native token. */
+  address: `0x${string}`
+  symbol: string
+  decimals: number
+  isNative: boolean
+  /** What PayRouter takes for this token: address(0) for native. */
+  contractAddress: `0x${string}`
+  /** What a Uniswap V2 path uses: the wrapped native token for native. */
+  poolAddress: `0x${string}`
+}
+
+/** Finds a devnet chain by id, or throws a 422 naming the field. */
+export function getLocalChainOrThrow(
+  deployment: DevnetDeployment,
+  chainId: number,
+  field: 'fromChain' | 'toChain',
+): DevnetChainDeployment {
+  const chain = deployment.chains.find((candidate) => candidate.chainId === chainId)
+  if (!chain) {
+    throw new AppError('VALIDATION_FAILED', {
+      field,
+      userMessage: `Chain ${chainId} is not supported. Supported chains: ${deployment.chains.map((candidate) => `${candidate.name} (${candidate.chainId})`).join(', ')}.`,
+    })
+  }
+  return chain
+}
+
+/** Resolves a token address (any case; all-e or zero for native) on a devnet chain, or throws a 422. */
+export function getLocalTokenOrThrow(
+  chain: DevnetChainDeployment,
+  address: string,
+  field: 'fromToken' | 'toToken',
+): LocalToken {
+  if (isNativeTokenAddress(address)) {
+    return {
+      chainId: chain.chainId,
+      address: nativeTokenAddress,
+      symbol: chain.nativeSymbol,
+      decimals: 18,
+      isNative: true,
+      contractAddress: zeroAddress,
+      poolAddress: chain.contracts.weth,
+    }
+  }
+  const token = chain.tokens.find((candidate) => candidate.address.toLowerCase() === address.toLowerCase())
+  if (!token) {
+    throw new AppError('VALIDATION_FAILED', {
+      field,
+      userMessage: `Token ${address} is not available on ${chain.name}.`,
+    })
+  }
+  const checksummed = getAddress(token.address)
+  return {
+    chainId: chain.chainId,
+    address: checksummed,
+    symbol: token.symbol,
+    decimals: token.decimals,
+    isNative: false,
+    contractAddress: checksummed,
+    poolAddress: checksummed,
+  }
+}
+
+/** The chain's USDC: the escrow token of cross-chain routes and the hub of every swap path. */
+export function getLocalUsdcOrThrow(chain: DevnetChainDeployment): LocalToken {
+  const usdc = chain.tokens.find((token) => token.symbol === 'USDC')
+  if (!usdc) {
+    throw new AppError('SERVICE_UNAVAILABLE', {
+      message: `No USDC in the devnet deployment of chain ${chain.chainId}`,
+      userMessage: `${chain.name} has no USDC deployed; restart the devnet.`,
+    })
+  }
+  return getLocalTokenOrThrow(chain, usdc.address, 'toToken')
+}
+
+/**
+ * The PayRouter address of a devnet chain. Throws 503 when the deployment predates PayRouter
+ * (an old devnet data dir: restart the devnet).
+ */
+export function getPayRouterAddressOrThrow(chain: DevnetChainDeployment): `0x${string}` {
+  const address = (chain.contracts as Record<string, unknown>).payRouter
+  if (typeof address !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(address)) {
+    throw new AppError('SERVICE_UNAVAILABLE', {
+      message: `No PayRouter in the devnet deployment of chain ${chain.chainId}`,
+      userMessage: `PayRouter is not deployed on ${chain.name}; restart the devnet (npm start).`,
+    })
+  }
+  return getAddress(address)
+}
+
+/**
+ * The Uniswap V2 path from one token to another through the devnet's pools, which all pair
+ * with USDC: direct when either end is USDC, otherwise through USDC. Empty when both ends are the
+ * same pool token (ETH and WETH), which no swap connects.
+ */
+export function buildLocalSwapPath(from: LocalToken, to: LocalToken, usdc: LocalToken): `0x${string}`[] {
+  if (from.poolAddress === to.poolAddress) return []
+  if (from.poolAddress === usdc.poolAddress || to.poolAddress === usdc.poolAddress) {
+    return [from.poolAddress, to.poolAddress]
+  }
+  return [from.poolAddress, usdc.poolAddress, to.poolAddress]
+}

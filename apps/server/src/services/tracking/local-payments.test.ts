@@ -1,0 +1,358 @@
+import { erc20Abi, parseEther, parseUnits } from 'viem'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts'
+import {
+  getDevnetRelayerPrivateKey,
+  nativeToken,
+  type PaymentDevnet,
+  postJson,
+  startPaymentDevnet,
+  waitForFinalRecord,
+} from '../../../test/payment-test-kit.ts'
+import { links } from '../../db/schema.ts'
+import { getOrCreateUser } from '../users/get-or-create-user.ts'
+
+let devnet: PaymentDevnet
+let testApp: TestApp
+
+const payerIndex = 1
+const receiverIndex = 2
+
+beforeAll(async () => {
+  devnet = await startPaymentDevnet()
+  testApp = await buildTestApp(
+    {
+      devMode: true,
+      devnetDeploymentFile: devnet.deploymentFile,
+      relayerPrivateKey: getDevnetRelayerPrivateKey(),
+      workerIntervalMs: 100,
+    },
+    { startWorkers: true },
+  )
+})
+
+afterAll(async () => {
+  await testApp?.close()
+  await devnet?.stop()
+})
+
+/** A payment link of account 2 for `symbol` on `chainId`, stored as the owner would create it. */
+async function createLink(
+  chainId: number,
+  symbol: string,
+): Promise<{ id: string; tokenAddress: `0x${string}` }> {
+  const owner = await getOrCreateUser(testApp.database.db, { address: devnet.account(receiverIndex).address })
+  const tokenAddress = devnet.token(chainId, symbol)
+  const [link] = await testApp.database.db
+    .insert(links)
+    .values({
+      userId: owner.id,
+      alias: `Pay ${symbol} ${chainId} ${Math.random()}`,
+      aliasSlug: `pay-${symbol.toLowerCase()}-${chainId}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`,
+      receiverAddress: devnet.account(receiverIndex).address,
+      chain: String(chainId),
+      chainId,
+      tokenName: symbol,
+      tokenAddress: tokenAddress.toLowerCase(),
+    })
+    .returning()
+  if (!link) throw new Error('link not stored')
+  return { id: link.id, tokenAddress }
+}
+
+type BuiltRoute = {
+  intentId: `0x${string}`
+  route: {
+    transactionRequest: {
+      to: `0x${string}`
+      target: string
+      data: `0x${string}`
+      value: string
+      gasLimit: string
+    }
+    estimate: { fromAmount: string; toAmount: string; toAmountMin: string; actions: { type: string }[] }
+    spender: `0x${string}` | null
+  }
+}
+
+async function buildRoute(body: Record<string, unknown>): Promise<BuiltRoute> {
+  const response = await postJson(testApp.app, '/api/local/route', body)
+  expect(response.statusCode, response.body).toBe(200)
+  return response.json().data as BuiltRoute
+}
+
+/** The pay modal's part: approve when there is a spender, send the transaction, post its hash. */
+async function sendPayment(
+  fromChain: number,
+  fromToken: `0x${string}`,
+  built: BuiltRoute,
+): Promise<`0x${string}`> {
+  const wallet = devnet.wallet(fromChain, payerIndex)
+  const client = devnet.publicClient(fromChain)
+  if (built.route.spender) {
+    const approval = await wallet.writeContract({
+      address: fromToken,
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [built.route.spender, BigInt(built.route.estimate.fromAmount)],
+    })
+    await client.waitForTransactionReceipt({ hash: approval })
+  }
+  const request = built.route.transactionRequest
+  // As the pay modal does: the route's gas limit, since an ERC-20 payment cannot be estimated before its approval.
+  const hash = await wallet.sendTransaction({
+    to: request.to,
+    data: request.data,
+    value: BigInt(request.value),
+    gas: BigInt(request.gasLimit),
+  })
+  await client.waitForTransactionReceipt({ hash })
+  const receipt = await postJson(testApp.app, `/api/route-intent/${built.intentId}/receipt`, { txHash: hash })
+  expect(receipt.statusCode, receipt.body).toBe(202)
+  return hash
+}
+
+describe('local payments on the devnet, from route to a successful transaction record', () => {
+  const payments = [
+    {
+      name: 'Base USDC to a Base USDC link',
+      fromChain: 8453,
+      fromSymbol: 'USDC',
+      amount: parseUnits('25', 6),
+      toChain: 8453,
+      toSymbol: 'USDC',
+      actions: ['transfer'],
+    },
+    {
+      name: 'Base ETH to a Base USDC link',
+      fromChain: 8453,
+      fromSymbol: 'ETH',
+      amount: parseEther('0.01'),
+      toChain: 8453,
+      toSymbol: 'USDC',
+      actions: ['swap', 'transfer'],
+    },
+    {
+      name: 'Avalanche AVAX to a Base USDC link',
+      fromChain: 43114,
+      fromSymbol: 'AVAX',
+      amount: parseEther('2'),
+      toChain: 8453,
+      toSymbol: 'USDC',
+      actions: ['swap', 'bridge', 'transfer'],
+    },
+    {
+      name: 'Arbitrum USDT to an Avalanche USDC link',
+      fromChain: 42161,
+      fromSymbol: 'USDT',
+      amount: parseUnits('40', 6),
+      toChain: 43114,
+      toSymbol: 'USDC',
+      actions: ['swap', 'bridge', 'transfer'],
+    },
+  ] as const
+
+  for (const payment of payments) {
+    it(`pays ${payment.name}: the receiver gets at least the quoted minimum`, async () => {
+      const link = await createLink(payment.toChain, payment.toSymbol)
+      const payer = devnet.account(payerIndex).address
+      const receiver = devnet.account(receiverIndex).address
+      const fromToken =
+        payment.fromSymbol === 'ETH' || payment.fromSymbol === 'AVAX'
+          ? nativeToken
+          : devnet.token(payment.fromChain, payment.fromSymbol)
+      const before = await devnet.balanceOf(payment.toChain, link.tokenAddress, receiver)
+
+      const built = await buildRoute({
+        fromChain: payment.fromChain,
+        toChain: String(payment.toChain),
+        fromToken,
+        toToken: link.tokenAddress,
+        fromAmount: payment.amount.toString(),
+        fromAddress: payer,
+        toAddress: receiver,
+        slippage: 1,
+        linkId: link.id,
+      })
+      expect(built.intentId).toMatch(/^0x[0-9a-f]{64}$/)
+      expect(built.route.estimate.actions.map((action) => action.type)).toEqual(payment.actions)
+      expect(BigInt(built.route.transactionRequest.gasLimit)).toBeGreaterThan(0n)
+      expect(built.route.spender).toBe(fromToken === nativeToken ? null : built.route.transactionRequest.to)
+      const toAmountMin = BigInt(built.route.estimate.toAmountMin)
+      expect(toAmountMin).toBeGreaterThan(0n)
+
+      const hash = await sendPayment(payment.fromChain, fromToken, built)
+      const record = await waitForFinalRecord(testApp.app, payer, built.intentId)
+
+      expect(record.status).toBe('success')
+      expect(record.status_raw).toBe('success')
+      expect(record.source_tx_hash).toBe(hash)
+      expect(record.dest_tx_hash).toMatch(/^0x[0-9a-f]{64}$/)
+      expect(record.route_status.map((step) => step.status)).toEqual(payment.actions.map(() => 'success'))
+      expect(record.from_chain_tx_url).toBe(
+        `http://localhost:3999/api/dev/chains/${payment.fromChain}/tx/${hash}`,
+      )
+      expect(BigInt(record.to_amount_wei ?? '0')).toBeGreaterThanOrEqual(toAmountMin)
+      const after = await devnet.balanceOf(payment.toChain, link.tokenAddress, receiver)
+      expect(after - before).toBeGreaterThanOrEqual(toAmountMin)
+    })
+  }
+
+  it('fails a reverted payment with its revert reason', async () => {
+    const payer = devnet.account(payerIndex).address
+    const built = await buildRoute({
+      fromChain: 8453,
+      toChain: 8453,
+      fromToken: nativeToken,
+      toToken: nativeToken,
+      fromAmount: parseEther('0.001').toString(),
+      fromAddress: payer,
+      toAddress: devnet.account(receiverIndex).address,
+    })
+    const wallet = devnet.wallet(8453, payerIndex)
+    const request = built.route.transactionRequest
+    // One wei short of what PayRouter.pay wants; a fixed gas limit skips the wallet's own check.
+    const hash = await wallet.sendTransaction({
+      to: request.to,
+      data: request.data,
+      value: BigInt(request.value) - 1n,
+      gas: 200_000n,
+    })
+    const receipt = await devnet.publicClient(8453).waitForTransactionReceipt({ hash })
+    expect(receipt.status).toBe('reverted')
+    expect(
+      (await postJson(testApp.app, `/api/route-intent/${built.intentId}/receipt`, { txHash: hash }))
+        .statusCode,
+    ).toBe(202)
+
+    const record = await waitForFinalRecord(testApp.app, payer, built.intentId)
+    expect(record.status).toBe('failed')
+    expect(record.error_message).toBe('PayRouter: bad value')
+    expect(record.route_status.map((step) => step.status)).toEqual(['failed'])
+  })
+
+  it('fails a receipt whose transaction is not the route’s', async () => {
+    const payer = devnet.account(payerIndex).address
+    const built = await buildRoute({
+      fromChain: 8453,
+      toChain: 8453,
+      fromToken: nativeToken,
+      toToken: nativeToken,
+      fromAmount: '1000',
+      fromAddress: payer,
+      toAddress: devnet.account(receiverIndex).address,
+    })
+    const hash = await devnet
+      .wallet(8453, payerIndex)
+      .sendTransaction({ to: devnet.account(3).address, value: 1000n })
+    await devnet.publicClient(8453).waitForTransactionReceipt({ hash })
+    expect(
+      (await postJson(testApp.app, `/api/route-intent/${built.intentId}/receipt`, { txHash: hash }))
+        .statusCode,
+    ).toBe(202)
+    const record = await waitForFinalRecord(testApp.app, payer, built.intentId)
+    expect(record.status).toBe('failed')
+    expect(record.error_message).toBe('Transaction does not match the route')
+  })
+
+  it('answers receipts: 202 again for the same hash, 409 for another, 404 for an unknown intent, 422 for a bad hash', async () => {
+    const built = await buildRoute({
+      fromChain: 8453,
+      toChain: 8453,
+      fromToken: nativeToken,
+      toToken: nativeToken,
+      fromAmount: '1000',
+      fromAddress: devnet.account(5).address,
+      toAddress: devnet.account(receiverIndex).address,
+    })
+    const first = `0x${'ab'.repeat(32)}`
+    const url = `/api/route-intent/${built.intentId}/receipt`
+    const accepted = await postJson(testApp.app, url, { txHash: first })
+    expect(accepted.statusCode).toBe(202)
+    expect(accepted.json().data).toEqual({ intentId: built.intentId, txHash: first, status: 'submitted' })
+    expect(
+      (await postJson(testApp.app, url, { txHash: first.toUpperCase().replace('0X', '0x') })).statusCode,
+    ).toBe(202)
+    const conflict = await postJson(testApp.app, url, { txHash: `0x${'cd'.repeat(32)}` })
+    expect(conflict.statusCode).toBe(409)
+    expect(conflict.json().error.message).toBe('This payment already has another transaction recorded.')
+    const unknown = await postJson(testApp.app, `/api/route-intent/0x${'12'.repeat(32)}/receipt`, {
+      txHash: first,
+    })
+    expect(unknown.statusCode).toBe(404)
+    const bad = await postJson(testApp.app, url, { txHash: 'nope' })
+    expect(bad.statusCode).toBe(422)
+    expect(bad.json().error.message).toBe('txHash must be a transaction hash (0x followed by 64 hex digits).')
+  })
+
+  it('refuses routes it cannot build with 422 and a message naming the problem', async () => {
+    const payer = devnet.account(payerIndex).address
+    const receiver = devnet.account(receiverIndex).address
+    const usdc = devnet.token(8453, 'USDC')
+    const valid = {
+      fromChain: 8453,
+      toChain: 8453,
+      fromToken: nativeToken,
+      toToken: usdc,
+      fromAmount: '1000000000000000',
+      fromAddress: payer,
+      toAddress: receiver,
+    }
+    const cases: [Record<string, unknown>, string, string][] = [
+      [
+        { ...valid, fromAmount: '0' },
+        'fromAmount',
+        "fromAmount must be a positive integer in the token's smallest unit.",
+      ],
+      [
+        { ...valid, fromAmount: '1.5' },
+        'fromAmount',
+        "fromAmount must be a positive integer in the token's smallest unit.",
+      ],
+      [
+        { ...valid, fromAmount: undefined },
+        'fromAmount',
+        "fromAmount must be a positive integer in the token's smallest unit.",
+      ],
+      [{ ...valid, fromChain: 'base' }, 'fromChain', 'fromChain must be a chain id such as 8453.'],
+      [
+        { ...valid, toChain: 1 },
+        'toChain',
+        'Chain 1 is not supported. Supported chains: Base (8453), Avalanche (43114), Arbitrum (42161).',
+      ],
+      [
+        { ...valid, toToken: `0x${'12'.repeat(20)}` },
+        'toToken',
+        `Token 0x${'12'.repeat(20)} is not available on Base.`,
+      ],
+      [
+        { ...valid, fromAddress: '0x123' },
+        'fromAddress',
+        'fromAddress must be the paying wallet address (0x followed by 40 hex digits).',
+      ],
+      [
+        { ...valid, toToken: nativeToken, toAddress: payer },
+        'toAddress',
+        'The receiver is the paying wallet: paying yourself the same token on the same chain does nothing.',
+      ],
+      [
+        { ...valid, fromAmount: '1' },
+        'fromAmount',
+        '0.000000000000000001 ETH is too small to route: enter a larger amount.',
+      ],
+      [{ ...valid, slippage: 80 }, 'slippage', 'slippage must be a percentage from 0 to 50.'],
+      [{ ...valid, linkId: 'x' }, 'linkId', 'linkId must be a link id (a UUID).'],
+    ]
+    for (const [body, field, message] of cases) {
+      const response = await postJson(testApp.app, '/api/local/route', body)
+      expect(response.statusCode, JSON.stringify(body)).toBe(422)
+      expect(response.json().error).toMatchObject({ code: 'VALIDATION_FAILED', field, message })
+    }
+    const link = await createLink(43114, 'USDC')
+    const wrongLink = await postJson(testApp.app, '/api/local/route', { ...valid, linkId: link.id })
+    expect(wrongLink.statusCode).toBe(422)
+    expect(wrongLink.json().error.message).toBe(
+      "The route does not pay this link: toChain, toToken and toAddress must be the link's.",
+    )
+  })
+})

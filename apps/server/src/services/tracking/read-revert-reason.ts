@@ -1,0 +1,90 @@
+import { payRouterAbi } from '@quicklinks/contracts/generated/pay-router'
+import { decodeErrorResult, type Hex, type PublicClient, parseAbi, type Transaction } from 'viem'
+
+/** OpenZeppelin 5's ERC-20 and SafeERC20 custom errors: what a token or PayRouter's transfers revert with. */
+const tokenErrorsAbi = parseAbi([
+  'error ERC20InsufficientBalance(address sender, uint256 balance, uint256 needed)',
+  'error ERC20InsufficientAllowance(address spender, uint256 allowance, uint256 needed)',
+  'error ERC20InvalidSender(address sender)',
+  'error ERC20InvalidReceiver(address receiver)',
+  'error ERC20InvalidApprover(address approver)',
+  'error ERC20InvalidSpender(address spender)',
+  'error SafeERC20FailedOperation(address token)',
+  'error ReentrancyGuardReentrantCall()',
+])
+
+/** What SPEC section 8 says when no reason can be found. */
+export const unknownRevertReason = 'unknown reason'
+
+/**
+ * Why a mined transaction reverted: it replays the call on the state just before its block and
+ * decodes the revert data (Error(string), Panic, PayRouter's and OpenZeppelin's custom errors),
+ * else falls back to the node's message. Returns 'unknown reason' when the replay succeeds or says
+ * nothing usable. Never throws.
+ */
+export async function readRevertReason(
+  client: PublicClient,
+  transaction: Pick<Transaction, 'from' | 'to' | 'input' | 'value' | 'gas' | 'blockNumber'>,
+): Promise<string> {
+  if (!transaction.to) return unknownRevertReason
+  try {
+    await client.call({
+      account: transaction.from,
+      to: transaction.to,
+      data: transaction.input,
+      value: transaction.value,
+      gas: transaction.gas,
+      ...(transaction.blockNumber && transaction.blockNumber > 0n
+        ? { blockNumber: transaction.blockNumber - 1n }
+        : {}),
+    })
+    return unknownRevertReason
+  } catch (error) {
+    return decodeRevert(error)
+  }
+}
+
+function decodeRevert(error: unknown): string {
+  const data = findRevertData(error)
+  if (data && data !== '0x') {
+    try {
+      // viem also decodes the built-in Error(string) and Panic(uint256), which the ABI types omit.
+      const decoded: { errorName: string; args?: readonly unknown[] | undefined } = decodeErrorResult({
+        abi: [...payRouterAbi, ...tokenErrorsAbi],
+        data,
+      })
+      if (decoded.errorName === 'Error') return String(decoded.args?.[0] ?? unknownRevertReason)
+      if (decoded.errorName === 'Panic') return `Panic(${String(decoded.args?.[0])})`
+      return `${decoded.errorName}(${(decoded.args ?? []).map(String).join(', ')})`
+    } catch {
+      return `reverted with data ${data.slice(0, 10)}`
+    }
+  }
+  const message = findMessage(error)
+  const match = message ? /execution reverted:?\s*(.+)/i.exec(message) : null
+  return match?.[1]?.trim() || unknownRevertReason
+}
+
+function findRevertData(error: unknown): Hex | undefined {
+  let current: unknown = error
+  for (let depth = 0; depth < 10 && typeof current === 'object' && current !== null; depth++) {
+    const data = (current as { data?: unknown }).data
+    if (typeof data === 'string' && /^0x[0-9a-fA-F]*$/.test(data)) return data as Hex
+    if (typeof data === 'object' && data !== null) {
+      const nested = (data as { data?: unknown }).data
+      if (typeof nested === 'string' && /^0x[0-9a-fA-F]*$/.test(nested)) return nested as Hex
+    }
+    current = (current as { cause?: unknown }).cause
+  }
+  return undefined
+}
+
+function findMessage(error: unknown): string | undefined {
+  let current: unknown = error
+  for (let depth = 0; depth < 10 && typeof current === 'object' && current !== null; depth++) {
+    const details = (current as { details?: unknown }).details
+    if (typeof details === 'string' && /revert/i.test(details)) return details
+    current = (current as { cause?: unknown }).cause
+  }
+  return error instanceof Error ? error.message : undefined
+}

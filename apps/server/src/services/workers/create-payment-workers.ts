@@ -1,0 +1,48 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { Database } from '../../db/create-database-client.ts'
+import type { ServerConfig } from '../../env.ts'
+import { createRelayerWorker } from '../relayer/create-relayer-worker.ts'
+import { getRelayerAccount } from '../relayer/get-relayer-account.ts'
+import { getRoutingProvider } from '../routing/get-routing-provider.ts'
+import { createTrackerWorker } from '../tracking/create-tracker-worker.ts'
+import type { Worker } from './start-workers.ts'
+
+export type CreatePaymentWorkersOptions = {
+  db: Database
+  config: ServerConfig
+  logger: FastifyBaseLogger
+  /** Epoch ms; tests move it. */
+  now?: () => number
+}
+
+/**
+ * The background work of payments: the relayer first (local provider with a relayer key), so a
+ * fill it makes is seen by the tracker in the same round, then the tracker. Never throws.
+ */
+export function createPaymentWorkers(options: CreatePaymentWorkersOptions): Worker[] {
+  const workers: Worker[] = []
+  const now = options.now ? { now: options.now } : {}
+  const relayerAccount =
+    options.config.routingProvider === 'local' ? getRelayerAccount(options.config) : undefined
+  if (relayerAccount) {
+    workers.push(
+      createRelayerWorker({
+        db: options.db,
+        config: options.config,
+        account: relayerAccount,
+        logger: options.logger.child({ worker: 'relayer' }),
+        ...now,
+      }),
+    )
+  }
+  workers.push(
+    createTrackerWorker({
+      db: options.db,
+      provider: getRoutingProvider(options.config),
+      config: options.config,
+      logger: options.logger.child({ worker: 'tracker' }),
+      ...now,
+    }),
+  )
+  return workers
+}

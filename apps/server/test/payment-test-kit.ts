@@ -1,0 +1,157 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { buildViemChain } from '@quicklinks/devnet/build-viem-chain'
+import { devnetMnemonic } from '@quicklinks/devnet/devnet-chains'
+import type { DevnetChainDeployment, DevnetDeployment } from '@quicklinks/devnet/devnet-deployment'
+import { startDevnet } from '@quicklinks/devnet/start-devnet'
+import type { FastifyInstance } from 'fastify'
+import {
+  type Chain,
+  createPublicClient,
+  createWalletClient,
+  erc20Abi,
+  type HDAccount,
+  http,
+  type PublicClient,
+  type Transport,
+  type WalletClient,
+} from 'viem'
+import { mnemonicToAccount } from 'viem/accounts'
+import { findFreePorts } from '../../../packages/devnet/test/find-free-ports.ts'
+
+/** The devnet's three chains on free ports, with the file the app reads. */
+export type PaymentDevnet = {
+  deployment: DevnetDeployment
+  deploymentFile: string
+  chain(chainId: number): DevnetChainDeployment
+  token(chainId: number, symbol: string): `0x${string}`
+  publicClient(chainId: number): PublicClient
+  wallet(chainId: number, accountIndex: number): WalletClient<Transport, Chain, HDAccount>
+  account(index: number): HDAccount
+  /** Balance of a token (the all-e placeholder for native) held by `owner`. */
+  balanceOf(chainId: number, token: `0x${string}`, owner: `0x${string}`): Promise<bigint>
+  stop(): Promise<void>
+}
+
+export const nativeToken = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE'
+/** A CSRF cookie and header pair the csrf plugin accepts. */
+export const csrfToken = 'Wr_pgTqEdsYsZfUtASL3WjVWSx2LuyWGlKad1PfksSA'
+
+/** The relayer key of the devnet (test mnemonic account 9), as RELAYER_PRIVATE_KEY would give it. */
+export function getDevnetRelayerPrivateKey(): `0x${string}` {
+  const key = mnemonicToAccount(devnetMnemonic, { addressIndex: 9 }).getHdKey().privateKey
+  if (!key) throw new Error('no private key for account 9')
+  return `0x${Buffer.from(key).toString('hex')}`
+}
+
+/** Starts Base, Avalanche and Arbitrum anvils on free ports with everything deployed. */
+export async function startPaymentDevnet(): Promise<PaymentDevnet> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'ql-payments-'))
+  const [base, avalanche, arbitrum] = (await findFreePorts(3)) as [number, number, number]
+  const devnet = await startDevnet({
+    dataDir,
+    chains: [
+      { chainId: 8453, port: base },
+      { chainId: 43114, port: avalanche },
+      { chainId: 42161, port: arbitrum },
+    ],
+  })
+  const chain = (chainId: number): DevnetChainDeployment => {
+    const found = devnet.deployment.chains.find((candidate) => candidate.chainId === chainId)
+    if (!found) throw new Error(`chain ${chainId} is not on the devnet`)
+    return found
+  }
+  const publicClients = new Map<number, PublicClient>()
+  const publicClient = (chainId: number): PublicClient => {
+    let client = publicClients.get(chainId)
+    if (!client) {
+      client = createPublicClient({
+        chain: buildViemChain(chain(chainId)),
+        transport: http(chain(chainId).rpcUrl),
+      })
+      publicClients.set(chainId, client)
+    }
+    return client
+  }
+  const account = (index: number) => mnemonicToAccount(devnetMnemonic, { addressIndex: index })
+  return {
+    deployment: devnet.deployment,
+    deploymentFile: path.join(dataDir, 'devnet', 'deployment.json'),
+    chain,
+    token: (chainId, symbol) => {
+      const found = chain(chainId).tokens.find((token) => token.symbol === symbol)
+      if (!found) throw new Error(`${symbol} is not on chain ${chainId}`)
+      return found.address
+    },
+    publicClient,
+    account,
+    wallet: (chainId, accountIndex) =>
+      createWalletClient({
+        account: account(accountIndex),
+        chain: buildViemChain(chain(chainId)),
+        transport: http(chain(chainId).rpcUrl),
+      }),
+    balanceOf: async (chainId, token, owner) => {
+      const client = publicClient(chainId)
+      if (token.toLowerCase() === nativeToken.toLowerCase()) return client.getBalance({ address: owner })
+      return client.readContract({ address: token, abi: erc20Abi, functionName: 'balanceOf', args: [owner] })
+    },
+    stop: async () => {
+      await devnet.stop()
+      await rm(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** POST with the CSRF pair, as the web's API client sends it. */
+export async function postJson(app: FastifyInstance, url: string, payload: unknown, remoteAddress?: string) {
+  return app.inject({
+    method: 'POST',
+    url,
+    payload: payload as Record<string, unknown>,
+    cookies: { csrf_token: csrfToken },
+    headers: { 'x-csrf-token': csrfToken },
+    ...(remoteAddress ? { remoteAddress } : {}),
+  })
+}
+
+/** A transaction record as GET /api/data/transactions/{address} returns it (the fields tests read). */
+export type TestTransactionRecord = {
+  intent_id: string
+  status: string
+  status_raw: string | null
+  source_tx_hash: string | null
+  dest_tx_hash: string | null
+  error_message: string | null
+  is_refunded: boolean
+  to_amount_wei: string | null
+  route_status: { type: string; chainId: number; txHash: string | null; status: string }[]
+  route_path: { type: string }[]
+  from_chain_tx_url: string | null
+  to_chain_tx_url: string | null
+  time_spent_ms: number | null
+}
+
+/**
+ * Polls the transactions endpoint (as the pay modal does) until the intent's record is final
+ * (success or failed); throws after `timeoutMs` with the last record seen.
+ */
+export async function waitForFinalRecord(
+  app: FastifyInstance,
+  payer: string,
+  intentId: string,
+  timeoutMs = 30_000,
+): Promise<TestTransactionRecord> {
+  const deadline = Date.now() + timeoutMs
+  let last: TestTransactionRecord | undefined
+  while (Date.now() < deadline) {
+    const response = await app.inject({ method: 'GET', url: `/api/data/transactions/${payer}` })
+    if (response.statusCode !== 200)
+      throw new Error(`transactions answered ${response.statusCode}: ${response.body}`)
+    last = (response.json().data as TestTransactionRecord[]).find((record) => record.intent_id === intentId)
+    if (last && (last.status === 'success' || last.status === 'failed')) return last
+    await new Promise((resolve) => setTimeout(resolve, 150))
+  }
+  throw new Error(`payment ${intentId} not final after ${timeoutMs} ms: ${JSON.stringify(last)}`)
+}
