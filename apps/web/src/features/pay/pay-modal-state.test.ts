@@ -32,6 +32,13 @@ describe('pay modal steps', () => {
     expect(back.step).toBe(1)
   })
 
+  it('resumes with a wallet that is still connected when the payer picks it again', () => {
+    const back = run([{ type: 'connected' }, { type: 'back' }])
+    expect(back.step).toBe(0)
+    expect(reducePayModal(back, { type: 'resume' }).step).toBe(1)
+    expect(reducePayModal(atStep(2), { type: 'resume' }).step).toBe(2)
+  })
+
   it('returns to step 0 when the wallet disconnects on steps 1 to 3 only', () => {
     for (const step of [1, 2, 3] as const)
       expect(reducePayModal(atStep(step), { type: 'disconnected' }).step).toBe(0)

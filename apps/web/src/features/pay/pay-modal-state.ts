@@ -39,6 +39,8 @@ export type PayModalState = {
 export type PayModalAction =
   | { type: 'open' }
   | { type: 'connected' }
+  /** The payer picked the wallet that is already connected (a disconnect that never landed). */
+  | { type: 'resume' }
   | { type: 'disconnected' }
   | { type: 'back' }
   | { type: 'setTab'; tab: PayModalState['tab'] }
@@ -103,6 +105,8 @@ export function reducePayModal(state: PayModalState, action: PayModalAction): Pa
     case 'connected':
       if (state.step !== 0 || state.hasAutoAdvanced) return state
       return { ...state, step: 1, tab: 'chains', hasAutoAdvanced: true }
+    case 'resume':
+      return state.step === 0 ? { ...state, step: 1, tab: 'chains', hasAutoAdvanced: true } : state
     case 'disconnected':
       if (state.step === 0) return state.hasAutoAdvanced ? { ...state, hasAutoAdvanced: false } : state
       if (!isWalletStep(state.step)) return state

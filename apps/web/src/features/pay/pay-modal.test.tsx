@@ -46,6 +46,8 @@ function installTestWallet() {
   let chainId = 43114
   let isConnected = false
   let rejectNext = false
+  let allowance = 0n
+  const approvalHash = `0x${'cd'.repeat(32)}`
   const emit = (event: string, value: unknown) => {
     for (const listener of listeners.get(event) ?? []) listener(value)
   }
@@ -72,16 +74,44 @@ function installTestWallet() {
         case 'wallet_revokePermissions':
           isConnected = false
           return null
-        case 'eth_sendTransaction':
+        case 'eth_sendTransaction': {
           if (rejectNext) {
             rejectNext = false
             throw Object.assign(new Error('User rejected the request.'), { code: 4001 })
           }
+          const [transaction] = params as [{ data?: string }]
+          if (transaction.data?.startsWith('0x095ea7b3') === true) {
+            // approve(spender, amount): the amount is the second 32-byte word.
+            allowance = BigInt(`0x${transaction.data.slice(74, 138)}`)
+            return approvalHash
+          }
           return txHash
+        }
+        case 'eth_call':
+          // allowance(owner, spender) is the only read the modal makes through the wallet.
+          return `0x${allowance.toString(16).padStart(64, '0')}`
+        case 'eth_getTransactionReceipt': {
+          const [hash] = params as [string]
+          if (hash !== approvalHash) return null
+          return {
+            blockHash: `0x${'11'.repeat(32)}`,
+            blockNumber: '0x10',
+            contractAddress: null,
+            cumulativeGasUsed: '0x5208',
+            effectiveGasPrice: '0x1',
+            from: payer.toLowerCase(),
+            gasUsed: '0x5208',
+            logs: [],
+            logsBloom: `0x${'0'.repeat(512)}`,
+            status: '0x1',
+            to: usdc.toLowerCase(),
+            transactionHash: approvalHash,
+            transactionIndex: '0x0',
+            type: '0x2',
+          }
+        }
         case 'eth_blockNumber':
           return '0x10'
-        case 'eth_getTransactionReceipt':
-          return null
         default:
           throw Object.assign(new Error(`unsupported ${method}`), { code: 4200 })
       }
@@ -115,6 +145,11 @@ function installTestWallet() {
     requests,
     rejectNext: () => {
       rejectNext = true
+    },
+    /** The payer disconnects in the wallet itself. */
+    disconnect: () => {
+      isConnected = false
+      emit('accountsChanged', [])
     },
   }
 }
@@ -175,18 +210,24 @@ function handleApi(request: RecordedRequest, response: Parameters<Parameters<Tes
           balance: '2000000000000000000',
           native: true,
         },
-        { chainId: 8453, address: usdc, symbol: 'USDC', decimals: 6, balance: '0', native: false },
+        { chainId: 8453, address: usdc, symbol: 'USDC', decimals: 6, balance: '50000000', native: false },
       ],
     })
     return
   }
   if (path === '/api/local/route') {
-    const body = JSON.parse(request.body) as { fromAmount: string }
+    const body = JSON.parse(request.body) as { fromAmount: string; fromToken: string }
+    const isNative = body.fromToken.toLowerCase() === native.toLowerCase()
     sendJson(response, 200, {
       data: {
         intentId,
         route: {
-          transactionRequest: { to: router, target: router, data: '0xdeadbeef', value: body.fromAmount },
+          transactionRequest: {
+            to: router,
+            target: router,
+            data: '0xdeadbeef',
+            value: isNative ? body.fromAmount : '0',
+          },
           estimate: {
             fromAmount: body.fromAmount,
             toAmount: '30000000',
@@ -194,7 +235,7 @@ function handleApi(request: RecordedRequest, response: Parameters<Parameters<Tes
             estimatedRouteDuration: 15,
             actions: [],
           },
-          spender: null,
+          spender: isNative ? null : router,
         },
       },
     })
@@ -351,5 +392,57 @@ describe('pay modal', () => {
     expect(screen.getByRole('dialog', { name: 'Select Your Wallet' })).toBeTruthy()
     fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Escape' })
     await waitFor(() => expect(closed).toBe(true))
+  }, 20_000)
+
+  it('approves the exact amount of a token, then pays; a failed payment ends on Payment Failed', async () => {
+    const user = userEvent.setup()
+    transactionStatus = 'submitted'
+    render(<Harness />)
+    await dialogNamed('Select Your Wallet')
+    await user.click(await screen.findByRole('button', { name: /^Test Wallet.*Detected/ }))
+    await dialogNamed('Select Chain & Token')
+    await user.click(await screen.findByRole('button', { name: /^Base/ }))
+    await user.click(await screen.findByRole('button', { name: /^USDC/ }))
+    await user.click(screen.getByRole('button', { name: 'Continue' }))
+    await dialogNamed('Select Amount')
+    await user.type(screen.getByRole('textbox', { name: 'Amount' }), '5')
+    await user.click(screen.getByRole('button', { name: 'Next' }))
+
+    await dialogNamed('Confirm Payment')
+    await user.click(await screen.findByRole('button', { name: 'Approve Exact' }, { timeout: 3000 }))
+    expect(await screen.findByText('Allowance sufficient ✓', {}, { timeout: 4000 })).toBeTruthy()
+    const approval = wallet.requests.find(
+      (request) =>
+        request.method === 'eth_sendTransaction' &&
+        ((request.params as [{ data?: string }])[0].data ?? '').startsWith('0x095ea7b3'),
+    )
+    const [approvalTransaction] = (approval?.params ?? []) as [{ data: string }?]
+    expect(BigInt(`0x${approvalTransaction?.data.slice(74, 138)}`)).toBe(5_000_000n)
+
+    transactionStatus = 'failed'
+    const confirm = screen.getByRole('button', { name: 'Confirm & Pay' })
+    await waitFor(() => expect(confirm).toHaveProperty('disabled', false))
+    await user.click(confirm)
+    await dialogNamed('Payment Failed')
+    expect(screen.getByText('Your payment failed. You can close this window.')).toBeTruthy()
+    expect(
+      await screen.findByText('This payment did not complete. You can close the modal and try again.'),
+    ).toBeTruthy()
+    await user.click(screen.getByRole('button', { name: 'Close' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+  }, 20_000)
+
+  it('returns to the wallets when the wallet disconnects on the amount step', async () => {
+    const user = userEvent.setup()
+    render(<Harness />)
+    await dialogNamed('Select Your Wallet')
+    await user.click(await screen.findByRole('button', { name: /^Test Wallet.*Detected/ }))
+    await dialogNamed('Select Chain & Token')
+    await user.click(await screen.findByRole('button', { name: /^Base/ }))
+    await user.click(await screen.findByRole('button', { name: /^ETH/ }))
+    await user.click(screen.getByRole('button', { name: 'Continue' }))
+    await dialogNamed('Select Amount')
+    act(() => wallet.disconnect())
+    await dialogNamed('Select Your Wallet')
   }, 20_000)
 })

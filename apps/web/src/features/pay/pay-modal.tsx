@@ -259,6 +259,10 @@ function PayFlow({
   const detected = useMemo(() => listDetectedWallets(connectors), [connectors])
   const walletConnectConnector = connectors.find((connector) => connector.type === 'walletConnect')
   const connectWith = async (connector: Connector, pendingId: string) => {
+    if (isConnected && connection.connector?.uid === connector.uid) {
+      dispatch({ type: 'resume' })
+      return
+    }
     setPendingWallet(pendingId)
     try {
       await connect.mutateAsync({ connector })

@@ -57,6 +57,8 @@ export function getPayWagmiConfig(chains: readonly Chain[]): Config {
         ? [...connectors, walletConnect({ projectId: walletConnectProjectId, showQrModal: true })]
         : connectors,
     multiInjectedProviderDiscovery: true,
+    // Receipt waits poll the wallet every second (anvil mines at once; real chains need no faster).
+    pollingInterval: 1000,
     storage: null,
     transports: Object.fromEntries(viemChains.map((chain) => [chain.id, walletTransport])),
   })
