@@ -285,6 +285,27 @@ describe('local payments on the devnet, from route to a successful transaction r
     expect(bad.json().error.message).toBe('txHash must be a transaction hash (0x followed by 64 hex digits).')
   })
 
+  it('answers 503 for a cross-chain route when the server has no relayer key', async () => {
+    const withoutRelayer = await buildTestApp({ devnetDeploymentFile: devnet.deploymentFile })
+    try {
+      const response = await postJson(withoutRelayer.app, '/api/local/route', {
+        fromChain: 42161,
+        toChain: 43114,
+        fromToken: devnet.token(42161, 'USDC'),
+        toToken: devnet.token(43114, 'USDC'),
+        fromAmount: '1000000',
+        fromAddress: devnet.account(payerIndex).address,
+        toAddress: devnet.account(receiverIndex).address,
+      })
+      expect(response.statusCode).toBe(503)
+      expect(response.json().error.message).toBe(
+        'Cross-chain payments are not available: this server has no relayer configured (RELAYER_PRIVATE_KEY). Pay on the same chain.',
+      )
+    } finally {
+      await withoutRelayer.close()
+    }
+  })
+
   it('refuses routes it cannot build with 422 and a message naming the problem', async () => {
     const payer = devnet.account(payerIndex).address
     const receiver = devnet.account(receiverIndex).address
