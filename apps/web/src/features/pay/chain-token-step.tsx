@@ -88,8 +88,9 @@ export function ChainTokenStep(props: ChainTokenStepProps) {
                       <PayLogo src={chain.chainIconURI} label={chain.networkName} />
                       <span className="min-w-0 flex-1">
                         <span className="block truncate font-medium">{chain.networkName}</span>
-                        <span className="block text-muted text-xs">
-                          Chain ID: {chain.chainId} · {chain.type.toUpperCase()}
+                        <span className="flex gap-2 text-muted text-xs">
+                          <span>Chain ID: {chain.chainId}</span>
+                          <span>{chain.type.toUpperCase()}</span>
                         </span>
                       </span>
                       <span className="text-right text-sm tabular-nums">

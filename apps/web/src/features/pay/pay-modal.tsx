@@ -1,3 +1,4 @@
+import { AppError } from '@quicklinks/core/app-error'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { ArrowLeft, X } from 'lucide-react'
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react'
@@ -552,20 +553,20 @@ function PayFlow({
       isCurrent = false
     }
   }, [isProcessing, payment, config])
-  const showPollError = useCallback(
-    (message: string) =>
-      toast({ title: 'Unable to update transaction', description: message, variant: 'destructive' }),
-    [],
-  )
-  const pollError = transactionsQuery.error
-  useToastOnce(
-    isProcessing && pollError !== null
-      ? pollError instanceof Error && 'userMessage' in pollError
-        ? String((pollError as { userMessage: unknown }).userMessage)
+  // SPEC §8: 'Unable to update transaction' once per distinct message.
+  const shownPollErrors = useRef(new Set<string>())
+  const pollError = isProcessing ? transactionsQuery.error : null
+  const pollErrorMessage =
+    pollError === null
+      ? null
+      : pollError instanceof AppError
+        ? pollError.userMessage
         : 'Failed to load transaction'
-      : null,
-    showPollError,
-  )
+  useEffect(() => {
+    if (pollErrorMessage === null || shownPollErrors.current.has(pollErrorMessage)) return
+    shownPollErrors.current.add(pollErrorMessage)
+    toast({ title: 'Unable to update transaction', description: pollErrorMessage, variant: 'destructive' })
+  }, [pollErrorMessage])
   const outcome =
     record?.status === 'success'
       ? 'success'
