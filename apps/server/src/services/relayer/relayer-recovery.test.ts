@@ -16,6 +16,7 @@ import { relayerDeposits } from '../../db/schema.ts'
 import { getPayRouterAddressOrThrow } from '../routing/providers/local/local-devnet-chain.ts'
 import { createRelayerWorker } from './create-relayer-worker.ts'
 import { getRelayerAccount } from './get-relayer-account.ts'
+import { scanRelayerDeposits } from './scan-relayer-deposits.ts'
 
 let devnet: PaymentDevnet
 let database: DatabaseClient
@@ -154,6 +155,100 @@ describe('the relayer across restarts and deadlines', () => {
       .from(relayerDeposits)
       .where(eq(relayerDeposits.intentId, intentId))
     expect(after?.state).toBe('settled')
+  })
+
+  it('fills once a deposit left in filling by a transaction that never reached the chain', async () => {
+    const testApp = await startApp(false)
+    const payer = devnet.account(payerIndex).address
+    const receiver = devnet.account(receiverIndex).address
+    const usdc = devnet.token(8453, 'USDC')
+    const amount = parseUnits('7', 6)
+    const routeResponse = await postJson(testApp.app, '/api/local/route', {
+      fromChain: 8453,
+      toChain: 42161,
+      fromToken: usdc,
+      toToken: devnet.token(42161, 'USDC'),
+      fromAmount: amount.toString(),
+      fromAddress: payer,
+      toAddress: receiver,
+    })
+    expect(routeResponse.statusCode, routeResponse.body).toBe(200)
+    const { intentId, route } = routeResponse.json().data
+    await approve(8453, usdc, route.spender, amount)
+    const hash = await devnet.wallet(8453, payerIndex).sendTransaction({
+      to: route.transactionRequest.to,
+      data: route.transactionRequest.data,
+      gas: BigInt(route.transactionRequest.gasLimit),
+    })
+    await devnet.publicClient(8453).waitForTransactionReceipt({ hash })
+    const before = await devnet.balanceOf(42161, devnet.token(42161, 'USDC'), receiver)
+
+    // The deposit is stored, then marked as if a fill had been signed and the process died before broadcasting it.
+    await scanRelayerDeposits({
+      db: database.db,
+      client: devnet.publicClient(8453),
+      chainId: 8453,
+      payRouter: getPayRouterAddressOrThrow(devnet.chain(8453)),
+    })
+    const lost = `0x${'ee'.repeat(32)}`
+    await database.db
+      .update(relayerDeposits)
+      .set({ state: 'filling', fillTxHash: lost })
+      .where(eq(relayerDeposits.intentId, intentId))
+
+    const account = getRelayerAccount({ relayerPrivateKey: getDevnetRelayerPrivateKey(), devMode: false })
+    if (!account) throw new Error('no relayer account')
+    const worker = createRelayerWorker({
+      db: database.db,
+      config: { devnetDeploymentFile: devnet.deploymentFile, rpcUrls: {}, workerIntervalMs: 100 },
+      account,
+      logger: testApp.app.log,
+    })
+    await worker.runOnce()
+    await worker.runOnce()
+    expect(await countFills(42161, intentId)).toBe(1)
+    const [row] = await database.db
+      .select()
+      .from(relayerDeposits)
+      .where(eq(relayerDeposits.intentId, intentId))
+    expect(row?.state).toBe('settled')
+    expect(row?.fillTxHash).not.toBe(lost)
+    expect((await devnet.balanceOf(42161, devnet.token(42161, 'USDC'), receiver)) - before).toBe(amount)
+  })
+
+  it('two instances relaying one database fill a payment once', async () => {
+    const first = await startApp(true)
+    const second = await startApp(true)
+    const payer = devnet.account(payerIndex).address
+    const amount = parseUnits('3', 6)
+    const routeResponse = await postJson(first.app, '/api/local/route', {
+      fromChain: 42161,
+      toChain: 8453,
+      fromToken: devnet.token(42161, 'USDC'),
+      toToken: devnet.token(8453, 'USDC'),
+      fromAmount: amount.toString(),
+      fromAddress: payer,
+      toAddress: devnet.account(receiverIndex).address,
+    })
+    expect(routeResponse.statusCode, routeResponse.body).toBe(200)
+    const { intentId, route } = routeResponse.json().data
+    await approve(42161, devnet.token(42161, 'USDC'), route.spender, amount)
+    const hash = await devnet.wallet(42161, payerIndex).sendTransaction({
+      to: route.transactionRequest.to,
+      data: route.transactionRequest.data,
+      gas: BigInt(route.transactionRequest.gasLimit),
+    })
+    await devnet.publicClient(42161).waitForTransactionReceipt({ hash })
+    expect(
+      (await postJson(second.app, `/api/route-intent/${intentId}/receipt`, { txHash: hash })).statusCode,
+    ).toBe(202)
+    const record = await waitForFinalRecord(first.app, payer, intentId)
+    expect(record.status).toBe('success')
+    // Give both relayers a few more rounds: still one fill.
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect(await countFills(8453, intentId)).toBe(1)
+    await first.app.close()
+    await second.app.close()
   })
 
   it('refunds a deposit it cannot fill once its deadline has passed', async () => {
