@@ -193,6 +193,14 @@ describe('local payments on the devnet, from route to a successful transaction r
         `http://localhost:3999/api/dev/chains/${payment.fromChain}/tx/${hash}`,
       )
       expect(BigInt(record.to_amount_wei ?? '0')).toBeGreaterThanOrEqual(toAmountMin)
+      // The dev-mode explorer behind the record's link shows the mined transaction.
+      const explorer = await testApp.app.inject({
+        method: 'GET',
+        url: new URL(record.from_chain_tx_url ?? '').pathname,
+      })
+      expect(explorer.statusCode).toBe(200)
+      expect(explorer.json().data.transaction.hash).toBe(hash)
+      expect(explorer.json().data.receipt.status).toBe('success')
       const after = await devnet.balanceOf(payment.toChain, link.tokenAddress, receiver)
       expect(after - before).toBeGreaterThanOrEqual(toAmountMin)
     })
