@@ -1,4 +1,3 @@
-import { AppError } from '@quicklinks/core/app-error'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { ArrowLeft, X } from 'lucide-react'
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react'
@@ -47,16 +46,11 @@ import {
 } from './pay-modal-state'
 import { ProcessingStep } from './processing-step'
 import { FailureView, SuccessView } from './result-views'
-import {
-  buildRoute,
-  createRouteScheduler,
-  getRouteInputKey,
-  type RouteInput,
-  type RouteScheduler,
-  type RouteState,
-} from './route-builder'
+import type { RouteInput } from './route-builder'
 import { selectSpender } from './spender'
-import { getTransactions, pickTransaction, postRouteReceipt } from './transaction-record'
+import { postRouteReceipt } from './transaction-record'
+import { usePaymentTracking } from './use-payment-tracking'
+import { useRouteState } from './use-route-state'
 import { getPayWagmiConfig } from './wagmi-config'
 import { getTokenBalance, walletBalancesQueryOptions } from './wallet-balances'
 import { getWalletInstallUrl, isMobileDevice, type WalletCatalogueEntry } from './wallet-catalogue'
@@ -70,10 +64,6 @@ export type PayModalProps = {
   onSuccess?: () => void
   onFailure?: () => void
 }
-
-/** SPEC §9: the confirm step's countdown and the transaction poll. */
-const confirmCountdownSeconds = 60
-const transactionPollMs = 2000
 
 function getFallbackChain(link: PayLinkSummary): Chain {
   return {
@@ -170,17 +160,6 @@ function PayDialogShell({
       {children}
     </Dialog>
   )
-}
-
-function useNow(isActive: boolean): number {
-  const [now, setNow] = useState(() => Date.now())
-  useEffect(() => {
-    if (!isActive) return
-    setNow(Date.now())
-    const interval = setInterval(() => setNow(Date.now()), 1000)
-    return () => clearInterval(interval)
-  }, [isActive])
-  return now
 }
 
 /** Shows a toast once per episode: again only after `key` went back to null. */
@@ -356,22 +335,7 @@ function PayFlow({
   const isNative = selectedToken === undefined ? false : isNativeTokenAddress(selectedToken.address)
 
   // ---- step 3: route, allowance, countdown
-  const [route, setRoute] = useState<RouteState>({ status: 'idle' })
-  const schedulerRef = useRef<RouteScheduler | null>(null)
   const isConfirmStep = state.step === 3
-  useEffect(() => {
-    if (!isConfirmStep) return
-    const scheduler = createRouteScheduler({
-      build: (input, signal) => buildRoute(input, signal),
-      onState: setRoute,
-    })
-    schedulerRef.current = scheduler
-    return () => {
-      scheduler.dispose()
-      schedulerRef.current = null
-      setRoute({ status: 'idle' })
-    }
-  }, [isConfirmStep])
   const routeInput: RouteInput | null =
     address !== undefined &&
     selectedToken !== undefined &&
@@ -388,28 +352,7 @@ function PayFlow({
           toAddress: link.receiver_address,
         }
       : null
-  const routeKey = routeInput === null ? null : getRouteInputKey(routeInput)
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the key stands for the input
-  useEffect(() => {
-    if (isConfirmStep) schedulerRef.current?.update(routeInput)
-  }, [isConfirmStep, routeKey])
-  const currentRoute: RouteState =
-    route.status !== 'idle' && route.key !== routeKey ? { status: 'building', key: routeKey ?? '' } : route
-
-  const [secondsLeft, setSecondsLeft] = useState(confirmCountdownSeconds)
-  useEffect(() => {
-    if (!isConfirmStep) return
-    setSecondsLeft(confirmCountdownSeconds)
-    const interval = setInterval(() => {
-      setSecondsLeft((seconds) => {
-        if (seconds > 1) return seconds - 1
-        // SPEC-NOTES: at 0:00 the route is rebuilt and the countdown restarts.
-        schedulerRef.current?.rebuild()
-        return confirmCountdownSeconds
-      })
-    }, 1000)
-    return () => clearInterval(interval)
-  }, [isConfirmStep])
+  const { route: currentRoute, secondsLeft } = useRouteState(isConfirmStep, routeInput)
 
   const spender = currentRoute.status === 'ready' ? selectSpender(currentRoute) : null
   const fromChainId = selectedToken?.chainId ?? 0
@@ -526,53 +469,7 @@ function PayFlow({
   // ---- step 4: follow the payment
   const payment = state.payment
   const isProcessing = state.step === 4
-  const now = useNow(isProcessing)
-  const transactionsQuery = useQuery({
-    queryKey: ['pay-transactions', payment?.payer.toLowerCase() ?? ''],
-    queryFn: () => getTransactions(payment?.payer ?? ''),
-    enabled: isProcessing && payment !== null,
-    refetchInterval: isProcessing ? transactionPollMs : false,
-    retry: false,
-    staleTime: 0,
-  })
-  const record =
-    transactionsQuery.data === undefined || payment === null
-      ? undefined
-      : pickTransaction(transactionsQuery.data, payment.intentId)
-  const [receiptFailure, setReceiptFailure] = useState<string | null>(null)
-  useEffect(() => {
-    if (!isProcessing || payment === null) return
-    setReceiptFailure(null)
-    let isCurrent = true
-    waitForTransactionReceipt(config, { hash: payment.txHash as `0x${string}`, chainId: payment.fromChainId })
-      .then((receipt) => {
-        if (isCurrent && receipt.status === 'reverted') setReceiptFailure('unknown reason')
-      })
-      .catch((error: unknown) => console.warn('Receipt wait failed', error))
-    return () => {
-      isCurrent = false
-    }
-  }, [isProcessing, payment, config])
-  // SPEC §8: 'Unable to update transaction' once per distinct message.
-  const shownPollErrors = useRef(new Set<string>())
-  const pollError = isProcessing ? transactionsQuery.error : null
-  const pollErrorMessage =
-    pollError === null
-      ? null
-      : pollError instanceof AppError
-        ? pollError.userMessage
-        : 'Failed to load transaction'
-  useEffect(() => {
-    if (pollErrorMessage === null || shownPollErrors.current.has(pollErrorMessage)) return
-    shownPollErrors.current.add(pollErrorMessage)
-    toast({ title: 'Unable to update transaction', description: pollErrorMessage, variant: 'destructive' })
-  }, [pollErrorMessage])
-  const outcome =
-    record?.status === 'success'
-      ? 'success'
-      : record?.status === 'failed' || receiptFailure !== null
-        ? 'failed'
-        : null
+  const { record, outcome, failureDetail, nowMs: now } = usePaymentTracking(config, payment, isProcessing)
   const settledRef = useRef(false)
   useEffect(() => {
     if (state.step !== 4) {
@@ -587,14 +484,14 @@ function PayFlow({
       onSuccess?.()
       return
     }
-    dispatch({ type: 'failed', message: record?.errorMessage ?? receiptFailure })
+    dispatch({ type: 'failed', message: failureDetail })
     toast({
       title: 'Transaction failed',
       description: 'This payment did not complete. You can close the modal and try again.',
       variant: 'destructive',
     })
     onFailure?.()
-  }, [state.step, outcome, record?.errorMessage, receiptFailure, onSuccess, onFailure, queryClient])
+  }, [state.step, outcome, failureDetail, onSuccess, onFailure, queryClient])
 
   const chainName = (chainId: number) =>
     chains.find((chain) => chain.chainId === chainId)?.networkName ?? `Chain ${chainId}`
