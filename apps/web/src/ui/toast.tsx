@@ -11,6 +11,10 @@ export const ToastProvider = ToastPrimitive.Provider
 export function ToastViewport({ className, ...props }: ComponentProps<typeof ToastPrimitive.Viewport>) {
   return (
     <ToastPrimitive.Viewport
+      // A modal dialog hides everything outside it from assistive technology (aria-hidden), except
+      // live regions: marking the viewport as one keeps a toast raised from inside a dialog (the pay
+      // modal's 'Payment failed') reachable. 'off' because Radix announces each toast itself.
+      aria-live="off"
       className={classNames(
         'fixed inset-x-0 bottom-0 z-[100] mx-auto flex max-h-dvh w-full flex-col gap-2 p-4 outline-none',
         'sm:right-0 sm:left-auto sm:max-w-sm',

@@ -344,7 +344,10 @@ describe('pay modal', () => {
     // A rejection stays on step 3 with the SPEC toast.
     wallet.rejectNext()
     await user.click(screen.getByRole('button', { name: 'Confirm & Pay' }))
-    expect(await screen.findByText('Transaction was rejected by the user.')).toBeTruthy()
+    // The toast stays reachable by role while the modal hides the rest of the page.
+    const notifications = screen.getByRole('region', { name: /Notifications/ })
+    expect(await within(notifications).findByText('Transaction was rejected by the user.')).toBeTruthy()
+    expect(within(notifications).getByText('Payment failed')).toBeTruthy()
     expect(screen.getByRole('dialog', { name: 'Confirm Payment' })).toBeTruthy()
 
     await user.click(screen.getByRole('button', { name: 'Confirm & Pay' }))
@@ -423,12 +426,12 @@ describe('pay modal', () => {
     const confirm = screen.getByRole('button', { name: 'Confirm & Pay' })
     await waitFor(() => expect(confirm).toHaveProperty('disabled', false))
     await user.click(confirm)
-    await dialogNamed('Payment Failed')
+    const failed = await dialogNamed('Payment Failed')
     expect(screen.getByText('Your payment failed. You can close this window.')).toBeTruthy()
     expect(
       await screen.findByText('This payment did not complete. You can close the modal and try again.'),
     ).toBeTruthy()
-    await user.click(screen.getByRole('button', { name: 'Close' }))
+    await user.click(within(failed).getByRole('button', { name: 'Close' }))
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
   }, 20_000)
 
