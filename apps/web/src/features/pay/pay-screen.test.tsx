@@ -1,0 +1,69 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { render, screen } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { createMemoryRouter, RouterProvider } from 'react-router'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sendJson, setPageUrl, startTestServer, type TestServer } from '../../test/test-server'
+import { PayScreen } from './pay-screen'
+
+const link = {
+  alias: 'Coffee Fund',
+  alias_slug: 'coffee-fund',
+  receiver_address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+  chain: 'base',
+  chain_id: 8453,
+  token_name: 'USDC',
+  token_address: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+  message: 'Thanks for supporting!',
+  enabled: true,
+}
+
+let server: TestServer
+
+beforeAll(async () => {
+  server = await startTestServer((request, response) => {
+    if (request.path === '/api/pay/links/coffee-fund') sendJson(response, 200, { data: link })
+    else if (request.path === '/api/local/chains')
+      sendJson(response, 503, { error: { code: 'UNAVAILABLE', message: 'x' } })
+    else sendJson(response, 404, { error: { code: 'NOT_FOUND', message: 'Not found.' } })
+  })
+  setPageUrl(`${server.origin}/pay/coffee-fund`)
+})
+
+afterAll(async () => {
+  await server.close()
+})
+
+function renderAt(path: string) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+  const router = createMemoryRouter([{ path: '/pay/:alias_slug', element: <PayScreen /> }], {
+    initialEntries: [path],
+  })
+  return render(
+    <QueryClientProvider client={client}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  )
+}
+
+describe('pay page', () => {
+  it('shows the link and opens the wallet step of the modal with Pay', async () => {
+    const user = userEvent.setup()
+    renderAt('/pay/coffee-fund')
+    expect(await screen.findByRole('heading', { name: 'Coffee Fund' })).toBeTruthy()
+    expect(screen.getByText('Thanks for supporting!')).toBeTruthy()
+    expect(screen.getByText('0x7099…79C8')).toBeTruthy()
+    expect(screen.getByText('USDC on Base')).toBeTruthy()
+    expect(screen.queryByRole('dialog')).toBeNull()
+    await user.click(screen.getByRole('button', { name: 'Pay' }))
+    // The chain list failed, so the modal falls back to the link's own chain and still offers wallets.
+    expect(await screen.findByRole('dialog', { name: 'Select Your Wallet' }, { timeout: 5000 })).toBeTruthy()
+    expect(await screen.findByRole('searchbox', { name: 'Search wallets…' })).toBeTruthy()
+  }, 15_000)
+
+  it('says an unknown link is unavailable', async () => {
+    renderAt('/pay/nobody')
+    expect(await screen.findByRole('heading', { name: 'This link is unavailable' })).toBeTruthy()
+    expect(screen.queryByRole('button', { name: 'Pay' })).toBeNull()
+  })
+})
