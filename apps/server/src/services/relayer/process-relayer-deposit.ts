@@ -144,12 +144,28 @@ async function advanceFill(
     })
   }
 
+  // The relayer pays out exactly the escrow's worth of USDC, so it only fills USDC escrows (what
+  // every local route deposits); anything else was sent around the routes and is the payer's to refund.
+  const source = options.chains.get(deposit.sourceChainId)
+  const sourceUsdc = source ? getLocalUsdcOrThrow(source.deployment) : undefined
+  if (!sourceUsdc || sourceUsdc.address.toLowerCase() !== deposit.escrowToken.toLowerCase()) {
+    await update({ state: 'failed', lastError: "The escrow is not the source chain's USDC; not filled" })
+    return
+  }
+  if (!isKnownToken(destination.deployment, deposit.destinationToken)) {
+    await update({
+      state: 'refund_pending',
+      lastError: 'The destination token is not on the destination chain',
+    })
+    return
+  }
+
   if (options.now() / 1000 > deposit.fillDeadline - fillSafetySeconds) {
     await update({ state: 'refund_pending', lastError: 'Not filled before the deadline' })
     return
   }
 
-  const plan = buildFillPlan(deposit, options.chains.get(deposit.sourceChainId), destination)
+  const plan = buildFillPlan(deposit, source, destination)
   const expected = plan.path.length === 0 ? plan.amountIn : await quote(destination, plan.amountIn, plan.path)
   if (expected < BigInt(deposit.minAmountOut)) {
     await update({
@@ -283,6 +299,15 @@ async function refund(
   if (receipt.status !== 'success') throw new Error(`Refund ${hash} reverted`)
   options.logger.info({ intentId, refundTxHash: hash }, 'Relayer refunded an unfilled deposit')
   await update({ state: 'refunded', refundTxHash: hash, refundedAt: new Date(), lastError: null })
+}
+
+function isKnownToken(chain: DevnetChainDeployment, address: string): boolean {
+  try {
+    getLocalTokenOrThrow(chain, address, 'toToken')
+    return true
+  } catch {
+    return false
+  }
 }
 
 type FillPlan = { tokenIn: LocalToken; tokenOut: LocalToken; amountIn: bigint; path: `0x${string}`[] }

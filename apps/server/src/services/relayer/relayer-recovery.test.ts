@@ -251,6 +251,49 @@ describe('the relayer across restarts and deadlines', () => {
     await second.app.close()
   })
 
+  it('does not fill a deposit escrowed in anything but USDC (sent around the routes)', async () => {
+    const testApp = await startApp(false)
+    const usdt = devnet.token(8453, 'USDT')
+    const amount = parseUnits('5', 6)
+    const intentId = `0x${'5d'.repeat(32)}` as Hash
+    const payRouter = getPayRouterAddressOrThrow(devnet.chain(8453))
+    await approve(8453, usdt, payRouter, amount)
+    const hash = await devnet.wallet(8453, payerIndex).writeContract({
+      address: payRouter,
+      abi: payRouterAbi,
+      functionName: 'deposit',
+      args: [
+        intentId,
+        usdt,
+        amount,
+        [],
+        amount,
+        43114n,
+        devnet.token(43114, 'USDC'),
+        amount,
+        devnet.account(receiverIndex).address,
+        BigInt(Math.floor(Date.now() / 1000) + 600),
+      ],
+    })
+    await devnet.publicClient(8453).waitForTransactionReceipt({ hash })
+    const account = getRelayerAccount({ relayerPrivateKey: getDevnetRelayerPrivateKey(), devMode: false })
+    if (!account) throw new Error('no relayer account')
+    const worker = createRelayerWorker({
+      db: database.db,
+      config: { devnetDeploymentFile: devnet.deploymentFile, rpcUrls: {}, workerIntervalMs: 100 },
+      account,
+      logger: testApp.app.log,
+    })
+    await worker.runOnce()
+    expect(await countFills(43114, intentId)).toBe(0)
+    const [row] = await database.db
+      .select()
+      .from(relayerDeposits)
+      .where(eq(relayerDeposits.intentId, intentId))
+    expect(row?.state).toBe('failed')
+    expect(row?.lastError).toBe("The escrow is not the source chain's USDC; not filled")
+  })
+
   it('refunds a deposit it cannot fill once its deadline has passed', async () => {
     const testApp = await startApp(true)
     const payer = devnet.account(payerIndex).address

@@ -23,7 +23,8 @@ export type ScanRelayerDepositsOptions = {
  */
 export async function scanRelayerDeposits(options: ScanRelayerDepositsOptions): Promise<number> {
   const { db, client, chainId, payRouter } = options
-  const latest = await client.getBlockNumber()
+  // Never a cached head: a deposit mined a moment ago must be seen in this round.
+  const latest = await client.getBlockNumber({ cacheTime: 0 })
   const [cursor] = await db.select().from(relayerCursors).where(eq(relayerCursors.chainId, chainId)).limit(1)
   let fromBlock = cursor ? BigInt(cursor.lastBlock) + 1n : 0n
   if (cursor && BigInt(cursor.lastBlock) > latest) fromBlock = 0n
