@@ -309,6 +309,8 @@ describe('pay modal', () => {
     await dialogNamed('Select Your Wallet')
     await user.click(await screen.findByRole('button', { name: /^Test Wallet.*Detected/ }))
     await dialogNamed('Select Chain & Token')
+    // Focus follows the step: the new title is where a screen reader lands.
+    expect(document.activeElement?.textContent).toBe('Select Chain & Token')
 
     await user.click(await screen.findByRole('button', { name: /^Base/ }))
     await waitFor(() =>

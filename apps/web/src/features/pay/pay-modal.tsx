@@ -119,6 +119,15 @@ function PayDialogShell({
   onClose?: (() => void) | undefined
   children: React.ReactNode
 }) {
+  // Each new step moves focus to its title, so a screen reader hears where the payer is and the
+  // focus never falls back to the dialog itself when the pressed button leaves with its step.
+  const headerRef = useRef<HTMLDivElement>(null)
+  const previousTitle = useRef(title)
+  useEffect(() => {
+    if (previousTitle.current === title) return
+    previousTitle.current = title
+    headerRef.current?.querySelector<HTMLElement>('h2')?.focus()
+  }, [title])
   return (
     <Dialog
       open
@@ -128,7 +137,7 @@ function PayDialogShell({
       hasCloseButton={false}
       isDescribed={false}
     >
-      <div className="-mt-2 mb-4 flex min-h-11 items-center gap-1">
+      <div ref={headerRef} className="-mt-2 mb-4 flex min-h-11 items-center gap-1">
         {onBack === undefined ? (
           <span className="size-11 shrink-0" aria-hidden="true" />
         ) : (
@@ -141,7 +150,10 @@ function PayDialogShell({
             <ArrowLeft aria-hidden="true" className="size-5" />
           </button>
         )}
-        <DialogTitle className="min-w-0 flex-1 truncate text-center font-semibold text-lg tracking-tight">
+        <DialogTitle
+          tabIndex={-1}
+          className="min-w-0 flex-1 truncate text-center font-semibold text-lg tracking-tight outline-none"
+        >
           {title}
         </DialogTitle>
         {onClose === undefined ? (
