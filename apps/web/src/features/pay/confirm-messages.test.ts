@@ -17,6 +17,8 @@ const ready: RouteState = {
   spender: `0x${'a'.repeat(40)}`,
   contracts: {},
   estimatedDurationSeconds: null,
+  toAmount: null,
+  toAmountMin: null,
 }
 const spender = `0x${'a'.repeat(40)}`
 const base = { amount: 5n, balance: 10n, isNative: false, spender, route: ready }

@@ -11,6 +11,8 @@ const ready: ConfirmStepProps['route'] = {
   spender: null,
   contracts: {},
   estimatedDurationSeconds: null,
+  toAmount: null,
+  toAmountMin: null,
 }
 
 function renderStep(overrides: Partial<ConfirmStepProps> = {}) {

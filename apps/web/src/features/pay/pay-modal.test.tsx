@@ -331,6 +331,7 @@ describe('pay modal', () => {
 
     await dialogNamed('Confirm Payment')
     expect(await screen.findByText('Route ready ✓', {}, { timeout: 3000 })).toBeTruthy()
+    expect(screen.getByText('≈ 30 USDC on Base')).toBeTruthy()
     const routeRequest = server.requests.find((request) => request.path === '/api/local/route')
     expect(JSON.parse(routeRequest?.body ?? '{}')).toMatchObject({
       fromChain: 8453,

@@ -508,6 +508,17 @@ function PayFlow({
   const chainName = (chainId: number) =>
     chains.find((chain) => chain.chainId === chainId)?.networkName ?? `Chain ${chainId}`
   const receives = `${link.token_name.length > 0 ? link.token_name : 'Tokens'} on ${chainName(link.chain_id)}`
+  // The quote in the link's token, when the route has one and the token's decimals are known.
+  const linkToken = (tokensQuery.data?.items ?? []).find(
+    (token) =>
+      token.chainId === link.chain_id &&
+      link.token_address !== null &&
+      isSameTokenAddress(token.address, link.token_address),
+  )
+  const quotedReceives =
+    currentRoute.status === 'ready' && currentRoute.toAmount !== null && linkToken !== undefined
+      ? `≈ ${formatTokenAmount(currentRoute.toAmount, linkToken.decimals, 6)} ${receives}`
+      : receives
 
   return (
     <PayDialogShell
@@ -586,7 +597,7 @@ function PayFlow({
             usdValue={amount === undefined ? undefined : getUsdValue(amount, amountToken)}
             networkName={chainName(selectedToken.chainId)}
             receiverAddress={link.receiver_address}
-            receives={receives}
+            receives={quotedReceives}
             isNative={isNative}
             spender={spender}
             allowance={allowance}

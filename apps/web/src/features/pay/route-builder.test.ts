@@ -47,6 +47,7 @@ describe('parseRouteAnswer', () => {
       'swap ETH→USDC',
     ])
     expect(route.spender).toBeNull()
+    expect([route.toAmount, route.toAmountMin]).toEqual([9n, 9n])
   })
 
   it('accepts the route at the top level and target instead of to', () => {

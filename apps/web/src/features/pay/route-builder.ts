@@ -50,6 +50,9 @@ export type RouteResult = {
   /** Contracts SPEC §5 falls back to for the spender (router, multicall, coral multicall). */
   contracts: { router?: string; multicall?: string; coralMulticall?: string }
   estimatedDurationSeconds: number | null
+  /** What the receiver is quoted and at least gets, in the link token's smallest unit (null when unknown). */
+  toAmount: bigint | null
+  toAmountMin: bigint | null
 }
 
 /** SPEC §3 Route state. */
@@ -150,6 +153,8 @@ export function parseRouteAnswer(body: unknown): RouteResult {
       ...(typeof route.coralMulticall === 'string' ? { coralMulticall: route.coralMulticall } : {}),
     },
     estimatedDurationSeconds: Number.isFinite(duration) ? duration : null,
+    toAmount: readBigInt(estimate.toAmount) ?? null,
+    toAmountMin: readBigInt(estimate.toAmountMin) ?? null,
   }
 }
 
