@@ -6,6 +6,8 @@ import { relayerCursors, relayerDeposits } from '../../db/schema.ts'
 
 /** Blocks per eth_getLogs call, below the usual provider limits. */
 const maxBlockRange = 2000n
+/** How far back a chain without a cursor is read. */
+const initialLookbackBlocks = 100_000n
 
 export type ScanRelayerDepositsOptions = {
   db: Database
@@ -26,7 +28,10 @@ export async function scanRelayerDeposits(options: ScanRelayerDepositsOptions): 
   // Never a cached head: a deposit mined a moment ago must be seen in this round.
   const latest = await client.getBlockNumber({ cacheTime: 0 })
   const [cursor] = await db.select().from(relayerCursors).where(eq(relayerCursors.chainId, chainId)).limit(1)
-  let fromBlock = cursor ? BigInt(cursor.lastBlock) + 1n : 0n
+  // A fresh database starts a bounded way back: a devnet is short, and no route of a fresh
+  // database can have deposited before it existed anyway.
+  const firstBlock = latest > initialLookbackBlocks ? latest - initialLookbackBlocks : 0n
+  let fromBlock = cursor ? BigInt(cursor.lastBlock) + 1n : firstBlock
   if (cursor && BigInt(cursor.lastBlock) > latest) fromBlock = 0n
   let stored = 0
   while (fromBlock <= latest) {

@@ -1,6 +1,6 @@
 import { payRouterAbi } from '@quicklinks/contracts/generated/pay-router'
 import { readTransactionStatus } from '@quicklinks/core/transaction-status'
-import { eq, sql } from 'drizzle-orm'
+import { and, eq, isNull, lt, sql } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
 import { type Hash, parseEventLogs, type TransactionReceipt } from 'viem'
 import type { Database } from '../../db/create-database-client.ts'
@@ -22,6 +22,10 @@ const leaseMs = 60_000
 const notFoundTimeoutMs = 30 * 60_000
 /** Longest wait between two looks at a slow payment. */
 const maxBackoffMs = 30_000
+
+/** Routes nobody paid (no receipt) are kept this long, then deleted. */
+const abandonedIntentAgeMs = 7 * 24 * 60 * 60_000
+const sweepIntervalMs = 60 * 60_000
 
 export const mismatchMessage = 'Transaction does not match the route'
 
@@ -45,9 +49,14 @@ type Patch = Partial<typeof routeIntents.$inferInsert>
  */
 export function createTrackerWorker(options: CreateTrackerWorkerOptions): Worker {
   const now = options.now ?? Date.now
+  let lastSweepAt = 0
   return {
     name: 'tracker',
     async runOnce() {
+      if (now() - lastSweepAt > sweepIntervalMs) {
+        lastSweepAt = now()
+        await deleteAbandonedIntents(options.db, now())
+      }
       const intents = await claimDueIntents(options.db, options.provider.name, now())
       if (intents.length === 0) return
       const devnetChains = await readDevnetChains(options.config.devnetDeploymentFile)
@@ -226,6 +235,14 @@ function backoffMs(intervalMs: number, attempts: number): number {
     maxBackoffMs,
     attempts < 60 ? intervalMs : intervalMs * 2 ** Math.min(5, Math.floor(attempts / 60)),
   )
+}
+
+/** Deletes route intents that never got a receipt and are older than a week: quotes nobody paid. */
+async function deleteAbandonedIntents(db: Database, nowMs: number): Promise<void> {
+  const cutoff = new Date(nowMs - abandonedIntentAgeMs)
+  await db
+    .delete(routeIntents)
+    .where(and(isNull(routeIntents.sourceTxHash), lt(routeIntents.createdAt, cutoff)))
 }
 
 async function readDevnetChains(file: string): Promise<{ chainId: number; rpcUrl: string }[]> {
