@@ -1,4 +1,5 @@
 import { lazy, Suspense, useState } from 'react'
+import { Spinner } from '../../ui/spinner'
 import type { PayModalProps } from './pay-modal'
 
 /** The modal's chunk (wagmi, connectors, viem actions), fetched on the first open only. */
@@ -18,7 +19,17 @@ export function LazyPayModal(props: PayModalProps) {
   if (props.open && !hasOpened) setHasOpened(true)
   if (!hasOpened) return null
   return (
-    <Suspense fallback={null}>
+    <Suspense
+      fallback={
+        <div
+          role="status"
+          aria-label="Opening payment"
+          className="fixed inset-0 z-50 flex items-center justify-center bg-overlay"
+        >
+          <Spinner className="size-8 text-white" />
+        </div>
+      }
+    >
       <PayModal {...props} />
     </Suspense>
   )
