@@ -70,7 +70,8 @@ async function approve(chainId: number, token: `0x${string}`, spender: `0x${stri
   await devnet.publicClient(chainId).waitForTransactionReceipt({ hash })
 }
 
-describe('the relayer across restarts and deadlines', () => {
+// Chain round trips on a CI runner shared by every test project: more room than the default 30 s.
+describe('the relayer across restarts and deadlines', { timeout: 60_000 }, () => {
   it('completes a cross-chain payment deposited while no worker ran, filling it exactly once', async () => {
     const payer = devnet.account(payerIndex).address
     const receiver = devnet.account(receiverIndex).address

@@ -112,7 +112,10 @@ async function sendPayment(
   return hash
 }
 
-describe('local payments on the devnet, from route to a successful transaction record', () => {
+// Chain round trips on a CI runner shared by every test project: more room than the default 30 s.
+describe('local payments on the devnet, from route to a successful transaction record', {
+  timeout: 60_000,
+}, () => {
   const payments = [
     {
       name: 'Base USDC to a Base USDC link',
