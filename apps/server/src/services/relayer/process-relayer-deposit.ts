@@ -62,6 +62,8 @@ type Patch = Partial<typeof relayerDeposits.$inferInsert>
  * the signed transaction's hash before broadcasting, so a restart finds and follows that
  * transaction instead of sending a second fill (PayRouter refuses one anyway). Errors are stored
  * on the row (last_error) and retried after `retryDelayMs`; it throws only on database errors.
+ * The claim's lease (next_attempt_at) stays in force while it works, so no other round or
+ * instance takes the row between the fill and the settlement.
  */
 export async function processRelayerDeposit(
   options: ProcessRelayerDepositOptions,
@@ -124,7 +126,6 @@ async function advanceFill(
       ...recorded,
       state: 'filled',
       filledAt: new Date(),
-      nextAttemptAt: new Date(),
       lastError: null,
     })
     return
@@ -226,7 +227,6 @@ async function advanceFill(
     fillTxHash: hash,
     filledAmount: filled?.args.amount.toString() ?? null,
     filledAt: new Date(),
-    nextAttemptAt: new Date(),
     lastError: null,
   })
 }
@@ -271,7 +271,7 @@ async function refund(
   // A fill that landed after all (a slow transaction) is settled, not refunded.
   const recorded = destination ? await findFill(destination, intentId) : undefined
   if (recorded) {
-    await update({ ...recorded, state: 'filled', filledAt: new Date(), nextAttemptAt: new Date() })
+    await update({ ...recorded, state: 'filled', filledAt: new Date() })
     await settle(options, deposit, source, update)
     return
   }
