@@ -186,12 +186,10 @@ type PayCase = {
 }
 
 /** One payment through the modal; resolves with the ms from 'Confirm & Pay' to 'Payment Successful'. */
-async function payOnce(
-  context: BrowserContext,
-  devnet: Devnet,
-  path: string,
-  payCase: PayCase,
-): Promise<number> {
+async function payOnce(browser: Browser, devnet: Devnet, path: string, payCase: PayCase): Promise<number> {
+  // A visitor: a fresh context, signed out, with nothing cached.
+  const context = await browser.newContext({ baseURL: origin, viewport: { width: 1280, height: 800 } })
+  await context.addInitScript(() => localStorage.setItem('beta-flag-closed-at', new Date().toISOString()))
   const page = await context.newPage()
   try {
     await installTestWallet(page, {
@@ -228,8 +226,14 @@ async function payOnce(
     await pay.click()
     await dialog('Payment Successful').waitFor({ timeout: 180_000 })
     return performance.now() - started
+  } catch (error) {
+    const dialog = await page
+      .getByRole('dialog')
+      .innerText({ timeout: 1000 })
+      .catch(() => 'no dialog')
+    throw new Error(`${describeFailure(error)} (dialog: ${dialog.replaceAll('\n', ' ').slice(0, 300)})`)
   } finally {
-    await page.close()
+    await context.close()
   }
 }
 
@@ -241,9 +245,17 @@ function median(values: number[]): number {
     : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2
 }
 
-/** The first line of an error, for the table. */
+// The call log's ANSI colour codes (ESC [ … m).
+const ansiColour = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g')
+
+/** The first line of an error and the locator it waited for, for the table. */
 function describeFailure(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n', 1)[0] ?? ''
+  const lines = (error instanceof Error ? error.message : String(error)).split('\n')
+  const waitingFor = lines
+    .find((line) => line.includes('waiting for'))
+    ?.replace(ansiColour, '')
+    .trim()
+  return [lines[0], waitingFor].filter((line) => line !== undefined).join(' ')
 }
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`
@@ -296,7 +308,7 @@ try {
     for (let run = 0; run < runs && failure === undefined; run++) {
       try {
         const path = await createLink(payee, `Bench ${payCase.symbol} ${tag} ${run}`)
-        const ms = await payOnce(context, devnet, path, payCase)
+        const ms = await payOnce(browser, devnet, path, payCase)
         console.log(`  ${payCase.label} run ${run + 1}: ${seconds(ms)}`)
         list.push(ms)
       } catch (error) {
