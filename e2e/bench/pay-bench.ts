@@ -229,9 +229,11 @@ async function payOnce(browser: Browser, devnet: Devnet, path: string, payCase: 
   } catch (error) {
     const dialog = await page
       .getByRole('dialog')
-      .innerText({ timeout: 1000 })
+      .textContent({ timeout: 1000 })
       .catch(() => 'no dialog')
-    throw new Error(`${describeFailure(error)} (dialog: ${dialog.replaceAll('\n', ' ').slice(0, 300)})`)
+    throw new Error(
+      `${describeFailure(error)} (dialog: ${(dialog ?? '').replaceAll('\n', ' ').slice(0, 300)})`,
+    )
   } finally {
     await context.close()
   }
