@@ -47,7 +47,7 @@ export async function resolveLinkTarget(
   }
   const chainId = chain.chainId
 
-  const tokens = (await provider.tokens()).filter(
+  const tokens = (await provider.tokens({ withoutPrices: true })).filter(
     (token) => token.chainId === chainId && token.active && token.visible,
   )
   const address = input.tokenAddress.toLowerCase()
