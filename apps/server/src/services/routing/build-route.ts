@@ -9,6 +9,7 @@ import {
   isNativeTokenAddress,
   nativeTokenAddress,
   type RouteAction,
+  type RouteRequest,
   type RoutingProvider,
   routeActionSchema,
   type TransactionRequest,
@@ -102,17 +103,7 @@ function parseSlippage(value: unknown): number {
 }
 
 /** A route request after validation: checksummed addresses, native as the all-e placeholder. */
-export type ParsedRouteRequest = {
-  fromChainId: number
-  toChainId: number
-  fromToken: `0x${string}`
-  toToken: `0x${string}`
-  fromAmount: bigint
-  fromAddress: `0x${string}`
-  toAddress: `0x${string}`
-  slippage: number
-  linkId: string | null
-}
+export type ParsedRouteRequest = Omit<RouteRequest, 'intentId'> & { linkId: string | null }
 
 /**
  * Checks a route request body field by field. Throws AppError 422 naming the first bad field with

@@ -1,5 +1,6 @@
 import { Check } from 'lucide-react'
 import { Tabs } from 'radix-ui'
+import type { ReactNode } from 'react'
 import { Button } from '../../ui/button'
 import { classNames } from '../../ui/class-names'
 import { Skeleton } from '../../ui/skeleton'
@@ -76,15 +77,7 @@ export function ChainTokenStep(props: ChainTokenStepProps) {
                 const isSelected = chain.chainId === selectedChainId
                 return (
                   <li key={chain.chainId}>
-                    <button
-                      type="button"
-                      aria-pressed={isSelected}
-                      className={classNames(
-                        rowClassName,
-                        isSelected ? 'border-accent bg-accent-soft' : 'border-border',
-                      )}
-                      onClick={() => props.onSelectChain(chain)}
-                    >
+                    <SelectableRow isSelected={isSelected} onSelect={() => props.onSelectChain(chain)}>
                       <PayLogo src={chain.chainIconURI} label={chain.networkName} />
                       <span className="min-w-0 flex-1">
                         <span className="block truncate font-medium">{chain.networkName}</span>
@@ -100,7 +93,7 @@ export function ChainTokenStep(props: ChainTokenStepProps) {
                       {props.switchingChainId === chain.chainId ? (
                         <span className="sr-only">Switching…</span>
                       ) : null}
-                    </button>
+                    </SelectableRow>
                   </li>
                 )
               })}
@@ -121,15 +114,7 @@ export function ChainTokenStep(props: ChainTokenStepProps) {
                 const isSelected = token.address.toLowerCase() === selectedTokenAddress?.toLowerCase()
                 return (
                   <li key={token.address}>
-                    <button
-                      type="button"
-                      aria-pressed={isSelected}
-                      className={classNames(
-                        rowClassName,
-                        isSelected ? 'border-accent bg-accent-soft' : 'border-border',
-                      )}
-                      onClick={() => props.onSelectToken(token)}
-                    >
+                    <SelectableRow isSelected={isSelected} onSelect={() => props.onSelectToken(token)}>
                       <PayLogo src={token.logoURI} label={token.symbol} />
                       <span className="min-w-0 flex-1">
                         <span className="block truncate font-medium">{token.symbol}</span>
@@ -147,7 +132,7 @@ export function ChainTokenStep(props: ChainTokenStepProps) {
                         </span>
                       </span>
                       {isSelected ? <Check aria-hidden="true" className="size-4 text-accent" /> : null}
-                    </button>
+                    </SelectableRow>
                   </li>
                 )
               })}
@@ -159,6 +144,23 @@ export function ChainTokenStep(props: ChainTokenStepProps) {
         {continueLabel}
       </Button>
     </div>
+  )
+}
+
+/** A chain or token row: one button that shows whether it is the chosen one. */
+function SelectableRow(props: { isSelected: boolean; onSelect: () => void; children: ReactNode }) {
+  return (
+    <button
+      type="button"
+      aria-pressed={props.isSelected}
+      className={classNames(
+        rowClassName,
+        props.isSelected ? 'border-accent bg-accent-soft' : 'border-border',
+      )}
+      onClick={props.onSelect}
+    >
+      {props.children}
+    </button>
   )
 }
 
