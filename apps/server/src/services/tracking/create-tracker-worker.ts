@@ -188,10 +188,14 @@ async function finishWithStatus(
   later: () => Date,
   now: () => number,
 ): Promise<void> {
-  const reading = readTransactionStatus(status.statusRaw)
+  // The source transaction is mined by now: a provider that has not indexed it yet (Squid's
+  // not_found) must not move the payer's record back from bridging to submitted.
+  const statusRaw =
+    readTransactionStatus(status.statusRaw).status === 'submitted' ? 'ongoing' : status.statusRaw
+  const reading = readTransactionStatus(statusRaw)
   const isFinal = reading.status === 'success' || reading.status === 'failed'
   await writeIntent(options.db, intent.id, {
-    statusRaw: status.statusRaw,
+    statusRaw,
     status: reading.status,
     isRefunded: reading.isRefunded,
     destTxHash: status.destTxHash,

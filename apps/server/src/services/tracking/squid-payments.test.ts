@@ -254,15 +254,16 @@ describe('Squid-routed payments, from POST /api/squid/route to the transaction r
   timeout: 60_000,
 }, () => {
   it('goes from bridging (ongoing) to success with the destination hash Squid reports', async () => {
-    // Squid has not indexed the transaction yet: its 404 reads as not_found, and tracking goes on.
+    // Squid has not indexed the transaction yet (404): the mined source keeps the record bridging,
+    // never back at submitted, and tracking goes on.
     statusReply = null
     const { built, hash, payer, requestId } = await payThroughSquid(1)
     const unknown = await waitForRecord(
       payer,
       built.intentId,
-      (candidate) => candidate.status_raw === 'not_found',
+      (candidate) => candidate.status_raw === 'ongoing' && statusCallsFor(hash).length >= 2,
     )
-    expect(unknown).toMatchObject({ status: 'submitted', source_tx_hash: hash, dest_tx_hash: null })
+    expect(unknown).toMatchObject({ status: 'bridging', source_tx_hash: hash, dest_tx_hash: null })
 
     statusReply = fixture('status-ongoing')
     const bridging = await expectBridging(payer, built.intentId, hash)
