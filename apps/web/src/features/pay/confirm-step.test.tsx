@@ -53,6 +53,17 @@ describe('ConfirmStep', () => {
     expect(screen.getByText('1:00')).toBeTruthy()
   })
 
+  it('says the exact amount when six decimals do not show all of it', () => {
+    renderStep({ amount: 166_666_666_666_666_666n, token: { symbol: 'AVAX', decimals: 18 }, isNative: true })
+    expect(screen.getByText('0.166666 AVAX')).toBeTruthy()
+    expect(screen.getByText('Exactly 0.166666666666666666 AVAX')).toBeTruthy()
+  })
+
+  it('shows no extra line when the amount is shown in full', () => {
+    renderStep()
+    expect(screen.queryByText(/^Exactly/)).toBeNull()
+  })
+
   it('offers both approvals when the allowance is short, and blocks the payment', () => {
     renderStep()
     expect(screen.getByRole('button', { name: 'Approve Exact' })).toBeTruthy()

@@ -44,6 +44,9 @@ export function ConfirmStep(props: ConfirmStepProps) {
   const { route } = props
   const needsApproval = !props.isNative && (props.allowance === null || props.amount > props.allowance)
   const routeLine = describeRouteLine(route)
+  // SPEC shows at most 6 decimals; DESIGN: never round what the payer sends without saying so.
+  const shownAmount = formatTokenAmount(props.amount, props.token.decimals, 6)
+  const exactAmount = formatTokenAmount(props.amount, props.token.decimals)
   const otherMessages = props.messages.filter(
     (message) => message !== routeLine && !routeLine.endsWith(message),
   )
@@ -53,8 +56,13 @@ export function ConfirmStep(props: ConfirmStepProps) {
       <div className="rounded-control border border-border px-4 py-3">
         <p className="text-muted text-xs">Send exactly</p>
         <p className="mt-1 break-all font-semibold text-2xl tabular-nums">
-          {formatTokenAmount(props.amount, props.token.decimals, 6)} {props.token.symbol}
+          {shownAmount} {props.token.symbol}
         </p>
+        {shownAmount === exactAmount ? null : (
+          <p className="break-all text-muted text-xs tabular-nums">
+            Exactly {exactAmount} {props.token.symbol}
+          </p>
+        )}
         <p className="text-muted text-sm tabular-nums">
           {props.usdValue === undefined ? null : `≈ ${formatUsd(props.usdValue)} · `}on {props.networkName}
         </p>
