@@ -249,14 +249,7 @@ async function settle(
     options.logger.error({ intentId }, 'Filled an intent whose escrow is not open; cannot settle')
     return
   }
-  const hash = await source.wallet.writeContract({
-    address: source.payRouter,
-    abi: payRouterAbi,
-    functionName: 'settle',
-    args: [intentId],
-  })
-  const receipt = await source.client.waitForTransactionReceipt({ hash, timeout: receiptTimeoutMs })
-  if (receipt.status !== 'success') throw new Error(`Settle ${hash} reverted`)
+  const hash = await releaseEscrow(source, 'settle', intentId)
   await update({ state: 'settled', settleTxHash: hash, settledAt: new Date(), lastError: null })
 }
 
@@ -289,16 +282,30 @@ async function refund(
     await update({ nextAttemptAt: new Date(options.now() + waitMs) })
     return
   }
+  const hash = await releaseEscrow(source, 'refund', intentId)
+  options.logger.info({ intentId, refundTxHash: hash }, 'Relayer refunded an unfilled deposit')
+  await update({ state: 'refunded', refundTxHash: hash, refundedAt: new Date(), lastError: null })
+}
+
+/**
+ * Sends the source PayRouter's `settle` (to the relayer) or `refund` (to the payer) for an intent
+ * and waits for it to be mined. Throws when it reverts or is not mined in time; the caller retries.
+ */
+async function releaseEscrow(
+  source: RelayerChain,
+  action: 'settle' | 'refund',
+  intentId: Hash,
+): Promise<Hash> {
   const hash = await source.wallet.writeContract({
     address: source.payRouter,
     abi: payRouterAbi,
-    functionName: 'refund',
+    functionName: action,
     args: [intentId],
   })
   const receipt = await source.client.waitForTransactionReceipt({ hash, timeout: receiptTimeoutMs })
-  if (receipt.status !== 'success') throw new Error(`Refund ${hash} reverted`)
-  options.logger.info({ intentId, refundTxHash: hash }, 'Relayer refunded an unfilled deposit')
-  await update({ state: 'refunded', refundTxHash: hash, refundedAt: new Date(), lastError: null })
+  if (receipt.status !== 'success')
+    throw new Error(`${action === 'settle' ? 'Settle' : 'Refund'} ${hash} reverted`)
+  return hash
 }
 
 function isKnownToken(chain: DevnetChainDeployment, address: string): boolean {
