@@ -11,7 +11,8 @@ import {IUniswapV2Router02} from "@uniswap/v2-periphery/contracts/interfaces/IUn
  * @notice Pays a link's receiver with an intent id: a plain payment, a swap through Uniswap V2 and
  * payment in one transaction, or a cross-chain intent (the payer escrows a deposit on the source
  * chain, the relayer fills the receiver on the destination chain from its own inventory and then
- * settles the escrow to itself; an unfilled deposit is refundable to the payer after its deadline).
+ * settles the escrow to itself; an unfilled deposit is refundable to the payer once its deadline and a
+ * settlement window have passed). Escrows and fills are keyed by the hash of the whole order.
  * `address(0)` stands for the chain's native currency everywhere; Uniswap paths use the wrapped
  * native token for native legs.
  */
@@ -25,22 +26,38 @@ contract PayRouter is ReentrancyGuard {
         Refunded
     }
 
-    struct Deposit {
+    /**
+     * @notice Everything a cross-chain deposit promises. Its hash, the order key, names the escrow on
+     * the source chain and the fill on the destination chain, so a fill, a settlement and a refund
+     * each act on exactly one deposit: copying an intent id onto another deposit (another chain,
+     * payer, amount or receiver) gives another key.
+     */
+    struct Order {
+        bytes32 intentId;
+        uint256 sourceChainId;
         address payer;
+        address escrowToken;
+        uint256 escrowAmount;
+        address receiver;
+        uint256 destinationChainId;
+        address destinationToken;
+        uint256 minAmountOut;
         uint64 fillDeadline;
-        DepositState state;
-        address token;
-        uint256 amount;
     }
+
+    /// @notice The latest fill deadline a deposit may ask for, counted from its block.
+    uint64 public constant MAX_FILL_WINDOW = 1 hours;
+    /// @notice After the fill deadline, the relayer alone may still settle this long before refunds open.
+    uint64 public constant SETTLEMENT_WINDOW = 1 hours;
 
     address public immutable uniswapV2Router;
     address public immutable wrappedNative;
-    /// @notice The only account that may fill intents and settle escrows.
+    /// @notice The only account that may fill orders and settle escrows.
     address public immutable relayer;
 
-    mapping(bytes32 intentId => Deposit) private _deposits;
-    /// @notice Whether the relayer has filled the intent on this (destination) chain.
-    mapping(bytes32 intentId => bool) public filled;
+    mapping(bytes32 orderKey => DepositState) private _depositStates;
+    /// @notice Whether the relayer has filled the order on this (destination) chain.
+    mapping(bytes32 orderKey => bool) public filled;
 
     event Paid(
         bytes32 indexed intentId, address indexed payer, address indexed receiver, address token, uint256 amount
@@ -54,26 +71,18 @@ contract PayRouter is ReentrancyGuard {
         address tokenOut,
         uint256 amountOut
     );
-    event Deposited(
-        bytes32 indexed intentId,
-        address indexed payer,
-        address escrowToken,
-        uint256 escrowAmount,
-        uint256 destinationChainId,
-        address destinationToken,
-        uint256 minAmountOut,
-        address receiver,
-        uint64 fillDeadline
-    );
-    event Settled(bytes32 indexed intentId);
-    event Refunded(bytes32 indexed intentId, address indexed payer, address token, uint256 amount);
+    event Deposited(bytes32 indexed orderKey, bytes32 indexed intentId, address indexed payer, Order order);
+    event Settled(bytes32 indexed orderKey, bytes32 indexed intentId);
+    event Refunded(bytes32 indexed orderKey, bytes32 indexed intentId, address indexed payer, address token, uint256 amount);
+    /// @notice What the relayer paid on this chain for an order: to whom, in which token, how much.
     event Filled(
+        bytes32 indexed orderKey,
         bytes32 indexed intentId,
-        address indexed relayer,
         address indexed receiver,
         address token,
         uint256 amount,
-        uint256 sourceChainId
+        uint256 sourceChainId,
+        address relayer
     );
 
     modifier onlyRelayer() {
@@ -133,8 +142,8 @@ contract PayRouter is ReentrancyGuard {
     /**
      * @notice Cross-chain, source side: escrows `amountIn` of `tokenIn`, or what swapping it along
      * `swapPath` yields in the path's last token (at least `minEscrowAmount`), for the relayer to
-     * fill `receiver` with `minAmountOut` of `destinationToken` on `destinationChainId` before
-     * `fillDeadline`.
+     * fill `receiver` with `minAmountOut` of `destinationToken` on `destinationChainId` by
+     * `fillDeadline` (at most MAX_FILL_WINDOW ahead). Returns the order key the escrow is kept under.
      */
     function deposit(
         bytes32 intentId,
@@ -147,108 +156,128 @@ contract PayRouter is ReentrancyGuard {
         uint256 minAmountOut,
         address receiver,
         uint64 fillDeadline
-    ) external payable nonReentrant {
-        require(_deposits[intentId].state == DepositState.None, "PayRouter: intent exists");
+    ) external payable nonReentrant returns (bytes32 orderKey) {
         require(receiver != address(0), "PayRouter: zero receiver");
         require(amountIn > 0, "PayRouter: zero amount");
+        require(minAmountOut > 0, "PayRouter: zero minimum");
+        require(destinationChainId != block.chainid, "PayRouter: same chain");
         require(fillDeadline > block.timestamp, "PayRouter: deadline passed");
+        require(fillDeadline <= block.timestamp + MAX_FILL_WINDOW, "PayRouter: deadline too far");
 
-        address escrowToken = swapPath.length == 0 ? tokenIn : swapPath[swapPath.length - 1];
-        Deposit storage escrow = _deposits[intentId];
-        escrow.payer = msg.sender;
-        escrow.fillDeadline = fillDeadline;
-        escrow.state = DepositState.Open;
-        escrow.token = escrowToken;
+        Order memory order;
+        order.intentId = intentId;
+        order.sourceChainId = block.chainid;
+        order.payer = msg.sender;
+        order.receiver = receiver;
+        order.destinationChainId = destinationChainId;
+        order.destinationToken = destinationToken;
+        order.minAmountOut = minAmountOut;
+        order.fillDeadline = fillDeadline;
+        (order.escrowToken, order.escrowAmount) = _takeEscrow(tokenIn, amountIn, swapPath, minEscrowAmount);
+        orderKey = _openEscrow(order);
+    }
 
-        uint256 escrowAmount;
-        if (swapPath.length == 0) {
-            escrowAmount = _pullToSelf(tokenIn, amountIn);
-        } else {
-            escrowAmount = _swapToSelf(tokenIn, amountIn, swapPath, escrowToken, minEscrowAmount, block.timestamp);
-        }
+    /// @dev Pulls the payer's input, swapping it into the path's last token when a path is given.
+    function _takeEscrow(address tokenIn, uint256 amountIn, address[] calldata swapPath, uint256 minEscrowAmount)
+        private
+        returns (address escrowToken, uint256 escrowAmount)
+    {
+        escrowToken = swapPath.length == 0 ? tokenIn : swapPath[swapPath.length - 1];
+        escrowAmount = swapPath.length == 0
+            ? _pullToSelf(tokenIn, amountIn)
+            : _swapToSelf(tokenIn, amountIn, swapPath, escrowToken, minEscrowAmount, block.timestamp);
         require(escrowAmount >= minEscrowAmount, "PayRouter: slippage");
-        escrow.amount = escrowAmount;
-
-        emit Deposited(
-            intentId,
-            msg.sender,
-            escrowToken,
-            escrowAmount,
-            destinationChainId,
-            destinationToken,
-            minAmountOut,
-            receiver,
-            fillDeadline
-        );
     }
 
-    /// @notice Releases an open escrow to the relayer once it has filled the intent elsewhere.
-    function settle(bytes32 intentId) external nonReentrant onlyRelayer {
-        Deposit storage escrow = _deposits[intentId];
-        require(escrow.state != DepositState.None, "PayRouter: unknown intent");
-        require(escrow.state == DepositState.Open, "PayRouter: not open");
-        escrow.state = DepositState.Settled;
-        emit Settled(intentId);
-        _send(escrow.token, relayer, escrow.amount);
-    }
-
-    /// @notice Pays an open escrow back to its payer; anyone may call it once the fill deadline has passed.
-    function refund(bytes32 intentId) external nonReentrant {
-        Deposit storage escrow = _deposits[intentId];
-        require(escrow.state != DepositState.None, "PayRouter: unknown intent");
-        require(escrow.state == DepositState.Open, "PayRouter: not open");
-        require(block.timestamp > escrow.fillDeadline, "PayRouter: deadline not passed");
-        escrow.state = DepositState.Refunded;
-        emit Refunded(intentId, escrow.payer, escrow.token, escrow.amount);
-        _send(escrow.token, escrow.payer, escrow.amount);
+    function _openEscrow(Order memory order) private returns (bytes32 orderKey) {
+        orderKey = keccak256(abi.encode(order));
+        require(_depositStates[orderKey] == DepositState.None, "PayRouter: order exists");
+        _depositStates[orderKey] = DepositState.Open;
+        emit Deposited(orderKey, order.intentId, order.payer, order);
     }
 
     /**
-     * @notice Cross-chain, destination side: the relayer pays `receiver` from its own inventory,
-     * directly (empty `swapPath`, `tokenIn == tokenOut`) or by swapping `amountIn` of `tokenIn`
-     * along `swapPath`; at least `minAmountOut` of `tokenOut`, once per intent.
+     * @notice Releases an open escrow to the relayer once it has filled the order on the destination
+     * chain. Open until someone refunds it, which is only possible SETTLEMENT_WINDOW after the fill
+     * deadline, and a fill is only possible before it: an honest fill can always be settled.
      */
-    function fill(
-        bytes32 intentId,
-        address tokenIn,
-        uint256 amountIn,
-        address[] calldata swapPath,
-        address tokenOut,
-        uint256 minAmountOut,
-        address receiver,
-        uint256 sourceChainId
-    ) external payable nonReentrant onlyRelayer returns (uint256 amountOut) {
-        require(!filled[intentId], "PayRouter: already filled");
-        require(receiver != address(0), "PayRouter: zero receiver");
-        require(amountIn > 0, "PayRouter: zero amount");
-        filled[intentId] = true;
+    function settle(Order calldata order) external nonReentrant onlyRelayer {
+        require(order.sourceChainId == block.chainid, "PayRouter: wrong chain");
+        bytes32 orderKey = keccak256(abi.encode(order));
+        DepositState state = _depositStates[orderKey];
+        require(state != DepositState.None, "PayRouter: unknown order");
+        require(state == DepositState.Open, "PayRouter: not open");
+        _depositStates[orderKey] = DepositState.Settled;
+        emit Settled(orderKey, order.intentId);
+        _send(order.escrowToken, relayer, order.escrowAmount);
+    }
 
+    /**
+     * @notice Pays an open escrow back to its payer; anyone may call it once the fill deadline and
+     * the settlement window after it have passed.
+     */
+    function refund(Order calldata order) external nonReentrant {
+        require(order.sourceChainId == block.chainid, "PayRouter: wrong chain");
+        bytes32 orderKey = keccak256(abi.encode(order));
+        DepositState state = _depositStates[orderKey];
+        require(state != DepositState.None, "PayRouter: unknown order");
+        require(state == DepositState.Open, "PayRouter: not open");
+        require(
+            block.timestamp > uint256(order.fillDeadline) + SETTLEMENT_WINDOW, "PayRouter: settlement window open"
+        );
+        _depositStates[orderKey] = DepositState.Refunded;
+        emit Refunded(orderKey, order.intentId, order.payer, order.escrowToken, order.escrowAmount);
+        _send(order.escrowToken, order.payer, order.escrowAmount);
+    }
+
+    /**
+     * @notice Cross-chain, destination side: the relayer pays the order's receiver at least its
+     * `minAmountOut` of its `destinationToken` from its own inventory, directly (empty `swapPath`,
+     * `tokenIn` is the destination token) or by swapping `amountIn` of `tokenIn` along `swapPath`;
+     * once per order, and not after the order's fill deadline.
+     */
+    function fill(Order calldata order, address tokenIn, uint256 amountIn, address[] calldata swapPath)
+        external
+        payable
+        nonReentrant
+        onlyRelayer
+        returns (uint256 amountOut)
+    {
+        require(order.destinationChainId == block.chainid, "PayRouter: wrong chain");
+        require(block.timestamp <= order.fillDeadline, "PayRouter: fill deadline passed");
+        require(order.receiver != address(0), "PayRouter: zero receiver");
+        require(amountIn > 0, "PayRouter: zero amount");
+        bytes32 orderKey = keccak256(abi.encode(order));
+        require(!filled[orderKey], "PayRouter: already filled");
+        filled[orderKey] = true;
+
+        address tokenOut = order.destinationToken;
         if (swapPath.length == 0) {
             require(tokenIn == tokenOut, "PayRouter: bad path");
             require(msg.value == (tokenIn == address(0) ? amountIn : 0), "PayRouter: bad value");
-            require(amountIn >= minAmountOut, "PayRouter: slippage");
+            require(amountIn >= order.minAmountOut, "PayRouter: slippage");
             amountOut = amountIn;
-            emit Filled(intentId, msg.sender, receiver, tokenOut, amountOut, sourceChainId);
+            emit Filled(orderKey, order.intentId, order.receiver, tokenOut, amountOut, order.sourceChainId, msg.sender);
             if (tokenIn == address(0)) {
-                _sendNative(receiver, amountOut);
+                _sendNative(order.receiver, amountOut);
             } else {
-                IERC20(tokenIn).safeTransferFrom(msg.sender, receiver, amountOut);
+                IERC20(tokenIn).safeTransferFrom(msg.sender, order.receiver, amountOut);
             }
         } else {
-            amountOut = _swapToSelf(tokenIn, amountIn, swapPath, tokenOut, minAmountOut, block.timestamp);
-            emit Filled(intentId, msg.sender, receiver, tokenOut, amountOut, sourceChainId);
-            _send(tokenOut, receiver, amountOut);
+            amountOut = _swapToSelf(tokenIn, amountIn, swapPath, tokenOut, order.minAmountOut, block.timestamp);
+            emit Filled(orderKey, order.intentId, order.receiver, tokenOut, amountOut, order.sourceChainId, msg.sender);
+            _send(tokenOut, order.receiver, amountOut);
         }
     }
 
-    /// @notice The escrow of an intent: state 0 none, 1 open, 2 settled, 3 refunded.
-    function deposits(bytes32 intentId)
-        external
-        view
-        returns (address payer, address token, uint256 amount, uint64 fillDeadline, uint8 state)
-    {
-        Deposit storage escrow = _deposits[intentId];
-        return (escrow.payer, escrow.token, escrow.amount, escrow.fillDeadline, uint8(escrow.state));
+    /// @notice The key an order's escrow and fill are kept under: keccak256 of its ABI encoding.
+    function orderKeyOf(Order calldata order) external pure returns (bytes32) {
+        return keccak256(abi.encode(order));
+    }
+
+    /// @notice The escrow state of an order key: 0 none, 1 open, 2 settled, 3 refunded.
+    function depositState(bytes32 orderKey) external view returns (uint8) {
+        return uint8(_depositStates[orderKey]);
     }
 
     /// @dev Takes `amount` of `token` from the caller (native: msg.value) and returns what arrived.

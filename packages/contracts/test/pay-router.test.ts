@@ -3,12 +3,16 @@ import {
   type Abi,
   type Address,
   bytesToHex,
+  type ContractFunctionArgs,
   decodeErrorResult,
+  encodeAbiParameters,
   encodeFunctionData,
   getAddress,
   type Hash,
   type Hex,
+  keccak256,
   maxUint256,
+  parseAbiParameters,
   parseEther,
   parseEventLogs,
   parseUnits,
@@ -25,7 +29,11 @@ import { uniswapV2Router02Abi, uniswapV2Router02Bytecode } from '../generated/un
 import { weth9Abi, weth9Bytecode } from '../generated/weth9.ts'
 import { startTestAnvil } from './start-test-anvil.ts'
 
-let anvil: Awaited<ReturnType<typeof startTestAnvil>>
+type TestAnvil = Awaited<ReturnType<typeof startTestAnvil>>
+/** A cross-chain order as PayRouter takes it (`fill`, `settle`, `refund`, `orderKeyOf`). */
+type Order = ContractFunctionArgs<typeof payRouterAbi, 'nonpayable', 'settle'>[0]
+
+let anvil: TestAnvil
 let deployer: Address
 let payer: Address
 let relayer: Address
@@ -39,35 +47,54 @@ let payRouter: Address
 /**
  * eth_estimateGas runs a swap in a block of the current second; when the transaction is mined a
  * second later, the pair also writes its price accumulators and the estimate falls a few thousand
- * gas short. Transactions that may swap name a limit instead.
+ * gas short. Transactions that may swap name a limit instead (and so do transactions sent into a
+ * block of a chosen timestamp, which an estimate in the latest block could wrongly reject).
  */
 const swapGasLimit = 1_000_000n
+const stateNone = 0
 const stateOpen = 1
 const stateSettled = 2
 const stateRefunded = 3
+/** The test anvil's chain: the source of real deposits and the destination of hand-built fills. */
+const thisChainId = 31337n
+/** Where real deposits on the test anvil ask to be filled (deposit refuses this same chain). */
+const otherChainId = 8453n
+/** The source chain of the orders the fill tests build by hand. */
+const foreignChainId = 42161n
+/** PayRouter's MAX_FILL_WINDOW and SETTLEMENT_WINDOW, one hour each (checked below). */
+const maxFillWindow = 3600n
+const settlementWindow = 3600n
 /** OpenZeppelin ReentrancyGuard's custom error, which a blocked re-entrant call reverts with. */
 const reentrancyGuardAbi = [
   { type: 'error', name: 'ReentrancyGuardReentrantCall', inputs: [] },
 ] as const satisfies Abi
+/**
+ * The order as the brief defines it, written out by hand rather than read from the ABI, so the key
+ * a client computes is checked against the contract's: keccak256(abi.encode(order)).
+ */
+const orderParameters = parseAbiParameters(
+  '(bytes32 intentId, uint256 sourceChainId, address payer, address escrowToken, uint256 escrowAmount, address receiver, uint256 destinationChainId, address destinationToken, uint256 minAmountOut, uint64 fillDeadline)',
+)
+const keyOf = (order: Order): Hex => keccak256(encodeAbiParameters(orderParameters, [order]))
 
-async function confirm(hash: Promise<Hash>): Promise<TransactionReceipt> {
-  const receipt = await anvil.publicClient.waitForTransactionReceipt({ hash: await hash })
+async function confirm(hash: Promise<Hash>, chain: TestAnvil = anvil): Promise<TransactionReceipt> {
+  const receipt = await chain.publicClient.waitForTransactionReceipt({ hash: await hash })
   if (receipt.status !== 'success') throw new Error(`transaction ${receipt.transactionHash} reverted`)
   return receipt
 }
 
-async function deploy(hash: Promise<Hash>): Promise<Address> {
-  const { contractAddress } = await confirm(hash)
+async function deploy(hash: Promise<Hash>, chain: TestAnvil = anvil): Promise<Address> {
+  const { contractAddress } = await confirm(hash, chain)
   if (!contractAddress) throw new Error('no contract deployed')
   return getAddress(contractAddress)
 }
 
 const newIntentId = (): Hex => bytesToHex(randomBytes(32))
 /** A fresh address that holds nothing, so its balance afterwards is exactly what it was paid. */
-const newReceiver = (): Address => getAddress(bytesToHex(randomBytes(20)))
+const newAddress = (): Address => getAddress(bytesToHex(randomBytes(20)))
 
-async function tokenBalance(token: Address, owner: Address): Promise<bigint> {
-  return anvil.publicClient.readContract({
+async function tokenBalance(token: Address, owner: Address, chain: TestAnvil = anvil): Promise<bigint> {
+  return chain.publicClient.readContract({
     address: token,
     abi: testTokenAbi,
     functionName: 'balanceOf',
@@ -77,8 +104,24 @@ async function tokenBalance(token: Address, owner: Address): Promise<bigint> {
 
 const nativeBalance = (owner: Address) => anvil.publicClient.getBalance({ address: owner })
 
-async function latestTimestamp(): Promise<bigint> {
-  return (await anvil.publicClient.getBlock()).timestamp
+async function latestTimestamp(chain: TestAnvil = anvil): Promise<bigint> {
+  return (await chain.publicClient.getBlock()).timestamp
+}
+
+/** Mines an empty block at exactly `timestamp`; calls simulated next run at that time. */
+async function mineAt(timestamp: bigint, chain: TestAnvil = anvil): Promise<void> {
+  await chain.testClient.setNextBlockTimestamp({ timestamp })
+  await chain.testClient.mine({ blocks: 1 })
+  expect(await latestTimestamp(chain)).toBe(timestamp)
+}
+
+/** Makes the next transaction's block carry exactly `timestamp` (send it with a gas limit). */
+async function nextBlockAt(timestamp: bigint, chain: TestAnvil = anvil): Promise<void> {
+  await chain.testClient.setNextBlockTimestamp({ timestamp })
+}
+
+async function blockTimestamp(receipt: TransactionReceipt, chain: TestAnvil = anvil): Promise<bigint> {
+  return (await chain.publicClient.getBlock({ blockNumber: receipt.blockNumber })).timestamp
 }
 
 async function quote(amountIn: bigint, path: Address[]): Promise<bigint> {
@@ -93,67 +136,151 @@ async function quote(amountIn: bigint, path: Address[]): Promise<bigint> {
   return out
 }
 
-async function approve(token: Address, owner: Address, amount = maxUint256): Promise<void> {
+async function approve(
+  token: Address,
+  owner: Address,
+  spender: Address = payRouter,
+  chain: TestAnvil = anvil,
+): Promise<void> {
   await confirm(
-    anvil.walletClient.writeContract({
+    chain.walletClient.writeContract({
       account: owner,
       address: token,
       abi: testTokenAbi,
       functionName: 'approve',
-      args: [payRouter, amount],
+      args: [spender, maxUint256],
     }),
+    chain,
   )
 }
 
-async function readDeposit(intentId: Hex) {
-  const [depositor, token, amount, fillDeadline, state] = await anvil.publicClient.readContract({
+async function depositState(orderKey: Hex): Promise<number> {
+  return anvil.publicClient.readContract({
     address: payRouter,
     abi: payRouterAbi,
-    functionName: 'deposits',
-    args: [intentId],
+    functionName: 'depositState',
+    args: [orderKey],
   })
-  return { payer: depositor, token, amount, fillDeadline, state }
 }
 
-async function deposit(options: {
-  intentId: Hex
+async function isFilled(
+  orderKey: Hex,
+  chain: TestAnvil = anvil,
+  address: Address = payRouter,
+): Promise<boolean> {
+  return chain.publicClient.readContract({
+    address,
+    abi: payRouterAbi,
+    functionName: 'filled',
+    args: [orderKey],
+  })
+}
+
+type DepositOptions = {
+  intentId?: Hex
   tokenIn: Address
   amountIn: bigint
   swapPath?: Address[]
   minEscrowAmount?: bigint
+  destinationChainId?: bigint
+  destinationToken?: Address
+  /** The amount the receiver must get; defaults to `amountIn`. */
+  minAmountOut?: bigint
+  receiver?: Address
   fillDeadline: bigint
   account?: Address
-}): Promise<TransactionReceipt> {
-  return confirm(
-    anvil.walletClient.writeContract({
-      account: options.account ?? payer,
-      address: payRouter,
-      abi: payRouterAbi,
-      functionName: 'deposit',
-      args: [
-        options.intentId,
-        options.tokenIn,
-        options.amountIn,
-        options.swapPath ?? [],
-        options.minEscrowAmount ?? 0n,
-        8453n,
-        usdc,
-        options.amountIn,
-        newReceiver(),
-        options.fillDeadline,
-      ],
-      value: options.tokenIn === zeroAddress ? options.amountIn : 0n,
-      gas: swapGasLimit,
-    }),
-  )
 }
 
-/** Moves the chain's clock past `timestamp` and mines a block there. */
-async function passTime(timestamp: bigint): Promise<void> {
-  const now = await latestTimestamp()
-  if (timestamp >= now) await anvil.testClient.increaseTime({ seconds: Number(timestamp - now) + 1 })
-  await anvil.testClient.mine({ blocks: 1 })
+/** A `deposit` call on the test anvil (to simulate or send); other chain, USDC out by default. */
+function depositRequest(options: DepositOptions) {
+  return {
+    account: options.account ?? payer,
+    address: payRouter,
+    abi: payRouterAbi,
+    functionName: 'deposit' as const,
+    args: [
+      options.intentId ?? newIntentId(),
+      options.tokenIn,
+      options.amountIn,
+      options.swapPath ?? [],
+      options.minEscrowAmount ?? 0n,
+      options.destinationChainId ?? otherChainId,
+      options.destinationToken ?? usdc,
+      options.minAmountOut ?? options.amountIn,
+      options.receiver ?? newAddress(),
+      options.fillDeadline,
+    ] as const,
+    value: options.tokenIn === zeroAddress ? options.amountIn : 0n,
+    gas: swapGasLimit,
+  }
 }
+
+/** The order and key a receipt's Deposited event names. */
+function readDeposited(receipt: TransactionReceipt): { orderKey: Hex; order: Order } {
+  const [event] = parseEventLogs({ abi: payRouterAbi, logs: receipt.logs, eventName: 'Deposited' })
+  if (!event) throw new Error('no Deposited event')
+  return { orderKey: event.args.orderKey, order: event.args.order }
+}
+
+async function deposit(options: DepositOptions) {
+  const receipt = await confirm(anvil.walletClient.writeContract(depositRequest(options)))
+  return { receipt, ...readDeposited(receipt) }
+}
+
+/** A `settle` (relayer) or `refund` (stranger) call for `order`, to simulate or send. */
+const settleRequest = (order: Order, account: Address = relayer) => ({
+  account,
+  address: payRouter,
+  abi: payRouterAbi,
+  functionName: 'settle' as const,
+  args: [order] as const,
+  gas: swapGasLimit,
+})
+const refundRequest = (order: Order, account: Address = stranger) => ({
+  account,
+  address: payRouter,
+  abi: payRouterAbi,
+  functionName: 'refund' as const,
+  args: [order] as const,
+  gas: swapGasLimit,
+})
+
+/**
+ * An order as a deposit on another chain would have made it, to be filled on the test anvil: a
+ * fresh intent, payer and receiver, 40 USDC out, fill deadline ten minutes ahead.
+ */
+async function newFillOrder(overrides: Partial<Order> = {}): Promise<Order> {
+  return {
+    intentId: newIntentId(),
+    sourceChainId: foreignChainId,
+    payer: newAddress(),
+    escrowToken: newAddress(),
+    escrowAmount: parseUnits('40.2', 6),
+    receiver: newAddress(),
+    destinationChainId: thisChainId,
+    destinationToken: usdc,
+    minAmountOut: parseUnits('40', 6),
+    fillDeadline: (await latestTimestamp()) + 600n,
+    ...overrides,
+  }
+}
+
+/** A `fill` call for `order` paying `amountIn` of `tokenIn` (swapped along `swapPath` if given). */
+const fillRequest = (
+  order: Order,
+  tokenIn: Address,
+  amountIn: bigint,
+  swapPath: Address[] = [],
+  account: Address = relayer,
+) => ({
+  account,
+  address: payRouter,
+  abi: payRouterAbi,
+  functionName: 'fill' as const,
+  args: [order, tokenIn, amountIn, swapPath] as const,
+  value: tokenIn === zeroAddress ? amountIn : 0n,
+  gas: swapGasLimit,
+})
 
 beforeAll(async () => {
   anvil = await startTestAnvil()
@@ -194,6 +321,7 @@ beforeAll(async () => {
     for (const [account, amount] of [
       [deployer, parseUnits('10000000', 6)],
       [payer, parseUnits('1000000', 6)],
+      [stranger, parseUnits('1000000', 6)],
       [relayer, parseUnits('1000000', 6)],
     ] as const) {
       await confirm(
@@ -205,16 +333,8 @@ beforeAll(async () => {
         }),
       )
     }
-    await confirm(
-      wallet.writeContract({
-        address: token,
-        abi: testTokenAbi,
-        functionName: 'approve',
-        args: [router, maxUint256],
-      }),
-    )
-    await approve(token, payer)
-    await approve(token, relayer)
+    await approve(token, deployer, router)
+    for (const account of [payer, stranger, relayer]) await approve(token, account)
   }
   // 1,000 ETH against 3,000,000 USDC (3,000 USDC per ETH), and USDT/USDC at 1:1.
   await confirm(
@@ -241,13 +361,19 @@ afterAll(async () => {
 })
 
 describe('PayRouter', () => {
-  it('knows its router, wrapped native token and relayer', async () => {
+  it('knows its router, wrapped native token, relayer and its two one-hour windows', async () => {
     const read = <const name extends 'uniswapV2Router' | 'wrappedNative' | 'relayer'>(functionName: name) =>
       anvil.publicClient.readContract({ address: payRouter, abi: payRouterAbi, functionName })
     expect([await read('uniswapV2Router'), await read('wrappedNative'), await read('relayer')]).toEqual([
       router,
       weth,
       relayer,
+    ])
+    const readWindow = (functionName: 'MAX_FILL_WINDOW' | 'SETTLEMENT_WINDOW') =>
+      anvil.publicClient.readContract({ address: payRouter, abi: payRouterAbi, functionName })
+    expect([await readWindow('MAX_FILL_WINDOW'), await readWindow('SETTLEMENT_WINDOW')]).toEqual([
+      maxFillWindow,
+      settlementWindow,
     ])
   })
 
@@ -259,7 +385,7 @@ describe('PayRouter', () => {
 
   describe('pay', () => {
     it('pays an ERC-20 from the payer straight to the receiver and says so in Paid', async () => {
-      const receiver = newReceiver()
+      const receiver = newAddress()
       const intentId = newIntentId()
       const payerBefore = await tokenBalance(usdc, payer)
       const receipt = await confirm(
@@ -279,7 +405,7 @@ describe('PayRouter', () => {
     })
 
     it('pays native currency when msg.value is the amount, and refuses any other value', async () => {
-      const receiver = newReceiver()
+      const receiver = newAddress()
       const intentId = newIntentId()
       const receipt = await confirm(
         anvil.walletClient.writeContract({
@@ -338,7 +464,7 @@ describe('PayRouter', () => {
       )
 
     it('swaps USDT for USDC and pays the receiver exactly what the swap yielded', async () => {
-      const receiver = newReceiver()
+      const receiver = newAddress()
       const intentId = newIntentId()
       const expected = await quote(parseUnits('100', 6), [usdt, usdc])
       const receipt = await swapAndPay(
@@ -367,7 +493,7 @@ describe('PayRouter', () => {
     })
 
     it('swaps native currency for USDC', async () => {
-      const receiver = newReceiver()
+      const receiver = newAddress()
       const expected = await quote(parseEther('1'), [weth, usdc])
       await swapAndPay(zeroAddress, parseEther('1'), [weth, usdc], usdc, (expected * 99n) / 100n, receiver)
       expect(expected).toBeGreaterThan(parseUnits('2980', 6))
@@ -376,7 +502,7 @@ describe('PayRouter', () => {
     })
 
     it('swaps USDC for native currency and pays it out unwrapped', async () => {
-      const receiver = newReceiver()
+      const receiver = newAddress()
       const expected = await quote(parseUnits('3000', 6), [usdc, weth])
       await swapAndPay(
         usdc,
@@ -408,7 +534,7 @@ describe('PayRouter', () => {
             [usdt, usdc],
             usdc,
             expected + 1n,
-            newReceiver(),
+            newAddress(),
             maxUint256,
           ],
         }),
@@ -423,7 +549,7 @@ describe('PayRouter', () => {
           address: payRouter,
           abi: payRouterAbi,
           functionName: 'swapAndPay',
-          args: [newIntentId(), tokenIn, parseUnits('1', 6), path, tokenOut, 0n, newReceiver(), maxUint256],
+          args: [newIntentId(), tokenIn, parseUnits('1', 6), path, tokenOut, 0n, newAddress(), maxUint256],
           value,
         })
       await expect(simulate(usdt, [usdc, weth], weth)).rejects.toThrow('PayRouter: bad path')
@@ -433,424 +559,778 @@ describe('PayRouter', () => {
     })
   })
 
-  describe('deposit, settle and refund', () => {
-    it('escrows an ERC-20 as it is, with the intent in Deposited', async () => {
+  describe('deposit', () => {
+    it('escrows an ERC-20 as it is, names the whole order in Deposited and keeps it open under its hash', async () => {
       const intentId = newIntentId()
       const fillDeadline = (await latestTimestamp()) + 600n
       const payerBefore = await tokenBalance(usdc, payer)
       const escrowBefore = await tokenBalance(usdc, payRouter)
-      const receiver = newReceiver()
-      const receipt = await confirm(
-        anvil.walletClient.writeContract({
-          account: payer,
-          address: payRouter,
-          abi: payRouterAbi,
-          functionName: 'deposit',
-          args: [
-            intentId,
-            usdc,
-            parseUnits('50', 6),
-            [],
-            parseUnits('50', 6),
-            43114n,
-            usdt,
-            parseUnits('49.5', 6),
-            receiver,
-            fillDeadline,
-          ],
-        }),
-      )
-      expect(payerBefore - (await tokenBalance(usdc, payer))).toBe(parseUnits('50', 6))
-      expect((await tokenBalance(usdc, payRouter)) - escrowBefore).toBe(parseUnits('50', 6))
-      expect(await readDeposit(intentId)).toEqual({
-        payer,
-        token: usdc,
-        amount: parseUnits('50', 6),
-        fillDeadline,
-        state: stateOpen,
-      })
-      const [event] = parseEventLogs({ abi: payRouterAbi, logs: receipt.logs, eventName: 'Deposited' })
-      expect(event?.args).toEqual({
+      const receiver = newAddress()
+      const request = depositRequest({
         intentId,
-        payer,
-        escrowToken: usdc,
-        escrowAmount: parseUnits('50', 6),
+        tokenIn: usdc,
+        amountIn: parseUnits('50', 6),
+        minEscrowAmount: parseUnits('50', 6),
         destinationChainId: 43114n,
         destinationToken: usdt,
         minAmountOut: parseUnits('49.5', 6),
         receiver,
         fillDeadline,
       })
+      const { result: returnedKey } = await anvil.publicClient.simulateContract(request)
+      const receipt = await confirm(anvil.walletClient.writeContract(request))
+      expect(payerBefore - (await tokenBalance(usdc, payer))).toBe(parseUnits('50', 6))
+      expect((await tokenBalance(usdc, payRouter)) - escrowBefore).toBe(parseUnits('50', 6))
+
+      const order: Order = {
+        intentId,
+        sourceChainId: thisChainId,
+        payer,
+        escrowToken: usdc,
+        escrowAmount: parseUnits('50', 6),
+        receiver,
+        destinationChainId: 43114n,
+        destinationToken: usdt,
+        minAmountOut: parseUnits('49.5', 6),
+        fillDeadline,
+      }
+      const orderKey = keyOf(order)
+      const [event] = parseEventLogs({ abi: payRouterAbi, logs: receipt.logs, eventName: 'Deposited' })
+      expect(event?.args).toEqual({ orderKey, intentId, payer, order })
+      expect(returnedKey).toBe(orderKey)
+      expect(
+        await anvil.publicClient.readContract({
+          address: payRouter,
+          abi: payRouterAbi,
+          functionName: 'orderKeyOf',
+          args: [order],
+        }),
+      ).toBe(orderKey)
+      expect(await depositState(orderKey)).toBe(stateOpen)
+      expect(await depositState(intentId)).toBe(stateNone)
+      expect(await isFilled(orderKey)).toBe(false)
     })
 
     it('escrows native currency as it is', async () => {
-      const intentId = newIntentId()
-      await deposit({
-        intentId,
+      const escrowBefore = await nativeBalance(payRouter)
+      const { order, orderKey } = await deposit({
         tokenIn: zeroAddress,
         amountIn: parseEther('2'),
         fillDeadline: (await latestTimestamp()) + 600n,
       })
-      expect(await readDeposit(intentId)).toMatchObject({
-        token: zeroAddress,
-        amount: parseEther('2'),
-        state: stateOpen,
-      })
-      expect(await nativeBalance(payRouter)).toBeGreaterThanOrEqual(parseEther('2'))
+      expect(order).toMatchObject({ payer, escrowToken: zeroAddress, escrowAmount: parseEther('2') })
+      expect(await depositState(orderKey)).toBe(stateOpen)
+      expect((await nativeBalance(payRouter)) - escrowBefore).toBe(parseEther('2'))
     })
 
     it('swaps native currency into USDC first and escrows what the swap yielded', async () => {
-      const intentId = newIntentId()
       const expected = await quote(parseEther('1'), [weth, usdc])
-      const receipt = await deposit({
-        intentId,
+      const { order, orderKey } = await deposit({
         tokenIn: zeroAddress,
         amountIn: parseEther('1'),
         swapPath: [weth, usdc],
         minEscrowAmount: (expected * 99n) / 100n,
         fillDeadline: (await latestTimestamp()) + 600n,
       })
-      expect(await readDeposit(intentId)).toMatchObject({
-        payer,
-        token: usdc,
-        amount: expected,
-        state: stateOpen,
-      })
-      const [event] = parseEventLogs({ abi: payRouterAbi, logs: receipt.logs, eventName: 'Deposited' })
-      expect(event?.args).toMatchObject({ escrowToken: usdc, escrowAmount: expected })
+      expect(order).toMatchObject({ payer, escrowToken: usdc, escrowAmount: expected })
+      expect(orderKey).toBe(keyOf(order))
+      expect(await depositState(orderKey)).toBe(stateOpen)
     })
 
     it('reverts a deposit whose swap yields less than the minimum escrow', async () => {
       const expected = await quote(parseUnits('100', 6), [usdt, usdc])
       await expect(
-        anvil.publicClient.simulateContract({
-          account: payer,
-          address: payRouter,
-          abi: payRouterAbi,
-          functionName: 'deposit',
-          args: [
-            newIntentId(),
-            usdt,
-            parseUnits('100', 6),
-            [usdt, usdc],
-            expected + 1n,
-            8453n,
-            usdc,
-            1n,
-            newReceiver(),
-            (await latestTimestamp()) + 600n,
-          ],
-        }),
+        anvil.publicClient.simulateContract(
+          depositRequest({
+            tokenIn: usdt,
+            amountIn: parseUnits('100', 6),
+            swapPath: [usdt, usdc],
+            minEscrowAmount: expected + 1n,
+            minAmountOut: 1n,
+            fillDeadline: (await latestTimestamp()) + 600n,
+          }),
+        ),
       ).rejects.toThrow('UniswapV2Router: INSUFFICIENT_OUTPUT_AMOUNT')
     })
 
-    it('rejects a second deposit with the same intent id, and a deadline already passed', async () => {
-      const intentId = newIntentId()
-      const fillDeadline = (await latestTimestamp()) + 600n
-      await deposit({ intentId, tokenIn: usdc, amountIn: parseUnits('1', 6), fillDeadline })
-      await expect(
-        anvil.publicClient.simulateContract({
-          account: stranger,
-          address: payRouter,
-          abi: payRouterAbi,
-          functionName: 'deposit',
-          args: [intentId, zeroAddress, 1n, [], 0n, 8453n, usdc, 1n, newReceiver(), fillDeadline],
-          value: 1n,
-        }),
-      ).rejects.toThrow('PayRouter: intent exists')
-      await expect(
-        anvil.publicClient.simulateContract({
-          account: payer,
-          address: payRouter,
-          abi: payRouterAbi,
-          functionName: 'deposit',
-          args: [
-            newIntentId(),
-            zeroAddress,
-            1n,
-            [],
-            0n,
-            8453n,
-            usdc,
-            1n,
-            newReceiver(),
-            await latestTimestamp(),
-          ],
-          value: 1n,
-        }),
-      ).rejects.toThrow('PayRouter: deadline passed')
+    it('refuses a deposit for this same chain, with a zero minimum, or a deadline passed or over an hour ahead', async () => {
+      const now = await latestTimestamp()
+      const simulate = (overrides: Partial<DepositOptions>) =>
+        anvil.publicClient.simulateContract(
+          depositRequest({
+            tokenIn: usdc,
+            amountIn: parseUnits('1', 6),
+            fillDeadline: now + 600n,
+            ...overrides,
+          }),
+        )
+      await expect(simulate({ destinationChainId: thisChainId })).rejects.toThrow('PayRouter: same chain')
+      await expect(simulate({ minAmountOut: 0n })).rejects.toThrow('PayRouter: zero minimum')
+      await expect(simulate({ fillDeadline: now })).rejects.toThrow('PayRouter: deadline passed')
+      await expect(simulate({ fillDeadline: now + maxFillWindow + 1n })).rejects.toThrow(
+        'PayRouter: deadline too far',
+      )
+      await expect(simulate({ fillDeadline: 2n ** 64n - 1n })).rejects.toThrow('PayRouter: deadline too far')
+      await expect(simulate({ receiver: zeroAddress })).rejects.toThrow('PayRouter: zero receiver')
+      await expect(simulate({ amountIn: 0n })).rejects.toThrow('PayRouter: zero amount')
+      await expect(simulate({ fillDeadline: now + maxFillWindow })).resolves.toBeDefined()
+
+      // The bound counts from the deposit's own block: exactly an hour ahead of it is accepted.
+      const depositTime = now + 5n
+      await nextBlockAt(depositTime)
+      const { receipt, order, orderKey } = await deposit({
+        tokenIn: usdc,
+        amountIn: parseUnits('1', 6),
+        fillDeadline: depositTime + maxFillWindow,
+      })
+      expect(await blockTimestamp(receipt)).toBe(depositTime)
+      expect(order.fillDeadline).toBe(depositTime + maxFillWindow)
+      expect(await depositState(orderKey)).toBe(stateOpen)
     })
 
-    it('settles an open escrow to the relayer only, once, and never refunds it afterwards', async () => {
+    it('refuses the identical order twice, but keys a copied intent id with another payer, receiver or amount apart', async () => {
       const intentId = newIntentId()
+      const receiver = newAddress()
       const fillDeadline = (await latestTimestamp()) + 600n
-      await deposit({ intentId, tokenIn: usdt, amountIn: parseUnits('75', 6), fillDeadline })
-      const settle = (account: Address) =>
-        anvil.publicClient.simulateContract({
-          account,
-          address: payRouter,
-          abi: payRouterAbi,
-          functionName: 'settle',
-          args: [intentId],
-        })
-      await expect(settle(payer)).rejects.toThrow('PayRouter: not relayer')
+      const base = { intentId, tokenIn: usdc, amountIn: parseUnits('10', 6), receiver, fillDeadline }
+      const first = await deposit(base)
+      await expect(anvil.publicClient.simulateContract(depositRequest(base))).rejects.toThrow(
+        'PayRouter: order exists',
+      )
+
+      const copies = [
+        await deposit({ ...base, account: stranger }),
+        await deposit({ ...base, receiver: newAddress() }),
+        await deposit({ ...base, amountIn: parseUnits('10.000001', 6) }),
+        await deposit({ ...base, minAmountOut: parseUnits('9', 6) }),
+        await deposit({ ...base, fillDeadline: fillDeadline + 1n }),
+      ]
+      expect(copies[0]?.order.payer).toBe(stranger)
+      const keys = [first, ...copies].map(({ orderKey }) => orderKey)
+      expect(new Set(keys).size).toBe(keys.length)
+      for (const { order, orderKey } of [first, ...copies]) {
+        expect(order.intentId).toBe(intentId)
+        expect(orderKey).toBe(keyOf(order))
+        expect(await depositState(orderKey)).toBe(stateOpen)
+      }
+
+      // Settling the stranger's copy releases its escrow alone; the payer's order stays open.
+      const copy = copies[0]
+      if (!copy) throw new Error('no copy')
+      await confirm(anvil.walletClient.writeContract(settleRequest(copy.order)))
+      expect(await depositState(copy.orderKey)).toBe(stateSettled)
+      expect(await depositState(first.orderKey)).toBe(stateOpen)
+    })
+  })
+
+  describe('settle and refund', () => {
+    it('settles an open escrow to the relayer only, once, and never refunds it afterwards', async () => {
+      const fillDeadline = (await latestTimestamp()) + 600n
+      const { order, orderKey } = await deposit({
+        tokenIn: usdt,
+        amountIn: parseUnits('75', 6),
+        fillDeadline,
+      })
+      await expect(anvil.publicClient.simulateContract(settleRequest(order, payer))).rejects.toThrow(
+        'PayRouter: not relayer',
+      )
 
       const relayerBefore = await tokenBalance(usdt, relayer)
-      const receipt = await confirm(
-        anvil.walletClient.writeContract({
-          account: relayer,
-          address: payRouter,
-          abi: payRouterAbi,
-          functionName: 'settle',
-          args: [intentId],
-        }),
-      )
+      const escrowBefore = await tokenBalance(usdt, payRouter)
+      const receipt = await confirm(anvil.walletClient.writeContract(settleRequest(order)))
       expect((await tokenBalance(usdt, relayer)) - relayerBefore).toBe(parseUnits('75', 6))
-      expect((await readDeposit(intentId)).state).toBe(stateSettled)
+      expect(escrowBefore - (await tokenBalance(usdt, payRouter))).toBe(parseUnits('75', 6))
+      expect(await depositState(orderKey)).toBe(stateSettled)
       expect(
         parseEventLogs({ abi: payRouterAbi, logs: receipt.logs, eventName: 'Settled' })[0]?.args,
-      ).toEqual({
-        intentId,
-      })
-      await expect(settle(relayer)).rejects.toThrow('PayRouter: not open')
+      ).toEqual({ orderKey, intentId: order.intentId })
+      await expect(anvil.publicClient.simulateContract(settleRequest(order))).rejects.toThrow(
+        'PayRouter: not open',
+      )
 
-      await passTime(fillDeadline)
-      await expect(
-        anvil.publicClient.simulateContract({
-          account: payer,
-          address: payRouter,
-          abi: payRouterAbi,
-          functionName: 'refund',
-          args: [intentId],
-        }),
-      ).rejects.toThrow('PayRouter: not open')
+      await mineAt(fillDeadline + settlementWindow + 1n)
+      await expect(anvil.publicClient.simulateContract(refundRequest(order, payer))).rejects.toThrow(
+        'PayRouter: not open',
+      )
     })
 
-    it('refunds the payer only after the deadline, to anyone asking, exactly once', async () => {
-      const intentId = newIntentId()
+    it('keeps refunds closed from the fill deadline through the settlement window, then refunds the payer the escrow exactly once', async () => {
       const fillDeadline = (await latestTimestamp()) + 600n
-      await deposit({ intentId, tokenIn: zeroAddress, amountIn: parseEther('3'), fillDeadline })
-      const refund = () =>
-        anvil.publicClient.simulateContract({
-          account: stranger,
-          address: payRouter,
-          abi: payRouterAbi,
-          functionName: 'refund',
-          args: [intentId],
-        })
-      await expect(refund()).rejects.toThrow('PayRouter: deadline not passed')
-      await expect(
-        anvil.publicClient.simulateContract({
-          account: stranger,
-          address: payRouter,
-          abi: payRouterAbi,
-          functionName: 'refund',
-          args: [newIntentId()],
-        }),
-      ).rejects.toThrow('PayRouter: unknown intent')
+      const { order, orderKey } = await deposit({
+        tokenIn: usdt,
+        amountIn: parseUnits('33.3', 6),
+        fillDeadline,
+      })
+      const simulateRefund = () => anvil.publicClient.simulateContract(refundRequest(order))
 
-      await passTime(fillDeadline)
-      const payerBefore = await nativeBalance(payer)
-      const receipt = await confirm(
-        anvil.walletClient.writeContract({
-          account: stranger,
-          address: payRouter,
-          abi: payRouterAbi,
-          functionName: 'refund',
-          args: [intentId],
-        }),
-      )
-      expect((await nativeBalance(payer)) - payerBefore).toBe(parseEther('3'))
-      expect((await readDeposit(intentId)).state).toBe(stateRefunded)
+      await expect(simulateRefund()).rejects.toThrow('PayRouter: settlement window open')
+      await mineAt(fillDeadline)
+      await expect(simulateRefund()).rejects.toThrow('PayRouter: settlement window open')
+      await mineAt(fillDeadline + 1n)
+      await expect(simulateRefund()).rejects.toThrow('PayRouter: settlement window open')
+      await mineAt(fillDeadline + settlementWindow)
+      await expect(simulateRefund()).rejects.toThrow('PayRouter: settlement window open')
+      expect(await depositState(orderKey)).toBe(stateOpen)
+
+      // The first second after the window: anyone may refund, and only the payer is paid.
+      const payerBefore = await tokenBalance(usdt, payer)
+      const strangerBefore = await tokenBalance(usdt, stranger)
+      const escrowBefore = await tokenBalance(usdt, payRouter)
+      await nextBlockAt(fillDeadline + settlementWindow + 1n)
+      const receipt = await confirm(anvil.walletClient.writeContract(refundRequest(order)))
+      expect(await blockTimestamp(receipt)).toBe(fillDeadline + settlementWindow + 1n)
+      expect((await tokenBalance(usdt, payer)) - payerBefore).toBe(parseUnits('33.3', 6))
+      expect(await tokenBalance(usdt, stranger)).toBe(strangerBefore)
+      expect(escrowBefore - (await tokenBalance(usdt, payRouter))).toBe(parseUnits('33.3', 6))
+      expect(await depositState(orderKey)).toBe(stateRefunded)
       expect(
         parseEventLogs({ abi: payRouterAbi, logs: receipt.logs, eventName: 'Refunded' })[0]?.args,
       ).toEqual({
-        intentId,
+        orderKey,
+        intentId: order.intentId,
         payer,
-        token: zeroAddress,
-        amount: parseEther('3'),
+        token: usdt,
+        amount: parseUnits('33.3', 6),
       })
-      await expect(refund()).rejects.toThrow('PayRouter: not open')
-      await expect(
-        anvil.publicClient.simulateContract({
-          account: relayer,
-          address: payRouter,
-          abi: payRouterAbi,
-          functionName: 'settle',
-          args: [intentId],
-        }),
-      ).rejects.toThrow('PayRouter: not open')
+
+      await expect(simulateRefund()).rejects.toThrow('PayRouter: not open')
+      await expect(anvil.publicClient.simulateContract(refundRequest(order, payer))).rejects.toThrow(
+        'PayRouter: not open',
+      )
+      await expect(anvil.publicClient.simulateContract(settleRequest(order))).rejects.toThrow(
+        'PayRouter: not open',
+      )
+      expect((await tokenBalance(usdt, payer)) - payerBefore).toBe(parseUnits('33.3', 6))
+    })
+
+    it('refunds native escrow to the payer, whoever asks', async () => {
+      const fillDeadline = (await latestTimestamp()) + 600n
+      const { order, orderKey } = await deposit({
+        tokenIn: zeroAddress,
+        amountIn: parseEther('3'),
+        fillDeadline,
+      })
+      await mineAt(fillDeadline + settlementWindow + 1n)
+      const payerBefore = await nativeBalance(payer)
+      await confirm(anvil.walletClient.writeContract(refundRequest(order)))
+      expect((await nativeBalance(payer)) - payerBefore).toBe(parseEther('3'))
+      expect(await depositState(orderKey)).toBe(stateRefunded)
+    })
+
+    it('leaves the relayer who filled by the deadline the whole settlement window to settle, with no refund before it', async () => {
+      // A fill on the destination happens at the latest in the second of the fill deadline; from
+      // then until deadline + SETTLEMENT_WINDOW a refund reverts and the relayer's settle works.
+      const fillDeadline = (await latestTimestamp()) + 600n
+      const { order, orderKey } = await deposit({
+        tokenIn: usdc,
+        amountIn: parseUnits('20', 6),
+        fillDeadline,
+      })
+      for (const time of [
+        fillDeadline,
+        fillDeadline + settlementWindow / 2n,
+        fillDeadline + settlementWindow - 1n,
+      ]) {
+        await mineAt(time)
+        await expect(
+          anvil.publicClient.simulateContract(refundRequest(order)),
+          `refund at ${time}`,
+        ).rejects.toThrow('PayRouter: settlement window open')
+        await expect(
+          anvil.publicClient.simulateContract(refundRequest(order, payer)),
+          `refund by the payer at ${time}`,
+        ).rejects.toThrow('PayRouter: settlement window open')
+        await expect(anvil.publicClient.simulateContract(settleRequest(order))).resolves.toBeDefined()
+      }
+
+      // The last second of the window: a refund still reverts there (see above), settle goes through.
+      const relayerBefore = await tokenBalance(usdc, relayer)
+      await nextBlockAt(fillDeadline + settlementWindow)
+      const receipt = await confirm(anvil.walletClient.writeContract(settleRequest(order)))
+      expect(await blockTimestamp(receipt)).toBe(fillDeadline + settlementWindow)
+      expect((await tokenBalance(usdc, relayer)) - relayerBefore).toBe(parseUnits('20', 6))
+      expect(await depositState(orderKey)).toBe(stateSettled)
+
+      await mineAt(fillDeadline + settlementWindow + 60n)
+      await expect(anvil.publicClient.simulateContract(refundRequest(order, payer))).rejects.toThrow(
+        'PayRouter: not open',
+      )
+    })
+
+    it('settles or refunds only the order deposited: never an unknown order, an altered one or one from another chain', async () => {
+      const fillDeadline = (await latestTimestamp()) + 600n
+      const { order, orderKey } = await deposit({
+        tokenIn: usdt,
+        amountIn: parseUnits('15', 6),
+        minAmountOut: parseUnits('14.9', 6),
+        fillDeadline,
+      })
+      // Make sure the contract holds more than this escrow, so an inflated amount could be paid out.
+      await deposit({ tokenIn: usdt, amountIn: parseUnits('500', 6), fillDeadline })
+
+      const altered: [field: string, order: Order][] = [
+        ['intentId', { ...order, intentId: newIntentId() }],
+        ['payer', { ...order, payer: stranger }],
+        ['escrowToken', { ...order, escrowToken: usdc }],
+        ['escrowAmount up', { ...order, escrowAmount: order.escrowAmount + 1n }],
+        ['escrowAmount way up', { ...order, escrowAmount: parseUnits('515', 6) }],
+        ['escrowAmount down', { ...order, escrowAmount: order.escrowAmount - 1n }],
+        ['receiver', { ...order, receiver: relayer }],
+        ['destinationChainId', { ...order, destinationChainId: 10n }],
+        ['destinationToken', { ...order, destinationToken: usdt }],
+        ['minAmountOut', { ...order, minAmountOut: order.minAmountOut - 1n }],
+        ['fillDeadline later', { ...order, fillDeadline: order.fillDeadline + 1n }],
+        // Backdated so that, were it accepted, refunds would already be open.
+        ['fillDeadline earlier', { ...order, fillDeadline: order.fillDeadline - 7200n }],
+        [
+          'never deposited',
+          await newFillOrder({ sourceChainId: thisChainId, destinationChainId: otherChainId }),
+        ],
+      ]
+      const fromElsewhere: Order = { ...order, sourceChainId: otherChainId }
+      const check = async () => {
+        for (const [field, candidate] of altered) {
+          expect(keyOf(candidate), field).not.toBe(orderKey)
+          await expect(anvil.publicClient.simulateContract(settleRequest(candidate)), field).rejects.toThrow(
+            'PayRouter: unknown order',
+          )
+          await expect(anvil.publicClient.simulateContract(refundRequest(candidate)), field).rejects.toThrow(
+            'PayRouter: unknown order',
+          )
+        }
+        await expect(anvil.publicClient.simulateContract(settleRequest(fromElsewhere))).rejects.toThrow(
+          'PayRouter: wrong chain',
+        )
+        await expect(anvil.publicClient.simulateContract(refundRequest(fromElsewhere))).rejects.toThrow(
+          'PayRouter: wrong chain',
+        )
+      }
+      await check()
+      // Again once the real order's refund window is open, when only the key stands in the way.
+      await mineAt(fillDeadline + settlementWindow + 1n)
+      await check()
+
+      expect(await depositState(orderKey)).toBe(stateOpen)
+      const payerBefore = await tokenBalance(usdt, payer)
+      await confirm(anvil.walletClient.writeContract(refundRequest(order)))
+      expect((await tokenBalance(usdt, payer)) - payerBefore).toBe(parseUnits('15', 6))
     })
   })
 
   describe('fill', () => {
-    const fill = (options: {
-      intentId: Hex
-      tokenIn: Address
-      amountIn: bigint
-      swapPath?: Address[]
-      tokenOut: Address
-      minAmountOut?: bigint
-      receiver: Address
-      account?: Address
-    }) => ({
-      account: options.account ?? relayer,
-      address: payRouter,
-      abi: payRouterAbi,
-      functionName: 'fill' as const,
-      args: [
-        options.intentId,
-        options.tokenIn,
-        options.amountIn,
-        options.swapPath ?? [],
-        options.tokenOut,
-        options.minAmountOut ?? 0n,
-        options.receiver,
-        42161n,
-      ] as const,
-      value: options.tokenIn === zeroAddress ? options.amountIn : 0n,
-      gas: swapGasLimit,
-    })
-
-    it('pays the receiver from the relayer inventory, once per intent, and only for the relayer', async () => {
-      const intentId = newIntentId()
-      const receiver = newReceiver()
-      const request = fill({
-        intentId,
-        tokenIn: usdc,
-        amountIn: parseUnits('40', 6),
-        tokenOut: usdc,
-        receiver,
-      })
+    it('pays the receiver from the relayer inventory, once per order, and only for the relayer', async () => {
+      const order = await newFillOrder()
+      const orderKey = keyOf(order)
+      const request = fillRequest(order, usdc, parseUnits('40', 6))
       await expect(anvil.publicClient.simulateContract({ ...request, account: payer })).rejects.toThrow(
         'PayRouter: not relayer',
       )
       const relayerBefore = await tokenBalance(usdc, relayer)
+      const { result } = await anvil.publicClient.simulateContract(request)
+      expect(result).toBe(parseUnits('40', 6))
       const receipt = await confirm(anvil.walletClient.writeContract(request))
-      expect(await tokenBalance(usdc, receiver)).toBe(parseUnits('40', 6))
+      expect(await tokenBalance(usdc, order.receiver)).toBe(parseUnits('40', 6))
       expect(relayerBefore - (await tokenBalance(usdc, relayer))).toBe(parseUnits('40', 6))
-      expect(
-        await anvil.publicClient.readContract({
-          address: payRouter,
-          abi: payRouterAbi,
-          functionName: 'filled',
-          args: [intentId],
-        }),
-      ).toBe(true)
+      expect(await isFilled(orderKey)).toBe(true)
+      // A fill is no escrow: the destination side keeps no deposit state for the order.
+      expect(await depositState(orderKey)).toBe(stateNone)
       expect(parseEventLogs({ abi: payRouterAbi, logs: receipt.logs, eventName: 'Filled' })[0]?.args).toEqual(
         {
-          intentId,
-          relayer,
-          receiver,
+          orderKey,
+          intentId: order.intentId,
+          receiver: order.receiver,
           token: usdc,
           amount: parseUnits('40', 6),
-          sourceChainId: 42161n,
+          sourceChainId: foreignChainId,
+          relayer,
         },
       )
 
       await expect(anvil.publicClient.simulateContract(request)).rejects.toThrow('PayRouter: already filled')
+      // Nor through a swap (which on its own would meet the minimum).
+      expect(await quote(parseUnits('45', 6), [usdt, usdc])).toBeGreaterThan(order.minAmountOut)
       await expect(
-        anvil.publicClient.simulateContract(
-          fill({
-            intentId,
-            tokenIn: zeroAddress,
-            amountIn: 1n,
-            tokenOut: zeroAddress,
-            receiver: newReceiver(),
-          }),
-        ),
+        anvil.publicClient.simulateContract(fillRequest(order, usdt, parseUnits('45', 6), [usdt, usdc])),
       ).rejects.toThrow('PayRouter: already filled')
-      expect(await tokenBalance(usdc, receiver)).toBe(parseUnits('40', 6))
+      expect(await tokenBalance(usdc, order.receiver)).toBe(parseUnits('40', 6))
+    })
+
+    it('pays more than the minimum when the relayer sends more, and Filled says how much', async () => {
+      const order = await newFillOrder({ minAmountOut: parseUnits('10', 6) })
+      const receipt = await confirm(
+        anvil.walletClient.writeContract(fillRequest(order, usdc, parseUnits('12', 6))),
+      )
+      const [event] = parseEventLogs({ abi: payRouterAbi, logs: receipt.logs, eventName: 'Filled' })
+      expect(event?.args.amount).toBe(parseUnits('12', 6))
+      expect(await tokenBalance(usdc, order.receiver)).toBe(parseUnits('12', 6))
     })
 
     it('fills in native currency from msg.value', async () => {
-      const receiver = newReceiver()
-      await confirm(
-        anvil.walletClient.writeContract(
-          fill({
-            intentId: newIntentId(),
-            tokenIn: zeroAddress,
-            amountIn: parseEther('0.5'),
-            tokenOut: zeroAddress,
-            receiver,
-          }),
-        ),
+      const order = await newFillOrder({ destinationToken: zeroAddress, minAmountOut: parseEther('0.5') })
+      const receipt = await confirm(
+        anvil.walletClient.writeContract(fillRequest(order, zeroAddress, parseEther('0.5'))),
       )
-      expect(await nativeBalance(receiver)).toBe(parseEther('0.5'))
+      expect(await nativeBalance(order.receiver)).toBe(parseEther('0.5'))
+      expect(
+        parseEventLogs({ abi: payRouterAbi, logs: receipt.logs, eventName: 'Filled' })[0]?.args,
+      ).toMatchObject({
+        orderKey: keyOf(order),
+        token: zeroAddress,
+        amount: parseEther('0.5'),
+      })
     })
 
-    it('swaps the relayer inventory into the receiver token when they differ', async () => {
-      const receiver = newReceiver()
+    it('swaps the relayer inventory into the destination token, and Filled reports what the receiver got', async () => {
       const expected = await quote(parseUnits('250', 6), [usdt, usdc])
-      await confirm(
-        anvil.walletClient.writeContract(
-          fill({
-            intentId: newIntentId(),
-            tokenIn: usdt,
-            amountIn: parseUnits('250', 6),
-            swapPath: [usdt, usdc],
-            tokenOut: usdc,
-            minAmountOut: (expected * 99n) / 100n,
-            receiver,
-          }),
-        ),
+      const order = await newFillOrder({ minAmountOut: (expected * 99n) / 100n })
+      const heldBefore = [await tokenBalance(usdc, payRouter), await tokenBalance(usdt, payRouter)]
+      const receipt = await confirm(
+        anvil.walletClient.writeContract(fillRequest(order, usdt, parseUnits('250', 6), [usdt, usdc])),
       )
-      expect(await tokenBalance(usdc, receiver)).toBe(expected)
+      const [event] = parseEventLogs({ abi: payRouterAbi, logs: receipt.logs, eventName: 'Filled' })
+      expect(event?.args).toEqual({
+        orderKey: keyOf(order),
+        intentId: order.intentId,
+        receiver: order.receiver,
+        token: usdc,
+        amount: expected,
+        sourceChainId: foreignChainId,
+        relayer,
+      })
+      expect(await tokenBalance(usdc, order.receiver)).toBe(event?.args.amount)
+      // The swap passes through PayRouter and leaves nothing there (escrows held for others stay as they were).
+      expect([await tokenBalance(usdc, payRouter), await tokenBalance(usdt, payRouter)]).toEqual(heldBefore)
 
-      const nativeReceiver = newReceiver()
       const expectedNative = await quote(parseUnits('300', 6), [usdc, weth])
-      await confirm(
-        anvil.walletClient.writeContract(
-          fill({
-            intentId: newIntentId(),
-            tokenIn: usdc,
-            amountIn: parseUnits('300', 6),
-            swapPath: [usdc, weth],
-            tokenOut: zeroAddress,
-            minAmountOut: expectedNative,
-            receiver: nativeReceiver,
-          }),
-        ),
+      const nativeOrder = await newFillOrder({ destinationToken: zeroAddress, minAmountOut: expectedNative })
+      const nativeReceipt = await confirm(
+        anvil.walletClient.writeContract(fillRequest(nativeOrder, usdc, parseUnits('300', 6), [usdc, weth])),
       )
-      expect(await nativeBalance(nativeReceiver)).toBe(expectedNative)
+      const [nativeEvent] = parseEventLogs({
+        abi: payRouterAbi,
+        logs: nativeReceipt.logs,
+        eventName: 'Filled',
+      })
+      expect(nativeEvent?.args).toMatchObject({ token: zeroAddress, amount: expectedNative })
+      expect(await nativeBalance(nativeOrder.receiver)).toBe(nativeEvent?.args.amount)
+      expect(await tokenBalance(weth, nativeOrder.receiver)).toBe(0n)
     })
 
-    it('reverts a fill below the minimum amount, so the intent stays fillable', async () => {
-      const intentId = newIntentId()
+    it('reverts a fill below the order minimum, so the order stays fillable', async () => {
+      const order = await newFillOrder({ minAmountOut: parseUnits('10.01', 6) })
       await expect(
-        anvil.publicClient.simulateContract(
-          fill({
-            intentId,
-            tokenIn: usdc,
-            amountIn: parseUnits('10', 6),
-            tokenOut: usdc,
-            minAmountOut: parseUnits('10.01', 6),
-            receiver: newReceiver(),
-          }),
-        ),
+        anvil.publicClient.simulateContract(fillRequest(order, usdc, parseUnits('10', 6))),
       ).rejects.toThrow('PayRouter: slippage')
       const expected = await quote(parseUnits('10', 6), [usdt, usdc])
+      const swapOrder = await newFillOrder({ minAmountOut: expected + 1n })
+      await expect(
+        anvil.publicClient.simulateContract(fillRequest(swapOrder, usdt, parseUnits('10', 6), [usdt, usdc])),
+      ).rejects.toThrow('UniswapV2Router: INSUFFICIENT_OUTPUT_AMOUNT')
+      expect(await isFilled(keyOf(order))).toBe(false)
+      expect(await isFilled(keyOf(swapOrder))).toBe(false)
+      await confirm(anvil.walletClient.writeContract(fillRequest(order, usdc, parseUnits('10.01', 6))))
+      expect(await isFilled(keyOf(order))).toBe(true)
+    })
+
+    it('pays only in the destination token, with a value that matches', async () => {
+      const order = await newFillOrder({ minAmountOut: parseUnits('1', 6) })
+      const simulate = (tokenIn: Address, swapPath: Address[] = [], value?: bigint) =>
+        anvil.publicClient.simulateContract({
+          ...fillRequest(order, tokenIn, parseUnits('2', 6), swapPath),
+          ...(value === undefined ? {} : { value }),
+        })
+      await expect(simulate(usdt)).rejects.toThrow('PayRouter: bad path')
+      await expect(simulate(zeroAddress)).rejects.toThrow('PayRouter: bad path')
+      await expect(simulate(usdt, [usdt, usdc, weth])).rejects.toThrow('PayRouter: bad path')
+      await expect(simulate(usdc, [usdc, usdt])).rejects.toThrow('PayRouter: bad path')
+      await expect(simulate(weth, [usdt, usdc])).rejects.toThrow('PayRouter: bad path')
+      await expect(simulate(usdc, [], 1n)).rejects.toThrow('PayRouter: bad value')
+      await expect(simulate(usdt, [usdt, usdc], 1n)).rejects.toThrow('PayRouter: bad value')
+      const nativeOrder = await newFillOrder({ destinationToken: zeroAddress, minAmountOut: 1n })
+      await expect(
+        anvil.publicClient.simulateContract({ ...fillRequest(nativeOrder, zeroAddress, 2n), value: 1n }),
+      ).rejects.toThrow('PayRouter: bad value')
       await expect(
         anvil.publicClient.simulateContract(
-          fill({
-            intentId,
-            tokenIn: usdt,
-            amountIn: parseUnits('10', 6),
-            swapPath: [usdt, usdc],
-            tokenOut: usdc,
-            minAmountOut: expected + 1n,
-            receiver: newReceiver(),
-          }),
+          fillRequest({ ...order, receiver: zeroAddress }, usdc, parseUnits('2', 6)),
         ),
-      ).rejects.toThrow('UniswapV2Router: INSUFFICIENT_OUTPUT_AMOUNT')
+      ).rejects.toThrow('PayRouter: zero receiver')
+      await expect(anvil.publicClient.simulateContract(fillRequest(order, usdc, 0n))).rejects.toThrow(
+        'PayRouter: zero amount',
+      )
+      expect(await isFilled(keyOf(order))).toBe(false)
+    })
+
+    it('refuses an order meant for another chain', async () => {
+      const order = await newFillOrder({ destinationChainId: otherChainId })
+      await expect(
+        anvil.publicClient.simulateContract(fillRequest(order, usdc, parseUnits('40', 6))),
+      ).rejects.toThrow('PayRouter: wrong chain')
+    })
+
+    it('fills in the block of the fill deadline and refuses the order one second later', async () => {
+      const fillDeadline = (await latestTimestamp()) + 120n
+      const atDeadline = await newFillOrder({ fillDeadline })
+      const late = await newFillOrder({ fillDeadline })
+
+      await nextBlockAt(fillDeadline)
+      const receipt = await confirm(
+        anvil.walletClient.writeContract(fillRequest(atDeadline, usdc, parseUnits('40', 6))),
+      )
+      expect(await blockTimestamp(receipt)).toBe(fillDeadline)
+      expect(await tokenBalance(usdc, atDeadline.receiver)).toBe(parseUnits('40', 6))
+      expect(await isFilled(keyOf(atDeadline))).toBe(true)
+      // In that second the other order could still be filled too...
+      await expect(
+        anvil.publicClient.simulateContract(fillRequest(late, usdc, parseUnits('40', 6))),
+      ).resolves.toBeDefined()
+
+      // ...but not one second later, directly or through a swap, and nothing is paid.
+      await mineAt(fillDeadline + 1n)
+      await expect(
+        anvil.publicClient.simulateContract(fillRequest(late, usdc, parseUnits('40', 6))),
+      ).rejects.toThrow('PayRouter: fill deadline passed')
+      await expect(
+        anvil.publicClient.simulateContract(fillRequest(late, usdt, parseUnits('45', 6), [usdt, usdc])),
+      ).rejects.toThrow('PayRouter: fill deadline passed')
+      const relayerBefore = await tokenBalance(usdc, relayer)
+      const lateReceipt = await anvil.publicClient.waitForTransactionReceipt({
+        hash: await anvil.walletClient.writeContract(fillRequest(late, usdc, parseUnits('40', 6))),
+      })
+      expect(lateReceipt.status).toBe('reverted')
+      expect(await tokenBalance(usdc, late.receiver)).toBe(0n)
+      expect(await tokenBalance(usdc, relayer)).toBe(relayerBefore)
+      expect(await isFilled(keyOf(late))).toBe(false)
+    })
+
+    it('keys fills by the whole order: a copied intent id with another payer, source chain, receiver or amount is another order', async () => {
+      const original = await newFillOrder()
+      const copies: [field: string, order: Order][] = [
+        ['payer', { ...original, payer: newAddress() }],
+        ['sourceChainId', { ...original, sourceChainId: 10n }],
+        ['receiver', { ...original, receiver: newAddress() }],
+        ['escrowAmount', { ...original, escrowAmount: original.escrowAmount + 1n }],
+        ['minAmountOut', { ...original, minAmountOut: original.minAmountOut - 1n }],
+        ['fillDeadline', { ...original, fillDeadline: original.fillDeadline - 1n }],
+      ]
+      const keys = [original, ...copies.map(([, order]) => order)].map(keyOf)
+      expect(new Set(keys).size).toBe(keys.length)
+
+      await confirm(anvil.walletClient.writeContract(fillRequest(original, usdc, parseUnits('40', 6))))
+      expect(await isFilled(keyOf(original))).toBe(true)
+      await expect(
+        anvil.publicClient.simulateContract(fillRequest(original, usdc, parseUnits('40', 6))),
+      ).rejects.toThrow('PayRouter: already filled')
+      for (const [field, copy] of copies) {
+        expect(await isFilled(keyOf(copy)), field).toBe(false)
+      }
+
+      // Filling the payer copy (the other deposit) pays again and marks only that copy filled.
+      const [, payerCopy] = copies[0] ?? []
+      if (!payerCopy) throw new Error('no copy')
+      const receipt = await confirm(
+        anvil.walletClient.writeContract(fillRequest(payerCopy, usdc, parseUnits('40', 6))),
+      )
       expect(
-        await anvil.publicClient.readContract({
-          address: payRouter,
-          abi: payRouterAbi,
-          functionName: 'filled',
-          args: [intentId],
+        parseEventLogs({ abi: payRouterAbi, logs: receipt.logs, eventName: 'Filled' })[0]?.args,
+      ).toMatchObject({
+        orderKey: keyOf(payerCopy),
+        intentId: original.intentId,
+      })
+      expect(await tokenBalance(usdc, original.receiver)).toBe(parseUnits('80', 6))
+      for (const [field, copy] of copies.slice(1)) {
+        expect(await isFilled(keyOf(copy)), field).toBe(false)
+      }
+    })
+
+    it('rejects an order encoded with dirty high bits (the ABI decoder reverts) rather than reading it under another key', async () => {
+      const order = await newFillOrder()
+      const clean = encodeFunctionData({
+        abi: payRouterAbi,
+        functionName: 'fill',
+        args: [order, usdc, parseUnits('40', 6), []],
+      })
+      const call = (data: Hex) =>
+        anvil.publicClient.call({ account: relayer, to: payRouter, data, gas: swapGasLimit }).then(
+          () => 'ok',
+          (error: Error) => error.message,
+        )
+      expect(await call(clean)).toBe('ok')
+      // Calldata: selector, then the order's ten words. Dirty the top byte of payer (word 2),
+      // receiver (word 5), destinationToken (word 7) and fillDeadline (word 9, a uint64).
+      for (const word of [2, 5, 7, 9]) {
+        const offset = 2 + 8 + word * 64
+        const dirty = `${clean.slice(0, offset)}ff${clean.slice(offset + 2)}` as Hex
+        expect(await call(dirty), `word ${word}`).toMatch(/reverted for an unknown reason/)
+      }
+      expect(await isFilled(keyOf(order))).toBe(false)
+    })
+  })
+
+  describe('across two chains', () => {
+    /** A second anvil as the destination chain (8453), with its own PayRouter and USDC. */
+    let destination: TestAnvil
+    let destinationPayRouter: Address
+    let destinationUsdc: Address
+
+    beforeAll(async () => {
+      destination = await startTestAnvil({ chainId: Number(otherChainId) })
+      expect(destination.accounts[9]).toBe(relayer)
+      const wallet = destination.walletClient
+      const destinationWeth = await deploy(
+        wallet.deployContract({ abi: weth9Abi, bytecode: weth9Bytecode }),
+        destination,
+      )
+      const factory = await deploy(
+        wallet.deployContract({
+          abi: uniswapV2FactoryAbi,
+          bytecode: uniswapV2FactoryBytecode,
+          args: [deployer],
         }),
-      ).toBe(false)
+        destination,
+      )
+      const destinationRouter = await deploy(
+        wallet.deployContract({
+          abi: uniswapV2Router02Abi,
+          bytecode: uniswapV2Router02Bytecode,
+          args: [factory, destinationWeth],
+        }),
+        destination,
+      )
+      destinationPayRouter = await deploy(
+        wallet.deployContract({
+          abi: payRouterAbi,
+          bytecode: payRouterBytecode,
+          args: [destinationRouter, destinationWeth, relayer],
+        }),
+        destination,
+      )
+      destinationUsdc = await deploy(
+        wallet.deployContract({
+          abi: testTokenAbi,
+          bytecode: testTokenBytecode,
+          args: ['USD Coin', 'USDC', 6],
+        }),
+        destination,
+      )
+      await confirm(
+        wallet.writeContract({
+          address: destinationUsdc,
+          abi: testTokenAbi,
+          functionName: 'mint',
+          args: [relayer, parseUnits('1000', 6)],
+        }),
+        destination,
+      )
+      await approve(destinationUsdc, relayer, destinationPayRouter, destination)
+    })
+
+    afterAll(async () => {
+      await destination?.stop()
+    })
+
+    const fillOnDestination = (order: Order, amountIn: bigint) => ({
+      account: relayer,
+      address: destinationPayRouter,
+      abi: payRouterAbi,
+      functionName: 'fill' as const,
+      args: [order, destinationUsdc, amountIn, []] as const,
+      gas: swapGasLimit,
+    })
+
+    it('fills on the destination the order deposited on the source; the relayer settles it and the payer can never also refund', async () => {
+      const receiver = newAddress()
+      const fillDeadline = (await latestTimestamp()) + 600n
+      const { order, orderKey } = await deposit({
+        tokenIn: usdt,
+        amountIn: parseUnits('30', 6),
+        destinationChainId: otherChainId,
+        destinationToken: destinationUsdc,
+        minAmountOut: parseUnits('29.5', 6),
+        receiver,
+        fillDeadline,
+      })
+      // Each side only does its own half.
+      await expect(
+        anvil.publicClient.simulateContract(fillRequest(order, usdc, parseUnits('30', 6))),
+      ).rejects.toThrow('PayRouter: wrong chain')
+      for (const functionName of ['settle', 'refund'] as const) {
+        await expect(
+          destination.publicClient.simulateContract({
+            account: relayer,
+            address: destinationPayRouter,
+            abi: payRouterAbi,
+            functionName,
+            args: [order],
+          }),
+        ).rejects.toThrow('PayRouter: wrong chain')
+      }
+
+      // The relayer fills from the order in Deposited; the destination derives the same key.
+      const receipt = await confirm(
+        destination.walletClient.writeContract(fillOnDestination(order, parseUnits('29.5', 6))),
+        destination,
+      )
+      const [filled] = parseEventLogs({ abi: payRouterAbi, logs: receipt.logs, eventName: 'Filled' })
+      expect(filled?.args).toEqual({
+        orderKey,
+        intentId: order.intentId,
+        receiver,
+        token: destinationUsdc,
+        amount: parseUnits('29.5', 6),
+        sourceChainId: thisChainId,
+        relayer,
+      })
+      expect(await tokenBalance(destinationUsdc, receiver, destination)).toBe(filled?.args.amount)
+      expect(await isFilled(orderKey, destination, destinationPayRouter)).toBe(true)
+      await expect(
+        destination.publicClient.simulateContract(fillOnDestination(order, parseUnits('29.5', 6))),
+      ).rejects.toThrow('PayRouter: already filled')
+
+      // Back on the source: no refund until the settlement window after the deadline has passed...
+      await mineAt(fillDeadline + settlementWindow - 1n)
+      await expect(anvil.publicClient.simulateContract(refundRequest(order, payer))).rejects.toThrow(
+        'PayRouter: settlement window open',
+      )
+      // ...so the relayer settles, here in its last second, and is paid the escrow.
+      const relayerBefore = await tokenBalance(usdt, relayer)
+      await nextBlockAt(fillDeadline + settlementWindow)
+      await confirm(anvil.walletClient.writeContract(settleRequest(order)))
+      expect((await tokenBalance(usdt, relayer)) - relayerBefore).toBe(parseUnits('30', 6))
+      expect(await depositState(orderKey)).toBe(stateSettled)
+
+      await mineAt(fillDeadline + settlementWindow + 1n)
+      const payerBefore = await tokenBalance(usdt, payer)
+      await expect(anvil.publicClient.simulateContract(refundRequest(order, payer))).rejects.toThrow(
+        'PayRouter: not open',
+      )
+      expect(await tokenBalance(usdt, payer)).toBe(payerBefore)
+    })
+
+    it('refunds on the source an order nobody filled, which the destination no longer fills past its deadline', async () => {
+      const fillDeadline = (await latestTimestamp()) + 600n
+      const { order, orderKey } = await deposit({
+        tokenIn: usdc,
+        amountIn: parseUnits('12', 6),
+        destinationChainId: otherChainId,
+        destinationToken: destinationUsdc,
+        receiver: newAddress(),
+        fillDeadline,
+      })
+      await mineAt(fillDeadline + 1n, destination)
+      await expect(
+        destination.publicClient.simulateContract(fillOnDestination(order, parseUnits('12', 6))),
+      ).rejects.toThrow('PayRouter: fill deadline passed')
+
+      const payerBefore = await tokenBalance(usdc, payer)
+      await nextBlockAt(fillDeadline + settlementWindow + 1n)
+      await confirm(anvil.walletClient.writeContract(refundRequest(order)))
+      expect((await tokenBalance(usdc, payer)) - payerBefore).toBe(parseUnits('12', 6))
+      expect(await depositState(orderKey)).toBe(stateRefunded)
+      await expect(anvil.publicClient.simulateContract(settleRequest(order))).rejects.toThrow(
+        'PayRouter: not open',
+      )
+      expect(await tokenBalance(destinationUsdc, order.receiver, destination)).toBe(0n)
     })
   })
 
@@ -900,7 +1380,7 @@ describe('PayRouter', () => {
     })
 
     it('blocks a token that re-enters pay while being paid', async () => {
-      const receiver = newReceiver()
+      const receiver = newAddress()
       const attacksBefore = await arm(
         reentrantToken,
         reentrantTokenAbi,
@@ -927,13 +1407,12 @@ describe('PayRouter', () => {
       expect(await tokenBalance(reentrantToken, receiver)).toBe(parseUnits('5', 6))
     })
 
-    it('blocks a token that re-enters fill for the same intent, which is then filled once', async () => {
-      const intentId = newIntentId()
-      const receiver = newReceiver()
+    it('blocks a token that re-enters fill for the same order, which is then filled once', async () => {
+      const order = await newFillOrder({ destinationToken: reentrantToken, minAmountOut: parseUnits('5', 6) })
       const fillData = encodeFunctionData({
         abi: payRouterAbi,
         functionName: 'fill',
-        args: [intentId, reentrantToken, parseUnits('5', 6), [], reentrantToken, 0n, receiver, 1n],
+        args: [order, reentrantToken, parseUnits('5', 6), []],
       })
       const attacksBefore = await arm(reentrantToken, reentrantTokenAbi, fillData)
       await confirm(anvil.walletClient.sendTransaction({ account: relayer, to: payRouter, data: fillData }))
@@ -942,17 +1421,42 @@ describe('PayRouter', () => {
         succeeded: false,
         error: 'ReentrancyGuardReentrantCall',
       })
-      expect(await tokenBalance(reentrantToken, receiver)).toBe(parseUnits('5', 6))
+      expect(await tokenBalance(reentrantToken, order.receiver)).toBe(parseUnits('5', 6))
+      expect(await isFilled(keyOf(order))).toBe(true)
+    })
+
+    it('blocks a token that re-enters settle while the escrow is released, which is then settled once', async () => {
+      const fillDeadline = (await latestTimestamp()) + 60n
+      const { order, orderKey } = await deposit({
+        tokenIn: reentrantToken,
+        amountIn: parseUnits('20', 6),
+        fillDeadline,
+      })
+      const settleData = encodeFunctionData({ abi: payRouterAbi, functionName: 'settle', args: [order] })
+      const attacksBefore = await arm(reentrantToken, reentrantTokenAbi, settleData)
+      const before = await tokenBalance(reentrantToken, relayer)
+      await confirm(anvil.walletClient.sendTransaction({ account: relayer, to: payRouter, data: settleData }))
+      expect(await readAttack(reentrantToken, reentrantTokenAbi)).toEqual({
+        count: attacksBefore + 1n,
+        succeeded: false,
+        error: 'ReentrancyGuardReentrantCall',
+      })
+      expect((await tokenBalance(reentrantToken, relayer)) - before).toBe(parseUnits('20', 6))
+      expect(await depositState(orderKey)).toBe(stateSettled)
     })
 
     it('blocks a token that re-enters refund while its escrow is paid back', async () => {
-      const intentId = newIntentId()
       const fillDeadline = (await latestTimestamp()) + 60n
-      await deposit({ intentId, tokenIn: reentrantToken, amountIn: parseUnits('20', 6), fillDeadline })
-      await passTime(fillDeadline)
-      const refundData = encodeFunctionData({ abi: payRouterAbi, functionName: 'refund', args: [intentId] })
+      const { order, orderKey } = await deposit({
+        tokenIn: reentrantToken,
+        amountIn: parseUnits('20', 6),
+        fillDeadline,
+      })
+      await mineAt(fillDeadline + settlementWindow + 1n)
+      const refundData = encodeFunctionData({ abi: payRouterAbi, functionName: 'refund', args: [order] })
       const attacksBefore = await arm(reentrantToken, reentrantTokenAbi, refundData)
       const before = await tokenBalance(reentrantToken, payer)
+      const escrowBefore = await tokenBalance(reentrantToken, payRouter)
       await confirm(
         anvil.walletClient.sendTransaction({ account: stranger, to: payRouter, data: refundData }),
       )
@@ -962,49 +1466,52 @@ describe('PayRouter', () => {
         error: 'ReentrancyGuardReentrantCall',
       })
       expect((await tokenBalance(reentrantToken, payer)) - before).toBe(parseUnits('20', 6))
-      expect(await tokenBalance(reentrantToken, payRouter)).toBe(0n)
+      expect(escrowBefore - (await tokenBalance(reentrantToken, payRouter))).toBe(parseUnits('20', 6))
+      expect(await depositState(orderKey)).toBe(stateRefunded)
     })
 
     it('blocks a payer contract that re-enters refund when its native refund arrives', async () => {
       const attacker = await deploy(
         anvil.walletClient.deployContract({ abi: reentrantReceiverAbi, bytecode: reentrantReceiverBytecode }),
       )
-      const intentId = newIntentId()
       const fillDeadline = (await latestTimestamp()) + 60n
-      await confirm(
-        anvil.walletClient.writeContract({
-          address: attacker,
-          abi: reentrantReceiverAbi,
-          functionName: 'execute',
-          args: [
-            payRouter,
-            encodeFunctionData({
-              abi: payRouterAbi,
-              functionName: 'deposit',
-              args: [
-                intentId,
-                zeroAddress,
-                parseEther('1'),
-                [],
-                0n,
-                8453n,
-                usdc,
-                1n,
-                newReceiver(),
-                fillDeadline,
-              ],
-            }),
-          ],
-          value: parseEther('1'),
-        }),
+      const { order, orderKey } = readDeposited(
+        await confirm(
+          anvil.walletClient.writeContract({
+            address: attacker,
+            abi: reentrantReceiverAbi,
+            functionName: 'execute',
+            args: [
+              payRouter,
+              encodeFunctionData({
+                abi: payRouterAbi,
+                functionName: 'deposit',
+                args: [
+                  newIntentId(),
+                  zeroAddress,
+                  parseEther('1'),
+                  [],
+                  0n,
+                  otherChainId,
+                  usdc,
+                  1n,
+                  newAddress(),
+                  fillDeadline,
+                ],
+              }),
+            ],
+            value: parseEther('1'),
+          }),
+        ),
       )
-      expect(await readDeposit(intentId)).toMatchObject({
+      expect(order).toMatchObject({
         payer: attacker,
-        amount: parseEther('1'),
-        state: stateOpen,
+        escrowToken: zeroAddress,
+        escrowAmount: parseEther('1'),
       })
-      await passTime(fillDeadline)
-      const refundData = encodeFunctionData({ abi: payRouterAbi, functionName: 'refund', args: [intentId] })
+      expect(await depositState(orderKey)).toBe(stateOpen)
+      await mineAt(fillDeadline + settlementWindow + 1n)
+      const refundData = encodeFunctionData({ abi: payRouterAbi, functionName: 'refund', args: [order] })
       const attacksBefore = await arm(attacker, reentrantReceiverAbi, refundData)
       await confirm(
         anvil.walletClient.sendTransaction({ account: stranger, to: payRouter, data: refundData }),
@@ -1015,7 +1522,7 @@ describe('PayRouter', () => {
         error: 'ReentrancyGuardReentrantCall',
       })
       expect(await nativeBalance(attacker)).toBe(parseEther('1'))
-      expect((await readDeposit(intentId)).state).toBe(stateRefunded)
+      expect(await depositState(orderKey)).toBe(stateRefunded)
     })
 
     it('blocks a receiver contract that re-enters pay when paid in native currency', async () => {

@@ -5,18 +5,24 @@ import { createServer } from 'node:net'
 import { createPublicClient, createTestClient, createWalletClient, defineChain, http } from 'viem'
 
 /**
- * Starts a throwaway anvil (chain 31337, the standard test mnemonic) on a free port for contract
- * tests, with viem clients bound to it. Throws when anvil does not answer within 20 s.
+ * Starts a throwaway anvil (chain 31337 unless `chainId` says otherwise, the standard test mnemonic)
+ * on a free port for contract tests, with viem clients bound to it. Throws when anvil does not
+ * answer within 20 s.
  */
-export async function startTestAnvil() {
+export async function startTestAnvil(options: { chainId?: number } = {}) {
+  const chainId = options.chainId ?? 31337
   const port = await findFreePort()
   const rpcUrl = `http://127.0.0.1:${port}`
   const anvilWrapper = createRequire(import.meta.url).resolve('@foundry-rs/anvil/bin.mjs')
-  const child = spawn(process.execPath, [anvilWrapper, '--port', String(port), '--silent'], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
+  const child = spawn(
+    process.execPath,
+    [anvilWrapper, '--port', String(port), '--chain-id', String(chainId), '--silent'],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  )
   const chain = defineChain({
-    id: 31337,
+    id: chainId,
     name: 'Contract tests',
     nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
     rpcUrls: { default: { http: [rpcUrl] } },

@@ -176,21 +176,25 @@ describe('startDevnet', () => {
     const relayer = getDevnetRelayerAccount()
     const receiverBefore = await readTokenBalance(chain, 'USDC', account2)
     const usdc = getToken(chain, 'USDC')
+    // An order as a deposit on Base would have made it (fill checks only this chain's half of it).
+    const order = {
+      intentId: bytesToHex(randomBytes(32)),
+      sourceChainId: 8453n,
+      payer: account1,
+      escrowToken: getToken(getChain(getRunningDevnet().deployment, 8453), 'USDC'),
+      escrowAmount: parseUnits('25.1', 6),
+      receiver: account2,
+      destinationChainId: 43114n,
+      destinationToken: usdc,
+      minAmountOut: parseUnits('25', 6),
+      fillDeadline: (await publicClient.getBlock()).timestamp + 600n,
+    }
     const hash = await walletClient.writeContract({
       account: relayer,
       address: chain.contracts.payRouter,
       abi: payRouterAbi,
       functionName: 'fill',
-      args: [
-        bytesToHex(randomBytes(32)),
-        usdc,
-        parseUnits('25', 6),
-        [],
-        usdc,
-        parseUnits('25', 6),
-        account2,
-        8453n,
-      ],
+      args: [order, usdc, parseUnits('25', 6), []],
     })
     const receipt = await publicClient.waitForTransactionReceipt({ hash })
     expect(receipt.status).toBe('success')
@@ -198,9 +202,12 @@ describe('startDevnet', () => {
     expect(
       parseEventLogs({ abi: payRouterAbi, logs: receipt.logs, eventName: 'Filled' })[0]?.args,
     ).toMatchObject({
+      intentId: order.intentId,
       relayer: relayer.address,
       receiver: account2,
+      token: usdc,
       amount: parseUnits('25', 6),
+      sourceChainId: 8453n,
     })
   })
 
