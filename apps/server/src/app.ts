@@ -14,10 +14,12 @@ import { csrfPlugin } from './plugins/csrf-plugin.ts'
 import { databasePlugin } from './plugins/database-plugin.ts'
 import { errorHandlerPlugin } from './plugins/error-handler-plugin.ts'
 import { openapiPlugin } from './plugins/openapi-plugin.ts'
+import { paymentTrackerPlugin } from './plugins/payment-tracker-plugin.ts'
 import { rateLimitPlugin } from './plugins/rate-limit-plugin.ts'
 import { sessionPlugin } from './plugins/session-plugin.ts'
 import { webStaticPlugin } from './plugins/web-static-plugin.ts'
 import { authRoutes } from './routes/auth/auth-routes.ts'
+import { configRoutes } from './routes/config/config-routes.ts'
 import { balancesRoutes } from './routes/data/balances-routes.ts'
 import { transactionsRoutes } from './routes/data/transactions-routes.ts'
 import { devExplorerRoutes } from './routes/dev/dev-explorer-routes.ts'
@@ -107,6 +109,12 @@ export async function buildApp(
 
   await app.register(configPlugin, { config })
   await app.register(databasePlugin, { client: database, isOwned })
+  let workers: RunningWorkers | undefined
+  await app.register(paymentTrackerPlugin, {
+    ...(dependencies.workerNow ? { now: dependencies.workerNow } : {}),
+    // A confirmed deposit wakes the relayer's lane of its chain (when this process runs workers).
+    onDepositConfirmed: (chainId) => workers?.wake('relayer', String(chainId)),
+  })
   await app.register(errorHandlerPlugin)
   await app.register(fastifyCookie)
   await app.register(csrfPlugin)
@@ -128,6 +136,7 @@ export async function buildApp(
   await app.register(
     async (api) => {
       await api.register(sessionPlugin)
+      await api.register(configRoutes)
       await api.register(authRoutes)
       await api.register(linksRoutes)
       await api.register(payRoutes)
@@ -145,7 +154,6 @@ export async function buildApp(
   )
   await app.register(webStaticPlugin, { distDir: config.webDistDir })
 
-  let workers: RunningWorkers | undefined
   // Before the database closes: a worker round in progress finishes its writes first.
   app.addHook('preClose', async () => {
     await workers?.stop()
@@ -157,6 +165,7 @@ export async function buildApp(
         db: app.db,
         config,
         logger: app.log,
+        tracker: app.paymentTracker,
         ...(dependencies.workerNow ? { now: dependencies.workerNow } : {}),
       }),
       { intervalMs: config.workerIntervalMs, logger: app.log },

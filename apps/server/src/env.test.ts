@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { parseEnv, repoRoot } from './env.ts'
+import { getConfirmations, parseEnv, repoRoot } from './env.ts'
 
 describe('parseEnv', () => {
   it('applies the documented defaults, resolving paths against the repository root', () => {
@@ -31,7 +31,22 @@ describe('parseEnv', () => {
       rpcUrls: {},
       relayerPrivateKey: undefined,
       workerIntervalMs: 1000,
+      confirmations: {},
+      defaultConfirmations: 2,
     })
+  })
+
+  it('reads a confirmation depth per chain: CONFIRMATIONS_<chainId>, else CONFIRMATIONS_DEFAULT, else 0 in dev mode and 2 otherwise', () => {
+    const config = parseEnv({ CONFIRMATIONS_8453: '5', CONFIRMATIONS_42161: '0' })
+    expect(config.confirmations).toEqual({ 8453: 5, 42161: 0 })
+    expect(getConfirmations(config, 8453)).toBe(5)
+    expect(getConfirmations(config, 42161)).toBe(0)
+    expect(getConfirmations(config, 43114)).toBe(2)
+    expect(getConfirmations(parseEnv({ DEV_MODE: 'true' }), 43114)).toBe(0)
+    expect(getConfirmations(parseEnv({ DEV_MODE: 'true', CONFIRMATIONS_DEFAULT: '3' }), 1)).toBe(3)
+    expect(() => parseEnv({ CONFIRMATIONS_1: 'two' })).toThrow(
+      /CONFIRMATIONS_1: must be a whole number of blocks, 0 to 1000/,
+    )
   })
 
   it('reads RPC_URL_<chainId> variables and needs SQUID_INTEGRATOR_ID for the squid provider', () => {

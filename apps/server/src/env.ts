@@ -52,6 +52,7 @@ const environmentSchema = z.object({
     .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 32-byte hex private key (0x + 64 hex digits)')
     .optional(),
   WORKER_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  CONFIRMATIONS_DEFAULT: z.coerce.number().int().min(0).max(1000).optional(),
 })
 
 /** Everything the server needs to know about its surroundings; tests build their own. */
@@ -113,6 +114,13 @@ export type ServerConfig = {
   relayerPrivateKey: `0x${string}` | undefined
   /** How often the tracker and relayer workers poll, in milliseconds (WORKER_INTERVAL_MS). */
   workerIntervalMs: number
+  /**
+   * Blocks that must sit on top of a block before the relayer acts on it and the tracker calls a
+   * payment final, per chain id (CONFIRMATIONS_<chainId>); see getConfirmations.
+   */
+  confirmations: Readonly<Record<number, number>>
+  /** Depth for chains without their own (CONFIRMATIONS_DEFAULT): 0 in dev mode, else 2. */
+  defaultConfirmations: number
 }
 
 /**
@@ -159,7 +167,33 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     rpcUrls: parseRpcUrls(source),
     relayerPrivateKey: env.RELAYER_PRIVATE_KEY as `0x${string}` | undefined,
     workerIntervalMs: env.WORKER_INTERVAL_MS,
+    confirmations: parseConfirmations(source),
+    defaultConfirmations: env.CONFIRMATIONS_DEFAULT ?? (env.DEV_MODE ? 0 : 2),
   }
+}
+
+/** CONFIRMATIONS_<chainId>=<blocks> variables; throws naming any that is not a whole number 0-1000. */
+function parseConfirmations(source: Record<string, string | undefined>): Record<number, number> {
+  const depths: Record<number, number> = {}
+  const bad: string[] = []
+  for (const [name, value] of Object.entries(source)) {
+    const match = /^CONFIRMATIONS_(\d+)$/.exec(name)
+    if (!match?.[1] || !value) continue
+    const depth = Number(value)
+    if (!/^\d+$/.test(value) || depth > 1000)
+      bad.push(`  ${name}: must be a whole number of blocks, 0 to 1000`)
+    else depths[Number(match[1])] = depth
+  }
+  if (bad.length > 0) throw new Error(`Invalid environment:\n${bad.join('\n')}`)
+  return depths
+}
+
+/** The confirmation depth of a chain: CONFIRMATIONS_<chainId>, else the default. */
+export function getConfirmations(
+  config: Pick<ServerConfig, 'confirmations' | 'defaultConfirmations'>,
+  chainId: number,
+): number {
+  return config.confirmations[chainId] ?? config.defaultConfirmations
 }
 
 function parseSquidIntegratorId(env: z.infer<typeof environmentSchema>): string | undefined {

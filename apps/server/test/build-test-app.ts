@@ -54,6 +54,8 @@ export function createTestConfig(overrides: Partial<ServerConfig> = {}): ServerC
     relayerPrivateKey: undefined,
     // Workers stay idle in tests unless a test turns them on with a shorter interval.
     workerIntervalMs: 1000,
+    confirmations: {},
+    defaultConfirmations: 0,
     ...overrides,
   }
 }

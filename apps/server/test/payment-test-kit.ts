@@ -19,6 +19,9 @@ import {
 } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
 import { findFreePorts } from '../../../packages/devnet/test/find-free-ports.ts'
+import type { Database } from '../src/db/create-database-client.ts'
+import { links } from '../src/db/schema.ts'
+import { getOrCreateUser } from '../src/services/users/get-or-create-user.ts'
 
 /** The devnet's three chains on free ports, with the file the app reads. */
 export type PaymentDevnet = {
@@ -154,4 +157,59 @@ export async function waitForFinalRecord(
     await new Promise((resolve) => setTimeout(resolve, 150))
   }
   throw new Error(`payment ${intentId} not final after ${timeoutMs} ms: ${JSON.stringify(last)}`)
+}
+
+/** A route as POST /api/{provider}/route answers it (the fields tests read). */
+export type TestRoute = {
+  intentId: `0x${string}`
+  route: {
+    transactionRequest: {
+      to: `0x${string}`
+      target: string
+      data: `0x${string}`
+      value: string
+      gasLimit: string
+    }
+    estimate: { fromAmount: string; toAmount: string; toAmountMin: string; actions: { type: string }[] }
+    spender: `0x${string}` | null
+  }
+}
+
+/** POST /api/local/route; fails the test unless it answers 200. */
+export async function buildTestRoute(
+  app: FastifyInstance,
+  body: Record<string, unknown>,
+): Promise<TestRoute> {
+  const response = await postJson(app, '/api/local/route', body)
+  if (response.statusCode !== 200) throw new Error(`route answered ${response.statusCode}: ${response.body}`)
+  return response.json().data as TestRoute
+}
+
+/** A payment link of `owner` stored as the owner would create it: `symbol` on `chainId`, paid to `receiver`. */
+export async function createTestLink(
+  db: Database,
+  options: {
+    owner: `0x${string}`
+    receiver: `0x${string}`
+    chainId: number
+    token: `0x${string}`
+    symbol: string
+  },
+): Promise<{ id: string }> {
+  const user = await getOrCreateUser(db, { address: options.owner })
+  const [link] = await db
+    .insert(links)
+    .values({
+      userId: user.id,
+      alias: `Pay ${options.symbol} ${options.chainId} ${Math.random()}`,
+      aliasSlug: `pay-${options.symbol.toLowerCase()}-${options.chainId}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`,
+      receiverAddress: options.receiver,
+      chain: String(options.chainId),
+      chainId: options.chainId,
+      tokenName: options.symbol,
+      tokenAddress: options.token.toLowerCase(),
+    })
+    .returning()
+  if (!link) throw new Error('link not stored')
+  return { id: link.id }
 }

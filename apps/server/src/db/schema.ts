@@ -142,8 +142,22 @@ export const routeIntents = pgTable(
     /** What the provider needs for status calls (Squid: request id, quote id). */
     providerData: jsonb('provider_data').$type<Record<string, unknown>>().notNull().default({}),
     estimatedDurationMs: integer('estimated_duration_ms').notNull().default(0),
-    /** Set once by `POST /api/route-intent/{id}/receipt`; a different hash later is a conflict. */
+    /**
+     * The transaction the record is about: set when a posted hash was found to be the payer's
+     * transaction of this route (route_intent_receipts), or the payer's own mismatching one that
+     * failed the record; null while the posted hashes are still unknown to the chain.
+     */
     sourceTxHash: text('source_tx_hash'),
+    /** Block of the source receipt the record relies on, re-read until final (reorgs). */
+    sourceBlockNumber: bigint('source_block_number', { mode: 'number' }),
+    sourceBlockHash: text('source_block_hash'),
+    /** Cross-chain local routes: the PayRouter order key of the deposit (from the source receipt). */
+    orderKey: text('order_key'),
+    /** Block of the destination evidence (the fill, or Squid's destination transaction). */
+    destBlockNumber: bigint('dest_block_number', { mode: 'number' }),
+    destBlockHash: text('dest_block_hash'),
+    /** When a success or failure became final (deep enough to trust); null while still watched. */
+    finalAt: timestamp('final_at', { withTimezone: true }),
     /** The provider's own status word (local: submitted, ongoing, success, failed, refunded). */
     statusRaw: text('status_raw'),
     /** `readTransactionStatus(status_raw)`: submitted, bridging, success or failed. */
@@ -168,17 +182,42 @@ export const routeIntents = pgTable(
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },
   (table) => [
-    // One transaction pays one intent: a hash posted for a second intent is refused.
-    uniqueIndex('route_intents_source_tx_idx').on(table.fromChainId, table.sourceTxHash),
+    // Not unique: a bystander may post one intent's hash against another, which must not block it.
+    index('route_intents_source_tx_idx').on(table.fromChainId, table.sourceTxHash),
     index('route_intents_from_address_updated_idx').on(table.fromAddress, table.updatedAt),
     index('route_intents_next_check_idx').on(table.nextCheckAt),
   ],
 )
 
 /**
+ * Every hash posted for a route intent (`POST /api/route-intent/{id}/receipt`): anyone may post, so
+ * a hash is only a candidate until the tracker finds it on chain as the payer's transaction of the
+ * route (matched) or not (rejected, with the reason). A wrong hash never blocks the right one.
+ */
+export const routeIntentReceipts = pgTable(
+  'route_intent_receipts',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    intentId: text('intent_id')
+      .notNull()
+      .references(() => routeIntents.id, { onDelete: 'cascade' }),
+    txHash: text('tx_hash').notNull(),
+    /** pending (not seen on chain yet), matched or rejected. */
+    state: text('state').notNull().default('pending'),
+    reason: text('reason'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    checkedAt: timestamp('checked_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('route_intent_receipts_intent_tx_idx').on(table.intentId, table.txHash),
+    index('route_intent_receipts_state_idx').on(table.state, table.createdAt),
+  ],
+)
+
+/**
  * The local relayer's view of every PayRouter `Deposited` event: one row per deposit, written
  * before anything is sent, so a restart never forgets a deposit; `filling` is written before a
- * fill is broadcast, so a restart checks the chain (`filled(intentId)`) instead of filling twice.
+ * fill is broadcast, so a restart checks the chain (`filled(orderKey)`) instead of filling twice.
  */
 export const relayerDeposits = pgTable(
   'relayer_deposits',
@@ -186,6 +225,8 @@ export const relayerDeposits = pgTable(
     id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
     sourceChainId: integer('source_chain_id').notNull(),
     intentId: text('intent_id').notNull(),
+    /** PayRouter's key of the order (keccak256 of its ABI encoding): escrow, fill and settle name it. */
+    orderKey: text('order_key').notNull(),
     payer: text('payer').notNull(),
     escrowToken: text('escrow_token').notNull(),
     escrowAmount: text('escrow_amount').notNull(),
@@ -197,7 +238,13 @@ export const relayerDeposits = pgTable(
     fillDeadline: bigint('fill_deadline', { mode: 'number' }).notNull(),
     depositTxHash: text('deposit_tx_hash').notNull(),
     depositBlock: bigint('deposit_block', { mode: 'number' }).notNull(),
-    /** pending, filling, filled, settled, refund_pending, refunded or failed. */
+    depositBlockHash: text('deposit_block_hash'),
+    /** Destination block a fill of this deposit cannot precede: fill log queries start here. */
+    destinationFromBlock: bigint('destination_from_block', { mode: 'number' }),
+    /**
+     * pending, filling, filled, settled, refund_pending, refunded, failed, ignored (matches no
+     * stored route intent: the payer may refund it after the window) or orphaned (reorged out).
+     */
     state: text('state').notNull().default('pending'),
     fillTxHash: text('fill_tx_hash'),
     filledAmount: text('filled_amount'),
@@ -213,8 +260,12 @@ export const relayerDeposits = pgTable(
     refundedAt: timestamp('refunded_at', { withTimezone: true }),
   },
   (table) => [
-    uniqueIndex('relayer_deposits_source_intent_idx').on(table.sourceChainId, table.intentId),
+    uniqueIndex('relayer_deposits_source_order_idx').on(table.sourceChainId, table.orderKey),
     index('relayer_deposits_intent_idx').on(table.intentId),
+    // One fill per route intent, whatever deposits copy its id.
+    uniqueIndex('relayer_deposits_one_fill_per_intent_idx')
+      .on(table.intentId)
+      .where(sql`state IN ('filling', 'filled', 'settled')`),
     index('relayer_deposits_state_next_idx').on(table.state, table.nextAttemptAt),
   ],
 )
@@ -223,6 +274,8 @@ export const relayerDeposits = pgTable(
 export const relayerCursors = pgTable('relayer_cursors', {
   chainId: integer('chain_id').primaryKey(),
   lastBlock: bigint('last_block', { mode: 'number' }).notNull(),
+  /** Hash of lastBlock when it was read: a different hash later means a reorg, so the scan steps back. */
+  lastBlockHash: text('last_block_hash'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 })
 
@@ -231,3 +284,4 @@ export type Link = typeof links.$inferSelect
 export type Session = typeof sessions.$inferSelect
 export type RouteIntent = typeof routeIntents.$inferSelect
 export type RelayerDeposit = typeof relayerDeposits.$inferSelect
+export type RouteIntentReceipt = typeof routeIntentReceipts.$inferSelect

@@ -1,7 +1,21 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import { recordRouteReceipt } from '../../services/route-intents/record-route-receipt.ts'
+import {
+  type ReceiptOutcome,
+  readReceiptOutcome,
+  recordRouteReceipt,
+} from '../../services/route-intents/record-route-receipt.ts'
 import { errorResponseSchema } from '../error-response-schema.ts'
+
+/** How long the receipt call may follow a payment before it answers with the status so far. */
+const firstLookMs = 3_000
+const lookAgainMs = 100
+
+async function withTimeout(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  await Promise.race([work, new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, ms))))])
+  clearTimeout(timer)
+}
 
 /** Route intents under /api/route-intent: the payer's wallet reports what it sent. */
 export const routeIntentsRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -9,7 +23,8 @@ export const routeIntentsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/route-intent/:intentId/receipt',
     {
       schema: {
-        summary: 'Records the transaction that pays a route intent and starts tracking it (public)',
+        summary:
+          'Posts the transaction that pays a route intent and tracks it at once (public). The hash is checked on chain: only the payer’s transaction of the route is tracked; 422 names why another is not',
         tags: ['routing'],
         params: z.object({ intentId: z.string().max(80).describe('The intentId the route answered') }),
         body: z.object({ txHash: z.unknown().describe('The payment transaction hash (0x + 64 hex)') }),
@@ -28,10 +43,28 @@ export const routeIntentsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       config: { rateLimit: { max: 60, timeWindow: 60_000 } },
     },
-    // POST /api/route-intent/{intentId}/receipt: 202 and tracking starts; 404 unknown intent; 409 another hash.
+    // POST /api/route-intent/{intentId}/receipt: 202 with the status after a first look on chain;
+    // 422 when the hash is not the payer's transaction of this route; 404 unknown intent; 409 already paid by another.
     async (request, reply) => {
       const receipt = await recordRouteReceipt(app.db, request.params.intentId, request.body.txHash)
-      return reply.code(202).send({ data: receipt })
+      const deadline = Date.now() + firstLookMs
+      let outcome: ReceiptOutcome = { ...receipt, isSource: false }
+      // Look at once; while the hash is the payment's and it is still moving (a relayer filling it
+      // on the devnet), look again briefly, so the pay modal's first poll can already see the end.
+      for (;;) {
+        await withTimeout(app.paymentTracker.trackNow(receipt.intentId), deadline - Date.now())
+        outcome = await readReceiptOutcome(app.db, receipt.intentId, receipt.txHash)
+        // Only our own relayer finishes within seconds; Squid's bridges take minutes.
+        const isMoving =
+          app.config.routingProvider === 'local' &&
+          outcome.isSource &&
+          (outcome.status === 'submitted' || outcome.status === 'bridging')
+        if (!isMoving || Date.now() + lookAgainMs >= deadline) break
+        await new Promise((resolve) => setTimeout(resolve, lookAgainMs))
+      }
+      return reply.code(202).send({
+        data: { intentId: outcome.intentId, txHash: outcome.txHash, status: outcome.status },
+      })
     },
   )
 }

@@ -1,41 +1,62 @@
 import { payRouterAbi } from '@quicklinks/contracts/generated/pay-router'
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
+import type { FastifyBaseLogger } from 'fastify'
 import type { PublicClient } from 'viem'
 import type { Database } from '../../db/create-database-client.ts'
 import { relayerCursors, relayerDeposits } from '../../db/schema.ts'
+import { getRelayerOrderKey, readRelayerOrderFields } from './relayer-order.ts'
 
 /** Blocks per eth_getLogs call, below the usual provider limits. */
-const maxBlockRange = 2000n
-/** How far back a chain without a cursor is read. */
-const initialLookbackBlocks = 100_000n
+export const maxLogBlockRange = 2000n
+/**
+ * How far back a chain without a cursor is read: a fresh database has no route intents from
+ * before it existed, and a deposit without one is only ever ignored.
+ */
+const initialLookbackBlocks = 2000n
+/** How far the cursor steps back when its block was reorged away or the chain is behind it. */
+const stepBackBlocks = 128n
 
 export type ScanRelayerDepositsOptions = {
   db: Database
   client: PublicClient
   chainId: number
   payRouter: `0x${string}`
+  /** The chain's confirmation depth: the cursor steps back at least four times as far on a reorg. */
+  confirmations: number
+  logger: FastifyBaseLogger
+  /** Epoch ms. */
+  now?: () => number
+}
+
+export type ScanRelayerDepositsResult = {
+  /** Deposits stored for the first time, or found again in another block (re-mined after a reorg). */
+  stored: number
+  /** Why the scan started before the cursor, if it did. */
+  steppedBack?: 'reorg' | 'chain behind cursor'
 }
 
 /**
  * Stores every PayRouter `Deposited` event of one chain since the chain's cursor, then moves the
- * cursor: inserts are idempotent ((source_chain_id, intent_id) is unique), so a crash between the
- * two only repeats work. A chain whose head is behind the cursor was reset (a fresh devnet): the
- * scan starts again from block 0. Returns how many new deposits it stored; throws on RPC or
- * database errors (the runner retries next round).
+ * cursor (block number and hash) in ranges of at most `maxLogBlockRange` blocks. Inserts are
+ * keyed by (source chain, order key): a crash between insert and cursor only repeats work, and a
+ * deposit seen again in another block (a reorg re-mined it) gets its new block, an orphaned row
+ * becoming pending again. When the cursor's block has another hash now (a reorg) or the chain's
+ * head is behind it (a reset devnet), the scan steps back a bounded window, never to block 0.
+ * Throws on RPC or database errors (the caller retries next round).
  */
-export async function scanRelayerDeposits(options: ScanRelayerDepositsOptions): Promise<number> {
+export async function scanRelayerDeposits(
+  options: ScanRelayerDepositsOptions,
+): Promise<ScanRelayerDepositsResult> {
   const { db, client, chainId, payRouter } = options
+  const now = options.now ?? Date.now
   // Never a cached head: a deposit mined a moment ago must be seen in this round.
-  const latest = await client.getBlockNumber({ cacheTime: 0 })
-  const [cursor] = await db.select().from(relayerCursors).where(eq(relayerCursors.chainId, chainId)).limit(1)
-  // A fresh database starts a bounded way back: a devnet is short, and no route of a fresh
-  // database can have deposited before it existed anyway.
-  const firstBlock = latest > initialLookbackBlocks ? latest - initialLookbackBlocks : 0n
-  let fromBlock = cursor ? BigInt(cursor.lastBlock) + 1n : firstBlock
-  if (cursor && BigInt(cursor.lastBlock) > latest) fromBlock = 0n
+  const head = await client.getBlockNumber({ cacheTime: 0 })
+  const start = await getScanStart(options, head)
+  let fromBlock = start.fromBlock
   let stored = 0
-  while (fromBlock <= latest) {
-    const toBlock = fromBlock + maxBlockRange - 1n < latest ? fromBlock + maxBlockRange - 1n : latest
+  while (fromBlock <= head) {
+    const toBlock = fromBlock + maxLogBlockRange - 1n < head ? fromBlock + maxLogBlockRange - 1n : head
+    const toHeader = await client.getBlock({ blockNumber: toBlock })
     const logs = await client.getContractEvents({
       address: payRouter,
       abi: payRouterAbi,
@@ -44,36 +65,95 @@ export async function scanRelayerDeposits(options: ScanRelayerDepositsOptions): 
       toBlock,
       strict: true,
     })
-    const rows = logs.map((log) => ({
-      sourceChainId: chainId,
-      intentId: log.args.intentId.toLowerCase(),
-      payer: log.args.payer.toLowerCase(),
-      escrowToken: log.args.escrowToken.toLowerCase(),
-      escrowAmount: log.args.escrowAmount.toString(),
-      destinationChainId: Number(log.args.destinationChainId),
-      destinationToken: log.args.destinationToken.toLowerCase(),
-      minAmountOut: log.args.minAmountOut.toString(),
-      receiver: log.args.receiver.toLowerCase(),
-      fillDeadline: Number(log.args.fillDeadline),
-      depositTxHash: log.transactionHash,
-      depositBlock: Number(log.blockNumber),
-    }))
+    const rows = []
+    for (const log of logs) {
+      const fields = readRelayerOrderFields(log.args.order)
+      const orderKey = getRelayerOrderKey(log.args.order)
+      if (orderKey !== log.args.orderKey.toLowerCase() || fields.sourceChainId !== chainId) {
+        options.logger.error(
+          { chainId, txHash: log.transactionHash, orderKey: log.args.orderKey },
+          'Deposited event whose order does not hash to its key or names another chain; skipped',
+        )
+        continue
+      }
+      rows.push({
+        ...fields,
+        orderKey,
+        depositTxHash: log.transactionHash,
+        depositBlock: Number(log.blockNumber),
+        depositBlockHash: log.blockHash,
+      })
+    }
     if (rows.length > 0) {
-      const inserted = await db
+      const changed = await db
         .insert(relayerDeposits)
         .values(rows)
-        .onConflictDoNothing({ target: [relayerDeposits.sourceChainId, relayerDeposits.intentId] })
+        .onConflictDoUpdate({
+          target: [relayerDeposits.sourceChainId, relayerDeposits.orderKey],
+          set: {
+            depositTxHash: sql`excluded.deposit_tx_hash`,
+            depositBlock: sql`excluded.deposit_block`,
+            depositBlockHash: sql`excluded.deposit_block_hash`,
+            state: sql`CASE WHEN relayer_deposits.state = 'orphaned' THEN 'pending' ELSE relayer_deposits.state END`,
+            lastError: sql`CASE WHEN relayer_deposits.state = 'orphaned' THEN NULL ELSE relayer_deposits.last_error END`,
+            nextAttemptAt: sql`CASE WHEN relayer_deposits.state = 'orphaned' THEN ${new Date(now()).toISOString()}::timestamptz ELSE relayer_deposits.next_attempt_at END`,
+            updatedAt: new Date(now()),
+          },
+          setWhere: sql`relayer_deposits.deposit_block_hash IS DISTINCT FROM excluded.deposit_block_hash`,
+        })
         .returning({ id: relayerDeposits.id })
-      stored += inserted.length
+      stored += changed.length
     }
+    // The range was read from one chain only if its last block is still the same block.
+    const toHeaderAfter = await client.getBlock({ blockNumber: toBlock })
+    if (toHeaderAfter.hash !== toHeader.hash) break
     await db
       .insert(relayerCursors)
-      .values({ chainId, lastBlock: Number(toBlock) })
+      .values({ chainId, lastBlock: Number(toBlock), lastBlockHash: toHeader.hash })
       .onConflictDoUpdate({
         target: relayerCursors.chainId,
-        set: { lastBlock: Number(toBlock), updatedAt: new Date() },
+        set: { lastBlock: Number(toBlock), lastBlockHash: toHeader.hash, updatedAt: new Date(now()) },
       })
     fromBlock = toBlock + 1n
   }
-  return stored
+  return start.steppedBack ? { stored, steppedBack: start.steppedBack } : { stored }
+}
+
+async function getScanStart(
+  options: ScanRelayerDepositsOptions,
+  head: bigint,
+): Promise<{ fromBlock: bigint; steppedBack?: ScanRelayerDepositsResult['steppedBack'] }> {
+  const [cursor] = await options.db
+    .select()
+    .from(relayerCursors)
+    .where(eq(relayerCursors.chainId, options.chainId))
+    .limit(1)
+  const stepBack =
+    stepBackBlocks > BigInt(options.confirmations) * 4n ? stepBackBlocks : BigInt(options.confirmations) * 4n
+  const back = (from: bigint): bigint => (from > stepBack ? from - stepBack : 0n)
+  if (!cursor) return { fromBlock: head >= initialLookbackBlocks ? head - initialLookbackBlocks + 1n : 0n }
+  const lastBlock = BigInt(cursor.lastBlock)
+  if (lastBlock > head) return { fromBlock: back(head), steppedBack: 'chain behind cursor' }
+  if (cursor.lastBlockHash) {
+    const block = await options.client.getBlock({ blockNumber: lastBlock })
+    if (block.hash !== cursor.lastBlockHash) return { fromBlock: back(lastBlock), steppedBack: 'reorg' }
+  }
+  return { fromBlock: lastBlock + 1n }
+}
+
+/**
+ * Moves a chain's scan cursor back to just before `block` (when it is past it), forgetting the
+ * hash, so the next scan reads that block again: a deposit the relayer found reorged away may have
+ * been mined again there or later.
+ */
+export async function stepRelayerCursorBack(db: Database, chainId: number, block: number): Promise<void> {
+  const target = Math.max(0, block - 1)
+  await db
+    .update(relayerCursors)
+    .set({
+      lastBlock: sql`LEAST(${relayerCursors.lastBlock}, ${target})`,
+      lastBlockHash: sql`CASE WHEN ${relayerCursors.lastBlock} > ${target} THEN NULL ELSE ${relayerCursors.lastBlockHash} END`,
+      updatedAt: new Date(),
+    })
+    .where(eq(relayerCursors.chainId, chainId))
 }

@@ -33,6 +33,7 @@ const intent = (id: string, createdAt: Date, sourceTxHash: string | null) => ({
   actions: [],
   sourceTxHash,
   statusRaw: sourceTxHash ? 'success' : null,
+  status: sourceTxHash ? 'success' : null,
   createdAt,
 })
 
@@ -54,7 +55,7 @@ describe('the tracker’s housekeeping', () => {
       config,
       logger: createLogger('silent'),
     })
-    await worker.runOnce()
+    await worker.runOnce('')
     const left = await database.db.select({ id: routeIntents.id }).from(routeIntents)
     expect(left.map((row) => row.id).sort()).toEqual([`0x${'02'.repeat(32)}`, `0x${'03'.repeat(32)}`])
   })

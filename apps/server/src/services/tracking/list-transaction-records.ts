@@ -73,7 +73,7 @@ export async function listTransactionRecords(
   const rows = await db
     .select()
     .from(routeIntents)
-    .where(and(eq(routeIntents.fromAddress, address.toLowerCase()), isNotNull(routeIntents.sourceTxHash)))
+    .where(and(eq(routeIntents.fromAddress, address.toLowerCase()), isNotNull(routeIntents.status)))
     .orderBy(desc(routeIntents.updatedAt))
     .limit(recordLimit)
   return rows.map((row) => toTransactionRecord(row, options))

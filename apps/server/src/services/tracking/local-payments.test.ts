@@ -211,23 +211,24 @@ describe('local payments on the devnet, from route to a successful transaction r
 
   it('fails a reverted payment with its revert reason', async () => {
     const payer = devnet.account(payerIndex).address
+    const usdc = devnet.token(8453, 'USDC')
     const built = await buildRoute({
       fromChain: 8453,
       toChain: 8453,
-      fromToken: nativeToken,
-      toToken: nativeToken,
-      fromAmount: parseEther('0.001').toString(),
+      fromToken: usdc,
+      toToken: usdc,
+      fromAmount: parseUnits('1000000', 6).toString(),
       fromAddress: payer,
       toAddress: devnet.account(receiverIndex).address,
     })
     const wallet = devnet.wallet(8453, payerIndex)
     const request = built.route.transactionRequest
-    // One wei short of what PayRouter.pay wants; a fixed gas limit skips the wallet's own check.
+    // Exactly the route's transaction, sent without an approval of that much USDC: it reverts.
     const hash = await wallet.sendTransaction({
       to: request.to,
       data: request.data,
-      value: BigInt(request.value) - 1n,
-      gas: 200_000n,
+      value: BigInt(request.value),
+      gas: BigInt(request.gasLimit),
     })
     const receipt = await devnet.publicClient(8453).waitForTransactionReceipt({ hash })
     expect(receipt.status).toBe('reverted')
@@ -238,7 +239,7 @@ describe('local payments on the devnet, from route to a successful transaction r
 
     const record = await waitForFinalRecord(testApp.app, payer, built.intentId)
     expect(record.status).toBe('failed')
-    expect(record.error_message).toBe('PayRouter: bad value')
+    expect(record.error_message).toMatch(/ERC20InsufficientAllowance/)
     expect(record.route_status.map((step) => step.status)).toEqual(['failed'])
   })
 
@@ -263,10 +264,13 @@ describe('local payments on the devnet, from route to a successful transaction r
     ).toBe(202)
     const record = await waitForFinalRecord(testApp.app, payer, built.intentId)
     expect(record.status).toBe('failed')
-    expect(record.error_message).toBe('Transaction does not match the route')
+    expect(record.source_tx_hash).toBe(hash)
+    expect(record.error_message).toBe(
+      "Transaction does not match the route: it calls another contract than the route's.",
+    )
   })
 
-  it('answers receipts: 202 again for the same hash, 409 for another, 404 for an unknown intent, 422 for a bad hash', async () => {
+  it('answers receipts: 202 for hashes not yet on chain (each a candidate), 404 for an unknown intent, 422 for a bad hash', async () => {
     const built = await buildRoute({
       fromChain: 8453,
       toChain: 8453,
@@ -284,9 +288,10 @@ describe('local payments on the devnet, from route to a successful transaction r
     expect(
       (await postJson(testApp.app, url, { txHash: first.toUpperCase().replace('0X', '0x') })).statusCode,
     ).toBe(202)
-    const conflict = await postJson(testApp.app, url, { txHash: `0x${'cd'.repeat(32)}` })
-    expect(conflict.statusCode).toBe(409)
-    expect(conflict.json().error.message).toBe('This payment already has another transaction recorded.')
+    // Nothing is believed before the chain shows it: a second unknown hash waits beside the first.
+    const second = await postJson(testApp.app, url, { txHash: `0x${'cd'.repeat(32)}` })
+    expect(second.statusCode).toBe(202)
+    expect(second.json().data.status).toBe('submitted')
     const unknown = await postJson(testApp.app, `/api/route-intent/0x${'12'.repeat(32)}/receipt`, {
       txHash: first,
     })

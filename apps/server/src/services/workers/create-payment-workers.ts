@@ -4,7 +4,7 @@ import type { ServerConfig } from '../../env.ts'
 import { createRelayerWorker } from '../relayer/create-relayer-worker.ts'
 import { getRelayerAccount } from '../relayer/get-relayer-account.ts'
 import { getRoutingProvider } from '../routing/get-routing-provider.ts'
-import { createTrackerWorker } from '../tracking/create-tracker-worker.ts'
+import { createTrackerWorker, type TrackerWorker } from '../tracking/create-tracker-worker.ts'
 import type { Worker } from './start-workers.ts'
 
 export type CreatePaymentWorkersOptions = {
@@ -13,6 +13,8 @@ export type CreatePaymentWorkersOptions = {
   logger: FastifyBaseLogger
   /** Epoch ms; tests move it. */
   now?: () => number
+  /** The app's tracker (the one receipts wake); a new one when absent. */
+  tracker?: TrackerWorker
 }
 
 /**
@@ -36,13 +38,14 @@ export function createPaymentWorkers(options: CreatePaymentWorkersOptions): Work
     )
   }
   workers.push(
-    createTrackerWorker({
-      db: options.db,
-      provider: getRoutingProvider(options.config),
-      config: options.config,
-      logger: options.logger.child({ worker: 'tracker' }),
-      ...now,
-    }),
+    options.tracker ??
+      createTrackerWorker({
+        db: options.db,
+        provider: getRoutingProvider(options.config),
+        config: options.config,
+        logger: options.logger.child({ worker: 'tracker' }),
+        ...now,
+      }),
   )
   return workers
 }

@@ -208,6 +208,8 @@ async function buildCrossChainRoute(context: RouteContext): Promise<RouteQuote> 
     destinationIn,
   )
 
+  // A fill of this route cannot come before this destination block: fill log queries start here.
+  const destinationFromBlock = await destinationClient.getBlockNumber({ cacheTime: 0 })
   const fillDeadline = BigInt(Math.floor(now() / 1000) + localFillWindowSeconds)
   const data = encodeFunctionData({
     abi: payRouterAbi,
@@ -263,7 +265,9 @@ async function buildCrossChainRoute(context: RouteContext): Promise<RouteQuote> 
       payRouter,
       destinationPayRouter,
       fillDeadline: Number(fillDeadline),
-      escrowToken: sourceUsdc.address,
+      escrowToken: sourceUsdc.address.toLowerCase(),
+      minEscrowAmount: minEscrowAmount.toString(),
+      destinationFromBlock: Number(destinationFromBlock),
     },
   }
 }

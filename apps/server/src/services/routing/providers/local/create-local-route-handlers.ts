@@ -3,8 +3,9 @@ import { getChainRpcUrl } from '../../../chains/get-chain-rpc-url.ts'
 import { getDevnetDeploymentOrThrow } from '../../../devnet/get-devnet-deployment-or-throw.ts'
 import type { RoutingProvider } from '../../routing-provider.ts'
 import { buildLocalRoute } from './build-local-route.ts'
+import { findLocalFill } from './find-local-fill.ts'
 import { getLocalPublicClient } from './get-local-public-client.ts'
-import { getLocalRouteStatus } from './get-local-route-status.ts'
+import { getLocalChainOrThrow, getPayRouterAddressOrThrow } from './local-devnet-chain.ts'
 
 export type LocalRouteHandlersOptions = {
   devnetDeploymentFile: string
@@ -18,7 +19,7 @@ export type LocalRouteHandlersOptions = {
 
 /**
  * The `local` provider's `route()` and `status()`: PayRouter calls quoted on the devnet's
- * Uniswap V2 pools, and cross-chain progress read from PayRouter on both chains.
+ * Uniswap V2 pools, and whether a cross-chain order was filled (the tracker checks what the fill paid).
  */
 export function createLocalRouteHandlers(
   options: LocalRouteHandlersOptions,
@@ -39,8 +40,38 @@ export function createLocalRouteHandlers(
       )
     },
     async status(query) {
+      // The order key comes from the source receipt (the tracker reads it); without it, nothing is known yet.
       const deployment = await getDevnetDeploymentOrThrow(options.devnetDeploymentFile)
-      return getLocalRouteStatus({ deployment, getClient: clientFor(deployment) }, query)
+      const destination = getLocalChainOrThrow(deployment, query.toChainId, 'toChain')
+      const orderKey = query.providerData.orderKey
+      const fromBlock = query.providerData.destinationFromBlock
+      const fill =
+        typeof orderKey === 'string' && /^0x[0-9a-f]{64}$/i.test(orderKey)
+          ? await findLocalFill({
+              client: clientFor(deployment)(destination),
+              payRouter: getPayRouterAddressOrThrow(destination),
+              orderKey: orderKey as `0x${string}`,
+              fromBlock: BigInt(typeof fromBlock === 'number' ? fromBlock : 0),
+            })
+          : undefined
+      return {
+        statusRaw: fill ? 'success' : 'ongoing',
+        destTxHash: fill?.txHash ?? null,
+        toAmountWei: fill?.amount ?? null,
+        steps: [
+          { type: 'bridge', chainId: query.fromChainId, txHash: query.sourceTxHash, status: 'success' },
+          {
+            type: 'transfer',
+            chainId: query.toChainId,
+            txHash: fill?.txHash ?? null,
+            status: fill ? 'success' : 'pending',
+          },
+        ],
+        gasStatus: null,
+        isGmpTransaction: false,
+        axelarTransactionUrl: null,
+        errorMessage: null,
+      }
     },
   }
 }

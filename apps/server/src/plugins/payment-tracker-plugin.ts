@@ -1,0 +1,42 @@
+import type { FastifyPluginAsync } from 'fastify'
+import fp from 'fastify-plugin'
+import { getRoutingProvider } from '../services/routing/get-routing-provider.ts'
+import { createTrackerWorker, type TrackerWorker } from '../services/tracking/create-tracker-worker.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * The payment tracker of this process: `trackNow` looks at a payment at once (a receipt was
+     * posted); the background worker (when workers run) follows the rest.
+     */
+    paymentTracker: TrackerWorker
+  }
+}
+
+export type PaymentTrackerPluginOptions = {
+  /** Epoch ms; tests move it. */
+  now?: () => number
+  /** Told when a cross-chain deposit is confirmed (wakes the relayer's lane for that chain). */
+  onDepositConfirmed?: (chainId: number) => void
+}
+
+const plugin: FastifyPluginAsync<PaymentTrackerPluginOptions> = async (app, options) => {
+  app.decorate(
+    'paymentTracker',
+    createTrackerWorker({
+      db: app.db,
+      provider: getRoutingProvider(app.config),
+      config: app.config,
+      logger: app.log.child({ worker: 'tracker' }),
+      ...(options.now ? { now: options.now } : {}),
+      ...(options.onDepositConfirmed ? { onDepositConfirmed: options.onDepositConfirmed } : {}),
+    }),
+  )
+}
+
+/** Decorates `app.paymentTracker`; needs the config and database plugins. */
+export const paymentTrackerPlugin = fp(plugin, {
+  name: 'payment-tracker',
+  fastify: '5.x',
+  dependencies: ['config', 'database'],
+})

@@ -1,0 +1,91 @@
+import { payRouterAbi } from '@quicklinks/contracts/generated/pay-router'
+import { type Hash, type PublicClient, parseEventLogs, type TransactionReceipt } from 'viem'
+
+/** Blocks per eth_getLogs call, below the usual provider limits. */
+export const maxLogBlockRange = 2000n
+/** Log queries one look may make (at 2,000 blocks each), so a look stays bounded on fast chains. */
+const maxLogQueries = 10
+
+export type LocalFill = {
+  txHash: Hash
+  receipt: TransactionReceipt
+  /** What the Filled event says was paid. */
+  receiver: `0x${string}`
+  token: `0x${string}`
+  amount: bigint
+}
+
+export type FindLocalFillOptions = {
+  client: PublicClient
+  payRouter: `0x${string}`
+  orderKey: Hash
+  /** The destination block the fill cannot precede (the destination head when the route was quoted). */
+  fromBlock: bigint
+  /** A fill transaction the relayer recorded, checked first (saves the log search). */
+  hintTxHash?: Hash | null | undefined
+}
+
+/**
+ * The fill of a PayRouter order on its destination chain, or undefined while there is none:
+ * `filled(orderKey)` first, then the hinted transaction's receipt, else the `Filled` log found in
+ * bounded ranges (at most 2,000 blocks a query) from `fromBlock`. Throws on RPC errors.
+ */
+export async function findLocalFill(options: FindLocalFillOptions): Promise<LocalFill | undefined> {
+  const { client, payRouter, orderKey } = options
+  const isFilled = await client.readContract({
+    address: payRouter,
+    abi: payRouterAbi,
+    functionName: 'filled',
+    args: [orderKey],
+  })
+  if (!isFilled) return undefined
+  if (options.hintTxHash) {
+    const receipt = await client.getTransactionReceipt({ hash: options.hintTxHash }).catch(() => undefined)
+    const fill = receipt ? readFill(receipt, payRouter, orderKey) : undefined
+    if (receipt && fill) return { txHash: receipt.transactionHash, receipt, ...fill }
+  }
+  const latest = await client.getBlockNumber({ cacheTime: 0 })
+  // Newest first: a fill is usually seconds old.
+  let toBlock = latest
+  for (let query = 0; query < maxLogQueries && toBlock >= options.fromBlock; query++) {
+    const fromBlock =
+      toBlock - maxLogBlockRange + 1n > options.fromBlock
+        ? toBlock - maxLogBlockRange + 1n
+        : options.fromBlock
+    const [log] = await client.getContractEvents({
+      address: payRouter,
+      abi: payRouterAbi,
+      eventName: 'Filled',
+      args: { orderKey },
+      fromBlock,
+      toBlock,
+    })
+    if (log?.transactionHash) {
+      const receipt = await client.getTransactionReceipt({ hash: log.transactionHash })
+      const fill = readFill(receipt, payRouter, orderKey)
+      if (fill) return { txHash: receipt.transactionHash, receipt, ...fill }
+    }
+    toBlock = fromBlock - 1n
+  }
+  return undefined
+}
+
+function readFill(
+  receipt: TransactionReceipt,
+  payRouter: `0x${string}`,
+  orderKey: Hash,
+): Omit<LocalFill, 'txHash' | 'receipt'> | undefined {
+  if (receipt.status !== 'success') return undefined
+  const event = parseEventLogs({
+    abi: payRouterAbi,
+    eventName: 'Filled',
+    logs: receipt.logs,
+    strict: true,
+  }).find(
+    (candidate) =>
+      candidate.address.toLowerCase() === payRouter.toLowerCase() &&
+      candidate.args.orderKey.toLowerCase() === orderKey.toLowerCase(),
+  )
+  if (!event) return undefined
+  return { receiver: event.args.receiver, token: event.args.token, amount: event.args.amount }
+}

@@ -1,0 +1,637 @@
+import { payRouterAbi } from '@quicklinks/contracts/generated/pay-router'
+import { readTransactionStatus } from '@quicklinks/core/transaction-status'
+import { and, asc, eq, sql } from 'drizzle-orm'
+import type { FastifyBaseLogger } from 'fastify'
+import { formatUnits, type Hash, type PublicClient, parseEventLogs, type TransactionReceipt } from 'viem'
+import type { Database } from '../../db/create-database-client.ts'
+import { type RouteIntent, relayerDeposits, routeIntentReceipts, routeIntents } from '../../db/schema.ts'
+import { findLocalFill } from '../routing/providers/local/find-local-fill.ts'
+import {
+  isNativeTokenAddress,
+  type RouteAction,
+  type RouteStatus,
+  type RoutingProvider,
+} from '../routing/routing-provider.ts'
+import { buildRouteStepStatuses, type RoutePhase } from './build-route-step-statuses.ts'
+import { matchSourceTransaction } from './match-source-transaction.ts'
+import { readReceiverCredit } from './read-receiver-credit.ts'
+import { readRevertReason } from './read-revert-reason.ts'
+
+/** A posted hash that no node knows after this long is given up. */
+export const receiptNotFoundTimeoutMs = 30 * 60_000
+/** Longest wait between two looks at a slow payment. */
+const maxBackoffMs = 30_000
+/** Posted hashes one look checks at most. */
+const receiptsPerLook = 16
+
+export const mismatchMessage = 'Transaction does not match the route'
+/** status_raw of a record failed by the payer's own transaction that is not the route's: a matching one may still come. */
+export const mismatchStatusRaw = 'failed_mismatch'
+
+export type TrackPaymentContext = {
+  db: Database
+  provider: RoutingProvider
+  logger: FastifyBaseLogger
+  now: () => number
+  workerIntervalMs: number
+  /** A public client for a chain id; throws AppError 503 when the chain has no RPC. */
+  getClient(chainId: number): PublicClient
+  /** Confirmation depth of a chain (getConfirmations). */
+  getConfirmations(chainId: number): number
+  /** Called when a cross-chain deposit of a local route is confirmed on its source chain. */
+  onDepositConfirmed?(chainId: number): void
+}
+
+type Patch = Partial<typeof routeIntents.$inferInsert>
+
+type LocalDepositData = {
+  kind?: unknown
+  destinationPayRouter?: unknown
+  destinationFromBlock?: unknown
+  fillDeadline?: unknown
+}
+
+/**
+ * One look at one payment: settles the posted hashes (the first that is the payer's transaction of
+ * the route becomes the record's source; the payer's own other transactions fail the record until
+ * one matches; anyone else's are ignored), then follows the source receipt, the fill or the
+ * provider, and writes the record. A record is `success` only when the chain shows the link's
+ * receiver got at least the route's minimum of the link's token on the link's chain, in blocks
+ * with the chain's confirmation depth on top; it is watched until twice that depth and moved back
+ * when its evidence leaves the chain. Throws on RPC or database errors (the caller retries).
+ */
+export async function trackPayment(context: TrackPaymentContext, intent: RouteIntent): Promise<void> {
+  const { now } = context
+  const actions = intent.actions as RouteAction[]
+  const later = (): Date => new Date(now() + backoffMs(context.workerIntervalMs, intent.attempts))
+  const write = async (patch: Patch): Promise<void> => {
+    await context.db
+      .update(routeIntents)
+      .set({ ...patch, updatedAt: new Date(now()) })
+      .where(eq(routeIntents.id, intent.id))
+    Object.assign(intent, patch)
+  }
+  const steps = (phase: RoutePhase, destTxHash: string | null = intent.destTxHash) =>
+    buildRouteStepStatuses(actions, {
+      phase,
+      fromChainId: intent.fromChainId,
+      sourceTxHash: intent.sourceTxHash,
+      destTxHash,
+    })
+  const waitMore = (patch: Patch = {}): Promise<void> =>
+    write({ ...patch, nextCheckAt: later(), lockedUntil: null })
+  const fail = (errorMessage: string, phase: RoutePhase, patch: Patch = {}): Promise<void> =>
+    write({
+      statusRaw: 'failed',
+      status: 'failed',
+      errorMessage,
+      routeStatus: steps(phase),
+      completedAt: new Date(now()),
+      finalAt: new Date(now()),
+      nextCheckAt: null,
+      lockedUntil: null,
+      ...patch,
+    })
+
+  if (intent.sourceTxHash === null || intent.statusRaw === mismatchStatusRaw) {
+    const isMatched = await settlePostedHashes(context, intent, write)
+    if (!isMatched) {
+      const [pending] = await context.db
+        .select({ count: sql<number>`count(*)::int` })
+        .from(routeIntentReceipts)
+        .where(and(eq(routeIntentReceipts.intentId, intent.id), eq(routeIntentReceipts.state, 'pending')))
+      await write({ nextCheckAt: (pending?.count ?? 0) > 0 ? later() : null, lockedUntil: null })
+      return
+    }
+  }
+  if (intent.sourceBlockHash === null) {
+    // The source is not mined (yet, or no longer after a reorg): a re-sent transaction of the route
+    // posted since, already mined, takes its place.
+    await settlePostedHashes(context, intent, write, { onlyMined: true })
+  }
+  const sourceTxHash = intent.sourceTxHash as Hash
+  const sourceClient = context.getClient(intent.fromChainId)
+  const receipt = await sourceClient.getTransactionReceipt({ hash: sourceTxHash }).catch(() => undefined)
+  if (!receipt) {
+    if (intent.sourceBlockHash !== null) {
+      // The block the record relied on left the chain: back to waiting for the transaction.
+      await waitMore({
+        statusRaw: 'submitted',
+        status: 'submitted',
+        sourceBlockNumber: null,
+        sourceBlockHash: null,
+        destTxHash: null,
+        destBlockNumber: null,
+        destBlockHash: null,
+        toAmountWei: null,
+        errorMessage: null,
+        completedAt: null,
+        finalAt: null,
+        routeStatus: steps('submitted', null),
+      })
+      context.logger.warn(
+        { intentId: intent.id, sourceTxHash },
+        'A payment left the chain (reorg); tracking it again',
+      )
+      return
+    }
+    const submittedAt = intent.submittedAt?.getTime() ?? intent.createdAt.getTime()
+    if (now() - submittedAt > receiptNotFoundTimeoutMs) {
+      await fail('The transaction was not found on chain.', 'source_failed')
+    } else {
+      await waitMore()
+    }
+    return
+  }
+  const sourceHead = await sourceClient.getBlockNumber({ cacheTime: 0 })
+  const sourceDepth = context.getConfirmations(intent.fromChainId)
+  const sourceConfirmations = Number(sourceHead - receipt.blockNumber)
+  const sourceBlock: Patch = {
+    sourceBlockNumber: Number(receipt.blockNumber),
+    sourceBlockHash: receipt.blockHash,
+  }
+  if (receipt.status !== 'success') {
+    if (sourceConfirmations < sourceDepth) return waitMore(sourceBlock)
+    const transaction = await sourceClient.getTransaction({ hash: sourceTxHash })
+    const reason = await readRevertReason(sourceClient, transaction)
+    return fail(reason, 'source_failed', sourceBlock)
+  }
+
+  if (intent.fromChainId === intent.toChainId) {
+    if (sourceConfirmations < sourceDepth) return waitMore(sourceBlock)
+    const credit = await readReceiverCredit({
+      receipt,
+      token: intent.toToken,
+      receiver: intent.toAddress,
+      payRouter: intent.provider === 'local' ? readRequestTarget(intent) : undefined,
+      client: intent.provider === 'local' ? undefined : sourceClient,
+    })
+    return finishDelivery(context, intent, write, {
+      credit,
+      destTxHash: sourceTxHash,
+      destBlock: receipt,
+      isFinal: sourceConfirmations >= 2 * sourceDepth,
+      patch: sourceBlock,
+      later,
+    })
+  }
+
+  // Cross-chain: the source side is done once its block is deep enough.
+  if (intent.statusRaw !== 'ongoing' || intent.sourceBlockHash !== receipt.blockHash) {
+    await write({
+      ...sourceBlock,
+      statusRaw: 'ongoing',
+      status: 'bridging',
+      errorMessage: null,
+      routeStatus: steps('source_done', null),
+    })
+  }
+  if (intent.provider === 'local') {
+    return trackLocalFill(context, intent, receipt, sourceConfirmations, write, later)
+  }
+  const status = await context.provider.status({
+    intentId: intent.id as Hash,
+    fromChainId: intent.fromChainId,
+    toChainId: intent.toChainId,
+    sourceTxHash,
+    providerData: intent.providerData,
+  })
+  return trackProviderStatus(context, intent, status, write, later)
+}
+
+/**
+ * Looks at the posted hashes still pending, oldest first. The payer's transaction of the route
+ * becomes the source (true). The payer's other transactions fail the record (a matching one
+ * later still wins); hashes of other wallets, of another of the payer's routes, or unknown to
+ * the chain for 30 minutes are rejected quietly.
+ */
+async function settlePostedHashes(
+  context: TrackPaymentContext,
+  intent: RouteIntent,
+  write: (patch: Patch) => Promise<void>,
+  options: { onlyMined?: boolean } = {},
+): Promise<boolean> {
+  const candidates = await context.db
+    .select()
+    .from(routeIntentReceipts)
+    .where(and(eq(routeIntentReceipts.intentId, intent.id), eq(routeIntentReceipts.state, 'pending')))
+    .orderBy(asc(routeIntentReceipts.createdAt))
+    .limit(receiptsPerLook)
+  if (candidates.length === 0) return false
+  const client = context.getClient(intent.fromChainId)
+  const settle = (id: string, state: 'matched' | 'rejected', reason: string | null) =>
+    context.db
+      .update(routeIntentReceipts)
+      .set({ state, reason, checkedAt: new Date(context.now()) })
+      .where(eq(routeIntentReceipts.id, id))
+  for (const candidate of candidates) {
+    const transaction = await client.getTransaction({ hash: candidate.txHash as Hash }).catch(() => undefined)
+    if (!transaction) {
+      if (context.now() - candidate.createdAt.getTime() > receiptNotFoundTimeoutMs) {
+        await settle(candidate.id, 'rejected', 'The transaction was not found on chain.')
+      }
+      continue
+    }
+    const mismatch = matchSourceTransaction(intent, transaction)
+    if (options.onlyMined) {
+      // Only a mined transaction of the route replaces the current source; the rest wait their turn.
+      if (mismatch !== null || transaction.blockNumber === null) continue
+    }
+    if (mismatch === null) {
+      await settle(candidate.id, 'matched', null)
+      await write({
+        sourceTxHash: candidate.txHash,
+        statusRaw: 'submitted',
+        status: 'submitted',
+        errorMessage: null,
+        completedAt: null,
+        finalAt: null,
+        routeStatus: buildRouteStepStatuses(intent.actions as RouteAction[], {
+          phase: 'submitted',
+          fromChainId: intent.fromChainId,
+          sourceTxHash: candidate.txHash,
+          destTxHash: null,
+        }),
+      })
+      return true
+    }
+    const reason = `${mismatchMessage}: ${mismatch}.`
+    await settle(candidate.id, 'rejected', reason)
+    const isPayers = transaction.from.toLowerCase() === intent.fromAddress.toLowerCase()
+    if (!isPayers || (await paysAnotherRoute(context.db, intent, transaction.input))) continue
+    // The payer sent something else than the route under this payment's name: the record says so.
+    await write({
+      sourceTxHash: candidate.txHash,
+      statusRaw: mismatchStatusRaw,
+      status: 'failed',
+      errorMessage: reason,
+      toAmountWei: null,
+      destTxHash: null,
+      completedAt: new Date(context.now()),
+      routeStatus: buildRouteStepStatuses(intent.actions as RouteAction[], {
+        phase: 'source_failed',
+        fromChainId: intent.fromChainId,
+        sourceTxHash: candidate.txHash,
+        destTxHash: null,
+      }),
+    })
+  }
+  return false
+}
+
+/** Whether calldata is exactly another stored route of the same payer (someone posted it against the wrong one). */
+async function paysAnotherRoute(db: Database, intent: RouteIntent, input: string): Promise<boolean> {
+  const [other] = await db
+    .select({ id: routeIntents.id })
+    .from(routeIntents)
+    .where(
+      and(
+        eq(routeIntents.fromAddress, intent.fromAddress),
+        eq(routeIntents.fromChainId, intent.fromChainId),
+        sql`lower(${routeIntents.transactionRequest}->>'data') = ${input.toLowerCase()}`,
+        sql`${routeIntents.id} <> ${intent.id}`,
+      ),
+    )
+    .limit(1)
+  return other !== undefined
+}
+
+async function trackLocalFill(
+  context: TrackPaymentContext,
+  intent: RouteIntent,
+  receipt: TransactionReceipt,
+  sourceConfirmations: number,
+  write: (patch: Patch) => Promise<void>,
+  later: () => Date,
+): Promise<void> {
+  const data = intent.providerData as LocalDepositData
+  const sourceRouter = readRequestTarget(intent)
+  const deposit = parseEventLogs({
+    abi: payRouterAbi,
+    eventName: 'Deposited',
+    logs: receipt.logs,
+    strict: true,
+  }).find((event) => event.address.toLowerCase() === sourceRouter?.toLowerCase())
+  const destinationRouter =
+    typeof data.destinationPayRouter === 'string' ? data.destinationPayRouter : undefined
+  if (!deposit || !destinationRouter) {
+    await write({
+      statusRaw: 'failed',
+      status: 'failed',
+      errorMessage: 'The deposit is missing from the source transaction.',
+      completedAt: new Date(context.now()),
+      finalAt: new Date(context.now()),
+      nextCheckAt: null,
+      lockedUntil: null,
+    })
+    return
+  }
+  const orderKey = deposit.args.orderKey
+  if (intent.orderKey !== orderKey) await write({ orderKey })
+  const sourceDepth = context.getConfirmations(intent.fromChainId)
+  if (sourceConfirmations < sourceDepth) {
+    await write({ nextCheckAt: later(), lockedUntil: null })
+    return
+  }
+  context.onDepositConfirmed?.(intent.fromChainId)
+  const destinationClient = context.getClient(intent.toChainId)
+  const [hint] = await context.db
+    .select({ fillTxHash: relayerDeposits.fillTxHash })
+    .from(relayerDeposits)
+    .where(and(eq(relayerDeposits.sourceChainId, intent.fromChainId), eq(relayerDeposits.orderKey, orderKey)))
+    .limit(1)
+  const fill = await findLocalFill({
+    client: destinationClient,
+    payRouter: destinationRouter as `0x${string}`,
+    orderKey,
+    fromBlock: BigInt(typeof data.destinationFromBlock === 'number' ? data.destinationFromBlock : 0),
+    hintTxHash: (hint?.fillTxHash ?? null) as Hash | null,
+  })
+  if (fill) {
+    const head = await destinationClient.getBlockNumber({ cacheTime: 0 })
+    const depth = context.getConfirmations(intent.toChainId)
+    const confirmations = Number(head - fill.receipt.blockNumber)
+    if (confirmations < depth) {
+      await write({ nextCheckAt: later(), lockedUntil: null })
+      return
+    }
+    const credit = await readReceiverCredit({
+      receipt: fill.receipt,
+      token: intent.toToken,
+      receiver: intent.toAddress,
+      payRouter: destinationRouter,
+      orderKey,
+    })
+    return finishDelivery(context, intent, write, {
+      credit,
+      destTxHash: fill.txHash,
+      destBlock: fill.receipt,
+      isFinal: confirmations >= 2 * depth && sourceConfirmations >= 2 * sourceDepth,
+      patch: {},
+      later,
+    })
+  }
+  const escrowState = await context.getClient(intent.fromChainId).readContract({
+    address: sourceRouter as `0x${string}`,
+    abi: payRouterAbi,
+    functionName: 'depositState',
+    args: [orderKey],
+  })
+  if (escrowState === 3) {
+    await write({
+      statusRaw: 'refunded',
+      status: 'failed',
+      isRefunded: true,
+      errorMessage:
+        'The relayer did not fill this payment before its deadline; the deposit went back to the payer.',
+      routeStatus: buildRouteStepStatuses(intent.actions as RouteAction[], {
+        phase: 'refunded',
+        fromChainId: intent.fromChainId,
+        sourceTxHash: intent.sourceTxHash,
+        destTxHash: null,
+      }),
+      completedAt: new Date(context.now()),
+      finalAt: new Date(context.now()),
+      nextCheckAt: null,
+      lockedUntil: null,
+    })
+    return
+  }
+  const deadline = Number(deposit.args.order.fillDeadline)
+  const destinationTime = Number((await destinationClient.getBlock({ blockTag: 'latest' })).timestamp)
+  if (destinationTime > deadline) {
+    // Nobody can fill it any more; the escrow goes back to the payer once the settlement window ends.
+    await write({
+      statusRaw: 'failed',
+      status: 'failed',
+      errorMessage: `The relayer did not fill this payment before its deadline; the payer can take the deposit back after ${new Date((deadline + 3600) * 1000).toISOString()}.`,
+      routeStatus: buildRouteStepStatuses(intent.actions as RouteAction[], {
+        phase: 'failed',
+        fromChainId: intent.fromChainId,
+        sourceTxHash: intent.sourceTxHash,
+        destTxHash: null,
+      }),
+      completedAt: new Date(context.now()),
+      // Still watched, slowly, so the record says when the escrow was refunded.
+      nextCheckAt: new Date(context.now() + maxBackoffMs),
+      lockedUntil: null,
+    })
+    return
+  }
+  await write({
+    ...(intent.statusRaw === 'success' ? evidenceGone(intent) : {}),
+    nextCheckAt: later(),
+    lockedUntil: null,
+  })
+}
+
+/** A success whose destination evidence left the chain (reorg) goes back to bridging. */
+function evidenceGone(intent: RouteIntent): Patch {
+  return {
+    statusRaw: 'ongoing',
+    status: 'bridging',
+    destTxHash: null,
+    destBlockNumber: null,
+    destBlockHash: null,
+    toAmountWei: null,
+    completedAt: null,
+    finalAt: null,
+    routeStatus: buildRouteStepStatuses(intent.actions as RouteAction[], {
+      phase: 'source_done',
+      fromChainId: intent.fromChainId,
+      sourceTxHash: intent.sourceTxHash,
+      destTxHash: null,
+    }),
+  }
+}
+
+/** Squid (or any provider that reports its own progress): its word, checked on the destination chain. */
+async function trackProviderStatus(
+  context: TrackPaymentContext,
+  intent: RouteIntent,
+  status: RouteStatus,
+  write: (patch: Patch) => Promise<void>,
+  later: () => Date,
+): Promise<void> {
+  const reading = readTransactionStatus(status.statusRaw)
+  const providerSteps = status.steps
+  const common: Patch = {
+    gasStatus: status.gasStatus,
+    isGmp: status.isGmpTransaction,
+    axelarUrl: status.axelarTransactionUrl,
+  }
+  if (reading.status === 'success') {
+    if (!status.destTxHash) {
+      return failProvider('The routing service reports success but names no destination transaction.')
+    }
+    const destinationClient = context.getClient(intent.toChainId)
+    const destReceipt = await destinationClient
+      .getTransactionReceipt({ hash: status.destTxHash })
+      .catch(() => undefined)
+    if (!destReceipt) {
+      // The destination RPC may lag the provider's indexer by a few blocks.
+      const since = intent.submittedAt?.getTime() ?? intent.createdAt.getTime()
+      if (context.now() - since > receiptNotFoundTimeoutMs) {
+        return failProvider(
+          `The routing service reports success, but its destination transaction ${status.destTxHash} is not on chain ${intent.toChainId}.`,
+        )
+      }
+      await write({
+        ...common,
+        ...(intent.statusRaw === 'success' ? evidenceGone(intent) : {}),
+        nextCheckAt: later(),
+        lockedUntil: null,
+      })
+      return
+    }
+    const head = await destinationClient.getBlockNumber({ cacheTime: 0 })
+    const depth = context.getConfirmations(intent.toChainId)
+    const confirmations = Number(head - destReceipt.blockNumber)
+    if (confirmations < depth) {
+      await write({ ...common, nextCheckAt: later(), lockedUntil: null })
+      return
+    }
+    const credit =
+      destReceipt.status === 'success'
+        ? await readReceiverCredit({
+            receipt: destReceipt,
+            token: intent.toToken,
+            receiver: intent.toAddress,
+            client: destinationClient,
+          })
+        : 0n
+    return finishDelivery(context, intent, write, {
+      credit,
+      destTxHash: status.destTxHash,
+      destBlock: destReceipt,
+      isFinal: confirmations >= 2 * depth,
+      patch: common,
+      later,
+      claim: 'The routing service reports success, but',
+    })
+  }
+  const isFinal = reading.status === 'failed'
+  const phase: RoutePhase = reading.isRefunded ? 'refunded' : isFinal ? 'failed' : 'source_done'
+  // The source transaction is mined: a provider that has not indexed it yet (not_found) keeps the record bridging.
+  const statusRaw = reading.status === 'submitted' ? 'ongoing' : status.statusRaw
+  await write({
+    ...common,
+    statusRaw,
+    status: readTransactionStatus(statusRaw).status,
+    isRefunded: reading.isRefunded,
+    destTxHash: status.destTxHash,
+    errorMessage: status.errorMessage,
+    routeStatus: buildRouteStepStatuses(intent.actions as RouteAction[], {
+      phase,
+      fromChainId: intent.fromChainId,
+      sourceTxHash: intent.sourceTxHash,
+      destTxHash: status.destTxHash,
+      // A failure's destination side failed, whatever the provider says of its own legs.
+      ...(isFinal ? {} : { providerSteps }),
+    }),
+    completedAt: isFinal ? new Date(context.now()) : null,
+    finalAt: isFinal ? new Date(context.now()) : null,
+    nextCheckAt: isFinal ? null : later(),
+    lockedUntil: null,
+  })
+
+  async function failProvider(errorMessage: string): Promise<void> {
+    await write({
+      ...common,
+      statusRaw: 'failed',
+      status: 'failed',
+      errorMessage,
+      destTxHash: status.destTxHash,
+      routeStatus: buildRouteStepStatuses(intent.actions as RouteAction[], {
+        phase: 'failed',
+        fromChainId: intent.fromChainId,
+        sourceTxHash: intent.sourceTxHash,
+        destTxHash: status.destTxHash,
+        providerSteps,
+      }),
+      completedAt: new Date(context.now()),
+      finalAt: new Date(context.now()),
+      nextCheckAt: null,
+      lockedUntil: null,
+    })
+  }
+}
+
+type Delivery = {
+  /** What the receiver got of the link's token in the delivering transaction. */
+  credit: bigint
+  destTxHash: string
+  destBlock: Pick<TransactionReceipt, 'blockNumber' | 'blockHash'>
+  /** Deep enough that nothing will be looked at again. */
+  isFinal: boolean
+  patch: Patch
+  later: () => Date
+  /** How the failure sentence starts; default 'The transaction ran, but'. */
+  claim?: string
+}
+
+/** Writes success when the receiver got at least the route's minimum, else a failure saying what arrived. */
+async function finishDelivery(
+  context: TrackPaymentContext,
+  intent: RouteIntent,
+  write: (patch: Patch) => Promise<void>,
+  delivery: Delivery,
+): Promise<void> {
+  const minimum = BigInt(intent.toAmountMin)
+  const steps = (phase: RoutePhase) =>
+    buildRouteStepStatuses(intent.actions as RouteAction[], {
+      phase,
+      fromChainId: intent.fromChainId,
+      sourceTxHash: intent.sourceTxHash,
+      destTxHash: delivery.destTxHash,
+    })
+  const evidence: Patch = {
+    ...delivery.patch,
+    destTxHash: delivery.destTxHash,
+    destBlockNumber: Number(delivery.destBlock.blockNumber),
+    destBlockHash: delivery.destBlock.blockHash,
+    toAmountWei: delivery.credit.toString(),
+  }
+  if (delivery.credit >= minimum && delivery.credit > 0n) {
+    const wasSuccess = intent.statusRaw === 'success'
+    await write({
+      ...evidence,
+      statusRaw: 'success',
+      status: 'success',
+      errorMessage: null,
+      routeStatus: steps('success'),
+      completedAt: wasSuccess && intent.completedAt ? intent.completedAt : new Date(context.now()),
+      finalAt: delivery.isFinal ? new Date(context.now()) : null,
+      nextCheckAt: delivery.isFinal ? null : delivery.later(),
+      lockedUntil: null,
+    })
+    return
+  }
+  const decimals = (intent.actions as RouteAction[]).at(-1)?.toToken.decimals ?? 18
+  const symbol = (intent.actions as RouteAction[]).at(-1)?.toToken.symbol ?? ''
+  const amount = (value: bigint) => `${formatUnits(value, decimals)}${symbol ? ` ${symbol}` : ''}`
+  await write({
+    ...evidence,
+    statusRaw: 'failed',
+    status: 'failed',
+    errorMessage: `${delivery.claim ?? 'The transaction ran, but'} the receiver got ${amount(delivery.credit)} of the ${amount(minimum)} the route promised on chain ${intent.toChainId}${isNativeTokenAddress(intent.toToken) ? '' : ` (token ${intent.toToken})`}.`,
+    routeStatus: steps('failed'),
+    completedAt: new Date(context.now()),
+    finalAt: delivery.isFinal ? new Date(context.now()) : null,
+    nextCheckAt: delivery.isFinal ? null : delivery.later(),
+    lockedUntil: null,
+  })
+}
+
+function readRequestTarget(intent: RouteIntent): string | undefined {
+  const to = (intent.transactionRequest as { to?: unknown }).to
+  return typeof to === 'string' ? to : undefined
+}
+
+/** Quick for the first minute of a payment, then slower, never beyond 30 s. */
+export function backoffMs(intervalMs: number, attempts: number): number {
+  return Math.min(
+    maxBackoffMs,
+    attempts < 60 ? intervalMs : intervalMs * 2 ** Math.min(5, Math.floor(attempts / 60)),
+  )
+}
