@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test'
+import { squidStack } from './squid-stack-settings.ts'
 
 /**
  * End-to-end suite against the real stack: the same `npm start` a newcomer runs, on its own
@@ -7,6 +8,7 @@ import { defineConfig, devices } from '@playwright/test'
 const port = Number(process.env.E2E_PORT ?? 3100)
 const baseURL = `http://localhost:${port}`
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const dataDir = process.env.E2E_DATA_DIR ?? '.data/e2e'
 
 export default defineConfig({
   testDir: './specs',
@@ -33,21 +35,36 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
-  webServer: {
-    command: 'node scripts/start.mjs',
-    cwd: '..',
-    url: `${baseURL}/health`,
-    timeout: 240_000,
-    reuseExistingServer: !process.env.CI,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    env: {
-      PORT: String(port),
-      FRAMES_PORT: String(port + 1),
-      SMTP_PORT: process.env.E2E_SMTP_PORT ?? '2625',
-      DEVNET_BASE_PORT: process.env.E2E_DEVNET_BASE_PORT ?? '8645',
-      DATA_DIR: process.env.E2E_DATA_DIR ?? '.data/e2e',
-      LOG_LEVEL: 'warn',
+  webServer: [
+    {
+      command: 'node scripts/start.mjs',
+      cwd: '..',
+      url: `${baseURL}/health`,
+      timeout: 240_000,
+      reuseExistingServer: !process.env.CI,
+      stdout: 'pipe',
+      stderr: 'pipe',
+      env: {
+        PORT: String(port),
+        FRAMES_PORT: String(port + 1),
+        SMTP_PORT: process.env.E2E_SMTP_PORT ?? '2625',
+        DEVNET_BASE_PORT: process.env.E2E_DEVNET_BASE_PORT ?? '8645',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+      },
     },
-  },
+    {
+      // A second app server with ROUTING_PROVIDER=squid against the Squid stand-in, on the first
+      // stack's devnet (web servers start in order, so that devnet is up). See start-squid-stack.ts.
+      command: 'node --import tsx e2e/start-squid-stack.ts',
+      cwd: '..',
+      url: `${squidStack.baseURL}/health`,
+      timeout: 120_000,
+      reuseExistingServer: !process.env.CI,
+      stdout: 'pipe',
+      stderr: 'pipe',
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
+      env: { DEVNET_DEPLOYMENT_FILE: `${dataDir}/devnet/deployment.json`, LOG_LEVEL: 'warn' },
+    },
+  ],
 })

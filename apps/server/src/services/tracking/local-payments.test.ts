@@ -2,15 +2,16 @@ import { erc20Abi, parseEther, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts'
 import {
+  buildTestRoute,
+  createTestLink,
   getDevnetRelayerPrivateKey,
   nativeToken,
   type PaymentDevnet,
   postJson,
   startPaymentDevnet,
+  type TestRoute,
   waitForFinalRecord,
 } from '../../../test/payment-test-kit.ts'
-import { links } from '../../db/schema.ts'
-import { getOrCreateUser } from '../users/get-or-create-user.ts'
 
 let devnet: PaymentDevnet
 let testApp: TestApp
@@ -41,45 +42,21 @@ async function createLink(
   chainId: number,
   symbol: string,
 ): Promise<{ id: string; tokenAddress: `0x${string}` }> {
-  const owner = await getOrCreateUser(testApp.database.db, { address: devnet.account(receiverIndex).address })
   const tokenAddress = devnet.token(chainId, symbol)
-  const [link] = await testApp.database.db
-    .insert(links)
-    .values({
-      userId: owner.id,
-      alias: `Pay ${symbol} ${chainId} ${Math.random()}`,
-      aliasSlug: `pay-${symbol.toLowerCase()}-${chainId}-${Date.now()}-${Math.floor(Math.random() * 1e6)}`,
-      receiverAddress: devnet.account(receiverIndex).address,
-      chain: String(chainId),
-      chainId,
-      tokenName: symbol,
-      tokenAddress: tokenAddress.toLowerCase(),
-    })
-    .returning()
-  if (!link) throw new Error('link not stored')
+  const receiver = devnet.account(receiverIndex).address
+  const link = await createTestLink(testApp.database.db, {
+    owner: receiver,
+    receiver,
+    chainId,
+    token: tokenAddress,
+    symbol,
+  })
   return { id: link.id, tokenAddress }
 }
 
-type BuiltRoute = {
-  intentId: `0x${string}`
-  route: {
-    transactionRequest: {
-      to: `0x${string}`
-      target: string
-      data: `0x${string}`
-      value: string
-      gasLimit: string
-    }
-    estimate: { fromAmount: string; toAmount: string; toAmountMin: string; actions: { type: string }[] }
-    spender: `0x${string}` | null
-  }
-}
+type BuiltRoute = TestRoute
 
-async function buildRoute(body: Record<string, unknown>): Promise<BuiltRoute> {
-  const response = await postJson(testApp.app, '/api/local/route', body)
-  expect(response.statusCode, response.body).toBe(200)
-  return response.json().data as BuiltRoute
-}
+const buildRoute = (body: Record<string, unknown>): Promise<BuiltRoute> => buildTestRoute(testApp.app, body)
 
 /** The pay modal's part: approve when there is a spender, send the transaction, post its hash. */
 async function sendPayment(

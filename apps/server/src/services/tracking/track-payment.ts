@@ -62,7 +62,6 @@ type LocalDepositData = {
  */
 export async function trackPayment(context: TrackPaymentContext, intent: RouteIntent): Promise<void> {
   const { now } = context
-  const actions = intent.actions as RouteAction[]
   const later = (): Date => new Date(now() + backoffMs(context.workerIntervalMs, intent.attempts))
   const write = async (patch: Patch): Promise<void> => {
     await context.db
@@ -72,12 +71,7 @@ export async function trackPayment(context: TrackPaymentContext, intent: RouteIn
     Object.assign(intent, patch)
   }
   const steps = (phase: RoutePhase, destTxHash: string | null = intent.destTxHash) =>
-    buildRouteStepStatuses(actions, {
-      phase,
-      fromChainId: intent.fromChainId,
-      sourceTxHash: intent.sourceTxHash,
-      destTxHash,
-    })
+    stepsFor(intent, phase, destTxHash)
   const waitMore = (patch: Patch = {}): Promise<void> =>
     write({ ...patch, nextCheckAt: later(), lockedUntil: null })
   const fail = (errorMessage: string, phase: RoutePhase, patch: Patch = {}): Promise<void> =>
@@ -246,12 +240,7 @@ async function settlePostedHashes(
         errorMessage: null,
         completedAt: null,
         finalAt: null,
-        routeStatus: buildRouteStepStatuses(intent.actions as RouteAction[], {
-          phase: 'submitted',
-          fromChainId: intent.fromChainId,
-          sourceTxHash: candidate.txHash,
-          destTxHash: null,
-        }),
+        routeStatus: stepsFor({ ...intent, sourceTxHash: candidate.txHash }, 'submitted', null),
       })
       return true
     }
@@ -268,12 +257,7 @@ async function settlePostedHashes(
       toAmountWei: null,
       destTxHash: null,
       completedAt: new Date(context.now()),
-      routeStatus: buildRouteStepStatuses(intent.actions as RouteAction[], {
-        phase: 'source_failed',
-        fromChainId: intent.fromChainId,
-        sourceTxHash: candidate.txHash,
-        destTxHash: null,
-      }),
+      routeStatus: stepsFor({ ...intent, sourceTxHash: candidate.txHash }, 'source_failed', null),
     })
   }
   return false
@@ -384,12 +368,7 @@ async function trackLocalFill(
       isRefunded: true,
       errorMessage:
         'The relayer did not fill this payment before its deadline; the deposit went back to the payer.',
-      routeStatus: buildRouteStepStatuses(intent.actions as RouteAction[], {
-        phase: 'refunded',
-        fromChainId: intent.fromChainId,
-        sourceTxHash: intent.sourceTxHash,
-        destTxHash: null,
-      }),
+      routeStatus: stepsFor(intent, 'refunded', null),
       completedAt: new Date(context.now()),
       finalAt: new Date(context.now()),
       nextCheckAt: null,
@@ -405,12 +384,7 @@ async function trackLocalFill(
       statusRaw: 'failed',
       status: 'failed',
       errorMessage: `The relayer did not fill this payment before its deadline; the payer can take the deposit back after ${new Date((deadline + 3600) * 1000).toISOString()}.`,
-      routeStatus: buildRouteStepStatuses(intent.actions as RouteAction[], {
-        phase: 'failed',
-        fromChainId: intent.fromChainId,
-        sourceTxHash: intent.sourceTxHash,
-        destTxHash: null,
-      }),
+      routeStatus: stepsFor(intent, 'failed', null),
       completedAt: new Date(context.now()),
       // Still watched, slowly, so the record says when the escrow was refunded.
       nextCheckAt: new Date(context.now() + maxBackoffMs),
@@ -436,12 +410,7 @@ function evidenceGone(intent: RouteIntent): Patch {
     toAmountWei: null,
     completedAt: null,
     finalAt: null,
-    routeStatus: buildRouteStepStatuses(intent.actions as RouteAction[], {
-      phase: 'source_done',
-      fromChainId: intent.fromChainId,
-      sourceTxHash: intent.sourceTxHash,
-      destTxHash: null,
-    }),
+    routeStatus: stepsFor(intent, 'source_done', null),
   }
 }
 
@@ -521,14 +490,8 @@ async function trackProviderStatus(
     isRefunded: reading.isRefunded,
     destTxHash: status.destTxHash,
     errorMessage: status.errorMessage,
-    routeStatus: buildRouteStepStatuses(intent.actions as RouteAction[], {
-      phase,
-      fromChainId: intent.fromChainId,
-      sourceTxHash: intent.sourceTxHash,
-      destTxHash: status.destTxHash,
-      // A failure's destination side failed, whatever the provider says of its own legs.
-      ...(isFinal ? {} : { providerSteps }),
-    }),
+    // A failure's destination side failed, whatever the provider says of its own legs.
+    routeStatus: stepsFor(intent, phase, status.destTxHash, isFinal ? undefined : providerSteps),
     completedAt: isFinal ? new Date(context.now()) : null,
     finalAt: isFinal ? new Date(context.now()) : null,
     nextCheckAt: isFinal ? null : later(),
@@ -542,13 +505,7 @@ async function trackProviderStatus(
       status: 'failed',
       errorMessage,
       destTxHash: status.destTxHash,
-      routeStatus: buildRouteStepStatuses(intent.actions as RouteAction[], {
-        phase: 'failed',
-        fromChainId: intent.fromChainId,
-        sourceTxHash: intent.sourceTxHash,
-        destTxHash: status.destTxHash,
-        providerSteps,
-      }),
+      routeStatus: stepsFor(intent, 'failed', status.destTxHash, providerSteps),
       completedAt: new Date(context.now()),
       finalAt: new Date(context.now()),
       nextCheckAt: null,
@@ -578,13 +535,7 @@ async function finishDelivery(
   delivery: Delivery,
 ): Promise<void> {
   const minimum = BigInt(intent.toAmountMin)
-  const steps = (phase: RoutePhase) =>
-    buildRouteStepStatuses(intent.actions as RouteAction[], {
-      phase,
-      fromChainId: intent.fromChainId,
-      sourceTxHash: intent.sourceTxHash,
-      destTxHash: delivery.destTxHash,
-    })
+  const steps = (phase: RoutePhase) => stepsFor(intent, phase, delivery.destTxHash)
   const evidence: Patch = {
     ...delivery.patch,
     destTxHash: delivery.destTxHash,
@@ -620,6 +571,22 @@ async function finishDelivery(
     finalAt: delivery.isFinal ? new Date(context.now()) : null,
     nextCheckAt: delivery.isFinal ? null : delivery.later(),
     lockedUntil: null,
+  })
+}
+
+/** The record's route_status for a phase of the payment. */
+function stepsFor(
+  intent: RouteIntent,
+  phase: RoutePhase,
+  destTxHash: string | null,
+  providerSteps?: RouteStatus['steps'],
+): unknown[] {
+  return buildRouteStepStatuses(intent.actions as RouteAction[], {
+    phase,
+    fromChainId: intent.fromChainId,
+    sourceTxHash: intent.sourceTxHash,
+    destTxHash,
+    ...(providerSteps ? { providerSteps } : {}),
   })
 }
 

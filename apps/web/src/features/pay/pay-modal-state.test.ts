@@ -13,7 +13,14 @@ function run(actions: PayModalAction[], state: PayModalState = initialPayModalSt
 }
 
 const atStep = (step: PayStep): PayModalState => ({ ...initialPayModalState, step, hasAutoAdvanced: true })
-const payment = { intentId: '0x1', txHash: '0x2', fromChainId: 8453, payer: '0x3', submittedAtMs: 0 }
+const payment = {
+  intentId: '0x1',
+  txHash: '0x2',
+  fromChainId: 8453,
+  payer: '0x3',
+  submittedAtMs: 0,
+  isReceiptPosted: false,
+}
 
 describe('pay modal steps', () => {
   it('advances once on connect', () => {
@@ -81,6 +88,19 @@ describe('pay modal steps', () => {
       step: 6,
       failureMessage: 'reverted',
     })
+  })
+
+  it('marks the receipt posted only for the payment it was posted for', () => {
+    const processing = reducePayModal(atStep(3), { type: 'submitted', payment })
+    expect(processing.payment?.isReceiptPosted).toBe(false)
+    expect(reducePayModal(processing, { type: 'receiptPosted', txHash: '0x9' })).toBe(processing)
+    expect(reducePayModal(processing, { type: 'receiptPosted', txHash: '0x2' }).payment).toEqual({
+      ...payment,
+      isReceiptPosted: true,
+    })
+    // A receipt of an earlier payment that lands after the modal started over changes nothing.
+    const reopened = reducePayModal(processing, { type: 'open' })
+    expect(reducePayModal(reopened, { type: 'receiptPosted', txHash: '0x2' })).toBe(reopened)
   })
 
   it('starts over on open', () => {

@@ -21,6 +21,8 @@ export type SubmittedPayment = {
   fromChainId: number
   payer: string
   submittedAtMs: number
+  /** POST /api/route-intent/{intentId}/receipt has answered (or failed): step 4 polls from then on. */
+  isReceiptPosted: boolean
 }
 
 export type PayModalState = {
@@ -50,6 +52,8 @@ export type PayModalAction =
   | { type: 'setAmount'; text: string; unit?: AmountUnit }
   | { type: 'next' }
   | { type: 'submitted'; payment: SubmittedPayment }
+  /** The receipt post of the transaction `txHash` settled (an older payment's is ignored). */
+  | { type: 'receiptPosted'; txHash: string }
   | { type: 'succeeded' }
   | { type: 'failed'; message: string | null }
 
@@ -141,6 +145,11 @@ export function reducePayModal(state: PayModalState, action: PayModalAction): Pa
       return state.step === 2 ? { ...state, step: 3 } : state
     case 'submitted':
       return state.step === 3 ? { ...state, step: 4, payment: action.payment } : state
+    case 'receiptPosted':
+      if (state.payment === null || state.payment.txHash !== action.txHash || state.payment.isReceiptPosted) {
+        return state
+      }
+      return { ...state, payment: { ...state.payment, isReceiptPosted: true } }
     case 'succeeded':
       return state.step === 4 ? { ...state, step: 5 } : state
     case 'failed':

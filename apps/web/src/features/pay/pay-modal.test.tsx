@@ -157,6 +157,13 @@ function installTestWallet() {
 let server: TestServer
 let wallet: ReturnType<typeof installTestWallet>
 let transactionStatus = 'submitted'
+/** The hash the intent's record follows (another one: a bystander posted theirs first). */
+let recordSourceHash = txHash
+/** How long POST …/receipt takes to answer, and when it last answered (epoch ms). */
+let receiptDelayMs = 0
+let receiptAnsweredAtMs: number | null = null
+/** When each GET /api/data/transactions/{payer} arrived (epoch ms). */
+const transactionPolls: number[] = []
 
 function handleApi(request: RecordedRequest, response: Parameters<Parameters<TestServer['handle']>[0]>[1]) {
   const path = request.path.split('?')[0] ?? ''
@@ -165,7 +172,12 @@ function handleApi(request: RecordedRequest, response: Parameters<Parameters<Tes
     response.end('{}')
     return
   }
-  if (path === '/api/local/chains') {
+  if (path === '/api/config') {
+    // The modal calls the provider the server names; nothing in the bundle says 'local'.
+    sendJson(response, 200, { data: { routingProvider: 'squid' } })
+    return
+  }
+  if (path === '/api/squid/chains') {
     const chain = (chainId: number, networkIdentifier: string, networkName: string, symbol: string) => ({
       chainId,
       networkIdentifier,
@@ -183,7 +195,7 @@ function handleApi(request: RecordedRequest, response: Parameters<Parameters<Tes
     })
     return
   }
-  if (path === '/api/local/tokens') {
+  if (path === '/api/squid/tokens') {
     const token = (address: string, symbol: string, decimals: number, usdPrice: number) => ({
       chainId: 8453,
       address,
@@ -215,7 +227,7 @@ function handleApi(request: RecordedRequest, response: Parameters<Parameters<Tes
     })
     return
   }
-  if (path === '/api/local/route') {
+  if (path === '/api/squid/route') {
     const body = JSON.parse(request.body) as { fromAmount: string; fromToken: string }
     const isNative = body.fromToken.toLowerCase() === native.toLowerCase()
     sendJson(response, 200, {
@@ -242,10 +254,14 @@ function handleApi(request: RecordedRequest, response: Parameters<Parameters<Tes
     return
   }
   if (path === `/api/route-intent/${intentId}/receipt`) {
-    sendJson(response, 202, { data: { intentId, txHash, status: 'submitted' } })
+    setTimeout(() => {
+      receiptAnsweredAtMs = Date.now()
+      sendJson(response, 202, { data: { intentId, txHash, status: 'submitted' } })
+    }, receiptDelayMs)
     return
   }
   if (path === `/api/data/transactions/${payer}`) {
+    transactionPolls.push(Date.now())
     sendJson(response, 200, {
       data: [
         {
@@ -253,7 +269,7 @@ function handleApi(request: RecordedRequest, response: Parameters<Parameters<Tes
           intent_id: intentId,
           from_chain_id: 8453,
           to_chain_id: 8453,
-          source_tx_hash: txHash,
+          source_tx_hash: recordSourceHash,
           status_raw: transactionStatus,
           route_path: [],
           route_status: [],
@@ -297,6 +313,8 @@ afterAll(async () => {
 
 afterEach(() => {
   act(() => dismissToast())
+  recordSourceHash = txHash
+  receiptDelayMs = 0
 })
 
 const dialogNamed = (name: string) => screen.findByRole('dialog', { name }, { timeout: 4000 })
@@ -332,7 +350,7 @@ describe('pay modal', () => {
     await dialogNamed('Confirm Payment')
     expect(await screen.findByText('Route ready ✓', {}, { timeout: 3000 })).toBeTruthy()
     expect(screen.getByText('≈ 30 USDC on Base')).toBeTruthy()
-    const routeRequest = server.requests.find((request) => request.path === '/api/local/route')
+    const routeRequest = server.requests.find((request) => request.path === '/api/squid/route')
     expect(JSON.parse(routeRequest?.body ?? '{}')).toMatchObject({
       fromChain: 8453,
       toChain: 8453,
@@ -435,6 +453,54 @@ describe('pay modal', () => {
       await screen.findByText('This payment did not complete. You can close the modal and try again.'),
     ).toBeTruthy()
     await user.click(within(failed).getByRole('button', { name: 'Close' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+  }, 20_000)
+
+  it("polls right after the receipt post, and ends only on the record of the wallet's own transaction", async () => {
+    const user = userEvent.setup()
+    render(<Harness />)
+    await dialogNamed('Select Your Wallet')
+    await user.click(await screen.findByRole('button', { name: /^Test Wallet.*Detected/ }))
+    await dialogNamed('Select Chain & Token')
+    await user.click(await screen.findByRole('button', { name: /^Base/ }))
+    await user.click(await screen.findByRole('button', { name: /^ETH/ }))
+    await user.click(screen.getByRole('button', { name: 'Continue' }))
+    await dialogNamed('Select Amount')
+    await user.type(screen.getByRole('textbox', { name: 'Amount' }), '0.01')
+    await user.click(screen.getByRole('button', { name: 'Next' }))
+    await dialogNamed('Confirm Payment')
+    expect(await screen.findByText('Route ready ✓', {}, { timeout: 3000 })).toBeTruthy()
+
+    // A bystander posted another hash for this intent first; the tracker failed it.
+    recordSourceHash = `0x${'ee'.repeat(32)}`
+    transactionStatus = 'failed'
+    receiptDelayMs = 400
+    receiptAnsweredAtMs = null
+    transactionPolls.length = 0
+    await user.click(screen.getByRole('button', { name: 'Confirm & Pay' }))
+    const processing = await dialogNamed('Payment Confirmation')
+
+    // No poll races the receipt post; the first follows its answer without waiting for the interval.
+    await waitFor(() => expect(transactionPolls.length).toBeGreaterThanOrEqual(1), { timeout: 3000 })
+    const answeredAt = receiptAnsweredAtMs as number | null
+    if (answeredAt === null) throw new Error('the receipt post never answered')
+    expect(transactionPolls[0]).toBeGreaterThanOrEqual(answeredAt)
+    expect((transactionPolls[0] ?? 0) - answeredAt).toBeLessThan(1500)
+
+    // The other transaction's failure is not this payer's: still confirming after another poll.
+    await waitFor(() => expect(transactionPolls.length).toBeGreaterThanOrEqual(2), { timeout: 4000 })
+    await act(() => new Promise((resolve) => setTimeout(resolve, 100)))
+    expect(screen.getByRole('dialog', { name: 'Payment Confirmation' })).toBeTruthy()
+    expect(within(processing).getByText('Confirming...')).toBeTruthy()
+    expect(
+      screen.queryByText('This payment did not complete. You can close the modal and try again.'),
+    ).toBeNull()
+
+    // The record now follows the wallet's transaction (the server spells the hash in capitals).
+    recordSourceHash = `0x${'AB'.repeat(32)}`
+    transactionStatus = 'success'
+    await dialogNamed('Payment Successful')
+    await user.click(screen.getByRole('button', { name: 'Done' }))
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
   }, 20_000)
 

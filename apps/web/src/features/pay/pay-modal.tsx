@@ -459,7 +459,6 @@ function PayFlow({
           ? {}
           : { maxPriorityFeePerGas: txReq.maxPriorityFeePerGas }),
       })
-      void postRouteReceipt(currentRoute.intentId, hash)
       dispatch({
         type: 'submitted',
         payment: {
@@ -468,8 +467,13 @@ function PayFlow({
           fromChainId,
           payer: address,
           submittedAtMs: Date.now(),
+          isReceiptPosted: false,
         },
       })
+      // Step 4's first poll waits for this: the server starts tracking inside the receipt post.
+      void postRouteReceipt(currentRoute.intentId, hash).then(() =>
+        dispatch({ type: 'receiptPosted', txHash: hash }),
+      )
     } catch (error) {
       // SPEC-NOTES: a rejection or an error before the transaction is sent stays on step 3.
       failBeforeSend(error)

@@ -23,6 +23,7 @@ let server: TestServer
 beforeAll(async () => {
   server = await startTestServer((request, response) => {
     if (request.path === '/api/pay/links/coffee-fund') sendJson(response, 200, { data: link })
+    else if (request.path === '/api/config') sendJson(response, 200, { data: { routingProvider: 'local' } })
     else if (request.path === '/api/local/chains')
       sendJson(response, 503, { error: { code: 'UNAVAILABLE', message: 'x' } })
     else sendJson(response, 404, { error: { code: 'NOT_FOUND', message: 'Not found.' } })

@@ -1,6 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { createApiClient } from '../../lib/api-client'
+import { createRoutingProviderSource } from '../routing/routing-provider'
 import {
+  buildRoute,
   createRouteScheduler,
+  describeRouteError,
   parseRouteAnswer,
   type RouteInput,
   type RouteResult,
@@ -63,6 +67,89 @@ describe('parseRouteAnswer', () => {
     expect(() =>
       parseRouteAnswer({ data: { intentId: 'x', route: { transactionRequest: { to: router } } } }),
     ).toThrow('Invalid route: missing transactionRequest target/data')
+  })
+})
+
+describe('buildRoute', () => {
+  const input: RouteInput = {
+    fromChain: 43114,
+    toChain: 8453,
+    fromToken: '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee',
+    toToken: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+    fromAmount: 10n,
+    fromAddress: `0x${'d'.repeat(40)}`,
+    toAddress: `0x${'e'.repeat(40)}`,
+    linkId: 'link-1',
+  }
+
+  function fakeClient(handler: (path: string) => Response) {
+    const calls: { method: string; path: string; body: unknown }[] = []
+    const client = createApiClient({
+      baseUrl: 'http://test',
+      fetch: async (request, init) => {
+        const path = String(request).replace('http://test', '')
+        const method = init?.method ?? 'GET'
+        if (path !== '/health') {
+          calls.push({
+            method,
+            path,
+            body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
+          })
+        }
+        return handler(path)
+      },
+      readCookies: () => 'csrf_token=t',
+      isOffline: () => false,
+    })
+    return { client, calls }
+  }
+  const json = (body: unknown, status = 200) =>
+    new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
+
+  it('posts the route to the provider GET /api/config names', async () => {
+    const { client, calls } = fakeClient((path) =>
+      path === '/api/config' ? json({ data: { routingProvider: 'squid' } }) : json(answer),
+    )
+    const getProvider = createRoutingProviderSource(client)
+    const route = await buildRoute(input, new AbortController().signal, client, getProvider)
+    await buildRoute(input, new AbortController().signal, client, getProvider)
+    expect(route.intentId).toBe(`0x${'1'.repeat(64)}`)
+    expect(calls.map((call) => `${call.method} ${call.path}`)).toEqual([
+      'GET /api/config',
+      'POST /api/squid/route',
+      'POST /api/squid/route',
+    ])
+    expect(calls[1]?.body).toEqual({
+      fromChain: 43114,
+      toChain: 8453,
+      fromToken: input.fromToken,
+      toToken: input.toToken,
+      fromAmount: '10',
+      fromAddress: input.fromAddress,
+      toAddress: input.toAddress,
+      slippage: 1,
+      linkId: 'link-1',
+    })
+  })
+
+  it("fails with 'Failed to build route' when the provider's name cannot be loaded, then recovers", async () => {
+    let isConfigDown = true
+    const { client, calls } = fakeClient((path) => {
+      if (path !== '/api/config') return json(answer)
+      return isConfigDown
+        ? json({ error: { code: 'INTERNAL', message: 'Something went wrong.' } }, 500)
+        : json({ data: { routingProvider: 'local' } })
+    })
+    const getProvider = createRoutingProviderSource(client)
+    const failure = await buildRoute(input, new AbortController().signal, client, getProvider).catch(
+      (error: unknown) => error,
+    )
+    expect(describeRouteError(failure)).toBe('Failed to build route')
+    expect(calls.map((call) => call.path)).toEqual(['/api/config'])
+
+    isConfigDown = false
+    await buildRoute(input, new AbortController().signal, client, getProvider)
+    expect(calls.map((call) => call.path)).toEqual(['/api/config', '/api/config', '/api/local/route'])
   })
 })
 

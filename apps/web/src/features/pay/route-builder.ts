@@ -1,6 +1,6 @@
 import { AppError } from '@quicklinks/core/app-error'
 import { type ApiClient, api } from '../../lib/api-client'
-import { routingProvider } from '../routing/catalogue'
+import { getRoutingProvider, type RoutingProviderSource } from '../routing/routing-provider'
 
 /** SPEC §9: slippage in percent and the debounce before a route is built. */
 export const routeSlippagePercent = 1
@@ -159,15 +159,28 @@ export function parseRouteAnswer(body: unknown): RouteResult {
 }
 
 /**
- * POST /api/{provider}/route for one input. Rejects with the server's message (error.message, then
- * message, then 'Failed to build route'), an invalid-route error, or the AbortError when aborted.
+ * POST /api/{provider}/route for one input, the provider named by the server (GET /api/config).
+ * Rejects with the server's message (error.message, then message, then 'Failed to build route';
+ * the last also when the provider's name cannot be loaded), an invalid-route error, or the
+ * AbortError when aborted.
  */
 export async function buildRoute(
   input: RouteInput,
   signal: AbortSignal,
   client: ApiClient = api,
+  loadProvider: RoutingProviderSource = getRoutingProvider,
 ): Promise<RouteResult> {
-  const body = await client.request<unknown>(`/api/${routingProvider}/route`, {
+  let provider: string
+  try {
+    provider = await loadProvider()
+  } catch (error) {
+    throw new AppError('INTERNAL', {
+      message: 'The routing provider could not be loaded',
+      userMessage: 'Failed to build route',
+      cause: error,
+    })
+  }
+  const body = await client.request<unknown>(`/api/${provider}/route`, {
     method: 'POST',
     body: {
       fromChain: input.fromChain,

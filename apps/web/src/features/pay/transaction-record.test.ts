@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiClient } from '../../lib/api-client'
 import { sendJson, setPageUrl, startTestServer, type TestServer } from '../../test/test-server'
-import { getTransactions, parseTransactionRecord, pickTransaction } from './transaction-record'
+import {
+  getPaymentOutcome,
+  getTransactions,
+  parseTransactionRecord,
+  selectPaymentRecord,
+  type TransactionRecord,
+} from './transaction-record'
 
 const record = {
   id: 'r1',
@@ -56,15 +62,65 @@ describe('parseTransactionRecord', () => {
   })
 })
 
-describe('pickTransaction', () => {
-  const older = parseTransactionRecord({ id: 'a', intent_id: '0x1', update_date: '2026-01-01T00:00:00Z' })
-  const newer = parseTransactionRecord({ id: 'b', intent_id: '0x2', update_date: '2026-01-03T00:00:00Z' })
-  const records = [older, newer].filter((entry) => entry !== undefined)
+describe("a payment's outcome comes only from the record of the wallet's own transaction", () => {
+  const sent = `0x${'ab'.repeat(32)}`
+  const bystander = `0x${'ee'.repeat(32)}`
+  const payment = { intentId: '0xab', txHash: sent }
+  const recordOf = (sourceTxHash: string | null, status: string, extra: Record<string, unknown> = {}) => {
+    const parsed = parseTransactionRecord({
+      ...record,
+      source_tx_hash: sourceTxHash,
+      status_raw: status,
+      error_message: status === 'failed' ? 'execution reverted' : null,
+      ...extra,
+    })
+    if (parsed === undefined) throw new Error('not a record')
+    return parsed
+  }
 
-  it('picks the intent when known, else the most recent', () => {
-    expect(pickTransaction(records, '0x1')?.id).toBe('a')
-    expect(pickTransaction(records, '0x9')).toBeUndefined()
-    expect(pickTransaction(records, null)?.id).toBe('b')
+  it('ends on success or failure of the same hash, in any case', () => {
+    expect(getPaymentOutcome(recordOf(sent, 'success'), sent)).toBe('success')
+    expect(getPaymentOutcome(recordOf(sent.toUpperCase().replace('0X', '0x'), 'success'), sent)).toBe(
+      'success',
+    )
+    expect(getPaymentOutcome(recordOf(sent, 'failed'), sent.toUpperCase())).toBe('failed')
+    expect(getPaymentOutcome(recordOf(sent, 'refunded'), sent)).toBe('failed')
+    expect(getPaymentOutcome(recordOf(sent, 'ongoing'), sent)).toBeNull()
+    expect(getPaymentOutcome(undefined, sent)).toBeNull()
+  })
+
+  it('keeps waiting on a final status of another hash, or of no hash yet', () => {
+    expect(getPaymentOutcome(recordOf(bystander, 'failed'), sent)).toBeNull()
+    expect(getPaymentOutcome(recordOf(bystander, 'success'), sent)).toBeNull()
+    expect(getPaymentOutcome(recordOf(null, 'failed'), sent)).toBeNull()
+    expect(getPaymentOutcome(recordOf(null, 'success'), sent)).toBeNull()
+  })
+
+  it("shows another transaction's record as pending, keeping only its route", () => {
+    const shown = selectPaymentRecord([recordOf(bystander, 'failed')], payment) as TransactionRecord
+    expect(shown).toMatchObject({
+      id: 'r1',
+      status: 'submitted',
+      sourceTxHash: null,
+      destTxHash: null,
+      fromChainTxUrl: null,
+      errorMessage: null,
+      isRefunded: false,
+    })
+    expect(shown.steps.map((step) => `${step.kind}:${step.status}:${step.txHash}`)).toEqual([
+      'swap:pending:null',
+      'bridge:pending:null',
+    ])
+    expect(getPaymentOutcome(shown, sent)).toBeNull()
+    expect(selectPaymentRecord([recordOf(null, 'success')], payment)?.status).toBe('submitted')
+  })
+
+  it("prefers the intent's record of the sent hash, and ignores other intents", () => {
+    const own = recordOf(sent.toUpperCase().replace('0X', '0x'), 'success', { id: 'own' })
+    const other = recordOf(bystander, 'failed', { id: 'other' })
+    expect(selectPaymentRecord([other, own], payment)).toBe(own)
+    expect(getPaymentOutcome(selectPaymentRecord([other, own], payment), sent)).toBe('success')
+    expect(selectPaymentRecord([recordOf(sent, 'success', { intent_id: '0xcd' })], payment)).toBeUndefined()
   })
 })
 

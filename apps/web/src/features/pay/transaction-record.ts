@@ -141,20 +141,60 @@ export async function getTransactions(
   }
 }
 
-function getTime(record: TransactionRecord): number {
-  const time = Date.parse(record.updateDate ?? record.createDate ?? '')
-  return Number.isFinite(time) ? time : 0
+/** True when `record` follows the transaction `txHash` (hashes compared ignoring case). */
+export function isRecordOfTransaction(record: TransactionRecord, txHash: string): boolean {
+  return record.sourceTxHash !== null && record.sourceTxHash.toLowerCase() === txHash.toLowerCase()
 }
 
-/** SPEC §7: the record of this intent when the id is known, else the most recent by update or create date. */
-export function pickTransaction(
+/**
+ * The intent's record (SPEC §7 picks by intent id, which the modal always knows), seen by the payer
+ * who sent `txHash`. Anyone may post a receipt for an
+ * intent, so its record can follow another transaction (a bystander's hash posted first), or none
+ * yet: such a record says nothing about this payment, and is shown as a pending one that keeps only
+ * the route (its steps pending, no hashes, links or error). Among several records of the intent the
+ * one of `txHash` wins. Undefined while the intent has no record.
+ */
+export function selectPaymentRecord(
   records: readonly TransactionRecord[],
-  intentId: string | null,
+  payment: { intentId: string; txHash: string },
 ): TransactionRecord | undefined {
-  if (intentId !== null) {
-    return records.find((record) => record.intentId?.toLowerCase() === intentId.toLowerCase())
+  const intentId = payment.intentId.toLowerCase()
+  const ofIntent = records.filter((record) => record.intentId?.toLowerCase() === intentId)
+  const own = ofIntent.find((record) => isRecordOfTransaction(record, payment.txHash))
+  if (own !== undefined) return own
+  const other = ofIntent[0]
+  return other === undefined ? undefined : toPendingRecord(other)
+}
+
+function toPendingRecord(record: TransactionRecord): TransactionRecord {
+  return {
+    ...record,
+    sourceTxHash: null,
+    destTxHash: null,
+    statusRaw: '',
+    status: 'submitted',
+    isRefunded: false,
+    steps: record.steps.map((step) => ({ ...step, txHash: null, status: 'pending' })),
+    fromChainTxUrl: null,
+    toChainTxUrl: null,
+    errorMessage: null,
   }
-  return [...records].sort((left, right) => getTime(right) - getTime(left))[0]
+}
+
+/** How a payment ended, as the pay modal's steps 5 and 6 show it. */
+export type PaymentOutcome = 'success' | 'failed'
+
+/**
+ * 'success' or 'failed' only when `record` follows the very transaction the wallet sent (`txHash`,
+ * any case) and says so; null otherwise. A final status of another transaction, or of a record
+ * with no transaction yet, is not final for this payer: the modal keeps waiting.
+ */
+export function getPaymentOutcome(
+  record: TransactionRecord | undefined,
+  txHash: string,
+): PaymentOutcome | null {
+  if (record === undefined || !isRecordOfTransaction(record, txHash)) return null
+  return record.status === 'success' || record.status === 'failed' ? record.status : null
 }
 
 /** POST /api/route-intent/{intentId}/receipt after the payment is sent; failures are ignored (SPEC §7). */

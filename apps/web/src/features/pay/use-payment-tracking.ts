@@ -5,24 +5,33 @@ import type { Config } from 'wagmi'
 import { waitForTransactionReceipt } from 'wagmi/actions'
 import { toast } from '../../ui/use-toast'
 import type { SubmittedPayment } from './pay-modal-state'
-import { getTransactions, pickTransaction, type TransactionRecord } from './transaction-record'
+import {
+  getPaymentOutcome,
+  getTransactions,
+  type PaymentOutcome,
+  selectPaymentRecord,
+  type TransactionRecord,
+} from './transaction-record'
 
 /** SPEC §9: the transaction poll while step 4 is open. */
 export const transactionPollMs = 2000
 
 export type PaymentTracking = {
+  /** The intent's record as it concerns this payment (see `selectPaymentRecord`). */
   record: TransactionRecord | undefined
-  outcome: 'success' | 'failed' | null
+  outcome: PaymentOutcome | null
   /** The revert reason or the record's error, for the failure view. */
   failureDetail: string | null
   nowMs: number
 }
 
 /**
- * Step 4: polls GET /api/data/transactions/{payer} every 2 s and picks the record of the intent;
- * meanwhile waits for the source receipt through the wallet, so a revert fails at once ('unknown
- * reason' when the chain gives none). A poll failure toasts 'Unable to update transaction' once
- * per distinct message.
+ * Step 4: polls GET /api/data/transactions/{payer} once as soon as the receipt post settled (its
+ * answer may already hold the final status), then every 2 s; a receipt post that hangs delays the
+ * first poll by one interval at most. Only the record of the very transaction the wallet sent can
+ * end the payment (`getPaymentOutcome`). Meanwhile it waits for the source receipt through the
+ * wallet, so a revert fails at once ('unknown reason' when the chain gives none). A poll failure
+ * toasts 'Unable to update transaction' once per distinct message.
  */
 export function usePaymentTracking(
   config: Config,
@@ -37,25 +46,47 @@ export function usePaymentTracking(
     return () => clearInterval(interval)
   }, [isActive])
 
+  const txHash = payment?.txHash ?? null
+  const isReceiptPosted = payment?.isReceiptPosted === true
+  // The receipt post's latest start for the polls, per transaction: one poll interval after sending.
+  const [overdueTxHash, setOverdueTxHash] = useState<string | null>(null)
+  useEffect(() => {
+    if (!isActive || txHash === null || isReceiptPosted) return
+    const timer = setTimeout(() => setOverdueTxHash(txHash), transactionPollMs)
+    return () => clearTimeout(timer)
+  }, [isActive, txHash, isReceiptPosted])
+  const isOverdue = txHash !== null && overdueTxHash === txHash
+  const canPoll = isActive && txHash !== null && (isReceiptPosted || isOverdue)
+
   const transactionsQuery = useQuery({
-    queryKey: ['pay-transactions', payment?.payer.toLowerCase() ?? ''],
+    // Keyed by the transaction too: a new payment never shows the previous one's answer.
+    queryKey: ['pay-transactions', payment?.payer.toLowerCase() ?? '', txHash?.toLowerCase() ?? ''],
     queryFn: () => getTransactions(payment?.payer ?? ''),
-    enabled: isActive && payment !== null,
-    refetchInterval: isActive ? transactionPollMs : false,
+    // Enabling it fetches at once: the first poll follows the receipt post without waiting 2 s.
+    enabled: canPoll,
+    refetchInterval: canPoll ? transactionPollMs : false,
     retry: false,
     staleTime: 0,
   })
+  // Polling began before the receipt post settled (it hung): ask once more as soon as it has.
+  const { refetch } = transactionsQuery
+  useEffect(() => {
+    if (isActive && isReceiptPosted && isOverdue) void refetch()
+  }, [isActive, isReceiptPosted, isOverdue, refetch])
+
   const record =
     transactionsQuery.data === undefined || payment === null
       ? undefined
-      : pickTransaction(transactionsQuery.data, payment.intentId)
+      : selectPaymentRecord(transactionsQuery.data, payment)
 
   const [receiptFailure, setReceiptFailure] = useState<string | null>(null)
+  const fromChainId = payment?.fromChainId ?? null
+  // Keyed by the transaction, not the payment object: the receipt post settling changes the latter.
   useEffect(() => {
-    if (!isActive || payment === null) return
+    if (!isActive || txHash === null || fromChainId === null) return
     setReceiptFailure(null)
     let isCurrent = true
-    waitForTransactionReceipt(config, { hash: payment.txHash as `0x${string}`, chainId: payment.fromChainId })
+    waitForTransactionReceipt(config, { hash: txHash as `0x${string}`, chainId: fromChainId })
       .then((receipt) => {
         if (isCurrent && receipt.status === 'reverted') setReceiptFailure('unknown reason')
       })
@@ -63,7 +94,7 @@ export function usePaymentTracking(
     return () => {
       isCurrent = false
     }
-  }, [isActive, payment, config])
+  }, [isActive, txHash, fromChainId, config])
 
   const shownErrors = useRef(new Set<string>())
   const pollError = isActive ? transactionsQuery.error : null
@@ -79,11 +110,7 @@ export function usePaymentTracking(
     toast({ title: 'Unable to update transaction', description: pollErrorMessage, variant: 'destructive' })
   }, [pollErrorMessage])
 
-  const outcome =
-    record?.status === 'success'
-      ? 'success'
-      : record?.status === 'failed' || receiptFailure !== null
-        ? 'failed'
-        : null
+  const recordOutcome = payment === null ? null : getPaymentOutcome(record, payment.txHash)
+  const outcome = recordOutcome ?? (receiptFailure === null ? null : 'failed')
   return { record, outcome, failureDetail: record?.errorMessage ?? receiptFailure, nowMs }
 }

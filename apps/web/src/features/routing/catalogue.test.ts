@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createApiClient } from '../../lib/api-client'
 import { createCatalogue, selectOfferedChains, selectOfferedTokens, type Token } from './catalogue'
+import { createRoutingProviderSource } from './routing-provider'
 
 function fakeClient(handler: (path: string) => Response | Promise<Response>) {
   const paths: string[] = []
@@ -16,6 +17,9 @@ function fakeClient(handler: (path: string) => Response | Promise<Response>) {
   })
   return { client, paths }
 }
+
+/** The provider's name as if GET /api/config had said `local`. */
+const local = () => Promise.resolve('local')
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
@@ -73,7 +77,7 @@ describe('routing catalogue', () => {
       await new Promise((resolve) => setTimeout(resolve, 20))
       return json({ data: tokenRows })
     })
-    const catalogue = createCatalogue(client, 'local')
+    const catalogue = createCatalogue(client, local)
     const [base, avalanche, all] = await Promise.all([
       catalogue.getTokens(8453),
       catalogue.getTokens(43114),
@@ -95,12 +99,53 @@ describe('routing catalogue', () => {
         ? json({ error: { code: 'INTERNAL', message: 'boom' } }, 500)
         : json({ data: path.endsWith('tokens') ? tokenRows : [] }),
     )
-    const catalogue = createCatalogue(client, 'local')
+    const catalogue = createCatalogue(client, local)
     expect(await catalogue.getTokens(8453)).toEqual({ items: [], error: 'Failed to load tokens' })
     expect(await catalogue.getChains()).toEqual({ items: [], error: 'Failed to load chains' })
     fail = false
     expect((await catalogue.getTokens(8453)).items).toHaveLength(2)
     expect(paths.filter((path) => path.endsWith('/tokens')).length).toBeGreaterThanOrEqual(2)
+  })
+
+  it('calls the provider GET /api/config names, asking for the name once for chains and tokens', async () => {
+    const { client, paths } = fakeClient((path) => {
+      if (path === '/api/config') return json({ data: { routingProvider: 'squid' } })
+      return json({ data: path.endsWith('/tokens') ? tokenRows : [] })
+    })
+    const catalogue = createCatalogue(client, createRoutingProviderSource(client))
+    const [chains, tokens] = await Promise.all([catalogue.getChains(), catalogue.getTokens(8453)])
+    expect(chains.error).toBeNull()
+    expect(tokens.items.map((token) => token.symbol)).toEqual(['USDT', 'USDC'])
+    expect(paths.filter((path) => path === '/api/config')).toHaveLength(1)
+    expect(paths.filter((path) => path !== '/api/config').sort()).toEqual([
+      '/api/squid/chains',
+      '/api/squid/tokens',
+    ])
+  })
+
+  it('gives the SPEC messages when GET /api/config fails, and asks for it again next time', async () => {
+    let isConfigDown = true
+    const { client, paths } = fakeClient((path) => {
+      if (path === '/api/config') {
+        return isConfigDown
+          ? json({ error: { code: 'INTERNAL', message: 'boom' } }, 500)
+          : json({ data: { routingProvider: 'squid' } })
+      }
+      return json({ data: path.endsWith('/tokens') ? tokenRows : [] })
+    })
+    const catalogue = createCatalogue(client, createRoutingProviderSource(client))
+    expect(await catalogue.getChains()).toEqual({ items: [], error: 'Failed to load chains' })
+    expect(await catalogue.getTokens(8453)).toEqual({ items: [], error: 'Failed to load tokens' })
+    expect(paths.some((path) => path.startsWith('/api/local/') || path.startsWith('/api/squid/'))).toBe(false)
+
+    isConfigDown = false
+    expect((await catalogue.getTokens(8453)).items).toHaveLength(2)
+    expect(await catalogue.getChains()).toEqual({ items: [], error: null })
+    expect(paths.filter((path) => path === '/api/config')).toHaveLength(3)
+    expect(paths.filter((path) => path.startsWith('/api/squid/')).sort()).toEqual([
+      '/api/squid/chains',
+      '/api/squid/tokens',
+    ])
   })
 
   it('keeps only evm chains; offers enabled and visible chains sorted by network identifier', async () => {
@@ -142,7 +187,7 @@ describe('routing catalogue', () => {
         ],
       }),
     )
-    const { items } = await createCatalogue(client, 'local').getChains()
+    const { items } = await createCatalogue(client, local).getChains()
     expect(items).toHaveLength(3)
     expect(selectOfferedChains(items).map((chain) => chain.networkIdentifier)).toEqual(['avalanche', 'base'])
   })

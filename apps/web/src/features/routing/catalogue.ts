@@ -1,7 +1,5 @@
 import { type ApiClient, api } from '../../lib/api-client'
-
-/** The routing provider the server is configured with (`local` on the devnet). */
-export const routingProvider = 'local'
+import { getRoutingProvider, type RoutingProviderSource } from './routing-provider'
 
 /** The native token's placeholder address (SPEC §3); the zero address also means native. */
 export const nativeTokenAddress = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'
@@ -108,7 +106,10 @@ function parseToken(value: unknown): Token | undefined {
 }
 
 export type Catalogue = {
-  /** GET /api/{provider}/chains, evm only. A failure gives an empty list and 'Failed to load chains'. */
+  /**
+   * GET /api/{provider}/chains, evm only. A failure (of this call or of GET /api/config, which names
+   * the provider) gives an empty list and 'Failed to load chains'.
+   */
   getChains(): Promise<CatalogueResult<Chain>>
   /**
    * GET /api/{provider}/tokens, evm only, cached in memory for the session and indexed by chain id;
@@ -118,13 +119,20 @@ export type Catalogue = {
   getTokens(chainId?: number): Promise<CatalogueResult<Token>>
 }
 
-/** Builds a catalogue over one API client and provider; the app uses `catalogue` below. */
-export function createCatalogue(client: ApiClient = api, provider: string = routingProvider): Catalogue {
+/**
+ * Builds a catalogue over one API client and the source of the provider's name (the server's
+ * GET /api/config by default); the app uses `catalogue` below.
+ */
+export function createCatalogue(
+  client: ApiClient = api,
+  loadProvider: RoutingProviderSource = getRoutingProvider,
+): Catalogue {
   let chains: Promise<CatalogueResult<Chain>> | undefined
   let tokensByChain: Promise<Map<number, Token[]> | null> | undefined
 
   const loadChains = async (): Promise<CatalogueResult<Chain>> => {
     try {
+      const provider = await loadProvider()
       const body = await client.request<unknown>(`/api/${provider}/chains`, {
         fallbackMessage: 'Failed to load chains',
       })
@@ -140,6 +148,7 @@ export function createCatalogue(client: ApiClient = api, provider: string = rout
 
   const loadTokens = async (): Promise<Map<number, Token[]> | null> => {
     try {
+      const provider = await loadProvider()
       const body = await client.request<unknown>(`/api/${provider}/tokens`, {
         fallbackMessage: 'Failed to load tokens',
       })
