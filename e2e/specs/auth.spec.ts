@@ -157,6 +157,8 @@ test.describe('sign-in with the embedded wallet', () => {
   })
 
   test('the login modal and its code step have no serious accessibility violations', async ({ page }) => {
+    // Several axe runs around a sign-in: close to 60 s on a loaded 2-core runner.
+    test.slow()
     await openAuthModal(page)
     await expectNoSeriousAxeViolations(page)
     await authDialog(page).getByRole('button', { name: 'Continue with email' }).click()

@@ -6,7 +6,8 @@ import { expect, test } from '../fixtures/test.ts'
 
 /**
  * The Links tab and each page of the link manager at phone and desktop widths, light and dark: no
- * horizontal overflow, no serious axe violation, and a screenshot in e2e/.artifacts/screens.
+ * horizontal overflow, no serious axe violation, and a screenshot in e2e/.artifacts/screens. One
+ * test per width and scheme, each marked slow (test.slow()).
  */
 
 for (const viewport of screenViewports) {
@@ -16,6 +17,9 @@ for (const viewport of screenViewports) {
       request,
       consoleErrors: _consoleErrors,
     }) => {
+      // A sign-up, two links and seven screens, each with axe and a screenshot: about a minute on a
+      // loaded 2-core runner. Three times the default timeout, the same checks.
+      test.slow()
       const suffix = `${viewport.name}-${colorScheme}`
       // Slugs are unique across all users: each run names its links apart.
       const tag = String(Date.now()).slice(-5)

@@ -25,6 +25,8 @@ test('a payee creates a Crypto Payment Page, copies, edits, favorites, disables 
   page,
   consoleErrors: _consoleErrors,
 }) => {
+  // The whole life of a link after a sign-up: close to 60 s on a loaded 2-core runner.
+  test.slow()
   const { address } = await getSessionUser(page)
   await expect(page.getByRole('heading', { name: 'Create your first payment link' })).toBeVisible()
   const alias = `Coffee ${Date.now()}`
@@ -204,6 +206,8 @@ test('Create stays disabled for invalid input and says why next to each field', 
 test('the dashboard is accessible empty and with links, and a taken name offers a free one', async ({
   page,
 }) => {
+  // Three axe runs and two links made in the modal after a sign-up: over 60 s on a loaded 2-core runner.
+  test.slow()
   await expectNoSeriousAxeViolations(page)
   const { address } = await getSessionUser(page)
   const alias = `Taken ${Date.now()}`

@@ -16,7 +16,9 @@ import { checkScreen, screenViewports } from '../fixtures/screens.ts'
  * e2e/.artifacts/screens. One test per width (accounts 0 and 1), each shooting both schemes.
  */
 
-test.describe.configure({ timeout: 150_000 })
+// Fourteen screens in two schemes (28 axe runs and screenshots) and a payment: about 2.2 min on a
+// loaded 2-core runner.
+test.describe.configure({ timeout: 300_000 })
 
 /** Checks and shoots the current screen in light, then dark, then returns to light. */
 async function checkBothSchemes(page: Page, name: string, fullPage = false): Promise<void> {

@@ -38,6 +38,8 @@ for (const viewport of screenViewports) {
       page,
       request,
     }) => {
+      // Six screens with axe and a screenshot, a sign-up and a key export: near 60 s on a loaded machine.
+      test.slow()
       const suffix = `${viewport.name}-${colorScheme}`
       await page.setViewportSize(viewport)
       await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' })

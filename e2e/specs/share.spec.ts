@@ -74,9 +74,10 @@ test('the QR code decodes to the link, Copy says Link Copied, social buttons sha
   await expect(dialog).toBeHidden()
 })
 
-test('the share dialog at phone and desktop widths, light and dark', async ({ page }) => {
-  for (const viewport of screenViewports) {
-    for (const colorScheme of ['light', 'dark'] as const) {
+// One test per width and scheme, so each fits the default timeout on a loaded machine.
+for (const viewport of screenViewports) {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    test(`the share dialog at ${viewport.name} width in ${colorScheme}`, async ({ page }) => {
       await page.setViewportSize(viewport)
       await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' })
       await expect(page.locator('html')).toHaveClass(colorScheme === 'dark' ? /dark/ : /^(?!.*dark)/)
@@ -100,6 +101,6 @@ test('the share dialog at phone and desktop widths, light and dark', async ({ pa
       })
       await page.keyboard.press('Escape')
       await expect(dialog).toBeHidden()
-    }
+    })
   }
-})
+}
