@@ -1,5 +1,10 @@
-// npm run check: strict type checks of every workspace, then Biome.
+// npm run check: strict type checks of every workspace, then Biome. On a fresh clone it first
+// installs the dependencies and compiles the contracts, whose typed ABIs the server imports.
 import { spawnSync } from 'node:child_process'
+import { ensureDependencies, runOrExit } from './lib.mjs'
+
+ensureDependencies()
+runOrExit('npm', ['run', 'build', '--silent', '-w', 'packages/contracts'])
 
 const workspaces = [
   'scripts',
