@@ -49,19 +49,24 @@ test.describe('web shell', () => {
     page,
     consoleErrors,
   }) => {
+    // The page's clock, not the runner's: a loaded machine must not move the banner's 2.2 s.
+    const start = Date.now()
+    await page.clock.install({ time: start })
+    await page.clock.pauseAt(start + 1000)
     await page.goto('/')
     const banner = page.getByText(
       'Quick Links is in active development. Things may change—your feedback helps us improve.',
     )
-    await page.waitForTimeout(1200)
+    await page.clock.runFor(1200)
     await expect(banner).toBeHidden()
-    await expect(banner).toBeVisible({ timeout: 5000 })
+    await page.clock.runFor(1100)
+    await expect(banner).toBeVisible()
     await page.getByRole('button', { name: 'Dismiss beta banner' }).click()
     await expect(banner).toBeHidden()
     const closedAt = await page.evaluate(() => localStorage.getItem('beta-flag-closed-at'))
     expect(Number.isNaN(Date.parse(closedAt ?? ''))).toBe(false)
     await page.reload()
-    await page.waitForTimeout(3000)
+    await page.clock.runFor(3000)
     await expect(banner).toBeHidden()
     expect(consoleErrors).toEqual([])
   })
