@@ -21,7 +21,9 @@ import { mnemonicToAccount } from 'viem/accounts'
 import { findFreePorts } from '../../../packages/devnet/test/find-free-ports.ts'
 import type { Database } from '../src/db/create-database-client.ts'
 import { links } from '../src/db/schema.ts'
+import type { ServerConfig } from '../src/env.ts'
 import { getOrCreateUser } from '../src/services/users/get-or-create-user.ts'
+import { buildTestApp, type TestApp } from './build-test-app.ts'
 
 /** The devnet's three chains on free ports, with the file the app reads. */
 export type PaymentDevnet = {
@@ -212,4 +214,24 @@ export async function createTestLink(
     .returning()
   if (!link) throw new Error('link not stored')
   return { id: link.id }
+}
+
+/**
+ * An app on the devnet in dev mode with the devnet's relayer key, running its tracker and relayer
+ * every 100 ms, as the payment tests need it; `overrides` change the config.
+ */
+export function startPaymentApp(
+  devnet: PaymentDevnet,
+  overrides: Partial<ServerConfig> = {},
+): Promise<TestApp> {
+  return buildTestApp(
+    {
+      devMode: true,
+      devnetDeploymentFile: devnet.deploymentFile,
+      relayerPrivateKey: getDevnetRelayerPrivateKey(),
+      workerIntervalMs: 100,
+      ...overrides,
+    },
+    { startWorkers: true },
+  )
 }

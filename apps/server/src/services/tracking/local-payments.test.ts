@@ -4,10 +4,10 @@ import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts'
 import {
   buildTestRoute,
   createTestLink,
-  getDevnetRelayerPrivateKey,
   nativeToken,
   type PaymentDevnet,
   postJson,
+  startPaymentApp,
   startPaymentDevnet,
   type TestRoute,
   waitForFinalRecord,
@@ -21,15 +21,7 @@ const receiverIndex = 2
 
 beforeAll(async () => {
   devnet = await startPaymentDevnet()
-  testApp = await buildTestApp(
-    {
-      devMode: true,
-      devnetDeploymentFile: devnet.deploymentFile,
-      relayerPrivateKey: getDevnetRelayerPrivateKey(),
-      workerIntervalMs: 100,
-    },
-    { startWorkers: true },
-  )
+  testApp = await startPaymentApp(devnet)
 })
 
 afterAll(async () => {

@@ -2,13 +2,13 @@ import { payRouterAbi } from '@quicklinks/contracts/generated/pay-router'
 import { and, eq } from 'drizzle-orm'
 import { erc20Abi, type Hash, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts'
+import type { TestApp } from '../../../test/build-test-app.ts'
 import {
   buildTestRoute,
   createTestLink,
-  getDevnetRelayerPrivateKey,
   type PaymentDevnet,
   postJson,
+  startPaymentApp,
   startPaymentDevnet,
   type TestRoute,
   waitForFinalRecord,
@@ -29,15 +29,7 @@ const bystanderIp = '203.0.113.9'
 
 beforeAll(async () => {
   devnet = await startPaymentDevnet()
-  testApp = await buildTestApp(
-    {
-      devMode: true,
-      devnetDeploymentFile: devnet.deploymentFile,
-      relayerPrivateKey: getDevnetRelayerPrivateKey(),
-      workerIntervalMs: 100,
-    },
-    { startWorkers: true },
-  )
+  testApp = await startPaymentApp(devnet)
 })
 
 afterAll(async () => {

@@ -1,11 +1,11 @@
 import { erc20Abi, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts'
+import type { TestApp } from '../../../test/build-test-app.ts'
 import {
   buildTestRoute,
-  getDevnetRelayerPrivateKey,
   type PaymentDevnet,
   postJson,
+  startPaymentApp,
   startPaymentDevnet,
   type TestTransactionRecord,
 } from '../../../test/payment-test-kit.ts'
@@ -20,16 +20,7 @@ const payerIndex = 1
 
 beforeAll(async () => {
   devnet = await startPaymentDevnet()
-  testApp = await buildTestApp(
-    {
-      devMode: true,
-      devnetDeploymentFile: devnet.deploymentFile,
-      relayerPrivateKey: getDevnetRelayerPrivateKey(),
-      workerIntervalMs: 100,
-      confirmations: { 8453: 2 },
-    },
-    { startWorkers: true },
-  )
+  testApp = await startPaymentApp(devnet, { confirmations: { 8453: 2 } })
 })
 
 afterAll(async () => {
