@@ -13,6 +13,7 @@ import {
 } from 'viem'
 import type { Database } from '../../db/create-database-client.ts'
 import { type RelayerDeposit, relayerDeposits, routeIntents } from '../../db/schema.ts'
+import { listBlockRanges, maxLogBlockRange } from '../chains/list-block-ranges.ts'
 import { getUniqueViolation } from '../links/get-unique-violation.ts'
 import { scaleAmount } from '../routing/providers/local/build-local-route.ts'
 import {
@@ -29,7 +30,7 @@ import {
   signRelayerTransaction,
 } from './relayer-chain.ts'
 import { buildRelayerOrder, type RelayerOrder } from './relayer-order.ts'
-import { maxLogBlockRange, stepRelayerCursorBack } from './scan-relayer-deposits.ts'
+import { stepRelayerCursorBack } from './scan-relayer-deposits.ts'
 
 /**
  * How long a claimed deposit stays with its worker before another round may take it again. The
@@ -607,15 +608,14 @@ async function findFilledLogs(
 ) {
   const head = await destination.client.getBlockNumber({ cacheTime: 0 })
   // Without the quote's block (a row from before it was stored), a window back from the head.
-  let fromBlock =
+  const start =
     deposit.destinationFromBlock !== null
       ? BigInt(deposit.destinationFromBlock)
       : head > maxLogBlockRange
         ? head - maxLogBlockRange
         : 0n
   const found = []
-  while (fromBlock <= head) {
-    const toBlock = fromBlock + maxLogBlockRange - 1n < head ? fromBlock + maxLogBlockRange - 1n : head
+  for (const [fromBlock, toBlock] of listBlockRanges(start, head)) {
     const logs = await destination.client.getContractEvents({
       address: destination.payRouter,
       abi: payRouterAbi,
@@ -626,7 +626,6 @@ async function findFilledLogs(
       strict: true,
     })
     found.push(...logs)
-    fromBlock = toBlock + 1n
   }
   return found
 }

@@ -4,10 +4,9 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { PublicClient } from 'viem'
 import type { Database } from '../../db/create-database-client.ts'
 import { relayerCursors, relayerDeposits } from '../../db/schema.ts'
+import { listBlockRanges } from '../chains/list-block-ranges.ts'
 import { getRelayerOrderKey, readRelayerOrderFields } from './relayer-order.ts'
 
-/** Blocks per eth_getLogs call, below the usual provider limits. */
-export const maxLogBlockRange = 2000n
 /**
  * How far back a chain without a cursor is read: a fresh database has no route intents from
  * before it existed, and a deposit without one is only ever ignored.
@@ -52,10 +51,8 @@ export async function scanRelayerDeposits(
   // Never a cached head: a deposit mined a moment ago must be seen in this round.
   const head = await client.getBlockNumber({ cacheTime: 0 })
   const start = await getScanStart(options, head)
-  let fromBlock = start.fromBlock
   let stored = 0
-  while (fromBlock <= head) {
-    const toBlock = fromBlock + maxLogBlockRange - 1n < head ? fromBlock + maxLogBlockRange - 1n : head
+  for (const [fromBlock, toBlock] of listBlockRanges(start.fromBlock, head)) {
     const toHeader = await client.getBlock({ blockNumber: toBlock })
     const logs = await client.getContractEvents({
       address: payRouter,
@@ -114,7 +111,6 @@ export async function scanRelayerDeposits(
         target: relayerCursors.chainId,
         set: { lastBlock: Number(toBlock), lastBlockHash: toHeader.hash, updatedAt: new Date(now()) },
       })
-    fromBlock = toBlock + 1n
   }
   return start.steppedBack ? { stored, steppedBack: start.steppedBack } : { stored }
 }

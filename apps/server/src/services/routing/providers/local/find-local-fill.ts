@@ -1,8 +1,7 @@
 import { payRouterAbi } from '@quicklinks/contracts/generated/pay-router'
 import { type Hash, type PublicClient, parseEventLogs, type TransactionReceipt } from 'viem'
+import { listBlockRanges } from '../../../chains/list-block-ranges.ts'
 
-/** Blocks per eth_getLogs call, below the usual provider limits. */
-export const maxLogBlockRange = 2000n
 /** Log queries one look may make (at 2,000 blocks each), so a look stays bounded on fast chains. */
 const maxLogQueries = 10
 
@@ -46,12 +45,9 @@ export async function findLocalFill(options: FindLocalFillOptions): Promise<Loca
   }
   const latest = await client.getBlockNumber({ cacheTime: 0 })
   // Newest first: a fill is usually seconds old.
-  let toBlock = latest
-  for (let query = 0; query < maxLogQueries && toBlock >= options.fromBlock; query++) {
-    const fromBlock =
-      toBlock - maxLogBlockRange + 1n > options.fromBlock
-        ? toBlock - maxLogBlockRange + 1n
-        : options.fromBlock
+  let queries = 0
+  for (const [fromBlock, toBlock] of listBlockRanges(options.fromBlock, latest, { newestFirst: true })) {
+    if (queries++ >= maxLogQueries) break
     const [log] = await client.getContractEvents({
       address: payRouter,
       abi: payRouterAbi,
@@ -65,7 +61,6 @@ export async function findLocalFill(options: FindLocalFillOptions): Promise<Loca
       const fill = readFill(receipt, payRouter, orderKey)
       if (fill) return { txHash: receipt.transactionHash, receipt, ...fill }
     }
-    toBlock = fromBlock - 1n
   }
   return undefined
 }
