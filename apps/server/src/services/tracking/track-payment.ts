@@ -75,17 +75,7 @@ export async function trackPayment(context: TrackPaymentContext, intent: RouteIn
   const waitMore = (patch: Patch = {}): Promise<void> =>
     write({ ...patch, nextCheckAt: later(), lockedUntil: null })
   const fail = (errorMessage: string, phase: RoutePhase, patch: Patch = {}): Promise<void> =>
-    write({
-      statusRaw: 'failed',
-      status: 'failed',
-      errorMessage,
-      routeStatus: steps(phase),
-      completedAt: new Date(now()),
-      finalAt: new Date(now()),
-      nextCheckAt: null,
-      lockedUntil: null,
-      ...patch,
-    })
+    write(finalFailure(now(), errorMessage, { routeStatus: steps(phase), ...patch }))
 
   if (intent.sourceTxHash === null || intent.statusRaw === mismatchStatusRaw) {
     const isMatched = await settlePostedHashes(context, intent, write)
@@ -299,15 +289,7 @@ async function trackLocalFill(
   const destinationRouter =
     typeof data.destinationPayRouter === 'string' ? data.destinationPayRouter : undefined
   if (!deposit || !destinationRouter) {
-    await write({
-      statusRaw: 'failed',
-      status: 'failed',
-      errorMessage: 'The deposit is missing from the source transaction.',
-      completedAt: new Date(context.now()),
-      finalAt: new Date(context.now()),
-      nextCheckAt: null,
-      lockedUntil: null,
-    })
+    await write(finalFailure(context.now(), 'The deposit is missing from the source transaction.'))
     return
   }
   const orderKey = deposit.args.orderKey
@@ -362,18 +344,13 @@ async function trackLocalFill(
     args: [orderKey],
   })
   if (escrowState === 3) {
-    await write({
-      statusRaw: 'refunded',
-      status: 'failed',
-      isRefunded: true,
-      errorMessage:
+    await write(
+      finalFailure(
+        context.now(),
         'The relayer did not fill this payment before its deadline; the deposit went back to the payer.',
-      routeStatus: stepsFor(intent, 'refunded', null),
-      completedAt: new Date(context.now()),
-      finalAt: new Date(context.now()),
-      nextCheckAt: null,
-      lockedUntil: null,
-    })
+        { statusRaw: 'refunded', isRefunded: true, routeStatus: stepsFor(intent, 'refunded', null) },
+      ),
+    )
     return
   }
   const deadline = Number(deposit.args.order.fillDeadline)
@@ -499,18 +476,13 @@ async function trackProviderStatus(
   })
 
   async function failProvider(errorMessage: string): Promise<void> {
-    await write({
-      ...common,
-      statusRaw: 'failed',
-      status: 'failed',
-      errorMessage,
-      destTxHash: status.destTxHash,
-      routeStatus: stepsFor(intent, 'failed', status.destTxHash, providerSteps),
-      completedAt: new Date(context.now()),
-      finalAt: new Date(context.now()),
-      nextCheckAt: null,
-      lockedUntil: null,
-    })
+    await write(
+      finalFailure(context.now(), errorMessage, {
+        ...common,
+        destTxHash: status.destTxHash,
+        routeStatus: stepsFor(intent, 'failed', status.destTxHash, providerSteps),
+      }),
+    )
   }
 }
 
@@ -572,6 +544,20 @@ async function finishDelivery(
     nextCheckAt: delivery.isFinal ? null : delivery.later(),
     lockedUntil: null,
   })
+}
+
+/** A failure that is final: the record stops being watched. `patch` adds to it or overrides it. */
+function finalFailure(nowMs: number, errorMessage: string, patch: Patch = {}): Patch {
+  return {
+    statusRaw: 'failed',
+    status: 'failed',
+    errorMessage,
+    completedAt: new Date(nowMs),
+    finalAt: new Date(nowMs),
+    nextCheckAt: null,
+    lockedUntil: null,
+    ...patch,
+  }
 }
 
 /** The record's route_status for a phase of the payment. */
