@@ -103,14 +103,19 @@ export function createTrackerWorker(options: CreateTrackerWorkerOptions): Tracke
     }
   }
 
+  /** Chains with a lane of their own: the devnet's (as last read) and those with an RPC_URL_<id>. */
+  const servedChainIds = (): number[] =>
+    [
+      ...new Set([
+        ...devnetChains.map((chain) => chain.chainId),
+        ...Object.keys(options.config.rpcUrls).map(Number),
+      ]),
+    ].sort((a, b) => a - b)
+
   const lanes = async (): Promise<string[]> => {
     await refreshDevnetChains()
-    const chainIds = new Set([
-      ...devnetChains.map((chain) => chain.chainId),
-      ...Object.keys(options.config.rpcUrls).map(Number),
-    ])
     // Lane '' takes payments from chains without an RPC (their looks fail with 503 and are retried).
-    return ['', ...[...chainIds].sort((a, b) => a - b).map(String)]
+    return ['', ...servedChainIds().map(String)]
   }
 
   return {
@@ -123,12 +128,12 @@ export function createTrackerWorker(options: CreateTrackerWorkerOptions): Tracke
           await deleteAbandonedIntents(options.db, now())
         }
       }
-      const knownChains = lane === '' ? await lanes() : []
       const intents = await claimDueIntents(options.db, {
         provider: options.provider.name,
         nowMs: now(),
         chainId: lane === '' ? null : Number(lane),
-        exceptChainIds: knownChains.filter((id) => id !== '').map(Number),
+        // The runner refreshes the lanes (and the devnet's chains) every interval; no second read here.
+        exceptChainIds: lane === '' ? servedChainIds() : [],
       })
       for (const intent of intents) await track(intent)
     },
