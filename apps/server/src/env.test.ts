@@ -2,9 +2,13 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { getConfirmations, parseEnv, repoRoot } from './env.ts'
 
+// Outside dev mode the master key is required; these tests are about other variables.
+const masterKey = '5e'.repeat(32)
+const deployed = { SIGNER_MASTER_KEY: masterKey }
+
 describe('parseEnv', () => {
   it('applies the documented defaults, resolving paths against the repository root', () => {
-    expect(parseEnv({})).toEqual({
+    expect(parseEnv(deployed)).toEqual({
       port: 3000,
       host: '0.0.0.0',
       dataDir: join(repoRoot, '.data'),
@@ -19,7 +23,7 @@ describe('parseEnv', () => {
       framesPort: 3001,
       signerPort: 3002,
       framesOrigin: 'http://localhost:3001',
-      signerMasterKey: undefined,
+      signerMasterKey: masterKey,
       signerSessionSeconds: 900,
       smtpUrl: undefined,
       smtpPort: 2525,
@@ -37,27 +41,28 @@ describe('parseEnv', () => {
   })
 
   it('reads a confirmation depth per chain: CONFIRMATIONS_<chainId>, else CONFIRMATIONS_DEFAULT, else 0 in dev mode and 2 otherwise', () => {
-    const config = parseEnv({ CONFIRMATIONS_8453: '5', CONFIRMATIONS_42161: '0' })
+    const config = parseEnv({ ...deployed, CONFIRMATIONS_8453: '5', CONFIRMATIONS_42161: '0' })
     expect(config.confirmations).toEqual({ 8453: 5, 42161: 0 })
     expect(getConfirmations(config, 8453)).toBe(5)
     expect(getConfirmations(config, 42161)).toBe(0)
     expect(getConfirmations(config, 43114)).toBe(2)
     expect(getConfirmations(parseEnv({ DEV_MODE: 'true' }), 43114)).toBe(0)
     expect(getConfirmations(parseEnv({ DEV_MODE: 'true', CONFIRMATIONS_DEFAULT: '3' }), 1)).toBe(3)
-    expect(() => parseEnv({ CONFIRMATIONS_1: 'two' })).toThrow(
+    expect(() => parseEnv({ ...deployed, CONFIRMATIONS_1: 'two' })).toThrow(
       /CONFIRMATIONS_1: must be a whole number of blocks, 0 to 1000/,
     )
   })
 
   it('reads RPC_URL_<chainId> variables and needs SQUID_INTEGRATOR_ID for the squid provider', () => {
     const config = parseEnv({
+      ...deployed,
       RPC_URL_8453: 'https://base.example/rpc',
       RPC_URL_42161: 'http://127.0.0.1:8547',
     })
     expect(config.rpcUrls).toEqual({ 8453: 'https://base.example/rpc', 42161: 'http://127.0.0.1:8547' })
-    expect(() => parseEnv({ RPC_URL_1: 'ftp://nope' })).toThrow(/RPC_URL_1: must be an http\(s\) URL/)
-    expect(() => parseEnv({ ROUTING_PROVIDER: 'squid' })).toThrow(/SQUID_INTEGRATOR_ID/)
-    expect(parseEnv({ ROUTING_PROVIDER: 'squid', SQUID_INTEGRATOR_ID: 'acme-1' }).squidIntegratorId).toBe(
+    expect(() => parseEnv({ ...deployed, RPC_URL_1: 'ftp://nope' })).toThrow(/RPC_URL_1: must be an http\(s\) URL/)
+    expect(() => parseEnv({ ...deployed, ROUTING_PROVIDER: 'squid' })).toThrow(/SQUID_INTEGRATOR_ID/)
+    expect(parseEnv({ ...deployed, ROUTING_PROVIDER: 'squid', SQUID_INTEGRATOR_ID: 'acme-1' }).squidIntegratorId).toBe(
       'acme-1',
     )
   })
@@ -66,8 +71,8 @@ describe('parseEnv', () => {
     const dev = parseEnv({ DEV_MODE: 'true', SMTP_PORT: '2625' })
     expect(dev.smtpUrl).toBe('smtp://127.0.0.1:2625')
     expect(dev.sms).toEqual({ provider: 'dev' })
-    expect(() => parseEnv({ SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: 'AC1' })).toThrow(/TWILIO_AUTH_TOKEN/)
-    expect(parseEnv({ FRAMES_PORT: '3101' }).framesOrigin).toBe('http://localhost:3101')
+    expect(() => parseEnv({ ...deployed, SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: 'AC1' })).toThrow(/TWILIO_AUTH_TOKEN/)
+    expect(parseEnv({ ...deployed, FRAMES_PORT: '3101' }).framesOrigin).toBe('http://localhost:3101')
   })
 
   it('derives the deployment file and the public origin from DATA_DIR and PORT', () => {
@@ -79,6 +84,7 @@ describe('parseEnv', () => {
 
   it('keeps absolute paths and normalises PUBLIC_ORIGIN to an origin', () => {
     const config = parseEnv({
+      ...deployed,
       DATA_DIR: '/var/lib/quicklinks',
       PUBLIC_ORIGIN: 'https://pay.example.com/',
       DATABASE_URL: 'postgres://app@db:5432/quicklinks',
@@ -89,7 +95,21 @@ describe('parseEnv', () => {
   })
 
   it('treats empty variables as unset', () => {
-    expect(parseEnv({ DATABASE_URL: '', PORT: '' }).databaseUrl).toBeUndefined()
+    expect(parseEnv({ ...deployed, DATABASE_URL: '', PORT: '' }).databaseUrl).toBeUndefined()
+  })
+
+  it('listens on loopback in dev mode unless HOST says otherwise, and on every interface when deployed', () => {
+    expect(parseEnv({ DEV_MODE: 'true' }).host).toBe('127.0.0.1')
+    expect(parseEnv({ DEV_MODE: 'true', HOST: '0.0.0.0' }).host).toBe('0.0.0.0')
+    expect(parseEnv(deployed).host).toBe('0.0.0.0')
+  })
+
+  it('refuses dev mode behind an https origin, and a deployment without SIGNER_MASTER_KEY', () => {
+    expect(() => parseEnv({ DEV_MODE: 'true', PUBLIC_ORIGIN: 'https://pay.example.com' })).toThrow(
+      /DEV_MODE: dev mode shows every sign-in code at \/api\/dev\/mail, so it refuses an https PUBLIC_ORIGIN/,
+    )
+    expect(() => parseEnv({})).toThrow(/SIGNER_MASTER_KEY: required outside dev mode/)
+    expect(parseEnv({ DEV_MODE: 'true' }).signerMasterKey).toBeUndefined()
   })
 
   it('fails naming every invalid variable', () => {

@@ -13,7 +13,7 @@ const booleanSchema = z
 
 const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  HOST: z.string().min(1).optional(),
   DATA_DIR: z.string().min(1).default('.data'),
   DATABASE_URL: z
     .string()
@@ -58,6 +58,7 @@ const environmentSchema = z.object({
 /** Everything the server needs to know about its surroundings; tests build their own. */
 export type ServerConfig = {
   port: number
+  /** Listen address: HOST, else 127.0.0.1 in dev mode (its mailbox shows sign-in codes) and 0.0.0.0 otherwise. */
   host: string
   /** Absolute directory for local state (PGlite, devnet files). */
   dataDir: string
@@ -79,7 +80,7 @@ export type ServerConfig = {
   framesOrigin: string
   /** Port of the standalone signer (`npm run signer -w apps/server`); by default the app server mounts it. */
   signerPort: number
-  /** Key-encryption key for wallet seeds (32 bytes, hex or base64); else a 0600 file in dataDir. */
+  /** Key-encryption key for wallet seeds (32 bytes, hex or base64); required outside dev mode, else a 0600 file in dataDir. */
   signerMasterKey: string | undefined
   /** Lifetime of an embedded-wallet session key, in seconds (SPEC: 900). */
   signerSessionSeconds: number
@@ -137,10 +138,11 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     throw new Error(`Invalid environment:\n${lines.join('\n')}`)
   }
   const env = parsed.data
+  checkDeploymentSafety(env)
   const dataDir = resolveFromRoot(env.DATA_DIR)
   return {
     port: env.PORT,
-    host: env.HOST,
+    host: env.HOST ?? (env.DEV_MODE ? '127.0.0.1' : '0.0.0.0'),
     dataDir,
     databaseUrl: env.DATABASE_URL,
     devMode: env.DEV_MODE,
@@ -194,6 +196,26 @@ export function getConfirmations(
   chainId: number,
 ): number {
   return config.confirmations[chainId] ?? config.defaultConfirmations
+}
+
+/**
+ * Refuses the two settings that leak secrets quietly: dev mode (whose mailbox at /api/dev/mail shows
+ * every sign-in code) behind an https public origin, and a deployment without SIGNER_MASTER_KEY
+ * (the seeds' key would silently live in a file beside the data it protects).
+ */
+function checkDeploymentSafety(env: z.infer<typeof environmentSchema>): void {
+  const problems: string[] = []
+  if (env.DEV_MODE && env.PUBLIC_ORIGIN?.startsWith('https:')) {
+    problems.push(
+      '  DEV_MODE: dev mode shows every sign-in code at /api/dev/mail, so it refuses an https PUBLIC_ORIGIN; unset DEV_MODE for a deployment',
+    )
+  }
+  if (!env.DEV_MODE && !env.SIGNER_MASTER_KEY) {
+    problems.push(
+      '  SIGNER_MASTER_KEY: required outside dev mode (32 bytes as 64 hex digits, e.g. `openssl rand -hex 32`, kept in your secret store)',
+    )
+  }
+  if (problems.length > 0) throw new Error(`Invalid environment:\n${problems.join('\n')}`)
 }
 
 function parseSquidIntegratorId(env: z.infer<typeof environmentSchema>): string | undefined {

@@ -47,7 +47,13 @@ describe('src/main.ts', () => {
 
   it('migrates, listens on an ephemeral port, serves, and exits 0 on SIGTERM', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'ql-main-'))
-    const server = startMain({ PORT: '0', FRAMES_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir })
+    const server = startMain({
+      PORT: '0',
+      FRAMES_PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SIGNER_MASTER_KEY: '5e'.repeat(32),
+    })
     cleanups.push(() => {
       server.child.kill('SIGKILL')
       rmSync(dataDir, { recursive: true, force: true })
@@ -83,5 +89,12 @@ describe('src/main.ts', () => {
     expect(server.output()).toMatch(
       /Invalid environment:\n {2}PORT: .*\n {2}DEV_MODE: must be 'true' or 'false'/,
     )
+  }, 30_000)
+
+  it('refuses to start outside dev mode without SIGNER_MASTER_KEY', async () => {
+    const server = startMain({ PORT: '0' })
+    cleanups.push(() => server.child.kill('SIGKILL'))
+    expect(await server.exited).toBe(1)
+    expect(server.output()).toMatch(/SIGNER_MASTER_KEY: required outside dev mode/)
   }, 30_000)
 })

@@ -30,11 +30,28 @@ export type DatabaseClient = {
 export type CreateDatabaseClientOptions = {
   /** Called when an idle Postgres connection fails (server restart, network); the pool recovers. */
   onPoolError?: (error: Error) => void
+  /** Postgres: how long a query waits for a pooled connection (or a new one) before failing; default 5 s. */
+  acquireTimeoutMs?: number
+  /** Postgres: the server cancels any one statement running longer; default 15 s. */
+  statementTimeoutMs?: number
+  /** Postgres: connections in the pool; default 10. */
+  maxConnections?: number
 }
+
+/** Pool size and time-outs: a stuck database fails requests in seconds instead of queueing them forever. */
+export const postgresPoolDefaults = {
+  max: 10,
+  acquireTimeoutMs: 5_000,
+  statementTimeoutMs: 15_000,
+  /** A transaction left idle (a crashed handler) releases its locks after this. */
+  idleInTransactionTimeoutMs: 30_000,
+} as const
 
 /**
  * Opens the database behind one interface. PGlite is ready when this resolves; a Postgres pool
  * connects lazily, so a wrong DATABASE_URL surfaces at the first query (`migrate` at start-up).
+ * Postgres connections have acquire, statement and idle-in-transaction time-outs
+ * (`postgresPoolDefaults`).
  * Throws when PGlite cannot open its directory (for example, another process holds it).
  */
 export async function createDatabaseClient(
@@ -42,7 +59,16 @@ export async function createDatabaseClient(
   options: CreateDatabaseClientOptions = {},
 ): Promise<DatabaseClient> {
   if (target.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: target.url, max: 10 })
+    const statementTimeoutMs = options.statementTimeoutMs ?? postgresPoolDefaults.statementTimeoutMs
+    const pool = new pg.Pool({
+      connectionString: target.url,
+      max: options.maxConnections ?? postgresPoolDefaults.max,
+      connectionTimeoutMillis: options.acquireTimeoutMs ?? postgresPoolDefaults.acquireTimeoutMs,
+      statement_timeout: statementTimeoutMs,
+      // The client gives up too should the server not answer at all (a dead network path).
+      query_timeout: statementTimeoutMs + 5_000,
+      idle_in_transaction_session_timeout: postgresPoolDefaults.idleInTransactionTimeoutMs,
+    })
     pool.on('error', (error) => options.onPoolError?.(error))
     const db = drizzleNodePostgres({ client: pool, schema })
     let closed: Promise<void> | undefined

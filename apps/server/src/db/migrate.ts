@@ -24,11 +24,15 @@ export async function migrate(client: DatabaseClient): Promise<void> {
   }
   const connection = await client.pool.connect()
   try {
+    // Waiting for another instance's migration, or building an index, may take longer than a
+    // request's statement time-out; this session lifts it, and resets it before going back to the pool.
+    await connection.query('SET statement_timeout = 0')
     await connection.query('SELECT pg_advisory_lock($1)', [migrationLockId])
     try {
       await migrateNodePostgres(drizzleNodePostgres({ client: connection }), { migrationsFolder })
     } finally {
       await connection.query('SELECT pg_advisory_unlock($1)', [migrationLockId])
+      await connection.query('RESET statement_timeout')
     }
   } finally {
     connection.release()
