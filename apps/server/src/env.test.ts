@@ -60,18 +60,22 @@ describe('parseEnv', () => {
       RPC_URL_42161: 'http://127.0.0.1:8547',
     })
     expect(config.rpcUrls).toEqual({ 8453: 'https://base.example/rpc', 42161: 'http://127.0.0.1:8547' })
-    expect(() => parseEnv({ ...deployed, RPC_URL_1: 'ftp://nope' })).toThrow(/RPC_URL_1: must be an http\(s\) URL/)
-    expect(() => parseEnv({ ...deployed, ROUTING_PROVIDER: 'squid' })).toThrow(/SQUID_INTEGRATOR_ID/)
-    expect(parseEnv({ ...deployed, ROUTING_PROVIDER: 'squid', SQUID_INTEGRATOR_ID: 'acme-1' }).squidIntegratorId).toBe(
-      'acme-1',
+    expect(() => parseEnv({ ...deployed, RPC_URL_1: 'ftp://nope' })).toThrow(
+      /RPC_URL_1: must be an http\(s\) URL/,
     )
+    expect(() => parseEnv({ ...deployed, ROUTING_PROVIDER: 'squid' })).toThrow(/SQUID_INTEGRATOR_ID/)
+    expect(
+      parseEnv({ ...deployed, ROUTING_PROVIDER: 'squid', SQUID_INTEGRATOR_ID: 'acme-1' }).squidIntegratorId,
+    ).toBe('acme-1')
   })
 
   it('uses the dev SMTP catcher and SMS outbox in dev mode, and needs every Twilio setting', () => {
     const dev = parseEnv({ DEV_MODE: 'true', SMTP_PORT: '2625' })
     expect(dev.smtpUrl).toBe('smtp://127.0.0.1:2625')
     expect(dev.sms).toEqual({ provider: 'dev' })
-    expect(() => parseEnv({ ...deployed, SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: 'AC1' })).toThrow(/TWILIO_AUTH_TOKEN/)
+    expect(() => parseEnv({ ...deployed, SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: 'AC1' })).toThrow(
+      /TWILIO_AUTH_TOKEN/,
+    )
     expect(parseEnv({ ...deployed, FRAMES_PORT: '3101' }).framesOrigin).toBe('http://localhost:3101')
   })
 
