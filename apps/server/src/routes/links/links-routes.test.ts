@@ -212,11 +212,32 @@ describe('/api/links', () => {
     }
   })
 
+  it('gives a look-alike alias a slug of plain letters, or an error naming the character it cannot use', async () => {
+    const suffix = uniqueAlias('').trim().replaceAll(' ', '-')
+    // Full-width letters, an accent, a zero-width space and a right-to-left override.
+    const plain = await createLink(owner, { alias: `Ｃａｆé\u200b Shop\u202e ${suffix}` })
+    expect(plain.alias).toBe(`Café Shop ${suffix}`)
+    expect(plain.alias_slug).toBe(`cafe-shop-${suffix}`)
+
+    // "аlice" with a Cyrillic а would pass for "alice" in the address bar.
+    const response = await owner.request({
+      method: 'POST',
+      url: '/api/links',
+      payload: buildLinkBody({ alias: `\u0430lice ${suffix}` }),
+    })
+    expect(response.statusCode).toBe(422)
+    expect(response.json().error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      field: 'alias',
+      message: 'alias: The link name cannot contain "а" (U+0430). Use letters a to z, digits and hyphens.',
+    })
+  })
+
   const badFields: [string, Record<string, unknown>][] = [
     ['alias', { alias: '  ab  ' }],
     ['alias', { alias: 'x'.repeat(65) }],
     ['alias', { alias: undefined }],
-    ['alias_slug', { alias_slug: 'a/b?c' }],
+    ['alias_slug', { alias_slug: 'p\u0430y-me' }],
     ['alias_slug', { alias_slug: 'ab' }],
     ['receiver_address', { receiver_address: '0x1234' }],
     ['receiver_address', { receiver_address: '0x70997970C51812dc3A010C7d01b50e0d17dc79c9' }],

@@ -1,3 +1,4 @@
+import { normaliseName, normaliseText } from '@quicklinks/core/slug'
 import { isAddress } from 'viem'
 import { z } from 'zod'
 
@@ -43,9 +44,10 @@ const settingsSchema = z
     { message: 'must be JSON text of an object, e.g. "{}"' },
   )
 
+// Stored as shown: NFKC, no invisible or direction-changing characters (they let one name pass for another).
 const aliasSchema = z
   .string()
-  .trim()
+  .overwrite(normaliseName)
   .min(3, 'must be at least 3 characters')
   .max(64, 'must be at most 64 characters')
   .regex(singleLinePattern, 'must not contain control characters')
@@ -59,7 +61,7 @@ const aliasSlugSchema = z
 
 const messageSchema = z
   .string()
-  .trim()
+  .overwrite(normaliseText)
   .max(maxMessageLength, `must be at most ${maxMessageLength} characters`)
   .regex(multiLinePattern, 'must not contain control characters')
   .nullish()
