@@ -45,7 +45,12 @@ describe('src/signer-main.ts', () => {
 
   it('runs the signer on its own port over the same data dir, and exits 0 on SIGTERM', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'ql-signer-main-'))
-    const signer = startSignerMain({ SIGNER_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir })
+    const signer = startSignerMain({
+      SIGNER_PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SIGNER_MASTER_KEY: '5e'.repeat(32),
+    })
     cleanups.push(() => {
       signer.child.kill('SIGKILL')
       rmSync(dataDir, { recursive: true, force: true })
