@@ -9,13 +9,17 @@ import { createDatabaseClient, type DatabaseClient } from './db/create-database-
 import { getDatabaseTarget } from './db/get-database-target.ts'
 import { migrate } from './db/migrate.ts'
 import type { ServerConfig } from './env.ts'
+import { compressionPlugin } from './plugins/compression-plugin.ts'
 import { configPlugin } from './plugins/config-plugin.ts'
 import { csrfPlugin } from './plugins/csrf-plugin.ts'
 import { databasePlugin } from './plugins/database-plugin.ts'
 import { errorHandlerPlugin } from './plugins/error-handler-plugin.ts'
+import { jsonBodyPlugin } from './plugins/json-body-plugin.ts'
 import { openapiPlugin } from './plugins/openapi-plugin.ts'
 import { paymentTrackerPlugin } from './plugins/payment-tracker-plugin.ts'
+import { publicLinkCachePlugin } from './plugins/public-link-cache-plugin.ts'
 import { rateLimitPlugin } from './plugins/rate-limit-plugin.ts'
+import { securityHeadersPlugin } from './plugins/security-headers-plugin.ts'
 import { sessionPlugin } from './plugins/session-plugin.ts'
 import { webStaticPlugin } from './plugins/web-static-plugin.ts'
 import { authRoutes } from './routes/auth/auth-routes.ts'
@@ -108,7 +112,12 @@ export async function buildApp(
   }
 
   await app.register(configPlugin, { config })
+  // Before any route: the headers reach every answer, and compression hooks each route as it is added.
+  await app.register(securityHeadersPlugin)
+  await app.register(compressionPlugin)
+  await app.register(jsonBodyPlugin)
   await app.register(databasePlugin, { client: database, isOwned })
+  await app.register(publicLinkCachePlugin, { client: database })
   let workers: RunningWorkers | undefined
   await app.register(paymentTrackerPlugin, {
     ...(dependencies.workerNow ? { now: dependencies.workerNow } : {}),

@@ -64,7 +64,7 @@ describe('web app serving', () => {
   it('does not count static files against the rate limit', async () => {
     const page = await testApp.app.inject({ method: 'GET', url: '/dashboard', headers: html })
     expect(page.headers['x-ratelimit-limit']).toBeUndefined()
-    const api = await testApp.app.inject({ method: 'GET', url: '/health' })
+    const api = await testApp.app.inject({ method: 'GET', url: '/api/config' })
     expect(api.headers['x-ratelimit-limit']).toBe('1000')
   })
 })
@@ -163,9 +163,24 @@ describe('pay page previews (Open Graph and Twitter tags)', () => {
     const json = await testApp.app.inject({
       method: 'GET',
       url: '/pay/coffee-fund',
-      headers: { accept: '*/*' },
+      headers: { accept: 'application/json' },
     })
     expect(json.statusCode).toBe(404)
+    expect(json.json().error.code).toBe('NOT_FOUND')
+  })
+
+  it('answers HEAD, and a GET that accepts anything or sends no Accept, with the pay page', async () => {
+    const head = await testApp.app.inject({ method: 'HEAD', url: '/pay/coffee-fund' })
+    expect(head.statusCode).toBe(200)
+    expect(head.headers['content-type']).toMatch(/^text\/html/)
+    expect(head.body).toBe('')
+    for (const headers of [{}, { accept: '*/*' }]) {
+      const response = await testApp.app.inject({ method: 'GET', url: '/pay/coffee-fund', headers })
+      expect(response.statusCode).toBe(200)
+      expect(readMeta(response.body, 'og:title')).toEqual(['Coffee Fund'])
+    }
+    const trailingSlash = await testApp.app.inject({ method: 'HEAD', url: '/pay/coffee-fund/' })
+    expect(trailingSlash.statusCode).toBe(200)
   })
 })
 
@@ -185,7 +200,7 @@ describe('web app not built', () => {
       expect(response.headers['content-type'], url).toMatch(/^text\/plain/)
       expect(response.body, url).toMatch(/web app has not been built.*\n\nRun `npm run build`/)
     }
-    const api = await testApp.app.inject({ method: 'GET', url: '/health' })
+    const api = await testApp.app.inject({ method: 'GET', url: '/api/config' })
     expect(api.statusCode).toBe(200)
   })
 })

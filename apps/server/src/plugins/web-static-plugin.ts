@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import fastifyStatic from '@fastify/static'
 import { AppError } from '@quicklinks/core/app-error'
@@ -19,9 +19,24 @@ const notBuiltMessage =
   'Run `npm run build` in the repository root (or `npm start`, which builds it), then restart the server.\n' +
   'The API is up: /health, /api/...\n'
 
-function isHtmlNavigation(request: FastifyRequest): boolean {
-  const isReadMethod = request.method === 'GET' || request.method === 'HEAD'
-  return isReadMethod && !isApiPath(request.url) && (request.headers.accept ?? '').includes('text/html')
+// The last path segment of a file (favicon.ico, index-BdF3.js): never answered with the SPA.
+const filePathPattern = /\/[^/]*\.[A-Za-z0-9]{1,8}$/
+
+/**
+ * Whether a GET or HEAD is a page load the SPA answers: outside the server's namespaces and
+ * /assets, not a file name, and from a client that takes HTML (it names text/html or any type, or
+ * sends no Accept at all, like a link checker or a load balancer's HEAD).
+ */
+function isPageRequest(request: FastifyRequest): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false
+  const path = request.url.split('?', 1)[0] ?? ''
+  if (isApiPath(path) || path.startsWith('/assets/') || filePathPattern.test(path)) return false
+  return acceptsHtml(request)
+}
+
+function acceptsHtml(request: FastifyRequest): boolean {
+  const accept = request.headers.accept
+  return accept === undefined || accept.includes('text/html') || accept.includes('*/*')
 }
 
 const payPathPattern = /^\/pay\/([^/?#]+)\/?$/
@@ -41,7 +56,7 @@ function readPaySlug(url: string): string | undefined {
 async function readPayPageMeta(app: FastifyInstance, slug: string, path: string): Promise<PayPageMeta> {
   const origin = app.config.publicOrigin
   try {
-    return buildPayPageMeta(await getPublicLinkOrThrow(app.db, slug), origin)
+    return buildPayPageMeta(await getPublicLinkOrThrow(app.db, app.publicLinks, slug), origin)
   } catch (error) {
     if (!(error instanceof AppError && error.code === 'NOT_FOUND')) {
       app.log.error({ err: error }, 'Reading the link for the pay page preview failed')
@@ -50,14 +65,34 @@ async function readPayPageMeta(app: FastifyInstance, slug: string, path: string)
   }
 }
 
+/**
+ * index.html as it is on disk, re-read only when its modification time changed (a rebuild while
+ * the server runs), checked at most once a second.
+ */
+function createIndexHtmlReader(path: string): () => Promise<string> {
+  let cached: { html: string; modifiedMs: number } | undefined
+  let checkedAt = 0
+  return async () => {
+    const now = Date.now()
+    if (cached !== undefined && now - checkedAt < 1000) return cached.html
+    checkedAt = now
+    const { mtimeMs } = await stat(path)
+    if (cached?.modifiedMs !== mtimeMs) cached = { html: await readFile(path, 'utf8'), modifiedMs: mtimeMs }
+    return cached.html
+  }
+}
+
 const plugin: FastifyPluginAsync<{ distDir: string }> = async (app, { distDir }) => {
   const isBuilt = existsSync(join(distDir, 'index.html'))
+  const readIndexHtml = createIndexHtmlReader(join(distDir, 'index.html'))
 
   if (isBuilt) {
     await app.register(fastifyStatic, {
       root: distDir,
       wildcard: true,
       index: 'index.html',
+      // The build writes .br and .gz beside each file; the client's Accept-Encoding picks one.
+      preCompressed: true,
       // We set Cache-Control ourselves: Vite's hashed assets never change, everything else may.
       cacheControl: false,
       setHeaders: (reply: FastifyReply, filePath: string) => {
@@ -75,24 +110,30 @@ const plugin: FastifyPluginAsync<{ distDir: string }> = async (app, { distDir })
     )
   }
 
+  /** A shared pay link: the SPA with the link's Open Graph and Twitter tags, so it previews. */
+  const sendPayPage = async (request: FastifyRequest, reply: FastifyReply, slug: string) => {
+    if (!isBuilt) return reply.status(503).type('text/plain; charset=utf-8').send(notBuiltMessage)
+    const path = request.url.split('?', 1)[0] ?? ''
+    const [indexHtml, meta] = await Promise.all([readIndexHtml(), readPayPageMeta(app, slug, path)])
+    return reply
+      .header('cache-control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(injectPayPageMeta(indexHtml, meta))
+  }
+
+  // GET /pay/{slug}: the pay page with the link's preview tags (HEAD too) for a client that takes HTML.
+  app.get<{ Params: { slug: string } }>('/pay/:slug', { schema: { hide: true } }, async (request, reply) => {
+    if (!acceptsHtml(request)) return reply.callNotFound()
+    return sendPayPage(request, reply, request.params.slug)
+  })
+
   // Rate-limited like an API route when it answers an API path (probing unknown endpoints).
   app.setNotFoundHandler({ preHandler: app.rateLimit() }, async (request, reply) => {
-    // Any unmatched route: index.html for a page navigation, else a JSON 404.
-    if (isHtmlNavigation(request)) {
+    // Any unmatched route: index.html for a page load, else a JSON 404.
+    if (isPageRequest(request)) {
       if (!isBuilt) return reply.status(503).type('text/plain; charset=utf-8').send(notBuiltMessage)
       const slug = readPaySlug(request.url)
-      if (slug !== undefined) {
-        // A shared pay link: the SPA with the link's Open Graph and Twitter tags, so it previews.
-        const path = request.url.split('?', 1)[0] ?? ''
-        const [indexHtml, meta] = await Promise.all([
-          readFile(join(distDir, 'index.html'), 'utf8'),
-          readPayPageMeta(app, slug, path),
-        ])
-        return reply
-          .header('cache-control', 'no-cache')
-          .type('text/html; charset=utf-8')
-          .send(injectPayPageMeta(indexHtml, meta))
-      }
+      if (slug !== undefined) return sendPayPage(request, reply, slug)
       // A client-side route (/dashboard, …): the SPA decides what to show.
       return reply.sendFile('index.html')
     }
@@ -102,11 +143,13 @@ const plugin: FastifyPluginAsync<{ distDir: string }> = async (app, { distDir })
 }
 
 /**
- * Serves the built web app from WEB_DIST_DIR with an SPA fallback: an HTML navigation to a path
- * outside /api, /signer and /health that matches no file gets index.html (no-cache); hashed
- * assets are cached for a year. /pay/{slug} gets index.html with the link's Open Graph and Twitter
- * tags (generic ones for an unknown or disabled slug). Every other unknown route is a JSON 404 NOT_FOUND. Without a
- * build, / and HTML navigations answer a plain message saying to run the build.
+ * Serves the built web app from WEB_DIST_DIR, each file precompressed (.br, .gz) by
+ * Accept-Encoding, with an SPA fallback: a GET or HEAD page load (see `isPageRequest`) of a path
+ * outside /api, /signer, /health and /assets that matches no file gets index.html (no-cache);
+ * hashed assets are cached for a year. /pay/{slug} gets index.html with the link's Open Graph and
+ * Twitter tags (generic ones for an unknown or disabled slug), read through the public link cache.
+ * Every other unknown route is a JSON 404 NOT_FOUND. Without a build, / and page loads answer a
+ * plain message saying to run the build.
  */
 export const webStaticPlugin = fp(plugin, {
   name: 'web-static',

@@ -60,7 +60,12 @@ export const linksRoutes: FastifyPluginAsyncZod = async (app) => {
     // POST /api/links: validate, check chain and token with the routing provider, create once per idempotency key.
     async (request, reply) => {
       const user = requireSignedInUser(request.user)
-      const { link, isNew } = await createLink(app.db, provider, { userId: user.id, request: request.body })
+      const { link, isNew } = await createLink(
+        app.db,
+        provider,
+        { userId: user.id, request: request.body },
+        app.publicLinks,
+      )
       reply.status(isNew ? 201 : 200)
       return { data: toLinkResponse(link) }
     },
@@ -106,7 +111,11 @@ export const linksRoutes: FastifyPluginAsyncZod = async (app) => {
     // PUT /api/links/{id}: edit the caller's link, or 404 NOT_FOUND.
     async (request) => {
       const user = requireSignedInUser(request.user)
-      const link = await updateLink(app.db, { userId: user.id, id: request.params.id, request: request.body })
+      const link = await updateLink(
+        app.db,
+        { userId: user.id, id: request.params.id, request: request.body },
+        app.publicLinks,
+      )
       return { data: toLinkResponse(link) }
     },
   )
@@ -129,7 +138,7 @@ export const linksRoutes: FastifyPluginAsyncZod = async (app) => {
     // DELETE /api/links/{id}: remove the caller's link, or 404 NOT_FOUND.
     async (request) => {
       const user = requireSignedInUser(request.user)
-      await deleteLink(app.db, { userId: user.id, id: request.params.id })
+      await deleteLink(app.db, { userId: user.id, id: request.params.id }, app.publicLinks)
       return { data: { id: request.params.id } }
     },
   )

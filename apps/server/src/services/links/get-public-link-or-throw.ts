@@ -2,20 +2,33 @@ import { AppError } from '@quicklinks/core/app-error'
 import { and, eq, sql } from 'drizzle-orm'
 import type { Database } from '../../db/create-database-client.ts'
 import { type Link, links } from '../../db/schema.ts'
+import type { PublicLinkCache } from './public-link-cache.ts'
+
+/** Slugs are at most 64 characters; a longer one cannot match and is neither queried nor cached. */
+const maxSlugLength = 64
+
+/** The enabled link with this slug (ignoring case) straight from the database, or undefined. */
+export async function findPublicLink(db: Database, slug: string): Promise<Link | undefined> {
+  const [link] = await db
+    .select()
+    .from(links)
+    .where(and(sql`lower(${links.aliasSlug}) = lower(${slug})`, eq(links.enabled, true)))
+    .limit(1)
+  return link
+}
 
 /**
- * The enabled link with this slug (ignoring case), for the public pay page. Throws AppError
- * NOT_FOUND ('This link is unavailable.') for an unknown or disabled slug alike.
+ * The enabled link with this slug (ignoring case), for the public pay page, read through the
+ * public link cache (a write to the link invalidates it before the write returns). Throws
+ * AppError NOT_FOUND ('This link is unavailable.') for an unknown or disabled slug alike;
+ * rejects when the database fails.
  */
-export async function getPublicLinkOrThrow(db: Database, slug: string): Promise<Link> {
-  const [link] =
-    slug.length > 64
-      ? []
-      : await db
-          .select()
-          .from(links)
-          .where(and(sql`lower(${links.aliasSlug}) = lower(${slug})`, eq(links.enabled, true)))
-          .limit(1)
+export async function getPublicLinkOrThrow(
+  db: Database,
+  cache: PublicLinkCache,
+  slug: string,
+): Promise<Link> {
+  const link = slug.length > maxSlugLength ? undefined : await cache.get(slug, () => findPublicLink(db, slug))
   if (!link) {
     throw new AppError('NOT_FOUND', {
       message: `No enabled link with slug ${slug}`,

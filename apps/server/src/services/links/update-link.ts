@@ -6,7 +6,9 @@ import { isNativeTokenAddress } from '../routing/routing-provider.ts'
 import { buildAliasSlugOrThrow, buildSlugTakenError, isAliasSlugTaken } from './check-alias-slug.ts'
 import { buildLinkNotFoundError, getOwnedLinkOrThrow } from './get-owned-link-or-throw.ts'
 import { getUniqueViolation } from './get-unique-violation.ts'
+import { notifyLinkChanged } from './link-change-feed.ts'
 import type { UpdateLinkRequest } from './link-schemas.ts'
+import type { PublicLinkCache } from './public-link-cache.ts'
 
 const sameText = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase()
 
@@ -37,11 +39,14 @@ function assertTargetUnchanged(link: Link, request: UpdateLinkRequest): void {
  * enabled, favorite, settings); fields not sent keep their values, and the slug changes only
  * when alias_slug is sent. Throws AppError NOT_FOUND for an unknown id or another user's link,
  * VALIDATION_FAILED naming the field (an id that differs from the path, a new receiver, chain or
- * token, a bad slug), CONFLICT (409, with a suggestion) when the new slug is taken.
+ * token, a bad slug), CONFLICT (409, with a suggestion) when the new slug is taken. The old and
+ * new slugs leave the public link cache before this returns, and every other instance's through
+ * the commit's NOTIFY.
  */
 export async function updateLink(
   db: Database,
   input: { userId: string; id: string; request: UpdateLinkRequest },
+  publicLinks: Pick<PublicLinkCache, 'invalidate'>,
 ): Promise<Link> {
   const { request } = input
   const link = await getOwnedLinkOrThrow(db, { userId: input.userId, id: input.id })
@@ -58,21 +63,27 @@ export async function updateLink(
   }
 
   try {
-    const [updated] = await db
-      .update(links)
-      .set({
-        ...(request.alias === undefined ? {} : { alias: request.alias }),
-        ...(aliasSlug === undefined ? {} : { aliasSlug }),
-        ...(request.message === undefined ? {} : { message: request.message ?? '' }),
-        ...(request.account_type === undefined ? {} : { accountType: request.account_type }),
-        ...(request.enabled === undefined ? {} : { enabled: request.enabled }),
-        ...(request.favorite === undefined ? {} : { favorite: request.favorite }),
-        ...(request.settings === undefined ? {} : { settings: request.settings }),
-        updatedAt: new Date(),
-      })
-      .where(and(eq(links.id, link.id), eq(links.userId, input.userId)))
-      .returning()
-    if (!updated) throw buildLinkNotFoundError(link.id)
+    const updated = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(links)
+        .set({
+          ...(request.alias === undefined ? {} : { alias: request.alias }),
+          ...(aliasSlug === undefined ? {} : { aliasSlug }),
+          ...(request.message === undefined ? {} : { message: request.message ?? '' }),
+          ...(request.account_type === undefined ? {} : { accountType: request.account_type }),
+          ...(request.enabled === undefined ? {} : { enabled: request.enabled }),
+          ...(request.favorite === undefined ? {} : { favorite: request.favorite }),
+          ...(request.settings === undefined ? {} : { settings: request.settings }),
+          updatedAt: new Date(),
+        })
+        .where(and(eq(links.id, link.id), eq(links.userId, input.userId)))
+        .returning()
+      if (!row) throw buildLinkNotFoundError(link.id)
+      // The slug read above may have changed since (a concurrent rename): both leave every cache.
+      await notifyLinkChanged(tx, [link.aliasSlug, row.aliasSlug])
+      return row
+    })
+    publicLinks.invalidate([link.aliasSlug, updated.aliasSlug])
     return updated
   } catch (error) {
     if (aliasSlug !== undefined && getUniqueViolation(error))

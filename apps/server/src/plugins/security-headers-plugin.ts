@@ -1,0 +1,139 @@
+import { createHash } from 'node:crypto'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { FastifyPluginAsync } from 'fastify'
+import fp from 'fastify-plugin'
+import { isSecureOrigin, type ServerConfig } from '../env.ts'
+
+/**
+ * What the web build says it needs beyond its own origin, per CSP directive (apps/web writes it
+ * as `csp-sources.json` beside index.html, e.g. WalletConnect's relay when a project id was built in).
+ */
+export type CspSources = Partial<Record<string, string[]>>
+
+export const cspSourcesFileName = 'csp-sources.json'
+
+/** The SHA-256 CSP sources of index.html's inline scripts (the theme script that runs before first paint). */
+export function hashInlineScripts(html: string): string[] {
+  const hashes: string[] = []
+  for (const match of html.matchAll(/<script(\s[^>]*)?>([\s\S]*?)<\/script>/gi)) {
+    const attributes = match[1] ?? ''
+    const body = match[2] ?? ''
+    if (/\ssrc\s*=/i.test(attributes) || body.trim() === '') continue
+    hashes.push(`'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`)
+  }
+  return hashes
+}
+
+/** The web build's inline-script hashes and extra sources; none when it has not been built. */
+function readWebBuild(distDir: string): { scriptHashes: string[]; sources: CspSources } {
+  const indexPath = join(distDir, 'index.html')
+  const scriptHashes = existsSync(indexPath) ? hashInlineScripts(readFileSync(indexPath, 'utf8')) : []
+  const sourcesPath = join(distDir, cspSourcesFileName)
+  const sources = existsSync(sourcesPath) ? (JSON.parse(readFileSync(sourcesPath, 'utf8')) as CspSources) : {}
+  return { scriptHashes, sources }
+}
+
+/**
+ * The Content-Security-Policy of the app origin: only this origin's scripts (plus the hashed
+ * inline theme script), the signer frames in frames, no plugins, no <base>, never framed. Inline
+ * styles are allowed: Radix's scroll lock writes a <style> element and the theme script sets the
+ * color scheme. Images may be data: or blob: (QR codes, wallet icons) and, with Squid, any https
+ * logo its catalogue names. canvas-confetti draws in a blob: worker.
+ */
+export function buildContentSecurityPolicy(
+  config: Pick<ServerConfig, 'framesOrigin' | 'routingProvider'>,
+  build: { scriptHashes: string[]; sources: CspSources },
+): string {
+  const directives: Record<string, string[]> = {
+    'default-src': ["'self'"],
+    'script-src': ["'self'", ...build.scriptHashes],
+    'style-src': ["'self'", "'unsafe-inline'"],
+    'img-src': ["'self'", 'data:', 'blob:', ...(config.routingProvider === 'squid' ? ['https:'] : [])],
+    'font-src': ["'self'"],
+    'connect-src': ["'self'"],
+    'frame-src': [config.framesOrigin],
+    'worker-src': ["'self'", 'blob:'],
+    'manifest-src': ["'self'"],
+    'form-action': ["'self'"],
+    'frame-ancestors': ["'none'"],
+    'object-src': ["'none'"],
+    'base-uri': ["'none'"],
+  }
+  for (const [directive, sources] of Object.entries(build.sources)) {
+    // Only fetch directives may be widened by the build; the framing and plugin rules stay fixed.
+    if (!/^(connect|frame|img|font|style|script|worker)-src$/.test(directive) || !Array.isArray(sources))
+      continue
+    const current = directives[directive] ?? ["'self'"]
+    directives[directive] = [
+      ...new Set([...current, ...sources.filter((source) => /^[^\s;,]+$/.test(source))]),
+    ]
+  }
+  return Object.entries(directives)
+    .map(([directive, sources]) => `${directive} ${sources.join(' ')}`)
+    .join('; ')
+}
+
+/**
+ * Every security header of the app origin: CSP, no framing, no sniffing, a strict referrer,
+ * powerful features off except the clipboard and passkeys (this origin and the signer frames),
+ * and HSTS when PUBLIC_ORIGIN is https.
+ */
+export function buildSecurityHeaders(
+  config: Pick<ServerConfig, 'framesOrigin' | 'publicOrigin' | 'routingProvider'>,
+  build: { scriptHashes: string[]; sources: CspSources },
+): Record<string, string> {
+  const frames = `"${config.framesOrigin}"`
+  const permissions = [
+    'accelerometer=()',
+    'ambient-light-sensor=()',
+    'autoplay=()',
+    'bluetooth=()',
+    'browsing-topics=()',
+    'camera=()',
+    'display-capture=()',
+    'geolocation=()',
+    'gyroscope=()',
+    'hid=()',
+    'idle-detection=()',
+    'magnetometer=()',
+    'microphone=()',
+    'midi=()',
+    'payment=()',
+    'screen-wake-lock=()',
+    'serial=()',
+    'usb=()',
+    'xr-spatial-tracking=()',
+    // The share dialog and the export frame copy; passkeys are created and used in the frames.
+    `clipboard-write=(self ${frames})`,
+    `publickey-credentials-create=(self ${frames})`,
+    `publickey-credentials-get=(self ${frames})`,
+  ]
+  return {
+    'content-security-policy': buildContentSecurityPolicy(config, build),
+    'x-frame-options': 'DENY',
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+    'permissions-policy': permissions.join(', '),
+    'cross-origin-opener-policy': 'same-origin-allow-popups',
+    ...(isSecureOrigin(config) ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
+  }
+}
+
+const plugin: FastifyPluginAsync = async (app) => {
+  const headers = Object.entries(buildSecurityHeaders(app.config, readWebBuild(app.config.webDistDir)))
+  app.addHook('onRequest', (_request, reply, done) => {
+    for (const [name, value] of headers) reply.header(name, value)
+    done()
+  })
+}
+
+/**
+ * Sends the app origin's security headers (see `buildSecurityHeaders`) on every response: pages,
+ * assets, API answers and errors alike. The CSP is computed once at start-up from the web build.
+ */
+export const securityHeadersPlugin = fp(plugin, {
+  name: 'security-headers',
+  fastify: '5.x',
+  dependencies: ['config'],
+})
