@@ -1,5 +1,5 @@
 import { connectFrame, createFrameElement, type FrameConnection } from './connect-frame.ts'
-import type { Stamp, Stamper } from './stamper.ts'
+import type { Stamp, StampedCall, Stamper } from './stamper.ts'
 import { createWalletError } from './wallet-error.ts'
 
 /** Ids of the hidden container and the auth iframe (SPEC: "provider-named"). */
@@ -22,6 +22,10 @@ export type FrameStamperOptions = {
  * embedded key and the session key, both non-extractable, in its own IndexedDB, and answers over
  * a MessageChannel (frame-messages.ts). The frame is created on first use: SPEC "A hidden
  * container for the signing iframe is created, or emptied if it exists".
+ *
+ * The frame refuses to stamp export and contact-change bodies given to {@link Stamper.stamp}: a
+ * contact change goes through `stampContactChange` (the frame builds the body), an export through
+ * the export frame (signer-store `exportWallet`).
  *
  * Fails (on first use, then on every call until it succeeds) with 'Cannot initialize iframe in
  * non-browser environment', 'Iframe container cannot be found', 'Iframe element with ID {id}
@@ -100,6 +104,14 @@ export function createFrameStamper(options: FrameStamperOptions): Stamper & { in
     async stamp(body: string): Promise<Stamp> {
       const answer = await (await getConnection()).request({ type: 'STAMP_REQUEST', body })
       return { stampHeaderName: 'X-Stamp', stampHeaderValue: answer.stampHeaderValue }
+    },
+    async stampContactChange({ change, timestampMs }): Promise<StampedCall> {
+      const answer = await (await getConnection()).request({
+        type: 'STAMP_CONTACT_CHANGE',
+        change,
+        timestampMs,
+      })
+      return { path: answer.path, body: answer.body, stamp: answer.stamp }
     },
     async reset() {
       await (await getConnection()).request({ type: 'RESET_EMBEDDED_KEY' })

@@ -2,6 +2,11 @@ import { createEmbeddedKeyPair, getEmbeddedPublicKey } from './crypto/create-emb
 import { createWebCryptoStamp, stampHeaderName } from './crypto/create-webcrypto-stamp.ts'
 import { importSessionKey, type SessionSigningKey } from './crypto/import-session-key.ts'
 import { openCredentialBundle } from './crypto/open-credential-bundle.ts'
+import {
+  buildActivityBody,
+  describeContactChangeActivity,
+  parseContactChange,
+} from './frame-only-activities.ts'
 import type { Stamp, Stamper } from './stamper.ts'
 import { createWalletError } from './wallet-error.ts'
 
@@ -9,6 +14,9 @@ import { createWalletError } from './wallet-error.ts'
  * A {@link Stamper} that keeps both keys in this process's memory, as WebCrypto keys that cannot
  * be exported: the same crypto the auth frame runs, without a frame. For Node (tests, scripts)
  * and any runtime without a DOM; a browser app uses {@link createFrameStamper} instead.
+ *
+ * It stamps any body, exports included: in Node the caller holds the keys anyway, so there is no
+ * other page to keep them from (docs/decisions/0014).
  *
  * `now` is the clock that decides whether the session key has expired (default `Date.now`).
  * Methods reject with an AppError: 'Failed to inject credential bundle' for a bundle that does not
@@ -24,6 +32,21 @@ export function createKeyStamper(options: { now?: () => number } = {}): Stamper 
     return embeddedKeyPair
   }
 
+  const requireSession = () => {
+    if (session === undefined)
+      throw createWalletError('No session key. Sign in first.', { code: 'UNAUTHORIZED' })
+    if (session.expiresAtMs <= now()) {
+      session = undefined
+      throw createWalletError('The session has expired. Sign in again.', { code: 'UNAUTHORIZED' })
+    }
+    return session
+  }
+
+  const stamp = async (body: string): Promise<Stamp> => ({
+    stampHeaderName,
+    stampHeaderValue: await createWebCryptoStamp({ key: requireSession().key, body }),
+  })
+
   return {
     kind: 'key',
     async getPublicKey() {
@@ -33,14 +56,18 @@ export function createKeyStamper(options: { now?: () => number } = {}): Stamper 
       const scalar = await openCredentialBundle({ bundle, embeddedKeyPair: await getEmbeddedKeyPair() })
       session = { key: await importSessionKey(scalar), organizationId, expiresAtMs }
     },
-    async stamp(body: string): Promise<Stamp> {
-      if (session === undefined)
-        throw createWalletError('No session key. Sign in first.', { code: 'UNAUTHORIZED' })
-      if (session.expiresAtMs <= now()) {
-        session = undefined
-        throw createWalletError('The session has expired. Sign in again.', { code: 'UNAUTHORIZED' })
-      }
-      return { stampHeaderName, stampHeaderValue: await createWebCryptoStamp({ key: session.key, body }) }
+    stamp,
+    async stampContactChange({ change, timestampMs }) {
+      const parsed = parseContactChange(change)
+      if (parsed === undefined) throw createWalletError('The contact change is not complete.')
+      const { path, type, parameters } = describeContactChangeActivity(parsed)
+      const body = buildActivityBody({
+        type,
+        organizationId: requireSession().organizationId,
+        parameters,
+        timestampMs,
+      })
+      return { path, body, stamp: await stamp(body) }
     },
     async reset() {
       embeddedKeyPair = undefined

@@ -1,4 +1,6 @@
+import type { ContactChange, ExportTarget } from './frame-only-activities.ts'
 import type { ExportKind } from './signer-types.ts'
+import type { Stamp } from './stamper.ts'
 
 /**
  * The protocol between the app page and the signer frames (auth frame and export frame), shared
@@ -10,6 +12,12 @@ import type { ExportKind } from './signer-types.ts'
  * the app origin it was served for and `event.source` is its parent, answers on that port, and
  * from then on listens to that port only. Every request carries a `requestId` that its answer
  * echoes; a failed request is answered `ERROR {message}`.
+ *
+ * What the app page cannot ask for (docs/decisions/0014): a `STAMP_REQUEST` of an export or a
+ * contact change (frame-only-activities.ts) is refused. It asks the export frame to build an export
+ * (`STAMP_EXPORT_REQUEST`, encrypted to the export frame's own key and stamped by the auth frame
+ * over a frames-origin BroadcastChannel), or the auth frame to build a contact change
+ * (`STAMP_CONTACT_CHANGE`); either answers `STAMPED_REQUEST`, which the page posts unchanged.
  */
 export type FrameRequest =
   | { type: 'INIT_EMBEDDED_KEY'; requestId: string }
@@ -22,6 +30,16 @@ export type FrameRequest =
       expiresAtMs?: number
     }
   | { type: 'STAMP_REQUEST'; requestId: string; body: string }
+  /** Auth frame: builds the contact change itself, for the session's organization, and stamps it. */
+  | { type: 'STAMP_CONTACT_CHANGE'; requestId: string; change: ContactChange; timestampMs: number }
+  /** Export frame: makes a fresh key, builds the export to it, has the auth frame stamp it. */
+  | {
+      type: 'STAMP_EXPORT_REQUEST'
+      requestId: string
+      target: ExportTarget
+      organizationId: string
+      timestampMs: number
+    }
   | { type: 'RESET_EMBEDDED_KEY'; requestId: string }
   | {
       type: 'INJECT_WALLET_EXPORT_BUNDLE'
@@ -35,6 +53,8 @@ export type FrameResponse =
   | { type: 'EMBEDDED_PUBLIC_KEY'; requestId: string; targetPublicKey: string }
   | { type: 'BUNDLE_INJECTED'; requestId: string; ok: boolean }
   | { type: 'STAMP'; requestId: string; stampHeaderName: 'X-Stamp'; stampHeaderValue: string }
+  /** A call built and stamped in the frames origin: POST `{stampedRequest: {url, body, stamp}}` to `path`. */
+  | { type: 'STAMPED_REQUEST'; requestId: string; path: string; body: string; stamp: Stamp }
   | { type: 'RESET_DONE'; requestId: string }
   /** `message` is safe to show; `code` (an AppError code) lets the SDK tell an expired session apart. */
   | { type: 'ERROR'; requestId: string; message: string; code?: string }
@@ -44,6 +64,8 @@ export const frameResponseTypes = {
   INIT_EMBEDDED_KEY: 'EMBEDDED_PUBLIC_KEY',
   INJECT_CREDENTIAL_BUNDLE: 'BUNDLE_INJECTED',
   STAMP_REQUEST: 'STAMP',
+  STAMP_CONTACT_CHANGE: 'STAMPED_REQUEST',
+  STAMP_EXPORT_REQUEST: 'STAMPED_REQUEST',
   RESET_EMBEDDED_KEY: 'RESET_DONE',
   INJECT_WALLET_EXPORT_BUNDLE: 'BUNDLE_INJECTED',
 } as const satisfies Record<FrameRequest['type'], FrameResponse['type']>

@@ -8,7 +8,7 @@ import type {
   SmsAuthRequest,
   WhoamiResult,
 } from './signer-types.ts'
-import type { Stamper } from './stamper.ts'
+import type { StampedCall, Stamper } from './stamper.ts'
 import { createWalletError } from './wallet-error.ts'
 
 export type SignerClientOptions = {
@@ -59,10 +59,26 @@ export type SignerClient = {
     targetPublicKey: string
     expirationSeconds?: number
   }): Promise<OtpResult>
+  /**
+   * Opens a magic link: trades its `bundle` parameter (a one-time token) for a credential bundle
+   * encrypted to `targetPublicKey`, which must be the key the link was asked for. The signer mints
+   * the session only now.
+   */
+  openMagicLink(input: {
+    orgId: string
+    token: string
+    targetPublicKey: string
+    expirationSeconds?: number
+  }): Promise<{ credentialBundle: string; isNewUser: boolean; orgId: string }>
   initOtp(input: { otpType: 'OTP_TYPE_EMAIL' | 'OTP_TYPE_SMS'; contact: string }): Promise<{ otpId: string }>
   verifyOtp(input: { otpId: string; otpCode: string }): Promise<{ verificationToken: string }>
   /** Fetched once and cached; a failure is not cached. */
   getSignerConfig(): Promise<SignerConfig>
+  /**
+   * POSTs a call built and stamped elsewhere (the frames origin) as it is: its body is signed, so
+   * this page can relay it but not change it.
+   */
+  postStampedCall<TResult>(call: StampedCall): Promise<TResult>
   /** POSTs `{stampedRequest}` to `path` with a body built from `request` and stamped by `stamper`. */
   stampedRequest<TResult>(
     path: string,
@@ -76,32 +92,15 @@ export type SignerClient = {
     parameters: SignPayloadParameters,
   ): Promise<SignPayloadResult>
   getActivity(stamper: Stamper, organizationId: string, activityId: string): Promise<{ activity: Activity }>
-  exportWallet(
-    stamper: Stamper,
-    organizationId: string,
-    parameters: { walletId: string; targetPublicKey: string },
-  ): Promise<ExportResult>
-  exportWalletAccount(
-    stamper: Stamper,
-    organizationId: string,
-    parameters: { address: string; targetPublicKey: string },
-  ): Promise<ExportResult>
-  updateEmailAuth(
-    stamper: Stamper,
-    organizationId: string,
-    parameters: { email: string; verificationToken: string },
-  ): Promise<Record<string, unknown>>
-  updatePhoneAuth(
-    stamper: Stamper,
-    organizationId: string,
-    parameters: { phone: string; verificationToken: string },
-  ): Promise<Record<string, unknown>>
   listAuthMethods(stamper: Stamper, organizationId: string): Promise<AuthMethods>
+  /** Ends the session key that stamps this call at the signer (logout); later stamps with it get 401. */
+  revokeSession(stamper: Stamper, organizationId: string): Promise<{ revoked: boolean }>
 }
 
 /**
  * Creates the client for the signer service mounted at `{baseUrl}/signer/v1`. Every call is a
- * JSON POST. The client learns the server's clock from each response's `Date` header and stamps
+ * JSON POST. Exports and contact changes have no helper here: their bodies are built and stamped
+ * in the frames origin and relayed with {@link SignerClient.postStampedCall} (docs/decisions/0014). The client learns the server's clock from each response's `Date` header and stamps
  * server time, so a device whose clock is minutes off still signs in (ARCHITECTURE "Replay");
  * before the first stamped call it fetches `signer-config` if it has not heard the server yet.
  *
@@ -177,6 +176,9 @@ export function createSignerClient(options: SignerClientOptions): SignerClient {
 
   const serverNow = () => Math.round(now() + (clockOffsetMs ?? 0))
 
+  const postStampedCall = <TResult>({ path, body, stamp }: StampedCall): Promise<TResult> =>
+    post<TResult>(path, { stampedRequest: { url: urlFor(path), body, stamp } })
+
   const stampedRequest = async <TResult>(
     path: string,
     request: { type: string; organizationId: string; parameters: Record<string, unknown> },
@@ -191,7 +193,7 @@ export function createSignerClient(options: SignerClientOptions): SignerClient {
     }
     const body = JSON.stringify(stampedBody)
     const stamp = await stamper.stamp(body)
-    return post<TResult>(path, { stampedRequest: { url: urlFor(path), body, stamp } })
+    return postStampedCall<TResult>({ path, body, stamp })
   }
 
   return {
@@ -201,9 +203,11 @@ export function createSignerClient(options: SignerClientOptions): SignerClient {
     signup: (input) => post('signup', input),
     auth: (input) => post('auth', input),
     otp: (input) => post('otp', input),
+    openMagicLink: (input) => post('magic-link', input),
     initOtp: (input) => post('init-otp', input),
     verifyOtp: (input) => post('verify-otp', input),
     getSignerConfig,
+    postStampedCall,
     stampedRequest,
     whoami: (stamper, organizationId) =>
       stampedRequest('whoami', { type: 'ACTIVITY_TYPE_WHOAMI', organizationId, parameters: {} }, stamper),
@@ -219,34 +223,16 @@ export function createSignerClient(options: SignerClientOptions): SignerClient {
         { type: 'ACTIVITY_TYPE_GET', organizationId, parameters: { activityId } },
         stamper,
       ),
-    exportWallet: (stamper, organizationId, parameters) =>
-      stampedRequest(
-        'export-wallet',
-        { type: 'ACTIVITY_TYPE_EXPORT_WALLET', organizationId, parameters },
-        stamper,
-      ),
-    exportWalletAccount: (stamper, organizationId, parameters) =>
-      stampedRequest(
-        'export-wallet-account',
-        { type: 'ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT', organizationId, parameters },
-        stamper,
-      ),
-    updateEmailAuth: (stamper, organizationId, parameters) =>
-      stampedRequest(
-        'update-email-auth',
-        { type: 'ACTIVITY_TYPE_UPDATE_EMAIL_AUTH', organizationId, parameters },
-        stamper,
-      ),
-    updatePhoneAuth: (stamper, organizationId, parameters) =>
-      stampedRequest(
-        'update-phone-auth',
-        { type: 'ACTIVITY_TYPE_UPDATE_PHONE_AUTH', organizationId, parameters },
-        stamper,
-      ),
     listAuthMethods: (stamper, organizationId) =>
       stampedRequest(
         'list-auth-methods',
         { type: 'ACTIVITY_TYPE_LIST_AUTH_METHODS', organizationId, parameters: {} },
+        stamper,
+      ),
+    revokeSession: (stamper, organizationId) =>
+      stampedRequest(
+        'revoke-session',
+        { type: 'ACTIVITY_TYPE_REVOKE_SESSION', organizationId, parameters: {} },
         stamper,
       ),
   }

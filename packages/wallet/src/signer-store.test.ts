@@ -37,6 +37,11 @@ function createFakeStamper(): Stamper & { injected: unknown[]; resets: number } 
       stamper.injected.push(input)
     },
     stamp: async () => ({ stampHeaderName: 'X-Stamp' as const, stampHeaderValue: 'stamp' }),
+    stampContactChange: async () => ({
+      path: 'update-email-auth',
+      body: '{}',
+      stamp: { stampHeaderName: 'X-Stamp' as const, stampHeaderValue: 'stamp' },
+    }),
     reset: async () => {
       stamper.resets += 1
     },
@@ -64,7 +69,14 @@ function createFakeClient(overrides: Partial<SignerClient> = {}) {
       }
       return { credentialBundle: 'good-bundle', isNewUser: true }
     }),
+    // The signer answers a link's token with a bundle; here the token stands for the bundle itself.
+    openMagicLink: record('openMagicLink', (input: { token: string }) => ({
+      credentialBundle: input.token,
+      isNewUser: false,
+      orgId: 'org-1',
+    })),
     whoami: record('whoami', () => whoami),
+    revokeSession: record('revokeSession', () => ({ revoked: true })),
     signPayload: record('signPayload', () => ({
       activity: { id: 'act-1', type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', status: 'ACTIVITY_STATUS_PENDING' },
     })),
@@ -290,6 +302,30 @@ describe('signer store: e-mail and SMS codes', () => {
     expect(statuses).toEqual(['AUTHENTICATING_EMAIL', 'CONNECTED'])
   })
 
+  it("opens a magic link at the signer with this browser's key, which then mints the session; isNewUser is the signer's", async () => {
+    const { store, stamper, calls } = setUp({
+      client: {
+        openMagicLink: async () => ({ credentialBundle: 'minted-bundle', isNewUser: true, orgId: 'org-1' }),
+      },
+    })
+    await store.getState().completeMagicLink({ bundle: 'link-token', orgId: 'org-1' })
+    expect(stamper.injected).toMatchObject([{ bundle: 'minted-bundle', organizationId: 'org-1' }])
+    expect(store.getState()).toMatchObject({ status: 'CONNECTED', isNewUser: true })
+    expect(calls.map((call) => call.method)).toContain('whoami')
+  })
+
+  it('keeps the signer refusal of a magic link opened elsewhere as the error', async () => {
+    const elsewhere = new AppError('UNAUTHORIZED', {
+      userMessage:
+        'This sign-in link could not be opened here. Open it in the browser where you asked for it, or request a new one.',
+    })
+    const { store } = setUp({ client: { openMagicLink: () => Promise.reject(elsewhere) } })
+    await expect(store.getState().completeMagicLink({ bundle: 'link-token', orgId: 'org-1' })).rejects.toBe(
+      elsewhere,
+    )
+    expect(store.getState()).toMatchObject({ status: 'DISCONNECTED', error: { message: elsewhere.message } })
+  })
+
   it('turns a non-Error failure into Unknown error', async () => {
     const { store } = setUp({ client: { lookup: () => Promise.reject('weird') } })
     await expect(store.getState().authenticateWithEmail({ email: 'ada@example.com' })).rejects.toBe('weird')
@@ -322,8 +358,22 @@ describe('signer store: session lifetime', () => {
     expect(store.getState()).toMatchObject({ status: 'DISCONNECTED', user: null })
   })
 
-  it('logs out: resets the frame keys, clears the stored session, DISCONNECTED', async () => {
-    const { store, stamper, storage } = setUp()
+  it('logs out: revokes the session key at the signer, resets the frame keys, clears the stored session', async () => {
+    const { store, stamper, storage, calls } = setUp()
+    await store.getState().completeMagicLink({ bundle: 'good-bundle', orgId: 'org-1' })
+    await store.getState().logout()
+    expect(calls.filter((call) => call.method === 'revokeSession').map((call) => call.input)).toEqual([
+      ['org-1'],
+    ])
+    expect(stamper.resets).toBe(1)
+    expect(storage.entries.has(signerStorageKey)).toBe(false)
+    expect(store.getState()).toMatchObject({ status: 'DISCONNECTED', user: null, error: null })
+  })
+
+  it('logs out locally when the signer cannot revoke the key', async () => {
+    const { store, stamper, storage } = setUp({
+      client: { revokeSession: () => Promise.reject(new AppError('NETWORK')) },
+    })
     await store.getState().completeMagicLink({ bundle: 'good-bundle', orgId: 'org-1' })
     await store.getState().logout()
     expect(stamper.resets).toBe(1)

@@ -4,6 +4,7 @@ import type { Hex, LocalAccount } from 'viem'
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import { createFrameStamper } from './create-frame-stamper.ts'
 import { createSignerAccount } from './create-signer-account.ts'
+import type { ContactChange, ExportTarget } from './frame-only-activities.ts'
 import { openExportFrame } from './open-export-frame.ts'
 import {
   clearPersistedSession,
@@ -14,7 +15,7 @@ import {
   writePersistedSession,
 } from './persisted-session.ts'
 import { pollActivity } from './poll-activity.ts'
-import type { SignerClient } from './signer-client.ts'
+import type { ExportResult, SignerClient } from './signer-client.ts'
 import type {
   AuthLinkingStatus,
   EmailMode,
@@ -23,6 +24,7 @@ import type {
   SignerStatus,
   SignerUser,
   StoredError,
+  WhoamiResult,
 } from './signer-types.ts'
 import type { Stamper } from './stamper.ts'
 import { createWalletError, toStoredError } from './wallet-error.ts'
@@ -64,15 +66,28 @@ export type SignerState = {
    * kept, so the user may type it again.
    */
   submitOtpCode(code: string): Promise<void>
-  /** Signs in with a magic link's `bundle` and `orgId`: AUTHENTICATING_EMAIL, then CONNECTED. */
+  /**
+   * Signs in with a magic link's `bundle` (a one-time token) and `orgId`: AUTHENTICATING_EMAIL,
+   * then CONNECTED. The signer mints the session now, encrypted to this browser's key, and only if
+   * it is the key the link was asked for. Rejects with the signer's message ('This sign-in link
+   * could not be opened here…', 'This sign-in link no longer works…') or 'Failed to inject
+   * credential bundle'.
+   */
   completeMagicLink(input: { bundle: string; orgId: string }): Promise<void>
-  /** RESET_EMBEDDED_KEY, clears the persisted session, DISCONNECTED. Never rejects. */
+  /**
+   * Ends the session key at the signer (a stamped `revoke-session`, waited for at most 2 s), then
+   * clears the persisted session (DISCONNECTED) and has the stamper drop its keys
+   * (RESET_EMBEDDED_KEY). A copy of the session key stops working at once. Never rejects.
+   */
   logout(): Promise<void>
   /**
    * Shows the seed phrase (default for frame sessions) or the private key of the user's address
-   * inside the export frame, placed in `container`; resolves `true`. The secret never reaches
-   * this page. Rejects with a not-authenticated error, 'Unknown export mode: {kind}', or 'Failed
-   * to inject wallet export bundle'.
+   * inside the export frame, placed in `container`; resolves `true`. The export frame builds the
+   * request to its own key and the auth frame stamps it between the two frames; this page only
+   * relays the stamped request and the encrypted bundle, so the secret never reaches it
+   * (docs/decisions/0014). Needs a browser. Rejects with a not-authenticated error, 'Unknown
+   * export mode: {kind}', the frames' or the signer's message, or 'Failed to inject wallet export
+   * bundle'.
    */
   exportWallet(input: {
     container: HTMLElement
@@ -80,10 +95,14 @@ export type SignerState = {
     theme?: 'light' | 'dark'
   }): Promise<boolean>
   /**
-   * Fetches an export bundle encrypted to `targetPublicKey` (an export frame's key), after the
-   * export activity completes. `exportWallet` uses it; exposed for non-browser callers.
+   * Changes the sign-in e-mail or phone to `change.contact`, proven by a `verify-otp` token (and
+   * the current contact's, when there is one on that channel). The stamper builds and stamps the
+   * body (the auth frame refuses such bodies from this page). On success the signer tells the old
+   * contact and ends every other session of the account; resolves with the updated user.
+   * Rejects with 'Email must not be empty. Use removeEmail() to remove email auth.', 'Verification
+   * token is required to change phone number.', or the signer's message.
    */
-  requestExportBundle(input: { kind: ExportKind; targetPublicKey: string }): Promise<string>
+  updateContact(change: ContactChange): Promise<SignerUser>
   /** The connected wallet as a viem LocalAccount. Throws when not connected. */
   toViemAccount(): LocalAccount
   /** Signs bytes with the Solana account: a 64-byte ed25519 signature. */
@@ -125,6 +144,9 @@ const disconnectedFields = {
 
 /** The longest delay setTimeout honours (about 24.8 days). */
 const maxTimerMs = 2_147_483_647
+
+/** How long logout waits for the signer to revoke the session key before it signs out locally. */
+const logoutRevokeTimeoutMs = 2000
 
 /**
  * Creates the embedded-wallet signer store (zustand vanilla; in React: `useStore(store, selector)`),
@@ -309,7 +331,15 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
         set({ status: 'AUTHENTICATING_EMAIL', error: null })
         try {
           if (!bundle || !orgId) throw createWalletError('Could not find email auth init session!')
-          await finishLogin({ bundle, orgId })
+          const targetPublicKey = await stamper.getPublicKey()
+          const answer = await client.openMagicLink({
+            orgId,
+            token: bundle,
+            targetPublicKey,
+            expirationSeconds,
+          })
+          set({ isNewUser: answer.isNewUser })
+          await finishLogin({ bundle: answer.credentialBundle, orgId: answer.orgId })
         } catch (error) {
           fail(error)
         }
@@ -317,6 +347,13 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
 
       async logout() {
         temporarySession = null
+        const { user } = get()
+        if (user !== null) {
+          // Before the local state goes: a copied session key must stop working now, not at expiry.
+          // A failure (offline, already expired) still signs out here.
+          const revoke = async () => client.revokeSession(stamper, user.orgId)
+          await withTimeout(revoke(), logoutRevokeTimeoutMs).catch(() => undefined)
+        }
         disconnect({ persist: true })
         set({ error: null })
         try {
@@ -332,57 +369,79 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
         if (exportKind !== 'SEED_PHRASE' && exportKind !== 'PRIVATE_KEY') {
           throw createWalletError(`Unknown export mode: ${String(exportKind)}`)
         }
-        const config = await client.getSignerConfig()
-        const frame = await openExportFrame({
-          container,
-          frameUrl: config.exportFrameUrl,
-          ...(theme === undefined ? {} : { theme }),
-        })
-        try {
-          const bundle = await get().requestExportBundle({
-            kind: exportKind,
-            targetPublicKey: frame.publicKey,
+        return withSession(async () => {
+          // A live session and its wallet, read through the auth frame: this also loads that frame,
+          // which must be there to stamp the export frame's request.
+          const whoami = await client.whoami(stamper, user.orgId)
+          walletId = whoami.walletId
+          if (!walletId) throw createWalletError(`Could not find wallet associated with ${user.address}`)
+          const target: ExportTarget =
+            exportKind === 'SEED_PHRASE'
+              ? { kind: 'SEED_PHRASE', walletId }
+              : { kind: 'PRIVATE_KEY', address: user.address }
+          const config = await client.getSignerConfig()
+          const frame = await openExportFrame({
+            container,
+            frameUrl: config.exportFrameUrl,
+            ...(theme === undefined ? {} : { theme }),
           })
-          const answer = await frame
-            .request({
-              type: 'INJECT_WALLET_EXPORT_BUNDLE',
-              bundle,
+          try {
+            const call = await frame.request({
+              type: 'STAMP_EXPORT_REQUEST',
+              target,
               organizationId: user.orgId,
-              kind: exportKind,
+              timestampMs: client.serverNow(),
             })
-            .catch((error: unknown) => {
-              throw createWalletError('Failed to inject wallet export bundle', { cause: error })
+            const answer = await client.postStampedCall<ExportResult>({
+              path: call.path,
+              body: call.body,
+              stamp: call.stamp,
             })
-          if (!answer.ok) throw createWalletError('Failed to inject wallet export bundle')
-          return true
-        } finally {
-          frame.close()
-        }
+            const done = await pollActivity({
+              activity: answer.activity,
+              getActivity: async (activityId) =>
+                (await client.getActivity(stamper, user.orgId, activityId))
+                  .activity as typeof answer.activity,
+            })
+            const bundle = done.result?.exportBundle
+            if (typeof bundle !== 'string')
+              throw createWalletError(`Activity ${done.id} completed without an export bundle`)
+            const injected = await frame
+              .request({
+                type: 'INJECT_WALLET_EXPORT_BUNDLE',
+                bundle,
+                organizationId: user.orgId,
+                kind: exportKind,
+              })
+              .catch((error: unknown) => {
+                throw createWalletError('Failed to inject wallet export bundle', { cause: error })
+              })
+            if (!injected.ok) throw createWalletError('Failed to inject wallet export bundle')
+            return true
+          } finally {
+            frame.close()
+          }
+        })
       },
 
-      async requestExportBundle({ kind, targetPublicKey }) {
+      async updateContact(change) {
         const user = requireUser()
+        if (change.channel === 'email' && change.contact.trim().length === 0) {
+          throw createWalletError('Email must not be empty. Use removeEmail() to remove email auth.')
+        }
+        if (change.channel === 'sms' && !change.verificationToken) {
+          throw createWalletError('Verification token is required to change phone number.')
+        }
         return withSession(async () => {
-          let answer: Awaited<ReturnType<SignerClient['exportWallet']>>
-          if (kind === 'SEED_PHRASE') {
-            walletId ??= (await client.whoami(stamper, user.orgId)).walletId
-            if (!walletId) throw createWalletError(`Could not find wallet associated with ${user.address}`)
-            answer = await client.exportWallet(stamper, user.orgId, { walletId, targetPublicKey })
-          } else {
-            answer = await client.exportWalletAccount(stamper, user.orgId, {
-              address: user.address,
-              targetPublicKey,
-            })
+          const call = await stamper.stampContactChange({ change, timestampMs: client.serverNow() })
+          const whoami = await client.postStampedCall<WhoamiResult>(call)
+          const updated: SignerUser = { ...user, email: whoami.email ?? null, phone: whoami.phone ?? null }
+          const { sessionExpiresAtMs } = get()
+          if (storage && sessionExpiresAtMs !== null) {
+            writePersistedSession(storage, storageKey, { user: updated, expiresAtMs: sessionExpiresAtMs })
           }
-          const done = await pollActivity({
-            activity: answer.activity,
-            getActivity: async (activityId) =>
-              (await client.getActivity(stamper, user.orgId, activityId)).activity as typeof answer.activity,
-          })
-          const bundle = done.result?.exportBundle
-          if (typeof bundle !== 'string')
-            throw createWalletError(`Activity ${done.id} completed without an export bundle`)
-          return bundle
+          set({ user: updated })
+          return updated
         })
       },
 
@@ -459,4 +518,13 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
       eventTarget?.removeEventListener('storage', onStorage)
     },
   })
+}
+
+/** Resolves or rejects like `promise`, or rejects after `timeoutMs`. */
+function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(createWalletError('The signer did not answer in time.')), timeoutMs)
+  })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }

@@ -1,5 +1,10 @@
+import type { ContactChange } from './frame-only-activities.ts'
+
 /** A request stamp as the signer expects it in `stampedRequest.stamp`. */
 export type Stamp = { stampHeaderName: 'X-Stamp'; stampHeaderValue: string }
+
+/** A signer call built and stamped where the session key is: posted to `path` byte for byte. */
+export type StampedCall = { path: string; body: string; stamp: Stamp }
 
 /**
  * Holds the embedded key (the HPKE target of credential bundles) and the session key that stamps
@@ -20,8 +25,16 @@ export type Stamper = {
     organizationId: string
     expiresAtMs: number
   }): Promise<void>
-  /** Stamps a request body with the session key; rejects when there is none or it expired. */
+  /**
+   * Stamps a request body with the session key; rejects when there is none or it expired. The
+   * auth frame refuses export and contact-change bodies (frame-only-activities.ts).
+   */
   stamp(body: string): Promise<Stamp>
+  /**
+   * Builds the contact change's body where the session key is (for the session's organization,
+   * dated `timestampMs`) and stamps it. Rejects like {@link stamp}, or when `change` is malformed.
+   */
+  stampContactChange(input: { change: ContactChange; timestampMs: number }): Promise<StampedCall>
   /** Forgets the embedded and session keys (RESET_EMBEDDED_KEY). */
   reset(): Promise<void>
 }

@@ -27,7 +27,8 @@ import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
 import { recoverAuthorizationAddress } from 'viem/utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createKeyStamper } from '../src/create-key-stamper.ts'
-import { createSignerClient } from '../src/signer-client.ts'
+import { buildActivityBody, describeExportActivity, type ExportTarget } from '../src/frame-only-activities.ts'
+import { createSignerClient, type ExportResult } from '../src/signer-client.ts'
 import { createSignerStore, type SignerStore } from '../src/signer-store.ts'
 
 type Mail = { to: string; subject: string; text: string; html: string }
@@ -93,6 +94,7 @@ afterAll(async () => {
 })
 
 const email = 'ada@example.com'
+const newEmail = 'ada.lovelace@example.com'
 
 describe('wallet SDK on the real signer', () => {
   it('signs a new user up with the e-mail code', async () => {
@@ -163,36 +165,84 @@ describe('wallet SDK on the real signer', () => {
     expect(ed25519.verify(signature, message, base58.decode(solanaAddress))).toBe(true)
   })
 
-  it('exports the seed phrase and the private key of the user’s address, for the export frame only', async () => {
+  it('exports in Node with the key stamper, which holds its own keys (no app page to keep them from)', async () => {
     const { user } = store.getState()
     const config = await store.client.getSignerConfig()
-    const open = async (kind: 'SEED_PHRASE' | 'PRIVATE_KEY') => {
+    const { walletId } = await store.client.whoami(store.stamper, user?.orgId ?? '')
+    const open = async (target: ExportTarget) => {
       const frameKey = p256.utils.randomSecretKey()
-      const bundle = await store.getState().requestExportBundle({
-        kind,
-        targetPublicKey: bytesToHex(p256.getPublicKey(frameKey, false)),
-      })
+      const call = describeExportActivity(target, bytesToHex(p256.getPublicKey(frameKey, false)))
+      const { activity } = await store.client.stampedRequest<ExportResult>(
+        call.path,
+        { type: call.type, organizationId: user?.orgId ?? '', parameters: call.parameters },
+        store.stamper,
+      )
       return openExportBundle({
-        bundle,
+        bundle: activity.result?.exportBundle ?? '',
         embeddedPrivateKey: frameKey,
         organizationId: user?.orgId ?? '',
         pinnedSignerPublicKey: config.exportSignerPublicKey,
       })
     }
-    const mnemonic = new TextDecoder().decode(await open('SEED_PHRASE'))
+    const mnemonic = new TextDecoder().decode(await open({ kind: 'SEED_PHRASE', walletId }))
     expect(mnemonicToAccount(mnemonic).address).toBe(user?.address)
-    const privateKey = await open('PRIVATE_KEY')
+    const privateKey = await open({ kind: 'PRIVATE_KEY', address: user?.address ?? '' })
     expect(privateKeyToAccount(`0x${bytesToHex(privateKey)}`).address).toBe(user?.address)
+    // The store has no export to a key of the caller's choosing, only into the export frame.
+    expect('requestExportBundle' in store.getState()).toBe(false)
   })
 
-  it('logs out, then signs the same user back in as an existing user', async () => {
-    const address = store.getState().user?.address
+  it('changes the sign-in e-mail with codes from both addresses; the old one is told', async () => {
+    const verify = async (contact: string) => {
+      const { otpId } = await store.client.initOtp({ otpType: 'OTP_TYPE_EMAIL', contact })
+      return (await store.client.verifyOtp({ otpId, otpCode: readCode(contact) })).verificationToken
+    }
+    await expect(
+      store.getState().updateContact({ channel: 'email', contact: ' ', verificationToken: 't' }),
+    ).rejects.toThrow('Email must not be empty. Use removeEmail() to remove email auth.')
+    await expect(
+      store.getState().updateContact({ channel: 'sms', contact: '+14155550199', verificationToken: '' }),
+    ).rejects.toThrow('Verification token is required to change phone number.')
+
+    const verificationToken = await verify(newEmail)
+    const previousContactVerificationToken = await verify(email)
+    const user = await store.getState().updateContact({
+      channel: 'email',
+      contact: newEmail,
+      verificationToken,
+      previousContactVerificationToken,
+    })
+    expect(user.email).toBe(newEmail)
+    expect(store.getState().user?.email).toBe(newEmail)
+    expect(mails.at(-1)).toMatchObject({
+      to: email,
+      subject: 'Your Quick Links sign-in e-mail address was changed',
+    })
+    expect(store.getState().status).toBe('CONNECTED')
+  })
+
+  it('logs out, revoking the session key at the signer, then signs the same user back in', async () => {
+    const { user } = store.getState()
+    const address = user?.address
+    // A whoami stamped before the logout: what a copy of the session key could still send.
+    const body = buildActivityBody({
+      type: 'ACTIVITY_TYPE_WHOAMI',
+      organizationId: user?.orgId ?? '',
+      parameters: {},
+      timestampMs: store.client.serverNow(),
+    })
+    const copied = { path: 'whoami', body, stamp: await store.stamper.stamp(body) }
     await store.getState().logout()
     expect(store.getState()).toMatchObject({ status: 'DISCONNECTED', user: null })
     expect(() => store.getState().toViemAccount()).toThrow('Signer not authenticated')
+    await expect(store.client.postStampedCall(copied)).rejects.toMatchObject({
+      code: 'UNAUTHORIZED',
+      userMessage: 'Your session has ended. Sign in again.',
+      details: { reason: 'KEY_REVOKED' },
+    })
 
-    await store.getState().authenticateWithEmail({ email })
-    await store.getState().submitOtpCode(readCode(email))
+    await store.getState().authenticateWithEmail({ email: newEmail })
+    await store.getState().submitOtpCode(readCode(newEmail))
     expect(store.getState()).toMatchObject({ status: 'CONNECTED', isNewUser: false, user: { address } })
   })
 })

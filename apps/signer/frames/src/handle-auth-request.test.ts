@@ -1,12 +1,12 @@
 import { p256 } from '@noble/curves/nist.js'
-import { utf8ToBytes } from '@noble/hashes/utils.js'
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
 import type { FrameRequest, FrameResponse } from '@quicklinks/wallet/frame-messages'
 import { describe, expect, it } from 'vitest'
 import { encryptCredentialBundle } from '../../src/bundles/encrypt-credential-bundle.ts'
 import { createSessionKey } from '../../src/sessions/create-session-key.ts'
 import { decodeStampHeader } from '../../src/stamps/decode-stamp-header.ts'
 import { createMemoryKeyStore } from './auth-key-store.ts'
-import { createAuthRequestHandler } from './handle-auth-request.ts'
+import { createAuthRequestHandler, createFramesStampHandler } from './handle-auth-request.ts'
 
 let nextId = 0
 const request = <T extends Omit<FrameRequest, 'requestId'>>(message: T) =>
@@ -35,6 +35,26 @@ async function signIn(
     request({ type: 'INJECT_CREDENTIAL_BUNDLE', bundle, organizationId: 'org-1', expiresAtMs }),
   )
   return { session, answer }
+}
+
+const whoamiBody = JSON.stringify({
+  type: 'ACTIVITY_TYPE_WHOAMI',
+  timestampMs: '1700000000000',
+  organizationId: 'org-1',
+  parameters: {},
+})
+
+/** Whether `stampHeaderValue` is a valid stamp of `body` by `publicKey` (compressed hex). */
+function isStampBy(stampHeaderValue: string, body: string, publicKey: string): boolean {
+  const decoded = decodeStampHeader(stampHeaderValue)
+  if (!decoded.ok) return false
+  return (
+    decoded.stamp.publicKey === publicKey &&
+    p256.verify(decoded.stamp.signature, utf8ToBytes(body), decoded.stamp.publicKeyBytes, {
+      format: 'der',
+      prehash: true,
+    })
+  )
 }
 
 describe('auth frame requests', () => {
@@ -95,7 +115,7 @@ describe('auth frame requests', () => {
 
   it('refuses to stamp without a session, or after the session expired', async () => {
     const { handle, init, setNow, getNow } = await setUp()
-    const body = '{}'
+    const body = whoamiBody
     await expect(handle(request({ type: 'STAMP_REQUEST', body }))).rejects.toMatchObject({
       code: 'UNAUTHORIZED',
       userMessage: 'No session key. Sign in first.',
@@ -112,7 +132,7 @@ describe('auth frame requests', () => {
     const { handle, init, getNow } = await setUp()
     await signIn(handle, await init(), getNow() + 60_000)
     await handle(request({ type: 'RESET_EMBEDDED_KEY' }))
-    await expect(handle(request({ type: 'STAMP_REQUEST', body: '{}' }))).rejects.toMatchObject({
+    await expect(handle(request({ type: 'STAMP_REQUEST', body: whoamiBody }))).rejects.toMatchObject({
       code: 'UNAUTHORIZED',
     })
   })
@@ -129,5 +149,105 @@ describe('auth frame requests', () => {
         }),
       ),
     ).rejects.toMatchObject({ code: 'BAD_REQUEST' })
+  })
+
+  it('refuses to stamp an export or a contact change for the app page, whatever the body names', async () => {
+    const { handle, init, getNow } = await setUp()
+    await signIn(handle, await init(), getNow() + 60_000)
+    const attackerKey = bytesToHex(p256.getPublicKey(p256.utils.randomSecretKey(), false))
+    const bodyOf = (type: string, parameters: Record<string, unknown>) =>
+      JSON.stringify({ type, timestampMs: String(getNow()), organizationId: 'org-1', parameters })
+    const refused = [
+      bodyOf('ACTIVITY_TYPE_EXPORT_WALLET', { walletId: 'w', targetPublicKey: attackerKey }),
+      bodyOf('ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT', { address: '0x1', targetPublicKey: attackerKey }),
+      bodyOf('ACTIVITY_TYPE_UPDATE_EMAIL_AUTH', { email: 'thief@example.com', verificationToken: 't' }),
+      bodyOf('ACTIVITY_TYPE_UPDATE_PHONE_AUTH', { phone: '+14155550123', verificationToken: 't' }),
+      // Export types the signer does not have yet, and the same body with its type repeated.
+      bodyOf('ACTIVITY_TYPE_EXPORT_PRIVATE_KEY', { targetPublicKey: attackerKey }),
+      `{"type":"ACTIVITY_TYPE_WHOAMI",${bodyOf('ACTIVITY_TYPE_EXPORT_WALLET', { targetPublicKey: attackerKey }).slice(1)}`,
+    ]
+    for (const body of refused) {
+      await expect(handle(request({ type: 'STAMP_REQUEST', body })), body).rejects.toMatchObject({
+        code: 'FORBIDDEN',
+        userMessage: expect.stringContaining('exports and contact changes are made inside the wallet frames'),
+      })
+    }
+    // What the frame cannot read, it does not stamp: the signer strips a BOM this frame's JSON.parse refuses.
+    for (const body of [
+      `\uFEFF${bodyOf('ACTIVITY_TYPE_EXPORT_WALLET', { targetPublicKey: attackerKey })}`,
+      'not json',
+      '[]',
+      '{"parameters":{}}',
+    ]) {
+      await expect(handle(request({ type: 'STAMP_REQUEST', body })), body).rejects.toMatchObject({
+        code: 'BAD_REQUEST',
+      })
+    }
+    expect(await handle(request({ type: 'STAMP_REQUEST', body: whoamiBody }))).toMatchObject({
+      type: 'STAMP',
+    })
+  })
+
+  it('builds a contact change itself, for the session’s organization, and stamps it', async () => {
+    const { handle, init, getNow } = await setUp()
+    const { session } = await signIn(handle, await init(), getNow() + 60_000)
+    const answer = await handle(
+      request({
+        type: 'STAMP_CONTACT_CHANGE',
+        change: {
+          channel: 'sms',
+          contact: '+14155550123',
+          verificationToken: 'new-token',
+          previousContactVerificationToken: 'old-token',
+          // Not part of a change: dropped, never stamped.
+          targetPublicKey: '04ff',
+        } as never,
+        timestampMs: 1_700_000_000_123,
+      }),
+    )
+    if (answer.type !== 'STAMPED_REQUEST') throw new Error(`unexpected ${answer.type}`)
+    expect(answer.path).toBe('update-phone-auth')
+    expect(JSON.parse(answer.body)).toEqual({
+      type: 'ACTIVITY_TYPE_UPDATE_PHONE_AUTH',
+      timestampMs: '1700000000123',
+      organizationId: 'org-1',
+      parameters: {
+        phone: '+14155550123',
+        verificationToken: 'new-token',
+        previousContactVerificationToken: 'old-token',
+      },
+    })
+    expect(answer.stamp.stampHeaderName).toBe('X-Stamp')
+    expect(isStampBy(answer.stamp.stampHeaderValue, answer.body, session.publicKey)).toBe(true)
+    await expect(
+      handle(
+        request({
+          type: 'STAMP_CONTACT_CHANGE',
+          change: { channel: 'pigeon', contact: 'x', verificationToken: 't' } as never,
+          timestampMs: 1,
+        }),
+      ),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST', userMessage: 'The contact change is not complete.' })
+  })
+
+  it('stamps export bodies on the frames channel, and nothing else there', async () => {
+    const { handle, init, getNow, keyStore } = await setUp()
+    const { session } = await signIn(handle, await init(), getNow() + 60_000)
+    const stampOnChannel = createFramesStampHandler({ keyStore, now: getNow })
+    const exportBody = JSON.stringify({
+      type: 'ACTIVITY_TYPE_EXPORT_WALLET',
+      timestampMs: String(getNow()),
+      organizationId: 'org-1',
+      parameters: { walletId: 'w', targetPublicKey: `04${'ab'.repeat(64)}` },
+    })
+    const answer = await stampOnChannel({ type: 'STAMP_EXPORT_BODY', requestId: 'x', body: exportBody })
+    if (answer.type !== 'EXPORT_BODY_STAMPED') throw new Error(`unexpected ${answer.type}`)
+    expect(isStampBy(answer.stampHeaderValue, exportBody, session.publicKey)).toBe(true)
+    await expect(
+      stampOnChannel({ type: 'STAMP_EXPORT_BODY', requestId: 'y', body: whoamiBody }),
+    ).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+      userMessage: 'The frames channel stamps export requests only.',
+    })
   })
 })

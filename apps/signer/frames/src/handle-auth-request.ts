@@ -7,7 +7,15 @@ import { createWebCryptoStamp, stampHeaderName } from '@quicklinks/wallet/crypto
 import { importSessionKey } from '@quicklinks/wallet/crypto/import-session-key'
 import { openCredentialBundle } from '@quicklinks/wallet/crypto/open-credential-bundle'
 import type { FrameRequest, FrameResponse } from '@quicklinks/wallet/frame-messages'
-import type { AuthKeyStore } from './auth-key-store.ts'
+import {
+  buildActivityBody,
+  describeContactChangeActivity,
+  isExportActivityType,
+  isFrameOnlyActivityType,
+  parseContactChange,
+} from '@quicklinks/wallet/frame-only-activities'
+import type { AuthKeyStore, StoredSession } from './auth-key-store.ts'
+import type { FramesChannelRequest, FramesChannelResponse } from './frames-channel-messages.ts'
 
 /** How long a session key is used when the parent does not say (SPEC §9: 15 minutes). */
 const defaultSessionMs = 900_000
@@ -19,16 +27,23 @@ const defaultSessionMs = 900_000
  *   link opened later in this browser still opens.
  * - `INJECT_CREDENTIAL_BUNDLE` → `BUNDLE_INJECTED {ok: true}`: opens the bundle with the embedded
  *   pair and stores the session key as a non-extractable ECDSA key with its org and expiry.
- * - `STAMP_REQUEST` → `STAMP`: the `X-Stamp` of `body` (low-S DER) with the session key.
+ * - `STAMP_REQUEST` → `STAMP`: the `X-Stamp` of `body` (low-S DER) with the session key, unless
+ *   the body is an export or a contact change (frame-only-activities.ts): those the app page may
+ *   not have stamped, whatever it puts in them (docs/decisions/0014).
+ * - `STAMP_CONTACT_CHANGE` → `STAMPED_REQUEST`: builds the update-email/phone body itself from
+ *   the high-level change, for the session's organization, and stamps it.
  * - `RESET_EMBEDDED_KEY` → `RESET_DONE`: deletes both keys.
  *
  * Fails (an ERROR answer) with 'Failed to inject credential bundle' for a bundle that does not
  * open, UNAUTHORIZED 'No session key. Sign in first.' or 'The session has expired. Sign in
- * again.' on a stamp, and BAD_REQUEST for a request the auth frame does not serve.
+ * again.' on a stamp, FORBIDDEN for an export or contact-change body, and BAD_REQUEST for a body
+ * that is not a JSON object with a `type`, an incomplete change, or a request the auth frame does
+ * not serve.
  */
 export function createAuthRequestHandler(input: { keyStore: AuthKeyStore; now?: () => number }) {
   const { keyStore } = input
   const now = input.now ?? Date.now
+  const stamp = createSessionStamper(input)
 
   const getOrCreateEmbeddedKeyPair = async (): Promise<CryptoKeyPair> =>
     (await keyStore.getEmbeddedKeyPair()) ??
@@ -69,16 +84,42 @@ export function createAuthRequestHandler(input: { keyStore: AuthKeyStore; now?: 
       case 'STAMP_REQUEST': {
         if (typeof request.body !== 'string')
           throw new AppError('BAD_REQUEST', { userMessage: 'Nothing to stamp.' })
-        const session = await keyStore.getSession()
-        if (session === undefined) {
-          throw new AppError('UNAUTHORIZED', { userMessage: 'No session key. Sign in first.' })
+        const type = readActivityType(request.body)
+        if (type === undefined) {
+          // The signer parses what this frame cannot (a leading BOM, say): stamp only what is read here.
+          throw new AppError('BAD_REQUEST', {
+            userMessage: 'The signing frame stamps only JSON request bodies with a type.',
+          })
         }
-        if (session.expiresAtMs <= now()) {
-          await keyStore.deleteSession()
-          throw new AppError('UNAUTHORIZED', { userMessage: 'The session has expired. Sign in again.' })
+        if (isFrameOnlyActivityType(type)) {
+          throw new AppError('FORBIDDEN', {
+            userMessage: `The signing frame does not stamp ${type} for the page: exports and contact changes are made inside the wallet frames.`,
+          })
         }
-        const stampHeaderValue = await createWebCryptoStamp({ key: session, body: request.body })
+        const { stampHeaderValue } = await stamp(request.body)
         return { type: 'STAMP', requestId, stampHeaderName, stampHeaderValue }
+      }
+      case 'STAMP_CONTACT_CHANGE': {
+        const change = parseContactChange(request.change)
+        if (change === undefined || !isTimestamp(request.timestampMs)) {
+          throw new AppError('BAD_REQUEST', { userMessage: 'The contact change is not complete.' })
+        }
+        const { path, type, parameters } = describeContactChangeActivity(change)
+        const session = await stamp.requireSession()
+        const body = buildActivityBody({
+          type,
+          organizationId: session.organizationId,
+          parameters,
+          timestampMs: request.timestampMs,
+        })
+        const { stampHeaderValue } = await stamp(body)
+        return {
+          type: 'STAMPED_REQUEST',
+          requestId,
+          path,
+          body,
+          stamp: { stampHeaderName, stampHeaderValue },
+        }
       }
       case 'RESET_EMBEDDED_KEY':
         await keyStore.clear()
@@ -87,4 +128,61 @@ export function createAuthRequestHandler(input: { keyStore: AuthKeyStore; now?: 
         throw new AppError('BAD_REQUEST', { userMessage: `The auth frame does not handle ${request.type}.` })
     }
   }
+}
+
+/**
+ * The auth frame's answers on the frames channel (frames-channel-messages.ts), which only
+ * frames-origin documents reach: `STAMP_EXPORT_BODY` → `EXPORT_BODY_STAMPED`, for export bodies
+ * only (the export frame builds them to its own key). Anything else is refused: the channel is not
+ * a second door to the session key.
+ *
+ * Fails (an `EXPORT_BODY_REFUSED` answer) with FORBIDDEN for a body that is not an export, or the
+ * stamp refusals of {@link createAuthRequestHandler}.
+ */
+export function createFramesStampHandler(input: { keyStore: AuthKeyStore; now?: () => number }) {
+  const stamp = createSessionStamper(input)
+  return async (request: FramesChannelRequest): Promise<FramesChannelResponse> => {
+    if (!isExportActivityType(readActivityType(request.body))) {
+      throw new AppError('FORBIDDEN', { userMessage: 'The frames channel stamps export requests only.' })
+    }
+    const { stampHeaderValue } = await stamp(request.body)
+    return { type: 'EXPORT_BODY_STAMPED', requestId: request.requestId, stampHeaderValue }
+  }
+}
+
+/** Stamps with the stored session key; `requireSession` reads it (and drops an expired one). */
+function createSessionStamper(input: { keyStore: AuthKeyStore; now?: () => number }) {
+  const { keyStore } = input
+  const now = input.now ?? Date.now
+  const requireSession = async (): Promise<StoredSession> => {
+    const session = await keyStore.getSession()
+    if (session === undefined) {
+      throw new AppError('UNAUTHORIZED', { userMessage: 'No session key. Sign in first.' })
+    }
+    if (session.expiresAtMs <= now()) {
+      await keyStore.deleteSession()
+      throw new AppError('UNAUTHORIZED', { userMessage: 'The session has expired. Sign in again.' })
+    }
+    return session
+  }
+  const stamp = async (body: string): Promise<{ stampHeaderValue: string }> => ({
+    stampHeaderValue: await createWebCryptoStamp({ key: await requireSession(), body }),
+  })
+  return Object.assign(stamp, { requireSession })
+}
+
+/** The `type` of a JSON-object body, as the signer will read it; undefined otherwise. Never throws. */
+function readActivityType(body: string): string | undefined {
+  try {
+    const parsed: unknown = JSON.parse(body)
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined
+    const { type } = parsed as { type?: unknown }
+    return typeof type === 'string' ? type : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function isTimestamp(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0
 }

@@ -16,7 +16,12 @@ const pinned = bytesToHex(p256.getPublicKey(signingKey, false))
 
 function setUp({ pin }: { pin: string | undefined } = { pin: pinned }) {
   const show = vi.fn<(secret: ExportedSecret) => void>()
-  const handle = createExportRequestHandler({ pinnedSignerPublicKey: pin, show })
+  const handle = createExportRequestHandler({
+    pinnedSignerPublicKey: pin,
+    show,
+    // These tests open bundles only; the build-and-stamp path is in export-through-frames.test.ts.
+    stampExportBody: () => Promise.reject(new Error('no auth frame in this test')),
+  })
   const init = async () => {
     const answer = await handle(request({ type: 'INIT_EMBEDDED_KEY' }))
     if (answer.type !== 'EMBEDDED_PUBLIC_KEY') throw new Error(`unexpected ${answer.type}`)

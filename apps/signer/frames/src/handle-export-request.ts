@@ -2,6 +2,11 @@ import { p256 } from '@noble/curves/nist.js'
 import { bytesToHex } from '@noble/hashes/utils.js'
 import { AppError } from '@quicklinks/core/app-error'
 import type { FrameRequest, FrameResponse } from '@quicklinks/wallet/frame-messages'
+import {
+  buildActivityBody,
+  describeExportActivity,
+  parseExportTarget,
+} from '@quicklinks/wallet/frame-only-activities'
 import { validateMnemonic } from '@scure/bip39'
 import { wordlist } from '@scure/bip39/wordlists/english.js'
 import { BundleError } from '../../src/bundles/bundle-error.ts'
@@ -16,31 +21,60 @@ export type ExportedSecret =
  * The export frame's answers (frame-messages.ts):
  * - `INIT_EMBEDDED_KEY` → `EMBEDDED_PUBLIC_KEY`: a FRESH P-256 key for this export, replacing any
  *   earlier one, kept in this page's memory only.
+ * - `STAMP_EXPORT_REQUEST` → `STAMPED_REQUEST`: a fresh key again, the export activity for
+ *   `target` encrypted to it, built here and stamped by the auth frame through `stampExportBody`
+ *   (the frames channel). The parent only relays it: it never chooses the key the secret is
+ *   encrypted to (docs/decisions/0014).
  * - `INJECT_WALLET_EXPORT_BUNDLE` → `BUNDLE_INJECTED {ok: true}`: opens the bundle with
  *   open-export-bundle (signed by the PINNED service key, for the expected organization, then
  *   HPKE), hands the secret to `show` (this frame's DOM), and forgets the key. The parent only
  *   learns `ok`.
  *
- * Fails (an ERROR answer) when the frame has no pinned key, no key was made, the bundle is
- * refused (wrong signer, bad signature, other organization, not for this key) or its content is
- * not the `kind` asked for.
+ * Fails (an ERROR answer) when the frame has no pinned key, no key was made, the export target is
+ * malformed, the auth frame refuses to stamp (no session, expired) or does not answer, the bundle
+ * is refused (wrong signer, bad signature, other organization, not for this key) or its content
+ * is not the `kind` asked for.
  */
 export function createExportRequestHandler(input: {
   pinnedSignerPublicKey: string | undefined
   show: (secret: ExportedSecret) => void
+  /** Has the auth frame stamp an export body; resolves with the `X-Stamp` value. */
+  stampExportBody: (body: string) => Promise<string>
 }) {
   let embeddedKey: Uint8Array | undefined
+  const createKey = (): string => {
+    embeddedKey?.fill(0)
+    embeddedKey = p256.utils.randomSecretKey()
+    return bytesToHex(p256.getPublicKey(embeddedKey, false))
+  }
 
   return async (request: FrameRequest): Promise<FrameResponse> => {
     const { requestId } = request
     switch (request.type) {
-      case 'INIT_EMBEDDED_KEY': {
-        embeddedKey?.fill(0)
-        embeddedKey = p256.utils.randomSecretKey()
+      case 'INIT_EMBEDDED_KEY':
+        return { type: 'EMBEDDED_PUBLIC_KEY', requestId, targetPublicKey: createKey() }
+      case 'STAMP_EXPORT_REQUEST': {
+        const target = parseExportTarget(request.target)
+        const { organizationId, timestampMs } = request
+        if (
+          target === undefined ||
+          typeof organizationId !== 'string' ||
+          organizationId.length === 0 ||
+          typeof timestampMs !== 'number' ||
+          !Number.isSafeInteger(timestampMs) ||
+          timestampMs <= 0
+        ) {
+          throw new AppError('BAD_REQUEST', { userMessage: 'The export request is not complete.' })
+        }
+        const { path, type, parameters } = describeExportActivity(target, createKey())
+        const body = buildActivityBody({ type, organizationId, parameters, timestampMs })
+        const stampHeaderValue = await input.stampExportBody(body)
         return {
-          type: 'EMBEDDED_PUBLIC_KEY',
+          type: 'STAMPED_REQUEST',
           requestId,
-          targetPublicKey: bytesToHex(p256.getPublicKey(embeddedKey, false)),
+          path,
+          body,
+          stamp: { stampHeaderName: 'X-Stamp', stampHeaderValue },
         }
       }
       case 'INJECT_WALLET_EXPORT_BUNDLE': {

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { SignerAccount } from '../services/accounts/find-account.ts'
 import { getAccountOrThrow } from '../services/accounts/get-account-or-throw.ts'
+import { revokeSessionKeys } from '../services/accounts/revoke-session-keys.ts'
 import { updateAccountContact } from '../services/accounts/update-account-contact.ts'
 import { emailSchema, phoneSchema } from '../services/contacts/contact-schemas.ts'
 import { verifyStampedRequest } from '../services/stamps/verify-stamped-request.ts'
@@ -14,7 +15,19 @@ export const accountActivityTypes = {
   updateEmail: 'ACTIVITY_TYPE_UPDATE_EMAIL_AUTH',
   updatePhone: 'ACTIVITY_TYPE_UPDATE_PHONE_AUTH',
   listAuthMethods: 'ACTIVITY_TYPE_LIST_AUTH_METHODS',
+  revokeSession: 'ACTIVITY_TYPE_REVOKE_SESSION',
 } as const
+
+const verificationTokenSchema = z.string().min(1).max(4096)
+
+/**
+ * A contact change's proofs: the new contact's `verify-otp` token and, when the account already
+ * has a contact on that channel, the current one's (update-account-contact.ts).
+ */
+const contactProofSchema = {
+  verificationToken: verificationTokenSchema,
+  previousContactVerificationToken: verificationTokenSchema.optional(),
+}
 
 const whoamiResponseSchema = z.object({
   orgId: z.string(),
@@ -38,7 +51,12 @@ function toWhoami(account: SignerAccount): z.infer<typeof whoamiResponseSchema> 
   }
 }
 
-/** Stamped routes about the signed-in user: whoami, contacts, sign-in methods. */
+/**
+ * Stamped routes about the signed-in user: whoami, contacts, sign-in methods, logout. A contact
+ * change is built and stamped in the frames origin (the auth frame refuses such bodies from the
+ * app page; docs/decisions/0014), needs proof of the current contact, tells the old contact and
+ * ends the account's other sessions.
+ */
 export const accountRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app, { context }) => {
   app.post(
     '/whoami',
@@ -92,7 +110,8 @@ export const accountRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
     '/update-email-auth',
     {
       schema: {
-        summary: "Replaces the user's e-mail with one proven by a verification token",
+        summary:
+          "Replaces the user's e-mail with one proven by a verification token (and the current one's); tells the old address, ends other sessions",
         tags: ['signer'],
         body: stampedRequestBodySchema,
         response: { 200: whoamiResponseSchema },
@@ -102,13 +121,15 @@ export const accountRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
     async (request) => {
       const verified = await verifyStampedRequest(context, request.body.stampedRequest, {
         type: accountActivityTypes.updateEmail,
-        parametersSchema: z.object({ email: emailSchema, verificationToken: z.string().min(1).max(4096) }),
+        parametersSchema: z.object({ email: emailSchema, ...contactProofSchema }),
       })
-      const { email, verificationToken } = verified.parameters
+      const { email, verificationToken, previousContactVerificationToken } = verified.parameters
       const account = await updateAccountContact(context, {
         userId: verified.userId,
+        publicKey: verified.publicKey,
         contact: { channel: 'email', address: email },
         verificationToken,
+        previousContactVerificationToken,
       })
       return toWhoami(account)
     },
@@ -118,7 +139,8 @@ export const accountRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
     '/update-phone-auth',
     {
       schema: {
-        summary: "Replaces the user's phone with one proven by a verification token",
+        summary:
+          "Replaces the user's phone with one proven by a verification token (and the current one's); tells the old number, ends other sessions",
         tags: ['signer'],
         body: stampedRequestBodySchema,
         response: { 200: whoamiResponseSchema },
@@ -128,15 +150,42 @@ export const accountRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
     async (request) => {
       const verified = await verifyStampedRequest(context, request.body.stampedRequest, {
         type: accountActivityTypes.updatePhone,
-        parametersSchema: z.object({ phone: phoneSchema, verificationToken: z.string().min(1).max(4096) }),
+        parametersSchema: z.object({ phone: phoneSchema, ...contactProofSchema }),
       })
-      const { phone, verificationToken } = verified.parameters
+      const { phone, verificationToken, previousContactVerificationToken } = verified.parameters
       const account = await updateAccountContact(context, {
         userId: verified.userId,
+        publicKey: verified.publicKey,
         contact: { channel: 'sms', address: phone },
         verificationToken,
+        previousContactVerificationToken,
       })
       return toWhoami(account)
+    },
+  )
+
+  app.post(
+    '/revoke-session',
+    {
+      schema: {
+        summary: 'Ends the session key that stamped the request (logout); its later stamps get 401',
+        tags: ['signer'],
+        body: stampedRequestBodySchema,
+        response: { 200: z.object({ revoked: z.boolean() }) },
+      },
+    },
+    // POST /signer/v1/revoke-session: logout at the signer, so a copy of the key stops working now.
+    async (request) => {
+      const verified = await verifyStampedRequest(context, request.body.stampedRequest, {
+        type: accountActivityTypes.revokeSession,
+        parametersSchema: z.object({}).passthrough(),
+      })
+      const count = await revokeSessionKeys(
+        context.db,
+        { userId: verified.userId, publicKey: verified.publicKey },
+        context.now(),
+      )
+      return { revoked: count === 1 }
     },
   )
 }

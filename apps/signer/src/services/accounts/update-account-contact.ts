@@ -4,44 +4,98 @@ import { lockForTransaction } from '../../db/lock-for-transaction.ts'
 import { signerAuthMethods, signerUsers } from '../../db/signer-schema.ts'
 import type { SignerContext } from '../../signer-context.ts'
 import type { Contact } from '../contacts/contact-schemas.ts'
-import { readVerificationToken, spendVerificationToken } from '../verification/verification-token.ts'
+import { renderContactChangeNotice } from '../mail/render-contact-change-notice.ts'
+import {
+  readVerificationToken,
+  spendVerificationToken,
+  type VerifiedContact,
+} from '../verification/verification-token.ts'
 import { findAccountByContact, findAccountByUserId, type SignerAccount } from './find-account.ts'
+import { revokeSessionKeys } from './revoke-session-keys.ts'
+
+const channelWords = {
+  email: { current: 'e-mail address', taken: 'That e-mail address belongs to another account.' },
+  sms: { current: 'phone number', taken: 'That phone number belongs to another account.' },
+} as const
 
 /**
  * `update-email-auth` / `update-phone-auth`: replaces the user's e-mail or phone (and its sign-in
- * method) with a contact proven by a verification token from `verify-otp`. The token works once.
+ * method) with a contact proven by a verification token from `verify-otp`. Tokens work once.
  *
- * Fails by rejecting with AppError UNAUTHORIZED (token invalid, expired, spent, or issued for
- * another contact) or CONFLICT (409: the contact signs in to another account).
+ * Why more than the new contact's token (docs/decisions/0014): whoever holds a session could
+ * otherwise move the account's sign-in to an address of their own. So, when the account already
+ * has a contact on that channel, a second token must prove that one too (a code sent to the old
+ * address); the old contact (or, when there was none, the account's other contact) is told, inside
+ * the same transaction, so no change goes unannounced; and every session key of the user except
+ * `publicKey` (the one that stamped the change) is revoked. Setting the contact it already has
+ * changes nothing and tells no one.
+ *
+ * Fails by rejecting with AppError UNAUTHORIZED (a token invalid, expired, spent, or issued for
+ * another contact), FORBIDDEN (the current contact's token is missing), CONFLICT (409: the contact
+ * signs in to another account), or the delivery's error when the notice cannot be handed over
+ * (then nothing changed).
  */
 export async function updateAccountContact(
   context: SignerContext,
-  input: { userId: string; contact: Contact; verificationToken: string },
+  input: {
+    userId: string
+    /** The session key that stamped the change: the only one left working. */
+    publicKey: string
+    contact: Contact
+    verificationToken: string
+    previousContactVerificationToken?: string | undefined
+  },
 ): Promise<SignerAccount> {
   const { contact } = input
+  const words = channelWords[contact.channel]
   const verified = await readVerificationToken(
     context.keyring.verificationTokenSecret,
     input.verificationToken,
     context.now(),
   )
-  if (verified.contact.channel !== contact.channel || verified.contact.address !== contact.address) {
+  if (!namesContact(verified, contact)) {
     throw new AppError('UNAUTHORIZED', {
       message: 'Verification token names another contact',
       userMessage: 'The verification code was sent to another address. Verify this one first.',
     })
   }
+  const previousProof =
+    input.previousContactVerificationToken === undefined
+      ? undefined
+      : await readVerificationToken(
+          context.keyring.verificationTokenSecret,
+          input.previousContactVerificationToken,
+          context.now(),
+        )
+
   await context.db.transaction(async (tx) => {
     await lockForTransaction(tx, `signer-account:${contact.channel}:${contact.address}`)
+    const current = await findAccountByUserId(tx, input.userId)
+    if (current === undefined) throw new Error(`User ${input.userId} vanished during a contact update`)
+    const previous = contact.channel === 'email' ? current.email : current.phone
     const holder = await findAccountByContact(tx, contact)
     if (holder !== undefined && holder.userId !== input.userId) {
-      throw new AppError('CONFLICT', {
-        userMessage:
-          contact.channel === 'email'
-            ? 'That e-mail address belongs to another account.'
-            : 'That phone number belongs to another account.',
-      })
+      throw new AppError('CONFLICT', { userMessage: words.taken })
+    }
+    if (previous !== null && previous !== contact.address) {
+      if (previousProof === undefined) {
+        throw new AppError('FORBIDDEN', {
+          message: 'Contact change without proof of the current contact',
+          userMessage: `Confirm your current ${words.current} first: enter the code sent to it.`,
+          field: 'previousContactVerificationToken',
+        })
+      }
+      if (!namesContact(previousProof, { channel: contact.channel, address: previous })) {
+        throw new AppError('UNAUTHORIZED', {
+          message: 'Previous-contact token names another contact',
+          userMessage: `That confirmation was for another address. Confirm your current ${words.current}.`,
+        })
+      }
+      await spendVerificationToken(tx, previousProof.otpId, context.now())
     }
     await spendVerificationToken(tx, verified.otpId, context.now())
+    if (previous === contact.address) return
+
     await tx
       .update(signerUsers)
       .set({
@@ -55,8 +109,34 @@ export async function updateAccountContact(
     await tx
       .insert(signerAuthMethods)
       .values({ userId: input.userId, type: contact.channel, identifier: contact.address })
+    await revokeSessionKeys(tx, { userId: input.userId, exceptPublicKey: input.publicKey }, context.now())
+
+    const recipient: Contact | undefined =
+      previous !== null
+        ? { channel: contact.channel, address: previous }
+        : contact.channel === 'email'
+          ? current.phone === null
+            ? undefined
+            : { channel: 'sms', address: current.phone }
+          : current.email === null
+            ? undefined
+            : { channel: 'email', address: current.email }
+    if (recipient !== undefined) {
+      const notice = renderContactChangeNotice({
+        recipient,
+        changed: { channel: contact.channel, previous, next: contact.address },
+        changedAtMs: context.now(),
+      })
+      // Last step of the transaction: if the notice cannot be handed over, the change rolls back.
+      if (notice.channel === 'email') await context.delivery.sendEmail(notice.email)
+      else await context.delivery.sendSms(notice.sms)
+    }
   })
   const account = await findAccountByUserId(context.db, input.userId)
   if (account === undefined) throw new Error(`User ${input.userId} vanished during a contact update`)
   return account
+}
+
+function namesContact(verified: VerifiedContact, contact: Contact): boolean {
+  return verified.contact.channel === contact.channel && verified.contact.address === contact.address
 }

@@ -1,0 +1,135 @@
+import type { ExportKind } from './signer-types.ts'
+
+/**
+ * The signer activities that only the frames origin may build and stamp (ARCHITECTURE "Trust
+ * model", docs/decisions/0014): an export (its `targetPublicKey` decides who can read the secret)
+ * and a change of a sign-in contact (it decides who can sign in). The auth frame refuses to stamp
+ * them for the app page; the export frame builds exports with its own key, the auth frame builds
+ * contact changes from high-level parameters. Names as the signer's routes check them
+ * (apps/signer/src/routes/{wallet,account}-routes.ts).
+ */
+export const frameOnlyActivities = {
+  exportWallet: { path: 'export-wallet', type: 'ACTIVITY_TYPE_EXPORT_WALLET' },
+  exportWalletAccount: { path: 'export-wallet-account', type: 'ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT' },
+  updateEmail: { path: 'update-email-auth', type: 'ACTIVITY_TYPE_UPDATE_EMAIL_AUTH' },
+  updatePhone: { path: 'update-phone-auth', type: 'ACTIVITY_TYPE_UPDATE_PHONE_AUTH' },
+} as const
+
+/** What an export shows: the wallet's seed phrase, or the private key of one of its addresses. */
+export type ExportTarget =
+  | { kind: 'SEED_PHRASE'; walletId: string }
+  | { kind: 'PRIVATE_KEY'; address: string }
+
+/**
+ * A change of the sign-in e-mail (`channel: 'email'`) or phone (`'sms'`): the new contact and the
+ * `verify-otp` token proving it, and, when the account already has a contact on that channel, a
+ * `verify-otp` token proving that one too (the signer refuses the change without it).
+ */
+export type ContactChange = {
+  channel: 'email' | 'sms'
+  contact: string
+  verificationToken: string
+  previousContactVerificationToken?: string
+}
+
+/** A signer call before it is serialised: the route, the activity type and its parameters. */
+export type ActivityCall = { path: string; type: string; parameters: Record<string, unknown> }
+
+/**
+ * Whether the app page may NOT have a body of this activity type stamped: every export (any type
+ * naming EXPORT, so a later export type is covered before it exists) and every change to a sign-in
+ * e-mail or phone (any type naming EMAIL or PHONE). Never throws.
+ */
+export function isFrameOnlyActivityType(type: string): boolean {
+  return /EXPORT|EMAIL|PHONE/i.test(type)
+}
+
+/** Whether `type` is one of the two export activities the export frame builds. Never throws. */
+export function isExportActivityType(type: unknown): boolean {
+  return (
+    type === frameOnlyActivities.exportWallet.type || type === frameOnlyActivities.exportWalletAccount.type
+  )
+}
+
+/**
+ * The exact string a stamped call signs: `{type, timestampMs, organizationId, parameters}` in
+ * that order, `timestampMs` as a decimal string (what the signer checks for freshness).
+ * Never throws.
+ */
+export function buildActivityBody(input: {
+  type: string
+  organizationId: string
+  parameters: Record<string, unknown>
+  timestampMs: number
+}): string {
+  return JSON.stringify({
+    type: input.type,
+    timestampMs: String(Math.round(input.timestampMs)),
+    organizationId: input.organizationId,
+    parameters: input.parameters,
+  })
+}
+
+/** The export call for `target`, encrypted to `targetPublicKey` (the export frame's own key). */
+export function describeExportActivity(target: ExportTarget, targetPublicKey: string): ActivityCall {
+  if (target.kind === 'SEED_PHRASE') {
+    return {
+      ...frameOnlyActivities.exportWallet,
+      parameters: { walletId: target.walletId, targetPublicKey },
+    }
+  }
+  return {
+    ...frameOnlyActivities.exportWalletAccount,
+    parameters: { address: target.address, targetPublicKey },
+  }
+}
+
+/** The `update-email-auth` or `update-phone-auth` call for `change`. */
+export function describeContactChangeActivity(change: ContactChange): ActivityCall {
+  const proof = {
+    verificationToken: change.verificationToken,
+    ...(change.previousContactVerificationToken === undefined
+      ? {}
+      : { previousContactVerificationToken: change.previousContactVerificationToken }),
+  }
+  return change.channel === 'email'
+    ? { ...frameOnlyActivities.updateEmail, parameters: { email: change.contact, ...proof } }
+    : { ...frameOnlyActivities.updatePhone, parameters: { phone: change.contact, ...proof } }
+}
+
+/**
+ * Reads an {@link ExportTarget} from a message (structured-clone data from another window): the
+ * kind, and a wallet id or address of 1–128 characters. Undefined for anything else; never throws.
+ */
+export function parseExportTarget(value: unknown): ExportTarget | undefined {
+  if (typeof value !== 'object' || value === null) return undefined
+  const { kind, walletId, address } = value as Record<string, unknown>
+  if (kind === ('SEED_PHRASE' satisfies ExportKind) && isShortText(walletId, 128)) {
+    return { kind: 'SEED_PHRASE', walletId }
+  }
+  if (kind === ('PRIVATE_KEY' satisfies ExportKind) && isShortText(address, 128)) {
+    return { kind: 'PRIVATE_KEY', address }
+  }
+  return undefined
+}
+
+/**
+ * Reads a {@link ContactChange} from a message: a known channel, a contact of 1–320 characters,
+ * tokens of 1–4096. Undefined for anything else (extra fields are dropped); never throws.
+ */
+export function parseContactChange(value: unknown): ContactChange | undefined {
+  if (typeof value !== 'object' || value === null) return undefined
+  const { channel, contact, verificationToken, previousContactVerificationToken } = value as Record<
+    string,
+    unknown
+  >
+  if (channel !== 'email' && channel !== 'sms') return undefined
+  if (!isShortText(contact, 320) || !isShortText(verificationToken, 4096)) return undefined
+  if (previousContactVerificationToken === undefined) return { channel, contact, verificationToken }
+  if (!isShortText(previousContactVerificationToken, 4096)) return undefined
+  return { channel, contact, verificationToken, previousContactVerificationToken }
+}
+
+function isShortText(value: unknown, maxLength: number): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= maxLength
+}
