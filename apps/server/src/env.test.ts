@@ -25,6 +25,7 @@ describe('parseEnv', () => {
       framesOrigin: 'http://localhost:3001',
       signerMasterKey: masterKey,
       signerSessionSeconds: 900,
+      signerCodeSendCaps: { perContactPerDay: 10, perPhonePrefixPerDay: 300 },
       smtpUrl: undefined,
       smtpPort: 2525,
       mailFrom: 'Quick Links <no-reply@quicklinks.local>',

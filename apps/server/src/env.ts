@@ -33,6 +33,8 @@ const environmentSchema = z.object({
   FRAMES_ORIGIN: z.url({ protocol: /^https?$/, error: 'must be an http(s) origin' }).optional(),
   SIGNER_MASTER_KEY: z.string().min(1).optional(),
   SIGNER_SESSION_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
+  SIGNER_CODES_PER_CONTACT_PER_DAY: z.coerce.number().int().min(1).max(1000).default(10),
+  SIGNER_SMS_PER_PREFIX_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(300),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
@@ -84,6 +86,12 @@ export type ServerConfig = {
   signerMasterKey: string | undefined
   /** Lifetime of an embedded-wallet session key, in seconds (SPEC: 900). */
   signerSessionSeconds: number
+  /**
+   * Codes (and magic links) the signer sends in any 24 hours: to one contact
+   * (SIGNER_CODES_PER_CONTACT_PER_DAY) and to one phone-number range, country code and three digits
+   * (SIGNER_SMS_PER_PREFIX_PER_DAY).
+   */
+  signerCodeSendCaps: { perContactPerDay: number; perPhonePrefixPerDay: number }
   /**
    * Where mail goes: SMTP_URL when set; else, in dev mode, the built-in catcher on smtpPort;
    * else undefined (sending mail then fails with a clear error).
@@ -159,6 +167,10 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     signerPort: env.SIGNER_PORT,
     signerMasterKey: env.SIGNER_MASTER_KEY,
     signerSessionSeconds: env.SIGNER_SESSION_SECONDS,
+    signerCodeSendCaps: {
+      perContactPerDay: env.SIGNER_CODES_PER_CONTACT_PER_DAY,
+      perPhonePrefixPerDay: env.SIGNER_SMS_PER_PREFIX_PER_DAY,
+    },
     smtpUrl: env.SMTP_URL ?? (env.DEV_MODE ? `smtp://127.0.0.1:${env.SMTP_PORT}` : undefined),
     smtpPort: env.SMTP_PORT,
     mailFrom: env.MAIL_FROM,

@@ -43,6 +43,7 @@ export function createTestConfig(overrides: Partial<ServerConfig> = {}): ServerC
     // One key for every test app: apps that share a database must share the signer's master key.
     signerMasterKey: testSignerMasterKey,
     signerSessionSeconds: 900,
+    signerCodeSendCaps: { perContactPerDay: 10, perPhonePrefixPerDay: 300 },
     smtpUrl: undefined,
     smtpPort: 0,
     mailFrom: 'Quick Links <no-reply@quicklinks.local>',

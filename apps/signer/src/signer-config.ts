@@ -15,4 +15,16 @@ export type SignerConfig = {
   signerSessionSeconds: number
   /** SMS sign-in is offered unless the provider is 'none'. */
   sms: { provider: string }
+  /** Daily caps on codes sent; {@link defaultCodeSendCaps} when absent. */
+  signerCodeSendCaps?: CodeSendCaps
 }
+
+/** How many codes (and magic links) may go out in any 24 hours. */
+export type CodeSendCaps = {
+  /** To one e-mail address or phone number, sign-in and verification codes together. */
+  perContactPerDay: number
+  /** To all the phone numbers of one range (country code and three digits, see getPhonePrefix). */
+  perPhonePrefixPerDay: number
+}
+
+export const defaultCodeSendCaps: CodeSendCaps = { perContactPerDay: 10, perPhonePrefixPerDay: 300 }

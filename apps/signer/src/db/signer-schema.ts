@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm'
 import {
   bigint,
-  boolean,
   index,
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   unique,
@@ -108,8 +108,9 @@ export type SignerOtpPurpose = 'auth' | 'verify'
 export type SignerContactChannel = 'email' | 'sms'
 
 /**
- * One-time codes. Each row is also one send, so the rows of the last 3 minutes are the per-contact
- * send log. `codeHash` is HMAC-SHA256 under a key derived from the master key, bound to the row id.
+ * One-time codes. Each row is also one send, so the rows of the last 24 hours are the send log the
+ * per-contact and per-prefix caps count. `codeHash` is HMAC-SHA256 under a key derived from the
+ * master key, bound to the row id; `magicLinkHash` the same for a magic link's secret.
  */
 export const signerOtps = pgTable(
   'signer_otps',
@@ -119,22 +120,60 @@ export const signerOtps = pgTable(
     channel: text('channel').$type<SignerContactChannel>().notNull(),
     /** The normalised e-mail or E.164 phone. */
     contact: text('contact').notNull(),
+    /** SMS only: country calling code and the next three digits (`+44791`), for the per-prefix cap. */
+    phonePrefix: text('phone_prefix'),
     /** For sign-in codes: the orgId `auth` answered with (the account's, or the pseudonymous one). */
     organizationId: text('organization_id'),
     codeHash: text('code_hash').notNull(),
+    /** A magic-link mail: the keyed hash of the link's secret; the link opens this row like its code. */
+    magicLinkHash: text('magic_link_hash'),
     /** Tries used, the right one included; the third wrong try kills the code. */
     attempts: integer('attempts').notNull().default(0),
     targetPublicKey: text('target_public_key'),
     expirationSeconds: integer('expiration_seconds'),
-    /** The send itself created the account (a magic link for a new contact), so the user is new. */
-    createdAccount: boolean('created_account').notNull().default(false),
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
+    /** A newer code for the same contact and purpose was delivered: this one no longer works. */
+    supersededAt: timestamp('superseded_at', { withTimezone: true }),
     /** When the verification token minted from this code was spent (update-email/phone-auth). */
     tokenUsedAt: timestamp('token_used_at', { withTimezone: true }),
   },
-  (table) => [index('signer_otps_contact_idx').on(table.channel, table.contact, table.createdAt)],
+  (table) => [
+    index('signer_otps_contact_idx').on(table.channel, table.contact, table.createdAt),
+    index('signer_otps_phone_prefix_idx').on(table.phonePrefix, table.createdAt),
+  ],
+)
+
+/**
+ * One wrong code (or magic-link secret) for a contact, whatever code it was: the failure budget
+ * counts these across all of a contact's codes. Rows older than a day are swept.
+ */
+export const signerCodeFailures = pgTable(
+  'signer_code_failures',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    channel: text('channel').$type<SignerContactChannel>().notNull(),
+    contact: text('contact').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('signer_code_failures_contact_idx').on(table.channel, table.contact, table.createdAt)],
+)
+
+/**
+ * A contact whose failure budget ran out: until `lockedUntil` no code for it is checked or sent.
+ * One row per contact, rewritten by the next lock; `lockedAt` also marks where the next budget
+ * starts counting.
+ */
+export const signerContactLocks = pgTable(
+  'signer_contact_locks',
+  {
+    channel: text('channel').$type<SignerContactChannel>().notNull(),
+    contact: text('contact').notNull(),
+    lockedAt: timestamp('locked_at', { withTimezone: true }).notNull(),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.channel, table.contact] })],
 )
 
 /** Bodies of stamped requests already run, by SHA-256; rows may go once `expiresAt` passed. */

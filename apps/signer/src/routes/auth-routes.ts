@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { deriveOrganizationId } from '../services/accounts/derive-organization-id.ts'
 import { findAccountByContact } from '../services/accounts/find-account.ts'
 import { completeOtpAuth } from '../services/auth/complete-otp-auth.ts'
+import { openMagicLink } from '../services/auth/open-magic-link.ts'
 import { sendVerificationCode } from '../services/auth/send-verification-code.ts'
 import { startContactAuth } from '../services/auth/start-contact-auth.ts'
 import { verifyContactCode } from '../services/auth/verify-contact-code.ts'
@@ -65,6 +66,13 @@ const otpBodySchema = z.object({
   multiFactors: z.unknown().optional(),
 })
 
+const magicLinkBodySchema = z.object({
+  orgId: z.string().min(1).max(64),
+  token: z.string().max(128, 'must be the bundle parameter of the magic link'),
+  targetPublicKey: targetPublicKeySchema,
+  expirationSeconds: expirationSecondsSchema.optional(),
+})
+
 const initOtpBodySchema = z.object({
   otpType: z.enum(['OTP_TYPE_EMAIL', 'OTP_TYPE_SMS']),
   contact: z.string().max(320),
@@ -76,6 +84,12 @@ const verifyOtpBodySchema = z.object({
 })
 
 export type SignerRouteOptions = { context: SignerContext; limits: SignerRateLimits }
+
+const credentialResponseSchema = z.object({
+  credentialBundle: z.string(),
+  isNewUser: z.boolean(),
+  orgId: z.string(),
+})
 
 /** The unauthenticated signer routes: lookup, sign-in by code or magic link, contact verification. */
 export const authRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app, { context, limits }) => {
@@ -130,9 +144,7 @@ export const authRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app,
         summary: 'Signs in with the code; returns a session key encrypted to targetPublicKey',
         tags: ['signer'],
         body: otpBodySchema,
-        response: {
-          200: z.object({ credentialBundle: z.string(), isNewUser: z.boolean(), orgId: z.string() }),
-        },
+        response: { 200: credentialResponseSchema },
       },
     },
     // POST /signer/v1/otp: spend the code, create the account at first sign-in, return a credential bundle.
@@ -141,6 +153,30 @@ export const authRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app,
         orgId: request.body.orgId,
         otpId: request.body.otpId,
         otpCode: request.body.otpCode,
+        targetPublicKey: request.body.targetPublicKey,
+        ...(request.body.expirationSeconds === undefined
+          ? {}
+          : { expirationSeconds: request.body.expirationSeconds }),
+      }),
+  )
+
+  app.post(
+    '/magic-link',
+    {
+      config: perIpPerMinute(limits.codeChecksPerIpPerMinute),
+      schema: {
+        summary:
+          'Opens a magic link: spends its token and only then mints the session key, encrypted to the key the link was asked for',
+        tags: ['signer'],
+        body: magicLinkBodySchema,
+        response: { 200: credentialResponseSchema },
+      },
+    },
+    // POST /signer/v1/magic-link: spend the link's token, create the account at first sign-in, return a credential bundle.
+    async (request) =>
+      openMagicLink(context, {
+        orgId: request.body.orgId,
+        token: request.body.token,
         targetPublicKey: request.body.targetPublicKey,
         ...(request.body.expirationSeconds === undefined
           ? {}

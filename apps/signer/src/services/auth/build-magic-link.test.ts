@@ -6,7 +6,7 @@ describe('buildMagicLink', () => {
     const link = new URL(
       buildMagicLink({
         publicOrigin: 'https://pay.example.com',
-        credentialBundle: '3mJr7AoUXx2Wqd',
+        token: '3mJr7AoUXx2Wqd',
         organizationId: 'org-1',
         redirectParams: 'bundle=evil&orgId=evil&next=%2Fpay%2Fcoffee',
       }),
@@ -20,12 +20,12 @@ describe('buildMagicLink', () => {
     ])
   })
 
-  it('marks a link that created the account with isSignup, which redirect params cannot forge', () => {
+  it('marks a link to a contact without an account with isSignup, which redirect params cannot forge', () => {
     const build = (isSignup: boolean) =>
       new URL(
         buildMagicLink({
           publicOrigin: 'https://pay.example.com',
-          credentialBundle: 'b',
+          token: 'b',
           organizationId: 'org-1',
           redirectParams: 'isSignup=true',
           isSignup,

@@ -1,17 +1,19 @@
 /**
  * The magic link of a sign-in mail: `${publicOrigin}/login?bundle=…&orgId=…` (plus `isSignup=true`
- * when this mail created the account, so the app can show onboarding), followed by the caller's
- * `redirectParams` (a query string), which cannot override those. Pure.
+ * when the contact had no account when the mail was sent, so the app can show onboarding),
+ * followed by the caller's `redirectParams` (a query string), which cannot override those. The
+ * `bundle` parameter keeps SPEC's auth-return name but carries the one-time link token, which the
+ * SDK trades for a credential bundle at `magic-link` when the link is opened. Pure.
  */
 export function buildMagicLink(input: {
   publicOrigin: string
-  credentialBundle: string
+  token: string
   organizationId: string
   redirectParams?: string
   isSignup?: boolean
 }): string {
   const url = new URL('/login', input.publicOrigin)
-  url.searchParams.set('bundle', input.credentialBundle)
+  url.searchParams.set('bundle', input.token)
   url.searchParams.set('orgId', input.organizationId)
   if (input.isSignup === true) url.searchParams.set('isSignup', 'true')
   const reservedNames = new Set(['bundle', 'orgId', 'isSignup'])

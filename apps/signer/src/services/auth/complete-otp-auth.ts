@@ -2,9 +2,8 @@ import { AppError } from '@quicklinks/core/app-error'
 import { eq } from 'drizzle-orm'
 import { signerOtps } from '../../db/signer-schema.ts'
 import type { SignerContext } from '../../signer-context.ts'
-import { createAccount } from '../accounts/create-account.ts'
 import { consumeOtp } from '../otp/consume-otp.ts'
-import { mintCredentialBundle } from '../sessions/mint-credential-bundle.ts'
+import { finishContactSignIn } from './finish-contact-sign-in.ts'
 
 export type CompleteOtpAuthInput = {
   orgId: string
@@ -17,18 +16,18 @@ export type CompleteOtpAuthInput = {
 /**
  * Finishes an e-mail or SMS sign-in with the code: spends it (see `consumeOtp`), creates the
  * account at a contact's first sign-in, and returns a fresh session key encrypted to
- * `targetPublicKey`. `isNewUser` is true when this sign-in (or its magic-link mail) created the
- * account. `orgId` is the account's: the one `auth` answered, unless that id was taken.
+ * `targetPublicKey`. `isNewUser` is true when this sign-in created the account. `orgId` is the
+ * account's: the one `auth` answered, unless that id was taken.
  *
  * Fails by rejecting with AppError OTP_INVALID / OTP_EXPIRED (401), UNAUTHORIZED when the code was
- * issued for another orgId, or on a database or keystore error.
+ * issued for another orgId, RATE_LIMITED (429) while the contact is locked after too many wrong
+ * codes, or on a database or keystore error.
  */
 export async function completeOtpAuth(
   context: SignerContext,
   input: CompleteOtpAuthInput,
 ): Promise<{ credentialBundle: string; isNewUser: boolean; orgId: string }> {
-  const { db, keyring } = context
-  const [issued] = await db
+  const [issued] = await context.db
     .select({ organizationId: signerOtps.organizationId })
     .from(signerOtps)
     .where(eq(signerOtps.id, input.otpId))
@@ -38,24 +37,15 @@ export async function completeOtpAuth(
       userMessage: 'This code was sent for another sign-in. Request a new code.',
     })
   }
-  const otp = await consumeOtp(db, {
+  const otp = await consumeOtp(context, {
     otpId: input.otpId,
-    code: input.otpCode,
     purpose: 'auth',
-    otpHashSecret: keyring.otpHashSecret,
-    nowMs: context.now(),
+    secret: { kind: 'code', code: input.otpCode },
   })
-  const { account, isCreated } = await createAccount(db, {
-    masterKey: keyring.masterKey,
-    contact: { channel: otp.channel, address: otp.contact },
-    preferredOrganizationId: input.orgId,
-  })
-  const { credentialBundle } = await mintCredentialBundle(db, {
-    userId: account.userId,
+  return finishContactSignIn(context, {
+    otp,
+    orgId: input.orgId,
     targetPublicKey: input.targetPublicKey,
-    expirationSeconds:
-      input.expirationSeconds ?? otp.expirationSeconds ?? context.config.signerSessionSeconds,
-    nowMs: context.now(),
+    ...(input.expirationSeconds === undefined ? {} : { expirationSeconds: input.expirationSeconds }),
   })
-  return { credentialBundle, isNewUser: isCreated || otp.createdAccount, orgId: account.organizationId }
 }

@@ -1,19 +1,16 @@
 import { AppError } from '@quicklinks/core/app-error'
-import { eq } from 'drizzle-orm'
-import { signerOtps } from '../../db/signer-schema.ts'
+import { defaultCodeSendCaps } from '../../signer-config.ts'
 import type { SignerContext } from '../../signer-context.ts'
-import { createAccount } from '../accounts/create-account.ts'
 import { deriveOrganizationId } from '../accounts/derive-organization-id.ts'
 import { findAccountByContact } from '../accounts/find-account.ts'
 import type { Contact } from '../contacts/contact-schemas.ts'
 import { createOtp } from '../otp/create-otp.ts'
-import { mintCredentialBundle } from '../sessions/mint-credential-bundle.ts'
 import { buildMagicLink } from './build-magic-link.ts'
 import { deliverCode } from './deliver-code.ts'
 
 export type StartContactAuthInput = {
   contact: Contact
-  /** E-mail only: `magicLink` also mails a link carrying a credential bundle. */
+  /** E-mail only: `magicLink` also mails a link that signs in when it is opened. */
   emailMode: 'otp' | 'magicLink'
   targetPublicKey?: string
   expirationSeconds?: number
@@ -23,12 +20,13 @@ export type StartContactAuthInput = {
 /**
  * Starts an e-mail or SMS sign-in (`signup` and `auth` alike): makes a code and sends it. Answers
  * the same for contacts with and without an account; the orgId is the account's, or the
- * pseudonymous one the account will take at its first sign-in. In magic-link mode it also mints a
- * session key encrypted to `targetPublicKey` (creating the account for a new contact) and mails the
- * link with the code.
+ * pseudonymous one the account will take at its first sign-in. Creates nothing usable: no account
+ * and no session key exist until the code is entered (`otp`) or the link is opened
+ * (`magic-link`). In magic-link mode the mail also carries a link with a one-time token, which
+ * only the browser holding `targetPublicKey` can trade for a session (see openMagicLink).
  *
- * Fails by rejecting with AppError RATE_LIMITED (4th send within 3 minutes), VALIDATION_FAILED
- * (magic link without `targetPublicKey`), or the delivery's error.
+ * Fails by rejecting with AppError RATE_LIMITED (a send limit or cap, or a locked contact; see
+ * createOtp), VALIDATION_FAILED (magic link without `targetPublicKey`), or the delivery's error.
  */
 export async function startContactAuth(
   context: SignerContext,
@@ -36,60 +34,41 @@ export async function startContactAuth(
 ): Promise<{ orgId: string; otpId: string }> {
   const { db, keyring } = context
   const { contact } = input
-  if (input.emailMode === 'magicLink' && input.targetPublicKey === undefined) {
+  const isMagicLink = input.emailMode === 'magicLink' && contact.channel === 'email'
+  if (isMagicLink && input.targetPublicKey === undefined) {
     throw new AppError('VALIDATION_FAILED', {
       userMessage: 'targetPublicKey: is required for a magic link',
       field: 'targetPublicKey',
     })
   }
   const existing = await findAccountByContact(db, contact)
-  let orgId = existing?.organizationId ?? deriveOrganizationId(keyring.organizationIdSecret, contact)
-  const expirationSeconds = input.expirationSeconds ?? context.config.signerSessionSeconds
-  const { otpId, code } = await createOtp(db, {
+  const orgId = existing?.organizationId ?? deriveOrganizationId(keyring.organizationIdSecret, contact)
+  const otp = await createOtp(db, {
     purpose: 'auth',
     contact,
     organizationId: orgId,
-    expirationSeconds,
+    expirationSeconds: input.expirationSeconds ?? context.config.signerSessionSeconds,
     ...(input.targetPublicKey === undefined ? {} : { targetPublicKey: input.targetPublicKey }),
+    withMagicLink: isMagicLink,
+    caps: context.config.signerCodeSendCaps ?? defaultCodeSendCaps,
     otpHashSecret: keyring.otpHashSecret,
     nowMs: context.now(),
   })
-
-  let magicLink: string | undefined
-  if (input.emailMode === 'magicLink' && input.targetPublicKey !== undefined) {
-    const { account, isCreated } = await createAccount(db, {
-      masterKey: keyring.masterKey,
-      contact,
-      preferredOrganizationId: orgId,
-    })
-    if (isCreated || account.organizationId !== orgId) {
-      orgId = account.organizationId
-      await db
-        .update(signerOtps)
-        .set({ createdAccount: isCreated, organizationId: orgId })
-        .where(eq(signerOtps.id, otpId))
-    }
-    const { credentialBundle } = await mintCredentialBundle(db, {
-      userId: account.userId,
-      targetPublicKey: input.targetPublicKey,
-      expirationSeconds,
-      nowMs: context.now(),
-    })
-    magicLink = buildMagicLink({
-      publicOrigin: context.config.publicOrigin,
-      credentialBundle,
-      organizationId: orgId,
-      isSignup: isCreated,
-      ...(input.redirectParams === undefined ? {} : { redirectParams: input.redirectParams }),
-    })
-  }
-
+  const magicLink =
+    otp.magicLinkToken === undefined
+      ? undefined
+      : buildMagicLink({
+          publicOrigin: context.config.publicOrigin,
+          token: otp.magicLinkToken,
+          organizationId: orgId,
+          isSignup: existing === undefined,
+          ...(input.redirectParams === undefined ? {} : { redirectParams: input.redirectParams }),
+        })
   await deliverCode(context, {
-    otpId,
+    otp,
     contact,
-    code,
-    purpose: 'sign-in',
+    purpose: 'auth',
     ...(magicLink === undefined ? {} : { magicLink }),
   })
-  return { orgId, otpId }
+  return { orgId, otpId: otp.otpId }
 }

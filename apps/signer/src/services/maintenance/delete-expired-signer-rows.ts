@@ -1,14 +1,22 @@
 import { lt } from 'drizzle-orm'
 import type { SignerDatabase } from '../../db/signer-database.ts'
-import { signerOtps, signerSessionKeys, signerStampReplays } from '../../db/signer-schema.ts'
+import {
+  signerCodeFailures,
+  signerContactLocks,
+  signerOtps,
+  signerSessionKeys,
+  signerStampReplays,
+} from '../../db/signer-schema.ts'
 
 /** Used codes and dead session keys are kept a day, for support questions, then deleted. */
 const retentionMs = 24 * 60 * 60_000
 
 /**
- * Deletes replay records past their expiry, codes that expired more than a day ago, and session
- * keys that expired more than a day ago. Any instance may run it at any time. Rejects on a
- * database error.
+ * Deletes replay records past their expiry, codes that expired more than a day ago (a code lives
+ * 10 minutes, so every send of the last 24 hours stays for the daily caps), session keys that
+ * expired more than a day ago, wrong-code records older than the failure budget's day, and locks
+ * that ended more than a day ago (a newer lock's start is all the budget reads). Any instance may
+ * run it at any time. Rejects on a database error.
  */
 export async function deleteExpiredSignerRows(db: SignerDatabase, nowMs: number): Promise<void> {
   const now = new Date(nowMs)
@@ -16,4 +24,6 @@ export async function deleteExpiredSignerRows(db: SignerDatabase, nowMs: number)
   await db.delete(signerStampReplays).where(lt(signerStampReplays.expiresAt, now))
   await db.delete(signerOtps).where(lt(signerOtps.expiresAt, retainedSince))
   await db.delete(signerSessionKeys).where(lt(signerSessionKeys.expiresAt, retainedSince))
+  await db.delete(signerCodeFailures).where(lt(signerCodeFailures.createdAt, retainedSince))
+  await db.delete(signerContactLocks).where(lt(signerContactLocks.lockedUntil, retainedSince))
 }

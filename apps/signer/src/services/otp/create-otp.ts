@@ -1,19 +1,26 @@
 import { randomUUID } from 'node:crypto'
 import { AppError } from '@quicklinks/core/app-error'
-import { and, asc, eq, gt } from 'drizzle-orm'
+import { and, count, eq, gt, min, type SQL } from 'drizzle-orm'
 import { lockForTransaction } from '../../db/lock-for-transaction.ts'
 import type { SignerDatabase } from '../../db/signer-database.ts'
 import { type SignerOtpPurpose, signerOtps } from '../../db/signer-schema.ts'
 import { generateOtp } from '../../otp/generate-otp.ts'
+import { getPhonePrefix } from '../../otp/get-phone-prefix.ts'
 import { hashOtp } from '../../otp/hash-otp.ts'
+import { createMagicLinkToken } from '../../otp/magic-link-token.ts'
+import type { CodeSendCaps } from '../../signer-config.ts'
 import type { Contact } from '../contacts/contact-schemas.ts'
+import { describeWait } from './describe-wait.ts'
+import { createContactLockedError, findContactLock } from './record-code-failure.ts'
 
 /** A code works for 10 minutes. */
 export const otpLifetimeMs = 10 * 60_000
-/** At most 3 codes per contact per 3 minutes. */
+/** At most 3 codes per contact per 3 minutes… */
 export const maxOtpSendsPerWindow = 3
 export const otpSendWindowMs = 3 * 60_000
 export const otpSendLimitMessage = 'Too many codes were sent to this address. Wait 3 minutes, then try again.'
+/** …and the daily caps of `CodeSendCaps` over any 24 hours. */
+export const otpDailyWindowMs = 24 * 60 * 60_000
 
 export type CreateOtpInput = {
   purpose: SignerOtpPurpose
@@ -21,62 +28,125 @@ export type CreateOtpInput = {
   organizationId?: string
   targetPublicKey?: string
   expirationSeconds?: number
+  /** Also make a magic-link secret for this row (returned as `magicLinkToken`). */
+  withMagicLink?: boolean
+  caps: CodeSendCaps
   otpHashSecret: Uint8Array
   nowMs: number
 }
 
+export type CreatedOtp = {
+  otpId: string
+  code: string
+  createdAt: Date
+  expiresAt: Date
+  /** With `withMagicLink`: the token the link carries (`{otpId}.{secret}`). */
+  magicLinkToken?: string
+}
+
 /**
  * Makes a 6-digit code for a contact and stores only its keyed hash (bound to the new row's id),
- * with a 10-minute expiry. Every row counts as one send: a fourth code for the same contact within
- * 3 minutes is refused. The count and the insert run under a per-contact lock, so concurrent
- * requests cannot slip past the limit.
+ * with a 10-minute expiry; with `withMagicLink` also a link secret, likewise hashed. Every row
+ * counts as one send, and a send is refused while the contact is locked (too many wrong codes),
+ * past 3 per contact within 3 minutes, past `caps.perContactPerDay` per contact within 24 hours
+ * (both purposes together), and, for a phone, past `caps.perPhonePrefixPerDay` to its number
+ * range within 24 hours. The counts and the insert run under a per-contact lock (and a per-range
+ * lock for a phone), so concurrent requests cannot slip past them.
  *
- * Fails by rejecting with AppError RATE_LIMITED (429, `details.retryAfterSeconds`) past the limit,
- * or on a database error. Returns the code in clear for the caller to deliver; it is never stored.
+ * Fails by rejecting with AppError RATE_LIMITED (429, a message saying what was exceeded and when
+ * to try again, `details.retryAfterSeconds`), or on a database error. Returns the code and token
+ * in clear for the caller to deliver; they are never stored.
  */
-export async function createOtp(
-  db: SignerDatabase,
-  input: CreateOtpInput,
-): Promise<{ otpId: string; code: string; expiresAt: Date }> {
-  const { contact } = input
+export async function createOtp(db: SignerDatabase, input: CreateOtpInput): Promise<CreatedOtp> {
+  const { contact, nowMs } = input
+  const phonePrefix = contact.channel === 'sms' ? getPhonePrefix(contact.address) : null
   return db.transaction(async (tx) => {
     await lockForTransaction(tx, `signer-otp-send:${contact.channel}:${contact.address}`)
-    const windowStart = new Date(input.nowMs - otpSendWindowMs)
-    const recent = await tx
-      .select({ createdAt: signerOtps.createdAt })
-      .from(signerOtps)
-      .where(
-        and(
-          eq(signerOtps.channel, contact.channel),
-          eq(signerOtps.contact, contact.address),
-          gt(signerOtps.createdAt, windowStart),
-        ),
+    if (phonePrefix !== null) await lockForTransaction(tx, `signer-otp-send-prefix:${phonePrefix}`)
+
+    const lockedUntil = await findContactLock(tx, contact, nowMs)
+    if (lockedUntil !== undefined) throw createContactLockedError(lockedUntil, nowMs)
+
+    const ofContact = and(eq(signerOtps.channel, contact.channel), eq(signerOtps.contact, contact.address))
+    const recent = await countSendsSince(tx, ofContact, nowMs - otpSendWindowMs)
+    if (recent.sends >= maxOtpSendsPerWindow) {
+      throw createSendCapError(
+        otpSendLimitMessage,
+        recent.oldestMs + otpSendWindowMs - nowMs,
+        'per-contact window',
       )
-      .orderBy(asc(signerOtps.createdAt))
-    const oldest = recent[0]
-    if (recent.length >= maxOtpSendsPerWindow && oldest !== undefined) {
-      const retryAfterMs = oldest.createdAt.getTime() + otpSendWindowMs - input.nowMs
-      throw new AppError('RATE_LIMITED', {
-        message: `OTP send limit reached for a ${contact.channel} contact`,
-        userMessage: otpSendLimitMessage,
-        details: { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) },
-      })
     }
+    const today = await countSendsSince(tx, ofContact, nowMs - otpDailyWindowMs)
+    if (today.sends >= input.caps.perContactPerDay) {
+      const retryAfterMs = today.oldestMs + otpDailyWindowMs - nowMs
+      throw createSendCapError(
+        `Too many codes were sent to this address today. Try again in ${describeWait(retryAfterMs / 1000)}.`,
+        retryAfterMs,
+        'per-contact daily cap',
+      )
+    }
+    if (phonePrefix !== null) {
+      const range = await countSendsSince(
+        tx,
+        eq(signerOtps.phonePrefix, phonePrefix),
+        nowMs - otpDailyWindowMs,
+      )
+      if (range.sends >= input.caps.perPhonePrefixPerDay) {
+        const retryAfterMs = range.oldestMs + otpDailyWindowMs - nowMs
+        throw createSendCapError(
+          `Too many codes were sent to phone numbers like this one today. Try again in ${describeWait(retryAfterMs / 1000)}.`,
+          retryAfterMs,
+          `daily cap of ${phonePrefix}`,
+        )
+      }
+    }
+
     const otpId = randomUUID()
     const code = generateOtp()
-    const expiresAt = new Date(input.nowMs + otpLifetimeMs)
+    const magicLink =
+      input.withMagicLink === true ? createMagicLinkToken({ otpId, hashKey: input.otpHashSecret }) : undefined
+    const createdAt = new Date(nowMs)
+    const expiresAt = new Date(nowMs + otpLifetimeMs)
     await tx.insert(signerOtps).values({
       id: otpId,
       purpose: input.purpose,
       channel: contact.channel,
       contact: contact.address,
+      phonePrefix,
       organizationId: input.organizationId ?? null,
       codeHash: hashOtp({ code, otpId, secret: input.otpHashSecret }),
+      magicLinkHash: magicLink?.secretHash ?? null,
       targetPublicKey: input.targetPublicKey ?? null,
       expirationSeconds: input.expirationSeconds ?? null,
-      createdAt: new Date(input.nowMs),
+      createdAt,
       expiresAt,
     })
-    return { otpId, code, expiresAt }
+    return {
+      otpId,
+      code,
+      createdAt,
+      expiresAt,
+      ...(magicLink === undefined ? {} : { magicLinkToken: magicLink.token }),
+    }
+  })
+}
+
+async function countSendsSince(
+  db: SignerDatabase,
+  where: SQL | undefined,
+  sinceMs: number,
+): Promise<{ sends: number; oldestMs: number }> {
+  const [row] = await db
+    .select({ sends: count(), oldest: min(signerOtps.createdAt) })
+    .from(signerOtps)
+    .where(and(where, gt(signerOtps.createdAt, new Date(sinceMs))))
+  return { sends: row?.sends ?? 0, oldestMs: row?.oldest?.getTime() ?? sinceMs }
+}
+
+function createSendCapError(userMessage: string, retryAfterMs: number, cap: string): AppError {
+  return new AppError('RATE_LIMITED', {
+    message: `OTP send refused: ${cap}`,
+    userMessage,
+    details: { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) },
   })
 }
