@@ -1,6 +1,7 @@
-// npm test: the whole suite. Installs what is missing (npm packages; Chromium and PostgreSQL from
-// Debian when run as root), builds, runs every Vitest project, then the Playwright end-to-end
-// suite against the stack that `npm start` brings up, and closes with one summary line.
+// npm test: the whole suite. Installs what is missing (npm packages; Chromium, PostgreSQL and
+// redis-server from Debian when run as root), builds, runs every Vitest project, then the
+// Playwright end-to-end suite against the stack that `npm start` brings up, and closes with one
+// summary line.
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
@@ -9,6 +10,11 @@ import { ensureDependencies, repoRoot, runChild } from './lib.mjs'
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const postgresBin = process.env.POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin'
 const isRoot = process.getuid?.() === 0
+// The rate-limit tests start their own redis-server (apps/server/test/start-redis.ts).
+const hasRedisServer = () =>
+  process.env.REDIS_SERVER_BIN
+    ? existsSync(process.env.REDIS_SERVER_BIN)
+    : spawnSync('sh', ['-c', 'command -v redis-server'], { stdio: 'ignore' }).status === 0
 
 /** Installs Debian packages when run as root, else stops with the one command that would. */
 function ensureSystemPackage(isPresent, packages, what) {
@@ -39,6 +45,7 @@ function ensureSystemPackage(isPresent, packages, what) {
 ensureDependencies()
 ensureSystemPackage(() => existsSync(chromiumPath), ['chromium'], 'Chromium')
 ensureSystemPackage(() => existsSync(join(postgresBin, 'initdb')), ['postgresql-15'], 'PostgreSQL 15')
+ensureSystemPackage(hasRedisServer, ['redis-server'], 'Redis')
 
 const { buildAll } = await import('./build.mjs')
 buildAll()

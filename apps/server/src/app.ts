@@ -9,6 +9,7 @@ import { createDatabaseClient, type DatabaseClient } from './db/create-database-
 import { getDatabaseTarget } from './db/get-database-target.ts'
 import { migrate } from './db/migrate.ts'
 import type { ServerConfig } from './env.ts'
+import { getTrustProxyOption } from './get-trust-proxy-option.ts'
 import { compressionPlugin } from './plugins/compression-plugin.ts'
 import { configPlugin } from './plugins/config-plugin.ts'
 import { csrfPlugin } from './plugins/csrf-plugin.ts'
@@ -19,6 +20,7 @@ import { openapiPlugin } from './plugins/openapi-plugin.ts'
 import { paymentTrackerPlugin } from './plugins/payment-tracker-plugin.ts'
 import { publicLinkCachePlugin } from './plugins/public-link-cache-plugin.ts'
 import { rateLimitPlugin } from './plugins/rate-limit-plugin.ts'
+import { redisPlugin } from './plugins/redis-plugin.ts'
 import { securityHeadersPlugin } from './plugins/security-headers-plugin.ts'
 import { sessionPlugin } from './plugins/session-plugin.ts'
 import { webStaticPlugin } from './plugins/web-static-plugin.ts'
@@ -86,7 +88,7 @@ export async function buildApp(
       const incoming = request.headers[requestIdHeader]
       return typeof incoming === 'string' && requestIdPattern.test(incoming) ? incoming : randomUUID()
     },
-    trustProxy: config.trustProxy,
+    trustProxy: getTrustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
   })
   app.setValidatorCompiler(validatorCompiler)
@@ -116,6 +118,7 @@ export async function buildApp(
   await app.register(securityHeadersPlugin)
   await app.register(compressionPlugin)
   await app.register(jsonBodyPlugin)
+  await app.register(redisPlugin, { url: config.redisUrl })
   await app.register(databasePlugin, { client: database, isOwned })
   await app.register(publicLinkCachePlugin, { client: database })
   let workers: RunningWorkers | undefined

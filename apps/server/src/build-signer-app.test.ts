@@ -13,7 +13,8 @@ describe('the standalone signer app', () => {
   const sent: { to: string; subject: string }[] = []
   beforeAll(async () => {
     database = await createTestDatabase()
-    app = await buildSignerApp(createTestConfig(), {
+    // An RPC that cannot answer: the signer's readiness does not depend on chains.
+    app = await buildSignerApp(createTestConfig({ rpcUrls: { 8453: 'http://127.0.0.1:9' } }), {
       database,
       logger: createLogger('silent'),
       delivery: {
@@ -51,6 +52,40 @@ describe('the standalone signer app', () => {
     expect(sent.at(-1)).toMatchObject({ to: 'solo@example.com', subject: 'Your Quick Links sign-in code' })
     const unguarded = await app.inject({ method: 'POST', url: '/signer/v1/signer-config', payload: {} })
     expect(unguarded.statusCode).toBe(403)
+  })
+
+  it('answers /ready from the database alone, never rate limited', async () => {
+    const config = { rateLimitMax: 1 }
+    const limited = await buildSignerApp(createTestConfig(config), {
+      database,
+      logger: createLogger('silent'),
+    })
+    try {
+      for (let i = 0; i < 3; i++) {
+        const ready = await limited.inject({ method: 'GET', url: '/ready', remoteAddress: '192.0.2.8' })
+        expect(ready.statusCode).toBe(200)
+        expect(ready.json()).toEqual({
+          status: 'ready',
+          checks: { database: { status: 'ok', ms: expect.any(Number) } },
+        })
+        expect(
+          (await limited.inject({ method: 'GET', url: '/health', remoteAddress: '192.0.2.8' })).statusCode,
+        ).toBe(200)
+      }
+      const signer = await limited.inject({
+        method: 'GET',
+        url: '/signer/v1/nothing',
+        remoteAddress: '192.0.2.8',
+      })
+      const again = await limited.inject({
+        method: 'GET',
+        url: '/signer/v1/nothing',
+        remoteAddress: '192.0.2.8',
+      })
+      expect([signer.statusCode, again.statusCode]).toEqual([404, 429])
+    } finally {
+      await limited.close()
+    }
   })
 
   it('serves nothing of the app server', async () => {

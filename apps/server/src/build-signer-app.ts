@@ -5,11 +5,13 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
 import type { DatabaseClient } from './db/create-database-client.ts'
 import type { ServerConfig } from './env.ts'
+import { getTrustProxyOption } from './get-trust-proxy-option.ts'
 import { configPlugin } from './plugins/config-plugin.ts'
 import { csrfPlugin } from './plugins/csrf-plugin.ts'
 import { databasePlugin } from './plugins/database-plugin.ts'
 import { errorHandlerPlugin } from './plugins/error-handler-plugin.ts'
 import { rateLimitPlugin } from './plugins/rate-limit-plugin.ts'
+import { redisPlugin } from './plugins/redis-plugin.ts'
 import { healthRoutes } from './routes/health-routes.ts'
 import { createDelivery, type Delivery } from './services/delivery/create-delivery.ts'
 
@@ -25,8 +27,9 @@ export type SignerAppDependencies = {
 
 /**
  * Builds the standalone signer service (docs/decisions/0006): the same plugins as the app server
- * where the signer needs them (config, database, error handler, cookies, CSRF, rate limits), GET
- * /health for the CSRF cookie, and the signer routes at /signer/v1 — no /api, no web app.
+ * where the signer needs them (config, Redis when REDIS_URL is set, database, error handler, cookies,
+ * CSRF, rate limits), GET /health for the CSRF cookie, GET /ready (the database answers), and the
+ * signer routes at /signer/v1 — no /api, no web app.
  * Rejects when a plugin fails to register (for example a bad or insecure master key).
  */
 export async function buildSignerApp(
@@ -35,19 +38,20 @@ export async function buildSignerApp(
 ): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: dependencies.logger,
-    trustProxy: config.trustProxy,
+    trustProxy: getTrustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
   })
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
 
   await app.register(configPlugin, { config })
+  await app.register(redisPlugin, { url: config.redisUrl })
   await app.register(databasePlugin, { client: dependencies.database, isOwned: false })
   await app.register(errorHandlerPlugin)
   await app.register(fastifyCookie)
   await app.register(csrfPlugin)
   await app.register(rateLimitPlugin, { max: config.rateLimitMax })
-  await app.register(healthRoutes)
+  await app.register(healthRoutes, { isCheckingChains: false })
   await app.register(signerPlugin, {
     prefix: '/signer/v1',
     db: app.db,

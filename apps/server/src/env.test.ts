@@ -117,6 +117,38 @@ describe('parseEnv', () => {
     expect(parseEnv({ DEV_MODE: 'true' }).signerMasterKey).toBeUndefined()
   })
 
+  it('reads TRUST_PROXY as a hop count or a list of proxy addresses and CIDRs, and refuses true', () => {
+    const trustProxy = (value?: string) => parseEnv({ ...deployed, TRUST_PROXY: value }).trustProxy
+    expect(trustProxy()).toBe(false)
+    expect(trustProxy('false')).toBe(false)
+    expect(trustProxy('0')).toBe(false)
+    expect(trustProxy('1')).toBe(1)
+    expect(trustProxy('2')).toBe(2)
+    expect(trustProxy('10.0.0.0/8, 192.168.0.5,2001:db8::/32,loopback')).toEqual([
+      '10.0.0.0/8',
+      '192.168.0.5',
+      '2001:db8::/32',
+      'loopback',
+    ])
+    expect(() => trustProxy('true')).toThrow(
+      /TRUST_PROXY: true would trust any client's X-Forwarded-For.*give the number of proxies in front of the server \(e\.g\. 1\) or their addresses or CIDRs/,
+    )
+    expect(() => trustProxy('10.0.0.0/33,proxy.internal')).toThrow(
+      /TRUST_PROXY: "10\.0\.0\.0\/33", "proxy\.internal" is not a hop count, an IP address or a CIDR/,
+    )
+    expect(() => trustProxy('99')).toThrow(/TRUST_PROXY: a hop count is at most 32/)
+  })
+
+  it('reads REDIS_URL as a redis:// or rediss:// URL', () => {
+    expect(parseEnv(deployed).redisUrl).toBeUndefined()
+    expect(parseEnv({ ...deployed, REDIS_URL: 'rediss://:secret@redis.internal:6380/0' }).redisUrl).toBe(
+      'rediss://:secret@redis.internal:6380/0',
+    )
+    expect(() => parseEnv({ ...deployed, REDIS_URL: 'http://redis.internal' })).toThrow(
+      /REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL/,
+    )
+  })
+
   it('fails naming every invalid variable', () => {
     expect(() =>
       parseEnv({

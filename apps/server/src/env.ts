@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import { isAbsolute, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
@@ -10,6 +11,53 @@ const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 const booleanSchema = z
   .enum(['true', 'false'], { error: "must be 'true' or 'false'" })
   .transform((value) => value === 'true')
+
+/** Ranges proxy-addr (Fastify's trustProxy) knows by name. */
+const namedProxyRanges = ['loopback', 'linklocal', 'uniquelocal']
+
+/**
+ * TRUST_PROXY: how far X-Forwarded-For is believed. Unset or `false`: not at all (the socket's
+ * address is the client). A hop count: that many proxies in front. Else a comma list of the
+ * proxies' addresses or CIDRs. `true` (believe any header) is refused: any client could then
+ * choose the address its rate limits count.
+ */
+const trustProxySchema = z
+  .string()
+  .optional()
+  .transform((value, context): false | number | string[] => {
+    if (value === undefined || value === 'false' || value === '0') return false
+    if (value === 'true') {
+      context.addIssue({
+        code: 'custom',
+        message:
+          "true would trust any client's X-Forwarded-For, so anyone could pick the address rate limits count; give the number of proxies in front of the server (e.g. 1) or their addresses or CIDRs (e.g. 10.0.0.0/8,192.168.0.5)",
+      })
+      return z.NEVER
+    }
+    if (/^\d+$/.test(value)) {
+      const hops = Number(value)
+      if (hops <= 32) return hops
+      context.addIssue({ code: 'custom', message: 'a hop count is at most 32' })
+      return z.NEVER
+    }
+    const entries = value.split(',').map((entry) => entry.trim())
+    const bad = entries.filter((entry) => !isProxyAddress(entry))
+    if (bad.length === 0) return entries
+    context.addIssue({
+      code: 'custom',
+      message: `${bad.map((entry) => JSON.stringify(entry)).join(', ')} is not a hop count, an IP address or a CIDR such as 10.0.0.0/8 (or loopback, linklocal, uniquelocal)`,
+    })
+    return z.NEVER
+  })
+
+function isProxyAddress(entry: string): boolean {
+  if (namedProxyRanges.includes(entry)) return true
+  const [address = '', prefix, ...rest] = entry.split('/')
+  const version = isIP(address)
+  if (version === 0 || rest.length > 0) return false
+  if (prefix === undefined) return true
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128)
+}
 
 const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -26,7 +74,11 @@ const environmentSchema = z.object({
     .optional(),
   WEB_DIST_DIR: z.string().min(1).default('apps/web/dist'),
   LOG_LEVEL: z.enum(logLevels).default('info'),
-  TRUST_PROXY: booleanSchema.default(false),
+  TRUST_PROXY: trustProxySchema,
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL such as redis://redis.internal:6379')
+    .optional(),
   RATE_LIMIT_MAX: z.coerce.number().int().positive().default(600),
   FRAMES_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
   SIGNER_PORT: z.coerce.number().int().min(0).max(65535).default(3002),
@@ -72,10 +124,15 @@ export type ServerConfig = {
   publicOrigin: string
   webDistDir: string
   logLevel: (typeof logLevels)[number]
-  /** Trust X-Forwarded-For (behind a load balancer), so rate limits key on the client's IP. */
-  trustProxy: boolean
-  /** Global rate limit: requests per minute per client IP over /api, /signer and /health. */
+  /**
+   * How far X-Forwarded-For is believed (Fastify's trustProxy): false (not behind a proxy), the
+   * number of proxies in front, or the proxies' addresses and CIDRs. Never `true`.
+   */
+  trustProxy: false | number | string[]
+  /** Global rate limit: requests per minute per client (IPv4 address or IPv6 /64) over /api and /signer. */
   rateLimitMax: number
+  /** REDIS_URL: rate-limit counters shared by every instance (app.redis); else each counts in memory. */
+  redisUrl: string | undefined
   /** Port of the signer frames origin (auth and export frames), a different origin on purpose. */
   framesPort: number
   /** Origin the browser loads the frames from, without a trailing slash. */
@@ -162,6 +219,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,
     rateLimitMax: env.RATE_LIMIT_MAX,
+    redisUrl: env.REDIS_URL,
     framesPort: env.FRAMES_PORT,
     framesOrigin: new URL(env.FRAMES_ORIGIN ?? `http://localhost:${env.FRAMES_PORT}`).origin,
     signerPort: env.SIGNER_PORT,

@@ -37,6 +37,7 @@ export function createTestConfig(overrides: Partial<ServerConfig> = {}): ServerC
     logLevel: 'info',
     trustProxy: false,
     rateLimitMax: 1000,
+    redisUrl: undefined,
     framesPort: 0,
     signerPort: 0,
     framesOrigin: 'http://localhost:3998',

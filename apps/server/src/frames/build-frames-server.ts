@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path'
 import fastifyStatic from '@fastify/static'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify'
 import { repoRoot, type ServerConfig } from '../env.ts'
+import { getTrustProxyOption } from '../get-trust-proxy-option.ts'
 
 /** Where `npm run build` puts the frames (apps/signer/frames/vite.config.ts). */
 export const defaultFramesDistDir = resolve(repoRoot, 'apps/signer/dist/frames')
@@ -48,7 +49,7 @@ export async function buildFramesServer(
   const distDir = options.distDir ?? defaultFramesDistDir
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
-    trustProxy: config.trustProxy,
+    trustProxy: getTrustProxyOption(config.trustProxy),
   })
   const contentSecurityPolicy = [
     "default-src 'none'",

@@ -1,12 +1,12 @@
-import fastifyRateLimit from '@fastify/rate-limit'
+import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit'
 import { AppError } from '@quicklinks/core/app-error'
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
-import { createDatabaseRateLimitStore, deleteExpiredRateLimits } from './create-database-rate-limit-store.ts'
+import { createRateLimitStore } from './create-rate-limit-store.ts'
 import { isApiPath } from './is-api-path.ts'
 
 export type RateLimitPluginOptions = {
-  /** Requests per client IP per minute across /api, /signer and /health. */
+  /** Requests per client (IPv4 address or IPv6 /64) per minute across /api and /signer. */
   max: number
   /** Window length in milliseconds (60 000 unless a test shortens it). */
   timeWindow?: number
@@ -23,8 +23,6 @@ export type RateLimitRule = {
   getKey: (request: FastifyRequest) => string | undefined
 }
 
-const sweepIntervalMs = 60_000
-
 function buildRateLimitedError(retryAfterSeconds: number): AppError {
   return new AppError('RATE_LIMITED', { details: { retryAfterSeconds } })
 }
@@ -34,31 +32,28 @@ const plugin: FastifyPluginAsync<RateLimitPluginOptions> = async (app, options) 
     global: true,
     max: options.max,
     timeWindow: options.timeWindow ?? 60_000,
-    store: createDatabaseRateLimitStore(app.db),
+    store: createRateLimitStore({ redis: app.redis, logger: app.log }),
+    // Every limit without its own key counts per client: an IPv4 address or an IPv6 /64.
+    keyGenerator: getClientIpKey,
     // Static web files are not counted: cheap to serve, and a page load fetches many.
     allowList: (request) => !isApiPath(request.url),
     errorResponseBuilder: (_request, context) => buildRateLimitedError(Math.ceil(context.ttl / 1000)),
   })
-  const sweeper = setInterval(() => {
-    deleteExpiredRateLimits(app.db).catch((error: unknown) =>
-      app.log.warn({ err: error }, 'Rate-limit sweep failed'),
-    )
-  }, sweepIntervalMs)
-  sweeper.unref()
-  app.addHook('onClose', async () => clearInterval(sweeper))
 }
 
 /**
- * @fastify/rate-limit over the database store: a global per-IP limit on every API route, 429
- * RATE_LIMITED through the error model. A route sets its own simple per-IP limit with
- * `config: { rateLimit: { max, timeWindow } }`, or several keyed limits with `createRateLimitHook`.
+ * @fastify/rate-limit over our store (docs/decisions/0012): counters in memory, or in Redis
+ * shared by every instance when REDIS_URL is set; never in SQL. A global per-client limit on
+ * every API route, 429 RATE_LIMITED with Retry-After through the error model. A route sets its
+ * own per-client limit with `config: { rateLimit: { max, timeWindow } }`, opts out with
+ * `config: { rateLimit: false }` (probes), or adds keyed limits with `createRateLimitHook`.
  */
-export const rateLimitPlugin = fp(plugin, { name: 'rate-limit', fastify: '5.x', dependencies: ['database'] })
+export const rateLimitPlugin = fp(plugin, { name: 'rate-limit', fastify: '5.x', dependencies: ['redis'] })
 
 /**
  * A preHandler enforcing every rule (for example 10 per IP and 3 per contact per 3 minutes);
  * the first exceeded rule answers 429 RATE_LIMITED with Retry-After. It runs after validation,
- * so rules may key on the parsed body. Counters live in the database, shared by all instances.
+ * so rules may key on the parsed body. Counters share the global limit's store (Redis or memory).
  */
 export function createRateLimitHook(
   app: FastifyInstance,
@@ -84,9 +79,14 @@ export function createRateLimitHook(
   }
 }
 
-/** Rate-limit key: the client IP (the proxy's X-Forwarded-For when TRUST_PROXY is on). */
+/**
+ * Rate-limit key of the client: its IPv4 address, or the /64 prefix of its IPv6 address (one
+ * subscriber usually holds a whole /64, so counting per address would let it rotate freely);
+ * an IPv4-mapped IPv6 address counts as the IPv4 address. The address is `request.ip`, which
+ * reads X-Forwarded-For only as far as TRUST_PROXY trusts the proxies in front.
+ */
 export function getClientIpKey(request: FastifyRequest): string {
-  return request.ip
+  return normalizeIP(request.ip, 64)
 }
 
 /**

@@ -1,4 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { createServer, type Server, type Socket } from 'node:net'
+import { devnetMnemonic } from '@quicklinks/devnet/devnet-chains'
+import { type AnvilProcess, spawnAnvil } from '@quicklinks/devnet/spawn-anvil'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, getSetCookie, type TestApp } from '../../test/build-test-app.ts'
 
 describe('GET /health', () => {
@@ -69,5 +72,112 @@ describe('GET /health', () => {
       headers: { 'x-request-id': 'x\n{"level":60}' },
     })
     expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/)
+  })
+})
+
+/** A TCP server on a free loopback port that accepts connections and never replies. */
+async function listenOnFreePort(): Promise<{ server: Server; port: number }> {
+  const sockets = new Set<Socket>()
+  const server = createServer((socket) => {
+    sockets.add(socket)
+    socket.on('close', () => sockets.delete(socket))
+  })
+  server.on('close', () => {
+    for (const socket of sockets) socket.destroy()
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const address = server.address()
+  if (typeof address !== 'object' || address === null) throw new Error('no port')
+  return { server, port: address.port }
+}
+
+async function closeServer(server: Server): Promise<void> {
+  server.emit('close')
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+}
+
+/** A loopback port nothing listens on (connections are refused). */
+async function getClosedPort(): Promise<number> {
+  const { server, port } = await listenOnFreePort()
+  await closeServer(server)
+  return port
+}
+
+describe('GET /ready', () => {
+  let testApp: TestApp | undefined
+  let anvil: AnvilProcess
+  beforeAll(async () => {
+    anvil = await spawnAnvil({
+      host: '127.0.0.1',
+      port: await getClosedPort(),
+      chainId: 31337,
+      mnemonic: devnetMnemonic,
+      accountCount: 1,
+    })
+  }, 60_000)
+  afterAll(async () => {
+    await anvil?.stop()
+  })
+  afterEach(async () => {
+    await testApp?.close()
+    testApp = undefined
+  })
+
+  it('answers 200 with each check when the database and every chain RPC answer, on GET and HEAD', async () => {
+    testApp = await buildTestApp({ rpcUrls: { 31337: anvil.rpcUrl } })
+    const response = await testApp.app.inject({ method: 'GET', url: '/ready' })
+    expect(response.statusCode).toBe(200)
+    expect(response.json()).toEqual({
+      status: 'ready',
+      checks: {
+        database: { status: 'ok', ms: expect.any(Number) },
+        'chain 31337': { status: 'ok', ms: expect.any(Number) },
+      },
+    })
+    const head = await testApp.app.inject({ method: 'HEAD', url: '/ready' })
+    expect(head.statusCode).toBe(200)
+    expect(head.body).toBe('')
+  })
+
+  it('answers 503 naming the chain whose RPC is down or serves another chain, never its URL', async () => {
+    const secretUrl = `http://127.0.0.1:${await getClosedPort()}/v2/secret-api-key`
+    testApp = await buildTestApp({ rpcUrls: { 31337: anvil.rpcUrl, 8453: anvil.rpcUrl, 42161: secretUrl } })
+    const response = await testApp.app.inject({ method: 'GET', url: '/ready' })
+    expect(response.statusCode).toBe(503)
+    expect(response.json()).toEqual({
+      status: 'not_ready',
+      checks: {
+        database: { status: 'ok', ms: expect.any(Number) },
+        'chain 8453': {
+          status: 'failed',
+          ms: expect.any(Number),
+          error: 'the RPC serves chain 31337, not 8453',
+        },
+        'chain 31337': { status: 'ok', ms: expect.any(Number) },
+        'chain 42161': { status: 'failed', ms: expect.any(Number), error: 'the RPC cannot be reached' },
+      },
+    })
+    expect(response.body).not.toContain('secret-api-key')
+    expect((await testApp.app.inject({ method: 'HEAD', url: '/ready' })).statusCode).toBe(503)
+    // Liveness is another question: the process is up.
+    expect((await testApp.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200)
+  })
+
+  it('gives up on an RPC that never answers after 2 s', async () => {
+    const { server, port } = await listenOnFreePort()
+    try {
+      testApp = await buildTestApp({ rpcUrls: { 8453: `http://127.0.0.1:${port}` } })
+      const startedAt = performance.now()
+      const response = await testApp.app.inject({ method: 'GET', url: '/ready' })
+      expect(performance.now() - startedAt).toBeLessThan(5_000)
+      expect(response.statusCode).toBe(503)
+      expect(response.json().checks['chain 8453']).toEqual({
+        status: 'failed',
+        ms: expect.any(Number),
+        error: 'no answer within 2000 ms',
+      })
+    } finally {
+      await closeServer(server)
+    }
   })
 })

@@ -1,14 +1,56 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { ensureCsrfCookie } from '../plugins/csrf-plugin.ts'
+import { checkReadiness, type Readiness } from '../services/health/check-readiness.ts'
 
 const healthResponseSchema = z.object({ status: z.literal('ok') })
 
-/** GET /health: liveness, and the CSRF cookie the web app echoes on every write. */
-export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
+const readinessResponseSchema = z.object({
+  status: z.enum(['ready', 'not_ready']),
+  checks: z.record(
+    z.string(),
+    z.object({ status: z.enum(['ok', 'failed']), ms: z.number(), error: z.string().optional() }),
+  ),
+})
+
+export type HealthRoutesOptions = {
+  /** /ready also asks every configured chain's RPC (default true; the standalone signer has none). */
+  isCheckingChains?: boolean
+}
+
+// Probes come every few seconds from every load balancer, and /ready is not rate limited: one
+// round of checks at a time, its answer reused this long, so a flood never multiplies RPC calls.
+const readinessMaxAgeMs = 1_000
+
+/**
+ * GET /health (liveness and the CSRF cookie) and GET /ready (database and chain RPCs answer).
+ * Neither is rate limited: a load balancer's probe must not fail because the app is busy. HEAD
+ * answers on both with the same status.
+ */
+export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (app, options) => {
+  let latest: { readiness: Promise<Readiness>; startedAt: number } | undefined
+  const getReadiness = (): Promise<Readiness> => {
+    const now = Date.now()
+    if (latest === undefined || now - latest.startedAt > readinessMaxAgeMs) {
+      latest = {
+        startedAt: now,
+        readiness: checkReadiness({
+          db: app.db,
+          config: app.config,
+          isCheckingChains: options.isCheckingChains ?? true,
+        }).then((readiness) => {
+          if (readiness.status !== 'ready') app.log.warn({ checks: readiness.checks }, 'Not ready')
+          return readiness
+        }),
+      }
+    }
+    return latest.readiness
+  }
+
   app.get(
     '/health',
     {
+      config: { rateLimit: false },
       schema: {
         summary: 'Liveness; sets the csrf_token cookie (kept if already present)',
         tags: ['health'],
@@ -19,6 +61,23 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       ensureCsrfCookie(request, reply)
       return { status: 'ok' as const }
+    },
+  )
+
+  app.get(
+    '/ready',
+    {
+      config: { rateLimit: false },
+      schema: {
+        summary: 'Readiness: 200 when the database and every configured chain RPC answer, else 503',
+        tags: ['health'],
+        response: { 200: readinessResponseSchema, 503: readinessResponseSchema },
+      },
+    },
+    // GET /ready: check the database and the chains' RPCs, 503 naming the check that failed.
+    async (_request, reply) => {
+      const readiness = await getReadiness()
+      return reply.code(readiness.status === 'ready' ? 200 : 503).send(readiness)
     },
   )
 }

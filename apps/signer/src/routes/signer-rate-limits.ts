@@ -1,4 +1,7 @@
-/** Per-IP limits of the unauthenticated signer routes, per minute (on top of the per-contact limit). */
+/**
+ * Per-client limits of the unauthenticated signer routes, per minute (on top of the per-contact
+ * limit); the host counts a client per IPv4 address or IPv6 /64, in memory or in Redis.
+ */
 export type SignerRateLimits = {
   /** signup, auth, init-otp: each sends a mail or SMS. */
   sendsPerIpPerMinute: number

@@ -1,0 +1,123 @@
+import { existsSync } from 'node:fs'
+import { sql } from 'drizzle-orm'
+import type { Database } from '../../db/create-database-client.ts'
+import type { ServerConfig } from '../../env.ts'
+import { getDevnetDeploymentOrThrow } from '../devnet/get-devnet-deployment-or-throw.ts'
+
+/** One dependency's answer: whether it is usable, how long it took, and why not. */
+export type ReadinessCheck = { status: 'ok' | 'failed'; ms: number; error?: string }
+
+export type Readiness = {
+  status: 'ready' | 'not_ready'
+  /** 'database', then 'chain <id>' per configured chain, in chain id order. */
+  checks: Record<string, ReadinessCheck>
+}
+
+export type CheckReadinessOptions = {
+  db: Database
+  config: Pick<ServerConfig, 'rpcUrls' | 'devnetDeploymentFile'>
+  /** Also ask every configured chain's RPC (the app server); the standalone signer needs none. */
+  isCheckingChains: boolean
+  /** Per check (default 2 000 ms). */
+  timeoutMs?: number
+}
+
+/**
+ * Asks every dependency a request needs whether it answers now: the database (`select 1`) and,
+ * when `isCheckingChains`, each chain's RPC (`eth_chainId`, which must name that chain). The
+ * chains are RPC_URL_<chainId> and, when its file exists, the devnet deployment's. Every check
+ * runs at once and gives up after `timeoutMs`; nothing throws. Errors never carry an RPC URL
+ * (it may hold an API key).
+ */
+export async function checkReadiness(options: CheckReadinessOptions): Promise<Readiness> {
+  const timeoutMs = options.timeoutMs ?? 2_000
+  const { chains, devnetError } = options.isCheckingChains
+    ? await listChainRpcUrls(options.config)
+    : { chains: [], devnetError: undefined }
+  const named: [string, Promise<ReadinessCheck>][] = [
+    ['database', runCheck(timeoutMs, () => options.db.execute(sql`select 1`))],
+    ...chains.map(({ chainId, rpcUrl }): [string, Promise<ReadinessCheck>] => [
+      `chain ${chainId}`,
+      runCheck(timeoutMs, (signal) => expectChainId(rpcUrl, chainId, signal)),
+    ]),
+  ]
+  const checks: Record<string, ReadinessCheck> = {}
+  for (const [name, check] of named) checks[name] = await check
+  // The devnet file exists but cannot be read: its chains are unknown, so not ready.
+  if (devnetError !== undefined) checks.devnet = { status: 'failed', ms: 0, error: devnetError }
+  const isReady = Object.values(checks).every((check) => check.status === 'ok')
+  return { status: isReady ? 'ready' : 'not_ready', checks }
+}
+
+/** RPC_URL_<chainId> over the devnet deployment's URL, per chain id, in chain id order. */
+async function listChainRpcUrls(
+  config: Pick<ServerConfig, 'rpcUrls' | 'devnetDeploymentFile'>,
+): Promise<{ chains: { chainId: number; rpcUrl: string }[]; devnetError: string | undefined }> {
+  const urls = new Map<number, string>()
+  let devnetError: string | undefined
+  // No devnet file: a deployment on real chains, or a devnet that has not deployed yet.
+  if (existsSync(config.devnetDeploymentFile)) {
+    try {
+      const deployment = await getDevnetDeploymentOrThrow(config.devnetDeploymentFile)
+      for (const chain of deployment.chains) urls.set(chain.chainId, chain.rpcUrl)
+    } catch {
+      devnetError = 'the devnet deployment file cannot be read'
+    }
+  }
+  for (const [chainId, rpcUrl] of Object.entries(config.rpcUrls)) urls.set(Number(chainId), rpcUrl)
+  const chains = [...urls].sort(([a], [b]) => a - b).map(([chainId, rpcUrl]) => ({ chainId, rpcUrl }))
+  return { chains, devnetError }
+}
+
+async function runCheck(
+  timeoutMs: number,
+  probe: (signal: AbortSignal) => Promise<unknown>,
+): Promise<ReadinessCheck> {
+  const startedAt = performance.now()
+  const signal = AbortSignal.timeout(timeoutMs)
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs)
+  })
+  try {
+    await Promise.race([probe(signal), timeout])
+    return { status: 'ok', ms: Math.round(performance.now() - startedAt) }
+  } catch (error) {
+    const message = signal.aborted
+      ? `no answer within ${timeoutMs} ms`
+      : error instanceof Error
+        ? error.message
+        : String(error)
+    return { status: 'failed', ms: Math.round(performance.now() - startedAt), error: message }
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+async function expectChainId(rpcUrl: string, chainId: number, signal: AbortSignal): Promise<void> {
+  let body: unknown
+  try {
+    const response = await fetch(rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+      signal,
+    })
+    if (!response.ok) throw new Error(`the RPC answered HTTP ${response.status}`)
+    body = await response.json()
+  } catch (error) {
+    if (signal.aborted) throw error
+    // fetch's own messages can quote the URL; say only what kind of failure it was.
+    throw new Error(
+      error instanceof Error && error.message.startsWith('the RPC')
+        ? error.message
+        : 'the RPC cannot be reached',
+    )
+  }
+  const result = typeof body === 'object' && body !== null && 'result' in body ? body.result : undefined
+  if (typeof result !== 'string' || !/^0x[0-9a-f]+$/i.test(result)) {
+    throw new Error('the RPC did not answer eth_chainId')
+  }
+  const answered = Number.parseInt(result, 16)
+  if (answered !== chainId) throw new Error(`the RPC serves chain ${answered}, not ${chainId}`)
+}

@@ -1,0 +1,111 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { delimiter, join } from 'node:path'
+
+export type RunningRedis = {
+  /** redis://127.0.0.1:<port> (no password, loopback only). */
+  url: string
+  /** Stops the server (SIGTERM, then SIGKILL after 5 s) and deletes its directory; idempotent. */
+  stop(): Promise<void>
+}
+
+/** Debian's redis-server, from REDIS_SERVER_BIN, else the PATH, else /usr/bin. */
+function findRedisServer(): string | undefined {
+  const candidates = [
+    process.env.REDIS_SERVER_BIN,
+    ...(process.env.PATH ?? '').split(delimiter).map((directory) => join(directory, 'redis-server')),
+    '/usr/bin/redis-server',
+  ]
+  return candidates.find((candidate) => {
+    if (!candidate) return false
+    try {
+      accessSync(candidate, constants.X_OK)
+      return true
+    } catch {
+      return false
+    }
+  })
+}
+
+async function getFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      )
+    })
+  })
+}
+
+/** Resolves once the server logs that it accepts connections; rejects with its output if it exits. */
+function waitUntilReady(child: ChildProcess, timeoutMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let output = ''
+    const timer = setTimeout(() => {
+      finish(new Error(`redis-server did not start within ${timeoutMs} ms:\n${output}`))
+    }, timeoutMs)
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString()
+      if (output.includes('Ready to accept connections')) finish()
+    }
+    const onExit = (code: number | null) => finish(new Error(`redis-server exited (${code}):\n${output}`))
+    const finish = (error?: Error) => {
+      clearTimeout(timer)
+      child.stdout?.off('data', onData)
+      child.off('exit', onExit)
+      // Keep draining its output so a full pipe never blocks the server.
+      child.stdout?.resume()
+      if (error) reject(error)
+      else resolve()
+    }
+    child.stdout?.on('data', onData)
+    child.once('exit', onExit)
+  })
+}
+
+/**
+ * Starts a throw-away redis-server on a free loopback port, persisting nothing
+ * (`--save '' --appendonly no`). Throws with the apt-get command when the binary is missing: a
+ * missing Redis must fail the suite, never skip it.
+ */
+export async function startRedis(): Promise<RunningRedis> {
+  const binary = findRedisServer()
+  if (binary === undefined) {
+    throw new Error(
+      'redis-server not found. Install it with:\n\n  apt-get update && apt-get install -y redis-server\n\n' +
+        '(or set REDIS_SERVER_BIN to its path)',
+    )
+  }
+  const directory = mkdtempSync(join(tmpdir(), 'ql-redis-'))
+  const port = await getFreePort()
+  const child = spawn(
+    binary,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', directory],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  )
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  try {
+    await waitUntilReady(child, 10_000)
+  } catch (error) {
+    child.kill('SIGKILL')
+    rmSync(directory, { recursive: true, force: true })
+    throw error
+  }
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM')
+        const killer = setTimeout(() => child.kill('SIGKILL'), 5_000)
+        await exited
+        clearTimeout(killer)
+      }
+      rmSync(directory, { recursive: true, force: true })
+    },
+  }
+}
