@@ -70,6 +70,8 @@ test.describe('wallet export', () => {
     request,
     consoleErrors,
   }) => {
+    // Two sign-ups, two exports and an axe run: room for a loaded two-core runner.
+    test.slow()
     // A second user in a second browser: the page around the frame must not depend on the secret.
     const otherContext = await browser.newContext()
     const [first, second] = await Promise.all([

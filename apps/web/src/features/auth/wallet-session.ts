@@ -19,7 +19,10 @@ export class WalletSessionError extends Error {
   override readonly name = 'WalletSessionError'
 }
 
-/** How long logout waits for the auth frame to drop its keys before it carries on. */
+/**
+ * How long logout waits for the SDK (revoke the session key at the signer, at most 2 s, then the
+ * auth frame drops its keys) before it carries on; the SDK finishes in the background.
+ */
 const logoutFrameTimeoutMs = 3000
 
 // Mirrors the SDK store's status, so components can subscribe before the SDK has loaded.
@@ -123,8 +126,9 @@ export async function getWalletAccount(): Promise<LocalAccount> {
 }
 
 /**
- * Ends the wallet session: the SDK clears its persisted state, sets DISCONNECTED and asks the auth
- * frame to drop its keys (waited for at most 3 s). Never rejects (SPEC: logout errors are logged).
+ * Ends the wallet session: the SDK has the signer revoke the session key (so a copy of it stops
+ * working at once), clears its persisted state, sets DISCONNECTED and asks the auth frame to drop
+ * its keys (waited for at most 3 s). Never rejects (SPEC: logout errors are logged).
  */
 export async function logoutWallet(): Promise<void> {
   try {
