@@ -11,8 +11,8 @@ export type SessionKeySelection = { userId: string } & ({ publicKey: string } | 
 /**
  * Ends session keys now: sets `revoked_at`, so the next stamp made with one is refused with
  * KEY_REVOKED ('Your session has ended. Sign in again.') on every instance at once, a copied key
- * included. The rows stay until they expire (the sweep deletes them then), so the refusal says
- * why. Keys revoked earlier keep their first revocation time.
+ * included. The rows stay until a day after they expire (then the sweep deletes them), so the
+ * refusal says why. Keys revoked earlier keep their first revocation time.
  *
  * Resolves with how many keys this call revoked; rejects on a database error. Pass a transaction
  * to revoke together with another write.
