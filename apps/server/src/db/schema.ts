@@ -48,20 +48,6 @@ export const sessions = pgTable(
 )
 
 /**
- * Fixed-window rate-limit counters shared by every app-server instance (the server is stateless).
- * A row is one key's current window; expired rows are reused or swept.
- */
-export const rateLimits = pgTable(
-  'rate_limits',
-  {
-    key: text('key').primaryKey(),
-    count: integer('count').notNull(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-  },
-  (table) => [index('rate_limits_expires_at_idx').on(table.expiresAt)],
-)
-
-/**
  * Sign-In with Ethereum nonces (`GET /api/auth/nonce`): each one is deleted when a login uses it,
  * so it works once; unused ones expire after 10 minutes and are swept.
  */

@@ -1,5 +1,4 @@
 import { createServer } from 'node:net'
-import { sql } from 'drizzle-orm'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { Redis } from 'ioredis'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -51,11 +50,6 @@ function sendCode(testApp: TestApp, contact: string, ip = '203.0.113.7') {
   })
 }
 
-async function countRateLimitRows(testApp: TestApp): Promise<number> {
-  const result = await testApp.database.db.execute(sql`select count(*)::integer as count from rate_limits`)
-  return Number((result.rows[0] as { count: number }).count)
-}
-
 async function getClosedPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer()
@@ -105,7 +99,6 @@ describe('rate limits', () => {
       })
       // Another client is not affected.
       expect((await ping(testApp, '198.51.100.2')).statusCode).toBe(200)
-      expect(await countRateLimitRows(testApp)).toBe(0)
     })
 
     it('never limits /health or /ready: after a burst of 2,000 requests from one address both answer 200 at once', async () => {
@@ -266,7 +259,6 @@ describe('rate limits', () => {
         expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0)
       }
       expect((await ping(second, '198.51.100.78')).statusCode).toBe(200)
-      expect(await countRateLimitRows(first)).toBe(0)
     })
 
     it('shares per-route limits and keyed rules between instances too', async () => {
