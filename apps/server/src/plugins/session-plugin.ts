@@ -34,13 +34,17 @@ const plugin: FastifyPluginAsync = async (app) => {
 
   app.addHook('onRequest', async (request) => {
     const token = request.cookies[sessionCookieName]
-    // No cookie, no query: anonymous requests never touch the database here.
-    request.user = token === undefined ? null : await getSessionUser(app.db, token)
+    // No cookie, no query: anonymous requests never touch the database here; a live session is
+    // read from the session cache, which a logout or a change of its user invalidates.
+    request.user =
+      token === undefined
+        ? null
+        : await getSessionUser(app.db, token, new Date(), app.readCaches.sessionUsers)
   })
 
   app.decorateReply('startSession', async function (this: FastifyReply, userId: string) {
     const previous = this.request.cookies[sessionCookieName]
-    if (previous !== undefined) await revokeSession(app.db, previous)
+    if (previous !== undefined) await revokeSession(app.db, previous, app.readCaches)
     const session = await createSession(app.db, { userId })
     this.setCookie(sessionCookieName, session.token, {
       ...getCookieOptions(this),
@@ -50,7 +54,7 @@ const plugin: FastifyPluginAsync = async (app) => {
 
   app.decorateReply('endSession', async function (this: FastifyReply) {
     const token = this.request.cookies[sessionCookieName]
-    if (token !== undefined) await revokeSession(app.db, token)
+    if (token !== undefined) await revokeSession(app.db, token, app.readCaches)
     this.request.user = null
     this.clearCookie(sessionCookieName, getCookieOptions(this))
   })
@@ -63,5 +67,5 @@ const plugin: FastifyPluginAsync = async (app) => {
 export const sessionPlugin = fp(plugin, {
   name: 'session',
   fastify: '5.x',
-  dependencies: ['@fastify/cookie', 'database', 'config'],
+  dependencies: ['@fastify/cookie', 'database', 'config', 'read-caches'],
 })

@@ -1,9 +1,11 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp } from '../../test/build-test-app.ts'
 import { links, users } from '../db/schema.ts'
+import { pickEncoding } from './web-static-plugin.ts'
 
 const indexHtml = '<!doctype html><title>Quick Links</title><div id="root"></div>'
 const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' }
@@ -167,6 +169,26 @@ describe('pay page previews (Open Graph and Twitter tags)', () => {
     })
     expect(json.statusCode).toBe(404)
     expect(json.json().error.code).toBe('NOT_FOUND')
+  })
+
+  it('sends the pay page compressed by Accept-Encoding (br, else gzip), with Vary', async () => {
+    const br = await testApp.app.inject({
+      method: 'GET',
+      url: '/pay/coffee-fund',
+      headers: { ...html, 'accept-encoding': 'gzip, deflate, br' },
+    })
+    expect(br.headers['content-encoding']).toBe('br')
+    expect(br.headers.vary).toBe('accept-encoding')
+    expect(readMeta(brotliDecompressSync(br.rawPayload).toString(), 'og:title')).toEqual(['Coffee Fund'])
+    const gzip = await testApp.app.inject({
+      method: 'GET',
+      url: '/pay/coffee-fund',
+      headers: { ...html, 'accept-encoding': 'gzip, br;q=0' },
+    })
+    expect(gzip.headers['content-encoding']).toBe('gzip')
+    expect(readMeta(gunzipSync(gzip.rawPayload).toString(), 'og:title')).toEqual(['Coffee Fund'])
+    expect(pickEncoding('identity')).toBeUndefined()
+    expect(pickEncoding('*')).toBe('br')
   })
 
   it('answers HEAD, and a GET that accepts anything or sends no Accept, with the pay page', async () => {

@@ -1,17 +1,14 @@
 import { existsSync } from 'node:fs'
 import { readFile, stat } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import fastifyStatic from '@fastify/static'
 import { AppError } from '@quicklinks/core/app-error'
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
+import type { Link } from '../db/schema.ts'
 import { getPublicLinkOrThrow } from '../services/links/get-public-link-or-throw.ts'
-import {
-  buildPayPageMeta,
-  genericPayPageMeta,
-  injectPayPageMeta,
-  type PayPageMeta,
-} from './inject-pay-page-meta.ts'
+import { buildPayPageMeta, genericPayPageMeta, injectPayPageMeta } from './inject-pay-page-meta.ts'
 import { isApiPath } from './is-api-path.ts'
 
 const notBuiltMessage =
@@ -52,17 +49,47 @@ function readPaySlug(url: string): string | undefined {
   }
 }
 
-/** The preview of /pay/{slug}: the enabled link's, else the generic one (unknown, disabled, or a failed read). */
-async function readPayPageMeta(app: FastifyInstance, slug: string, path: string): Promise<PayPageMeta> {
-  const origin = app.config.publicOrigin
+/** The enabled link of /pay/{slug}, else undefined (unknown, disabled, or a failed read, logged). */
+async function readPayPageLink(app: FastifyInstance, slug: string): Promise<Link | undefined> {
   try {
-    return buildPayPageMeta(await getPublicLinkOrThrow(app.db, app.publicLinks, slug), origin)
+    return await getPublicLinkOrThrow(app.db, app.readCaches.publicLinks, slug)
   } catch (error) {
     if (!(error instanceof AppError && error.code === 'NOT_FOUND')) {
       app.log.error({ err: error }, 'Reading the link for the pay page preview failed')
     }
-    return { ...genericPayPageMeta, url: `${origin}${path}` }
+    return undefined
   }
+}
+
+type Encoding = 'br' | 'gzip'
+
+/** The best of br and gzip the client accepts (q-values honoured), else undefined. */
+export function pickEncoding(acceptEncoding: string | undefined): Encoding | undefined {
+  if (acceptEncoding === undefined || acceptEncoding === '') return undefined
+  const weights = new Map<string, number>()
+  for (const part of acceptEncoding.toLowerCase().split(',')) {
+    const [name = '', ...parameters] = part.split(';').map((piece) => piece.trim())
+    const quality = parameters.find((parameter) => parameter.startsWith('q='))
+    weights.set(name, quality === undefined ? 1 : Number(quality.slice(2)) || 0)
+  }
+  const accepts = (name: Encoding) => (weights.get(name) ?? weights.get('*') ?? 0) > 0
+  if (accepts('br')) return 'br'
+  return accepts('gzip') ? 'gzip' : undefined
+}
+
+/** A pay page's HTML and its compressed forms, made on first request. */
+type RenderedPage = { indexHtml: string; html: string; encoded: Partial<Record<Encoding, Buffer>> }
+
+function encodePage(page: RenderedPage, encoding: Encoding): Buffer {
+  let body = page.encoded[encoding]
+  if (body === undefined) {
+    body =
+      encoding === 'br'
+        ? brotliCompressSync(page.html, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } })
+        : gzipSync(page.html, { level: 9 })
+    page.encoded[encoding] = body
+  }
+  return body
 }
 
 /**
@@ -110,15 +137,30 @@ const plugin: FastifyPluginAsync<{ distDir: string }> = async (app, { distDir })
     )
   }
 
+  // The read cache hands out the same link object until a write replaces it: its page is made once.
+  const linkPages = new WeakMap<Link, RenderedPage>()
+
   /** A shared pay link: the SPA with the link's Open Graph and Twitter tags, so it previews. */
   const sendPayPage = async (request: FastifyRequest, reply: FastifyReply, slug: string) => {
     if (!isBuilt) return reply.status(503).type('text/plain; charset=utf-8').send(notBuiltMessage)
-    const path = request.url.split('?', 1)[0] ?? ''
-    const [indexHtml, meta] = await Promise.all([readIndexHtml(), readPayPageMeta(app, slug, path)])
-    return reply
-      .header('cache-control', 'no-cache')
-      .type('text/html; charset=utf-8')
-      .send(injectPayPageMeta(indexHtml, meta))
+    const [indexHtml, link] = await Promise.all([readIndexHtml(), readPayPageLink(app, slug)])
+    reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8')
+    if (link === undefined) {
+      const path = request.url.split('?', 1)[0] ?? ''
+      const meta = { ...genericPayPageMeta, url: `${app.config.publicOrigin}${path}` }
+      return reply.send(injectPayPageMeta(indexHtml, meta))
+    }
+    let page = linkPages.get(link)
+    if (page === undefined || page.indexHtml !== indexHtml) {
+      const html = injectPayPageMeta(indexHtml, buildPayPageMeta(link, app.config.publicOrigin))
+      page = { indexHtml, html, encoded: {} }
+      linkPages.set(link, page)
+    }
+    // Compressed once per page here, so the compression plugin (which skips encoded answers) need not.
+    reply.header('vary', 'accept-encoding')
+    const encoding = pickEncoding(request.headers['accept-encoding'])
+    if (encoding === undefined) return reply.send(page.html)
+    return reply.header('content-encoding', encoding).send(encodePage(page, encoding))
   }
 
   // GET /pay/{slug}: the pay page with the link's preview tags (HEAD too) for a client that takes HTML.

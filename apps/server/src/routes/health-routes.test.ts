@@ -62,7 +62,7 @@ describe('GET /health', () => {
       headers: { 'x-request-id': 'lb-123.abc' },
     })
     expect(kept.headers['x-request-id']).toBe('lb-123.abc')
-    expect(testApp.logs.some((line) => line.reqId === 'lb-123.abc' && line.msg === 'incoming request')).toBe(
+    expect(testApp.logs.some((line) => line.reqId === 'lb-123.abc' && line.msg === 'request completed')).toBe(
       true,
     )
 

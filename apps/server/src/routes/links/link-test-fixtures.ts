@@ -65,6 +65,8 @@ const csrf = 'Wr_pgTqEdsYsZfUtASL3WjVWSx2LuyWGlKad1PfksSA'
 
 export type TestCaller = {
   userId: string
+  /** The ql_session cookie's value. */
+  sessionToken: string
   /** inject() with this user's session cookie and a valid CSRF cookie and header. */
   request(options: InjectOptions): Promise<LightMyRequestResponse>
 }
@@ -79,6 +81,7 @@ export async function signInTestUser(testApp: TestApp): Promise<TestCaller> {
   const { token } = await createSession(testApp.database.db, { userId: user.id })
   return {
     userId: user.id,
+    sessionToken: token,
     request: (options) =>
       testApp.app.inject({
         ...options,

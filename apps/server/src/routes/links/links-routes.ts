@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import type { Link } from '../../db/schema.ts'
 import { createLink } from '../../services/links/create-link.ts'
 import { deleteLink } from '../../services/links/delete-link.ts'
 import { getOwnedLinkOrThrow } from '../../services/links/get-owned-link-or-throw.ts'
 import {
   createLinkRequestSchema,
+  type LinkResponse,
   linkSchema,
   updateLinkRequestSchema,
 } from '../../services/links/link-schemas.ts'
@@ -17,10 +19,23 @@ import { errorResponseSchema } from '../error-response-schema.ts'
 
 const linkIdParamsSchema = z.object({ id: z.string().max(64).describe('The link id (a UUID)') })
 const linkResponseSchema = z.object({ data: linkSchema })
+const listResponseSchema = z.object({ data: z.array(linkSchema) })
 
 /** The owner's payment links under /api/links: list, create, read, update, delete. */
 export const linksRoutes: FastifyPluginAsyncZod = async (app) => {
   const provider = getRoutingProvider(app.config)
+  // The cache hands out the same list until a write replaces it, so its answer (checked by the
+  // response schema, as the route serializer would) is serialized once per list.
+  const listAnswers = new WeakMap<Link[], { body: { data: LinkResponse[] }; text: string }>()
+  const getListAnswer = (rows: Link[]) => {
+    let answer = listAnswers.get(rows)
+    if (answer === undefined) {
+      const body = listResponseSchema.parse({ data: rows.map(toLinkResponse) })
+      answer = { body, text: JSON.stringify(body) }
+      listAnswers.set(rows, answer)
+    }
+    return answer
+  }
 
   app.get(
     '/links',
@@ -28,14 +43,15 @@ export const linksRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         summary: "The signed-in user's links, newest first",
         tags: ['links'],
-        response: { 200: z.object({ data: z.array(linkSchema) }), 401: errorResponseSchema },
+        response: { 200: listResponseSchema, 401: errorResponseSchema },
       },
     },
-    // GET /api/links: only the caller's links.
-    async (request) => {
+    // GET /api/links: only the caller's links, from the read cache that every link write invalidates.
+    async (request, reply) => {
       const user = requireSignedInUser(request.user)
-      const rows = await listLinks(app.db, user.id)
-      return { data: rows.map(toLinkResponse) }
+      const rows = await app.readCaches.linkLists.get(user.id, () => listLinks(app.db, user.id))
+      const { body, text } = getListAnswer(rows)
+      return reply.serializer(() => text).send(body)
     },
   )
 
@@ -64,7 +80,7 @@ export const linksRoutes: FastifyPluginAsyncZod = async (app) => {
         app.db,
         provider,
         { userId: user.id, request: request.body },
-        app.publicLinks,
+        app.readCaches,
       )
       reply.status(isNew ? 201 : 200)
       return { data: toLinkResponse(link) }
@@ -114,7 +130,7 @@ export const linksRoutes: FastifyPluginAsyncZod = async (app) => {
       const link = await updateLink(
         app.db,
         { userId: user.id, id: request.params.id, request: request.body },
-        app.publicLinks,
+        app.readCaches,
       )
       return { data: toLinkResponse(link) }
     },
@@ -138,7 +154,7 @@ export const linksRoutes: FastifyPluginAsyncZod = async (app) => {
     // DELETE /api/links/{id}: remove the caller's link, or 404 NOT_FOUND.
     async (request) => {
       const user = requireSignedInUser(request.user)
-      await deleteLink(app.db, { userId: user.id, id: request.params.id }, app.publicLinks)
+      await deleteLink(app.db, { userId: user.id, id: request.params.id }, app.readCaches)
       return { data: { id: request.params.id } }
     },
   )

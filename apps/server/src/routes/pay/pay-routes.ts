@@ -33,7 +33,7 @@ export const payRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     // GET /api/pay/links/{slug}: the payer's view of an enabled link, or 404 'This link is unavailable.'
     async (request, reply) => {
-      const link = await getPublicLinkOrThrow(app.db, app.publicLinks, request.params.slug)
+      const link = await getPublicLinkOrThrow(app.db, app.readCaches.publicLinks, request.params.slug)
       const { body, text } = getAnswer(link)
       return reply.serializer(() => text).send(body)
     },

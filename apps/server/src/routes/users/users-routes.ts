@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import { announceCacheChanges } from '../../services/cache/announce-cache-changes.ts'
 import { claimUsername } from '../../services/users/claim-username.ts'
 import { isUsernameTaken } from '../../services/users/is-username-taken.ts'
 import { requireSignedInUser } from '../../services/users/require-signed-in-user.ts'
@@ -58,6 +59,8 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const user = requireSignedInUser(request.user)
       const updated = await claimUsername(app.db, { userId: user.id, username: request.body.username })
+      // Cached sessions hold the user row: they read the new name from here on.
+      await announceCacheChanges(app.db, app.readCaches, { users: [user.id] })
       return { data: toPublicUser(updated) }
     },
   )

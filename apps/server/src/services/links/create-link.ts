@@ -2,12 +2,12 @@ import { and, eq } from 'drizzle-orm'
 import { getAddress } from 'viem'
 import type { Database } from '../../db/create-database-client.ts'
 import { type Link, links } from '../../db/schema.ts'
+import type { ReadCaches } from '../cache/read-caches.ts'
+import { writeAndInvalidate } from '../cache/write-and-invalidate.ts'
 import type { RoutingProvider } from '../routing/routing-provider.ts'
 import { buildAliasSlugOrThrow, buildSlugTakenError, isAliasSlugTaken } from './check-alias-slug.ts'
 import { getUniqueViolation } from './get-unique-violation.ts'
-import { notifyLinkChanged } from './link-change-feed.ts'
 import type { CreateLinkRequest } from './link-schemas.ts'
-import type { PublicLinkCache } from './public-link-cache.ts'
 import { resolveLinkTarget } from './resolve-link-target.ts'
 
 export type CreateLinkResult = {
@@ -31,14 +31,15 @@ async function findByIdempotencyKey(db: Database, userId: string, key: string): 
  * same user's earlier link with that key is returned instead (also when two requests race: the
  * unique index admits one, the loser reads the winner's row). Throws AppError
  * VALIDATION_FAILED naming a field, CONFLICT (409) with a free slug suggestion when the slug is
- * taken, or the provider's SERVICE_UNAVAILABLE. A new link's slug leaves the public link cache
- * (a remembered miss) here and, through the commit's NOTIFY, on every other instance.
+ * taken, or the provider's SERVICE_UNAVAILABLE. A new link's slug (a remembered miss) and the
+ * owner's list leave the read caches here before this returns, and on every other instance
+ * through the commit's NOTIFY.
  */
 export async function createLink(
   db: Database,
   provider: RoutingProvider,
   input: { userId: string; request: CreateLinkRequest },
-  publicLinks: Pick<PublicLinkCache, 'invalidate'>,
+  caches: ReadCaches,
 ): Promise<CreateLinkResult> {
   const { userId, request } = input
   const key = request.idempotency_key ?? undefined
@@ -68,29 +69,32 @@ export async function createLink(
   if (await isAliasSlugTaken(db, slug)) return answerClash()
 
   try {
-    const link = await db.transaction(async (tx) => {
-      const [inserted] = await tx
-        .insert(links)
-        .values({
-          userId,
-          ...(request.link_type === undefined ? {} : { linkType: request.link_type }),
-          alias: request.alias,
-          aliasSlug: slug,
-          receiverAddress: getAddress(request.receiver_address),
-          ...target,
-          message: request.message ?? '',
-          ...(request.account_type === undefined ? {} : { accountType: request.account_type }),
-          ...(request.enabled === undefined ? {} : { enabled: request.enabled }),
-          ...(request.favorite === undefined ? {} : { favorite: request.favorite }),
-          ...(request.settings === undefined ? {} : { settings: request.settings }),
-          idempotencyKey: key ?? null,
-        })
-        .returning()
-      if (!inserted) throw new Error('Insert into links returned no row')
-      await notifyLinkChanged(tx, [inserted.aliasSlug])
-      return inserted
-    })
-    publicLinks.invalidate([link.aliasSlug])
+    const link = await writeAndInvalidate(
+      db,
+      caches,
+      async (tx) => {
+        const [inserted] = await tx
+          .insert(links)
+          .values({
+            userId,
+            ...(request.link_type === undefined ? {} : { linkType: request.link_type }),
+            alias: request.alias,
+            aliasSlug: slug,
+            receiverAddress: getAddress(request.receiver_address),
+            ...target,
+            message: request.message ?? '',
+            ...(request.account_type === undefined ? {} : { accountType: request.account_type }),
+            ...(request.enabled === undefined ? {} : { enabled: request.enabled }),
+            ...(request.favorite === undefined ? {} : { favorite: request.favorite }),
+            ...(request.settings === undefined ? {} : { settings: request.settings }),
+            idempotencyKey: key ?? null,
+          })
+          .returning()
+        if (!inserted) throw new Error('Insert into links returned no row')
+        return inserted
+      },
+      (inserted) => ({ publicLinks: [inserted.aliasSlug], linkLists: [inserted.userId] }),
+    )
     return { link, isNew: true }
   } catch (error) {
     if (!getUniqueViolation(error)) throw error

@@ -2,13 +2,13 @@ import { createValidationError } from '@quicklinks/core/parse-input-or-throw'
 import { and, eq } from 'drizzle-orm'
 import type { Database } from '../../db/create-database-client.ts'
 import { type Link, links } from '../../db/schema.ts'
+import type { ReadCaches } from '../cache/read-caches.ts'
+import { writeAndInvalidate } from '../cache/write-and-invalidate.ts'
 import { isNativeTokenAddress } from '../routing/routing-provider.ts'
 import { buildAliasSlugOrThrow, buildSlugTakenError, isAliasSlugTaken } from './check-alias-slug.ts'
 import { buildLinkNotFoundError, getOwnedLinkOrThrow } from './get-owned-link-or-throw.ts'
 import { getUniqueViolation } from './get-unique-violation.ts'
-import { notifyLinkChanged } from './link-change-feed.ts'
 import type { UpdateLinkRequest } from './link-schemas.ts'
-import type { PublicLinkCache } from './public-link-cache.ts'
 
 const sameText = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase()
 
@@ -40,13 +40,13 @@ function assertTargetUnchanged(link: Link, request: UpdateLinkRequest): void {
  * when alias_slug is sent. Throws AppError NOT_FOUND for an unknown id or another user's link,
  * VALIDATION_FAILED naming the field (an id that differs from the path, a new receiver, chain or
  * token, a bad slug), CONFLICT (409, with a suggestion) when the new slug is taken. The old and
- * new slugs leave the public link cache before this returns, and every other instance's through
- * the commit's NOTIFY.
+ * new slugs and the owner's list leave the read caches before this returns, and every other
+ * instance's through the commit's NOTIFY.
  */
 export async function updateLink(
   db: Database,
   input: { userId: string; id: string; request: UpdateLinkRequest },
-  publicLinks: Pick<PublicLinkCache, 'invalidate'>,
+  caches: ReadCaches,
 ): Promise<Link> {
   const { request } = input
   const link = await getOwnedLinkOrThrow(db, { userId: input.userId, id: input.id })
@@ -63,28 +63,30 @@ export async function updateLink(
   }
 
   try {
-    const updated = await db.transaction(async (tx) => {
-      const [row] = await tx
-        .update(links)
-        .set({
-          ...(request.alias === undefined ? {} : { alias: request.alias }),
-          ...(aliasSlug === undefined ? {} : { aliasSlug }),
-          ...(request.message === undefined ? {} : { message: request.message ?? '' }),
-          ...(request.account_type === undefined ? {} : { accountType: request.account_type }),
-          ...(request.enabled === undefined ? {} : { enabled: request.enabled }),
-          ...(request.favorite === undefined ? {} : { favorite: request.favorite }),
-          ...(request.settings === undefined ? {} : { settings: request.settings }),
-          updatedAt: new Date(),
-        })
-        .where(and(eq(links.id, link.id), eq(links.userId, input.userId)))
-        .returning()
-      if (!row) throw buildLinkNotFoundError(link.id)
+    return await writeAndInvalidate(
+      db,
+      caches,
+      async (tx) => {
+        const [row] = await tx
+          .update(links)
+          .set({
+            ...(request.alias === undefined ? {} : { alias: request.alias }),
+            ...(aliasSlug === undefined ? {} : { aliasSlug }),
+            ...(request.message === undefined ? {} : { message: request.message ?? '' }),
+            ...(request.account_type === undefined ? {} : { accountType: request.account_type }),
+            ...(request.enabled === undefined ? {} : { enabled: request.enabled }),
+            ...(request.favorite === undefined ? {} : { favorite: request.favorite }),
+            ...(request.settings === undefined ? {} : { settings: request.settings }),
+            updatedAt: new Date(),
+          })
+          .where(and(eq(links.id, link.id), eq(links.userId, input.userId)))
+          .returning()
+        if (!row) throw buildLinkNotFoundError(link.id)
+        return row
+      },
       // The slug read above may have changed since (a concurrent rename): both leave every cache.
-      await notifyLinkChanged(tx, [link.aliasSlug, row.aliasSlug])
-      return row
-    })
-    publicLinks.invalidate([link.aliasSlug, updated.aliasSlug])
-    return updated
+      (row) => ({ publicLinks: [link.aliasSlug, row.aliasSlug], linkLists: [row.userId] }),
+    )
   } catch (error) {
     if (aliasSlug !== undefined && getUniqueViolation(error))
       throw await buildSlugTakenError(db, aliasSlug, error)

@@ -2,56 +2,75 @@ import { sql } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
 import pg from 'pg'
 import type { Database, DatabaseClient } from '../../db/create-database-client.ts'
-import { toPublicLinkCacheKey } from './public-link-cache.ts'
 
 /** The Postgres NOTIFY channel every instance listens on (docs/decisions/0013). */
-export const linkChangeChannel = 'ql_link_changed'
+export const cacheChangeChannel = 'ql_cache_changed'
+
+/** What a write changed, by cache: the keys each cache must forget. */
+export type CacheChanges = {
+  /** Slugs (any case) of links whose public read changed. */
+  publicLinks?: string[]
+  /** Ids of users whose own list of links changed. */
+  linkLists?: string[]
+  /** Hashes of session tokens that ended. */
+  sessions?: string[]
+  /** Ids of users whose row changed (their sessions' cached user is stale). */
+  users?: string[]
+}
+
+const topics = ['publicLinks', 'linkLists', 'sessions', 'users'] as const
 
 const reconnectDelaysMs = [250, 1000, 5000]
 
 /**
- * Announces that the links with these slugs changed, as a NOTIFY on `linkChangeChannel` with
- * the slugs' cache keys as a JSON array. Call it inside the writing transaction: Postgres
- * delivers the notice to every listening instance when (and only if) the transaction commits.
- * Rejects when the database fails.
+ * Announces what a write changed, as a NOTIFY on `cacheChangeChannel` with `changes` as JSON.
+ * Call it inside the writing transaction: Postgres delivers the notice to every listening
+ * instance when (and only if) the transaction commits. Rejects when the database fails.
  */
-export async function notifyLinkChanged(tx: Database, slugs: readonly string[]): Promise<void> {
-  const keys = [...new Set(slugs.map(toPublicLinkCacheKey))]
-  await tx.execute(sql`select pg_notify(${linkChangeChannel}, ${JSON.stringify(keys)})`)
+export async function notifyCacheChanges(tx: Database, changes: CacheChanges): Promise<void> {
+  await tx.execute(sql`select pg_notify(${cacheChangeChannel}, ${JSON.stringify(changes)})`)
 }
 
-/** Reads a notice's payload; undefined when it is not a JSON array of strings. */
-export function parseLinkChangePayload(payload: string | undefined): string[] | undefined {
+/** Reads a notice's payload; undefined when it is not an object of string lists by known topic. */
+export function parseCacheChanges(payload: string | undefined): CacheChanges | undefined {
+  let parsed: unknown
   try {
-    const parsed: unknown = JSON.parse(payload ?? '')
-    return Array.isArray(parsed) && parsed.every((item) => typeof item === 'string') ? parsed : undefined
+    parsed = JSON.parse(payload ?? '')
   } catch {
     return undefined
   }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined
+  const changes: CacheChanges = {}
+  for (const [topic, keys] of Object.entries(parsed)) {
+    const isKnown = (topics as readonly string[]).includes(topic)
+    if (!isKnown || !Array.isArray(keys) || !keys.every((key) => typeof key === 'string')) return undefined
+    changes[topic as (typeof topics)[number]] = keys
+  }
+  return changes
 }
 
-export type LinkChangeHandlers = {
-  /** Slugs some instance changed (this one included); undefined when the notice was unreadable. */
-  onChange(slugs: string[] | undefined): void
+export type CacheChangeHandlers = {
+  /** What some instance changed (this one included); undefined when the notice was unreadable. */
+  onChange(changes: CacheChanges | undefined): void
   /** The feed is up (true) or down (false): while down, changes elsewhere go unseen. */
   onStatus(isListening: boolean): void
 }
 
 /**
- * Listens to `linkChangeChannel` until the returned function is called. On PGlite the listener
+ * Listens to `cacheChangeChannel` until the returned function is called. On PGlite the listener
  * rides the one embedded connection (every app sharing the PGlite hears every commit); on
  * Postgres a dedicated connection outside the pool holds the LISTEN and reconnects after a
  * failure (250 ms, 1 s, then every 5 s), reporting each outage through `onStatus(false)`.
  * Resolves once the first attempt to listen succeeded or failed (a failure is retried, not thrown).
  */
-export async function subscribeToLinkChanges(
+export async function subscribeToCacheChanges(
   client: DatabaseClient,
-  handlers: LinkChangeHandlers,
+  handlers: CacheChangeHandlers,
   logger: FastifyBaseLogger,
 ): Promise<() => Promise<void>> {
   if (client.kind === 'pglite') {
-    const unlisten = await client.pglite.listen(linkChangeChannel, (payload) =>
-      handlers.onChange(parseLinkChangePayload(payload)),
+    const unlisten = await client.pglite.listen(cacheChangeChannel, (payload) =>
+      handlers.onChange(parseCacheChanges(payload)),
     )
     handlers.onStatus(true)
     return async () => {
@@ -80,7 +99,7 @@ export async function subscribeToLinkChanges(
     current = undefined
     handlers.onStatus(false)
     if (!isStopped) {
-      logger.warn({ err: error }, 'The link change feed lost its database connection; reconnecting')
+      logger.warn({ err: error }, 'The cache change feed lost its database connection; reconnecting')
     }
     void listener.end().catch(() => undefined)
     scheduleReconnect()
@@ -90,15 +109,15 @@ export async function subscribeToLinkChanges(
     // The pool's own settings (URL, TLS, time-outs), on a connection the pool never hands out.
     const listener = new pg.Client(client.pool.options)
     listener.on('notification', (message) => {
-      if (message.channel === linkChangeChannel) handlers.onChange(parseLinkChangePayload(message.payload))
+      if (message.channel === cacheChangeChannel) handlers.onChange(parseCacheChanges(message.payload))
     })
     listener.on('error', (error) => drop(listener, error))
     listener.on('end', () => drop(listener))
     try {
       await listener.connect()
-      await listener.query(`LISTEN ${linkChangeChannel}`)
+      await listener.query(`LISTEN ${cacheChangeChannel}`)
     } catch (error) {
-      logger.warn({ err: error }, 'The link change feed could not listen; retrying')
+      logger.warn({ err: error }, 'The cache change feed could not listen; retrying')
       listener.removeAllListeners('end')
       void listener.end().catch(() => undefined)
       scheduleReconnect()

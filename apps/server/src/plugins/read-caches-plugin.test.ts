@@ -42,7 +42,7 @@ function describeInvalidation(
   name: string,
   open: () => Promise<{ first: DatabaseClient; second: DatabaseClient }>,
 ) {
-  describe(`public link cache across two instances (${name})`, () => {
+  describe(`read caches across two instances (${name})`, () => {
     const instances = {} as Instances
 
     beforeAll(async () => {
@@ -131,6 +131,65 @@ function describeInvalidation(
       expect(deleted.statusCode).toBe(200)
       expect((await readPublicLink(first, link.alias_slug)).status).toBe(404)
       await expect.poll(async () => (await readPublicLink(second, link.alias_slug)).status).toBe(404)
+    })
+
+    it('a signed-in list of links: a create or a delete on one instance shows in the other’s list', async () => {
+      const { second, owner } = instances
+      const listIds = async () => {
+        const response = await second.app.inject({
+          method: 'GET',
+          url: '/api/links',
+          cookies: { ql_session: owner.sessionToken },
+        })
+        return (response.json().data as { id: string }[]).map((link) => link.id)
+      }
+      const before = await listIds()
+      const link = await createLink(owner)
+      await expect.poll(listIds).toEqual([link.id, ...before])
+      const deleted = await owner.request({ method: 'DELETE', url: `/api/links/${link.id}` })
+      expect(deleted.statusCode).toBe(200)
+      await expect.poll(listIds).toEqual(before)
+    })
+
+    it('a logout on one instance ends the session on the other, which had it cached', async () => {
+      const { first, second } = instances
+      const caller = await signInTestUser(first)
+      const token = caller.sessionToken
+      const me = () =>
+        second.app.inject({ method: 'GET', url: '/api/auth/me', cookies: { ql_session: token } })
+      expect((await me()).statusCode).toBe(200)
+      const logout = await caller.request({ method: 'POST', url: '/api/auth/logout' })
+      expect(logout.statusCode).toBeLessThan(300)
+      // The writer forgets at once; the other instance when the commit's notice arrives.
+      const onFirst = await first.app.inject({
+        method: 'GET',
+        url: '/api/auth/me',
+        cookies: { ql_session: token },
+      })
+      expect(onFirst.statusCode).toBe(401)
+      await expect.poll(async () => (await me()).statusCode).toBe(401)
+    })
+
+    it('a username claimed on one instance shows in the other’s cached session', async () => {
+      const { second } = instances
+      const caller = await signInTestUser(instances.first)
+      const me = async () =>
+        (
+          await second.app.inject({
+            method: 'GET',
+            url: '/api/auth/me',
+            cookies: { ql_session: caller.sessionToken },
+          })
+        ).json().data
+      expect((await me()).username ?? null).toBeNull()
+      const username = `cache_${Date.now().toString(36)}`
+      const claimed = await caller.request({
+        method: 'POST',
+        url: '/api/users/username',
+        payload: { username },
+      })
+      expect(claimed.statusCode, claimed.body).toBe(200)
+      await expect.poll(async () => (await me()).username).toBe(username)
     })
 
     it('reads racing a disable never leave the link served once the write has returned', async () => {

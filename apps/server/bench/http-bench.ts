@@ -1,0 +1,368 @@
+/**
+ * HTTP benchmarks (issue 12), run by `npm run bench` (or `node --import tsx apps/server/bench/http-bench.ts`).
+ * Builds like `npm start`, starts a devnet (anvil on 9045-9047), a bare Fastify hello (port 3400)
+ * and the app server as `npm start` runs it (dev mode, workers on, info logs; port 3401, frames
+ * 3402), first on PGlite, then on a throw-away Postgres, and drives each path with autocannon (50
+ * connections, 10 s each, after a 2 s warm-up), with a browser's Accept and Accept-Encoding:
+ *   - GET /api/pay/links/{slug} (public link read): ≥ 0.5 of the hello's req/s, p99 ≤ 20 ms;
+ *   - GET /health: ≥ 0.7;  GET /pay/{slug} (the HTML with previews): ≥ 0.4;
+ *   - a signed-in GET /api/links (SIWE sign-in, five links): ≥ 0.25.
+ * Then measures, in Chromium's network log, the JavaScript bytes on the wire (compressed) the pay
+ * page loads before the modal opens: ≤ 170 KB. Prints one table; exits 1 when a target is missed.
+ * HTTP_BENCH_SECONDS overrides the 10 s; the hello is measured again before each database's rows.
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import type { RunningDevnet } from '@quicklinks/devnet/start-devnet'
+import { startDevnet } from '@quicklinks/devnet/start-devnet'
+import autocannon from 'autocannon'
+import { type Browser, chromium } from 'playwright-core'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { createSiweMessage } from 'viem/siwe'
+import { type RunningPostgres, startPostgres } from '../test/start-postgres.ts'
+
+const helloPort = 3400
+const appPort = 3401
+const framesPort = 3402
+const signerPort = 3403
+const smtpPort = 2945
+const devnetBasePort = 9045
+const connections = 50
+const durationSeconds = Number(process.env.HTTP_BENCH_SECONDS ?? 10)
+const warmUpSeconds = 2
+const jsBudgetBytes = 170 * 1024
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const repoRoot = resolve(import.meta.dirname, '..', '..', '..')
+const appOrigin = `http://localhost:${appPort}`
+// What a browser sends: the app's answers are measured as a browser would receive them.
+const browserHeaders = { accept: 'application/json', 'accept-encoding': 'gzip, deflate, br' }
+
+type Measure = { requestsPerSecond: number; p99Ms: number; failed: number; total: number }
+type Row = { label: string; measure?: Measure; target?: { ratio: number; p99Ms?: number }; note?: string }
+
+const children = new Set<ChildProcess>()
+let devnet: RunningDevnet | undefined
+let postgres: RunningPostgres | undefined
+let browser: Browser | undefined
+let dataRoot: string | undefined
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  children.delete(child)
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise((done) => child.once('exit', done))
+  child.kill('SIGTERM')
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000)
+  await exited
+  clearTimeout(timer)
+}
+
+async function stopAll(): Promise<void> {
+  await browser?.close().catch(() => undefined)
+  browser = undefined
+  await Promise.all([...children].map(stopChild))
+  await postgres?.stop().catch(() => undefined)
+  postgres = undefined
+  await devnet?.stop().catch(() => undefined)
+  devnet = undefined
+  if (dataRoot !== undefined) await rm(dataRoot, { recursive: true, force: true })
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    void stopAll().finally(() => process.exit(130))
+  })
+}
+
+/** Spawns a node process with tsx; keeps the last lines of its output for a failure message. */
+function spawnNode(args: string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; output: string[] } {
+  const output: string[] = []
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  })
+  const keep = (chunk: Buffer) => {
+    output.push(chunk.toString())
+    if (output.length > 50) output.shift()
+  }
+  child.stdout?.on('data', keep)
+  child.stderr?.on('data', keep)
+  children.add(child)
+  return { child, output }
+}
+
+async function waitForOk(url: string, started: { child: ChildProcess; output: string[] }): Promise<void> {
+  const deadline = Date.now() + 120_000
+  while (Date.now() < deadline) {
+    if (started.child.exitCode !== null) break
+    try {
+      if ((await fetch(url)).ok) return
+    } catch {
+      // not listening yet
+    }
+    await new Promise((done) => setTimeout(done, 250))
+  }
+  throw new Error(`${url} did not answer:\n${started.output.join('').slice(-3000)}`)
+}
+
+async function isPortInUse(port: number): Promise<boolean> {
+  try {
+    await fetch(`http://127.0.0.1:${port}/`)
+    return true
+  } catch {
+    return false
+  }
+}
+
+async function runBuild(): Promise<void> {
+  console.log('• Building (as npm start does)…')
+  const build = spawn(process.execPath, ['scripts/build.mjs'], { cwd: repoRoot, stdio: 'inherit' })
+  const code = await new Promise<number | null>((done) => build.once('exit', done))
+  if (code !== 0) throw new Error(`npm run build failed (exit ${code})`)
+}
+
+/** autocannon against one URL: a warm-up, then the measured run. */
+async function measure(url: string, headers: Record<string, string>): Promise<Measure> {
+  await autocannon({ url, connections, duration: warmUpSeconds, headers })
+  const result = await autocannon({ url, connections, duration: durationSeconds, headers })
+  const failed = result.non2xx + result.errors + result.timeouts
+  return {
+    requestsPerSecond: result.requests.average,
+    p99Ms: result.latency.p99,
+    failed,
+    total: result.requests.total,
+  }
+}
+
+type AppSession = { cookie: string; slug: string }
+
+/** A fresh wallet signs in with SIWE (the real flow) and creates five Base USDC links. */
+async function signInAndCreateLinks(tag: string): Promise<AppSession> {
+  const health = await fetch(`${appOrigin}/health`)
+  const csrf = /csrf_token=([^;]+)/.exec(health.headers.get('set-cookie') ?? '')?.[1]
+  if (csrf === undefined) throw new Error('GET /health set no csrf_token cookie')
+  const nonceAnswer = await fetch(`${appOrigin}/api/auth/nonce`)
+  const { data: nonceData } = (await nonceAnswer.json()) as { data: { nonce: string } }
+  const account = privateKeyToAccount(generatePrivateKey())
+  const message = createSiweMessage({
+    domain: new URL(appOrigin).host,
+    address: account.address,
+    statement: 'Sign in to Quick Links',
+    uri: appOrigin,
+    version: '1',
+    chainId: 8453,
+    nonce: nonceData.nonce,
+    issuedAt: new Date(),
+  })
+  const login = await fetch(`${appOrigin}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie: `csrf_token=${csrf}`, 'x-csrf-token': csrf },
+    body: JSON.stringify({ message, signature: await account.signMessage({ message }) }),
+  })
+  const session = /ql_session=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1]
+  if (!login.ok || session === undefined) throw new Error(`SIWE login: ${login.status} ${await login.text()}`)
+  const cookie = `csrf_token=${csrf}; ql_session=${session}`
+
+  const tokens = (await (await fetch(`${appOrigin}/api/local/tokens`)).json()) as {
+    data: { chainId: number; symbol: string; address: string }[]
+  }
+  const usdc = tokens.data.find((token) => token.chainId === 8453 && token.symbol === 'USDC')
+  if (usdc === undefined) throw new Error('no USDC on Base in /api/local/tokens')
+  let slug = ''
+  for (let index = 0; index < 5; index++) {
+    const created = await fetch(`${appOrigin}/api/links`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie, 'x-csrf-token': csrf },
+      body: JSON.stringify({
+        alias: `Bench ${tag} ${index}`,
+        receiver_address: privateKeyToAccount(generatePrivateKey()).address,
+        chain: 'base',
+        chain_id: 8453,
+        token_name: 'USDC',
+        token_address: usdc.address,
+        message: 'Thanks for supporting the bench!',
+      }),
+    })
+    if (created.status !== 201) throw new Error(`POST /api/links: ${created.status} ${await created.text()}`)
+    slug = ((await created.json()) as { data: { alias_slug: string } }).data.alias_slug
+  }
+  return { cookie, slug }
+}
+
+/** The JavaScript bytes on the wire (Chromium's encoded body sizes) the pay page loads before the modal. */
+async function measurePayPageScripts(
+  path: string,
+): Promise<{ bytes: number; files: number; encodings: string }> {
+  browser ??= await chromium.launch({
+    executablePath: chromiumPath,
+    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  })
+  const context = await browser.newContext({ baseURL: appOrigin })
+  const page = await context.newPage()
+  const scripts: Promise<{ bytes: number; encoding: string }>[] = []
+  page.on('requestfinished', (request) => {
+    if (request.resourceType() !== 'script') return
+    scripts.push(
+      Promise.all([request.sizes(), request.response()]).then(([sizes, response]) => ({
+        bytes: sizes.responseBodySize,
+        encoding: response?.headers()['content-encoding'] ?? 'identity',
+      })),
+    )
+  })
+  try {
+    await page.goto(path, { waitUntil: 'networkidle' })
+    await page.getByRole('button', { name: 'Pay', exact: true }).waitFor({ timeout: 30_000 })
+    const sizes = await Promise.all(scripts)
+    const encodings = [...new Set(sizes.map((size) => size.encoding))].join(', ')
+    return { bytes: sizes.reduce((sum, size) => sum + size.bytes, 0), files: sizes.length, encodings }
+  } finally {
+    await context.close()
+  }
+}
+
+/** Starts the app as `npm start` runs it, on PGlite (a fresh data dir) or on the given Postgres URL. */
+async function startApp(databaseUrl?: string): Promise<ChildProcess> {
+  if (devnet === undefined || dataRoot === undefined) throw new Error('the devnet is not running')
+  const dataDir = await mkdtemp(join(dataRoot, 'app-'))
+  const rpcUrls = Object.fromEntries(
+    devnet.deployment.chains.map((chain) => [`RPC_URL_${chain.chainId}`, chain.rpcUrl]),
+  )
+  const started = spawnNode(['apps/server/src/main.ts'], {
+    DEV_MODE: 'true',
+    PORT: String(appPort),
+    FRAMES_PORT: String(framesPort),
+    SIGNER_PORT: String(signerPort),
+    SMTP_PORT: String(smtpPort),
+    DATA_DIR: dataDir,
+    DEVNET_DEPLOYMENT_FILE: join(dataRoot, 'devnet', 'deployment.json'),
+    // One address sends every request: the per-IP limit is counted but never reached.
+    RATE_LIMIT_MAX: '100000000',
+    ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
+    ...rpcUrls,
+  })
+  await waitForOk(`${appOrigin}/health`, started)
+  return started.child
+}
+
+async function runDatabase(name: string, databaseUrl?: string): Promise<{ rows: Row[]; slug: string }> {
+  console.log(`• ${name}: starting the app…`)
+  const app = await startApp(databaseUrl)
+  try {
+    const { cookie, slug } = await signInAndCreateLinks(Date.now().toString(36))
+    console.log(`• ${name}: measuring (${durationSeconds} s each)…`)
+    const hello = await measure(`http://127.0.0.1:${helloPort}/`, {})
+    const rows: Row[] = [{ label: `${name}: bare Fastify hello`, measure: hello }]
+    const paths: [string, string, Record<string, string>, Row['target']][] = [
+      ['GET /api/pay/links/{slug}', `/api/pay/links/${slug}`, browserHeaders, { ratio: 0.5, p99Ms: 20 }],
+      ['GET /health', '/health', browserHeaders, { ratio: 0.7 }],
+      ['GET /pay/{slug} (HTML)', `/pay/${slug}`, { ...browserHeaders, accept: 'text/html' }, { ratio: 0.4 }],
+      ['signed-in GET /api/links', '/api/links', { ...browserHeaders, cookie }, { ratio: 0.25 }],
+    ]
+    for (const [label, path, headers, target] of paths) {
+      rows.push({
+        label: `${name}: ${label}`,
+        measure: await measure(`http://127.0.0.1:${appPort}${path}`, headers),
+        target,
+      })
+    }
+    return { rows, slug }
+  } finally {
+    await stopChild(app)
+  }
+}
+
+function formatRows(rows: Row[], helloByDatabase: Map<string, number>): { lines: string[]; missed: number } {
+  let missed = 0
+  const table = rows.map((row) => {
+    const database = row.label.split(':', 1)[0] ?? ''
+    const hello = helloByDatabase.get(database) ?? Number.NaN
+    if (row.measure === undefined) return [row.label, '', '', '', row.note ?? '']
+    const { requestsPerSecond, p99Ms, failed, total } = row.measure
+    const ratio = requestsPerSecond / hello
+    const verdicts: string[] = []
+    if (row.target !== undefined) {
+      const isMet =
+        ratio >= row.target.ratio &&
+        (row.target.p99Ms === undefined || p99Ms <= row.target.p99Ms) &&
+        failed === 0
+      if (!isMet) missed += 1
+      const p99 = row.target.p99Ms === undefined ? '' : `, p99 ≤ ${row.target.p99Ms} ms`
+      verdicts.push(`target ≥ ${row.target.ratio}${p99}: ${isMet ? 'met' : 'MISSED'}`)
+    }
+    if (failed > 0) verdicts.push(`${failed} of ${total} failed`)
+    return [
+      row.label,
+      Math.round(requestsPerSecond).toLocaleString('en-US'),
+      `${p99Ms} ms`,
+      ratio.toFixed(2),
+      verdicts.join('; '),
+    ]
+  })
+  const header = ['path', 'req/s', 'p99', 'ratio to hello', '']
+  const all = [header, ...table]
+  const widths = header.map((_, column) => Math.max(...all.map((line) => line[column]?.length ?? 0)))
+  return {
+    lines: all.map((line) => `  ${line.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  ')}`),
+    missed,
+  }
+}
+
+let exitCode = 0
+try {
+  for (const port of [helloPort, appPort, framesPort]) {
+    if (await isPortInUse(port)) throw new Error(`port ${port} is already in use; stop that server first`)
+  }
+  await runBuild()
+  dataRoot = await mkdtemp(join(tmpdir(), 'ql-http-bench-'))
+  console.log(`• Starting the devnet (anvil on ${devnetBasePort}-${devnetBasePort + 2})…`)
+  devnet = await startDevnet({
+    dataDir: dataRoot,
+    chains: [
+      { chainId: 8453, port: devnetBasePort },
+      { chainId: 43114, port: devnetBasePort + 1 },
+      { chainId: 42161, port: devnetBasePort + 2 },
+    ],
+  })
+  const hello = spawnNode(['apps/server/bench/lib/hello-server.ts', String(helloPort)])
+  await waitForOk(`http://127.0.0.1:${helloPort}/`, hello)
+
+  const pglite = await runDatabase('PGlite')
+  // The pay page in Chromium, on a fresh app (PGlite) with one link.
+  const app = await startApp()
+  let scripts: Awaited<ReturnType<typeof measurePayPageScripts>>
+  try {
+    const { slug } = await signInAndCreateLinks(`js${Date.now().toString(36)}`)
+    scripts = await measurePayPageScripts(`/pay/${slug}`)
+  } finally {
+    await stopChild(app)
+  }
+  console.log('• Starting a throw-away Postgres…')
+  postgres = await startPostgres()
+  const onPostgres = await runDatabase('Postgres', postgres.url)
+
+  const rows = [...pglite.rows, ...onPostgres.rows]
+  const helloByDatabase = new Map(
+    rows
+      .filter((row) => row.label.endsWith('bare Fastify hello'))
+      .map((row) => [row.label.split(':', 1)[0] ?? '', row.measure?.requestsPerSecond ?? Number.NaN]),
+  )
+  const { lines, missed } = formatRows(rows, helloByDatabase)
+  const jsMet = scripts.bytes <= jsBudgetBytes
+  console.log(`\nHTTP benchmarks (${connections} connections, ${durationSeconds} s each)\n`)
+  for (const line of lines) console.log(line)
+  console.log(
+    `\n  Pay page JavaScript before the modal, on the wire (Chromium): ${(scripts.bytes / 1024).toFixed(1)} KB ` +
+      `in ${scripts.files} files (${scripts.encodings}); target ≤ ${jsBudgetBytes / 1024} KB: ${jsMet ? 'met' : 'MISSED'}\n`,
+  )
+  if (missed > 0 || !jsMet) exitCode = 1
+} catch (error) {
+  console.error(
+    `✖ HTTP bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  )
+  exitCode = 1
+} finally {
+  await stopAll()
+}
+process.exit(exitCode)
