@@ -70,6 +70,14 @@ export type AppDependencies = {
 export const requestIdHeader = 'x-request-id'
 // An incoming id is kept only if it is short and plain, so it cannot forge log lines.
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/
+// Our own ids, UUID-shaped: a random prefix per process and a counter, unique across instances
+// and restarts without drawing random bytes per request (a request id is a label, not a secret).
+const requestIdPrefix = randomUUID().slice(0, 24)
+let requestCounter = 0
+const createRequestId = () => {
+  requestCounter += 1
+  return `${requestIdPrefix}${requestCounter.toString(16).padStart(12, '0')}`
+}
 
 /**
  * Builds the app server (API, CSRF, sessions, rate limits, OpenAPI, static web) without
@@ -86,7 +94,7 @@ export async function buildApp(
     requestIdHeader: false,
     genReqId: (request) => {
       const incoming = request.headers[requestIdHeader]
-      return typeof incoming === 'string' && requestIdPattern.test(incoming) ? incoming : randomUUID()
+      return typeof incoming === 'string' && requestIdPattern.test(incoming) ? incoming : createRequestId()
     },
     trustProxy: getTrustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,

@@ -12,6 +12,24 @@ const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS'])
 // 32 random bytes give 43 base64url characters; shorter values are not ours.
 const csrfTokenPattern = /^[A-Za-z0-9_-]{43,128}$/
 
+// Tokens are cut from a pool of random bytes refilled 256 tokens at a time: one getrandom call per
+// 256 new cookies instead of one each (GET /health hands a token to every cookieless caller).
+const tokenBytes = 32
+let pool = Buffer.alloc(0)
+let poolOffset = 0
+
+function createCsrfToken(): string {
+  if (poolOffset + tokenBytes > pool.length) {
+    pool = randomBytes(tokenBytes * 256)
+    poolOffset = 0
+  }
+  const token = pool.subarray(poolOffset, poolOffset + tokenBytes).toString('base64url')
+  // Used bytes are wiped, so the pool never holds a token that was handed out.
+  pool.fill(0, poolOffset, poolOffset + tokenBytes)
+  poolOffset += tokenBytes
+  return token
+}
+
 /**
  * Gives the browser a CSRF token cookie unless it already holds a well-formed one (kept, so
  * tabs and queued offline writes keep working). Not HttpOnly: the web app reads it to echo it in
@@ -20,7 +38,7 @@ const csrfTokenPattern = /^[A-Za-z0-9_-]{43,128}$/
 export function ensureCsrfCookie(request: FastifyRequest, reply: FastifyReply): void {
   const existing = request.cookies[csrfCookieName]
   if (existing !== undefined && csrfTokenPattern.test(existing)) return
-  reply.setCookie(csrfCookieName, randomBytes(32).toString('base64url'), {
+  reply.setCookie(csrfCookieName, createCsrfToken(), {
     path: '/',
     sameSite: 'lax',
     httpOnly: false,
