@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto'
 import fastifyCookie from '@fastify/cookie'
 import type { DevMail, DevSms } from '@quicklinks/core/dev-outbox'
 import { signerPlugin } from '@quicklinks/signer/routes/signer-plugin'
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify'
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyPluginAsync,
+  LogController,
+} from 'fastify'
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
 import { createLogger } from './create-logger.ts'
 import { createDatabaseClient, type DatabaseClient } from './db/create-database-client.ts'
@@ -68,6 +73,8 @@ export type AppDependencies = {
 }
 
 export const requestIdHeader = 'x-request-id'
+/** A read slower than this is logged at info like a write. */
+const slowRequestMs = 1_000
 // An incoming id is kept only if it is short and plain, so it cannot forge log lines.
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/
 // Our own ids, UUID-shaped: a random prefix per process and a counter, unique across instances
@@ -99,7 +106,7 @@ export async function buildApp(
     trustProxy: getTrustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
     // One log line per request, written when it completes (below), instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
   })
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
@@ -108,9 +115,17 @@ export async function buildApp(
     reply.header(requestIdHeader, request.id)
     done()
   })
-  // The request's one line: method, path (no query), address, status and time, with its id.
+  // The request's one line: method, path (no query), address, status and time, with its id. At
+  // info for what an operator needs (every write, every refusal or failure, anything slow); a
+  // fast successful read (a probe, a pay page, a link read) at debug, so hot reads pay no log cost.
   app.addHook('onResponse', (request, reply, done) => {
-    request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed')
+    const responseTime = reply.elapsedTime
+    const isQuietRead =
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      reply.statusCode < 400 &&
+      responseTime < slowRequestMs
+    if (isQuietRead) request.log.debug({ req: request, res: reply, responseTime }, 'request completed')
+    else request.log.info({ req: request, res: reply, responseTime }, 'request completed')
     done()
   })
 

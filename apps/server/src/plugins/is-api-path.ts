@@ -1,7 +1,7 @@
-const apiPrefixes = ['/api', '/signer', '/health']
+const apiPrefixes = ['/api', '/signer', '/health', '/ready']
 
 /**
- * Whether a URL belongs to the server's own namespaces (/api, /signer, /health): those answer
+ * Whether a URL belongs to the server's own namespaces (/api, /signer, /health, /ready): those answer
  * JSON and are rate-limited; every other path belongs to the web app.
  */
 export function isApiPath(url: string): boolean {

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
 import { isSecureOrigin, type ServerConfig } from '../env.ts'
+import { isApiPath } from './is-api-path.ts'
 
 /**
  * What the web build says it needs beyond its own origin, per CSP directive (apps/web writes it
@@ -120,17 +121,36 @@ export function buildSecurityHeaders(
   }
 }
 
+/**
+ * The headers of a JSON answer (/api, /signer, /health, /ready): the same framing, sniffing and
+ * referrer rules, and a CSP that loads nothing but itself, is never framed, runs no plugin and sets
+ * no base. Frame, script and feature policies only mean something for a page, and the hot paths
+ * should not carry a kilobyte of them on every answer.
+ */
+export function buildApiSecurityHeaders(config: Pick<ServerConfig, 'publicOrigin'>): Record<string, string> {
+  return {
+    'content-security-policy':
+      "default-src 'self'; frame-ancestors 'none'; object-src 'none'; base-uri 'none'",
+    'x-frame-options': 'DENY',
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+    ...(isSecureOrigin(config) ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
+  }
+}
+
 const plugin: FastifyPluginAsync = async (app) => {
-  const headers = Object.entries(buildSecurityHeaders(app.config, readWebBuild(app.config.webDistDir)))
-  app.addHook('onRequest', (_request, reply, done) => {
-    for (const [name, value] of headers) reply.header(name, value)
+  const pageHeaders = buildSecurityHeaders(app.config, readWebBuild(app.config.webDistDir))
+  const apiHeaders = buildApiSecurityHeaders(app.config)
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(isApiPath(request.url) ? apiHeaders : pageHeaders)
     done()
   })
 }
 
 /**
- * Sends the app origin's security headers (see `buildSecurityHeaders`) on every response: pages,
- * assets, API answers and errors alike. The CSP is computed once at start-up from the web build.
+ * Sends the app origin's security headers on every response: pages and assets get
+ * `buildSecurityHeaders` (the full CSP, permissions, opener policy), JSON answers and their errors
+ * `buildApiSecurityHeaders`. Both are computed once at start-up.
  */
 export const securityHeadersPlugin = fp(plugin, {
   name: 'security-headers',

@@ -62,8 +62,14 @@ describe('GET /health', () => {
       headers: { 'x-request-id': 'lb-123.abc' },
     })
     expect(kept.headers['x-request-id']).toBe('lb-123.abc')
-    expect(testApp.logs.some((line) => line.reqId === 'lb-123.abc' && line.msg === 'request completed')).toBe(
-      true,
+    // A write (or a refusal) is logged at info under the caller's id; a fast read only at debug.
+    await testApp.app.inject({
+      method: 'POST',
+      url: '/api/links',
+      headers: { 'x-request-id': 'lb-124.abc' },
+    })
+    expect(testApp.logs.filter((line) => line.msg === 'request completed').map((line) => line.reqId)).toEqual(
+      ['lb-124.abc'],
     )
 
     const replaced = await testApp.app.inject({
