@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process'
 import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { getFreePort } from './get-free-port.ts'
 
 const run = promisify(execFile)
 
@@ -16,19 +16,6 @@ export type RunningPostgres = {
 
 /** Where Debian's PostgreSQL 15 server binaries live; POSTGRES_BIN overrides (as in scripts/test.mjs). */
 export const postgresBinDir = process.env.POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin'
-
-async function getFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      )
-    })
-  })
-}
 
 /**
  * Starts a throw-away PostgreSQL server (initdb + pg_ctl) in a temp dir on a free loopback port.

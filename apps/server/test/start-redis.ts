@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
+import { getFreePort } from './get-free-port.ts'
 
 export type RunningRedis = {
   /** redis://127.0.0.1:<port> (no password, loopback only). */
@@ -26,19 +26,6 @@ function findRedisServer(): string | undefined {
     } catch {
       return false
     }
-  })
-}
-
-async function getFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      )
-    })
   })
 }
 

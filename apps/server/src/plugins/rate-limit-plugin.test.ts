@@ -1,9 +1,9 @@
-import { createServer } from 'node:net'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { Redis } from 'ioredis'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { buildTestApp, createTestDatabase, type TestApp } from '../../test/build-test-app.ts'
+import { getFreePort } from '../../test/get-free-port.ts'
 import { type RunningRedis, startRedis } from '../../test/start-redis.ts'
 import type { ServerConfig } from '../env.ts'
 import { createRateLimitHook, getBodyFieldKey, getClientIpKey } from './rate-limit-plugin.ts'
@@ -47,19 +47,6 @@ function sendCode(testApp: TestApp, contact: string, ip = '203.0.113.7') {
     payload: { contact },
     cookies: { csrf_token: csrf },
     headers: { 'x-csrf-token': csrf },
-  })
-}
-
-async function getClosedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      )
-    })
   })
 }
 
@@ -277,7 +264,7 @@ describe('rate limits', () => {
     })
 
     it('refuses to start when REDIS_URL cannot be reached, naming the host but not the password', async () => {
-      const port = await getClosedPort()
+      const port = await getFreePort()
       const failure = await buildTestApp({ redisUrl: `redis://:hunter2@127.0.0.1:${port}` }).then(
         () => new Error('the app started'),
         (error: unknown) => error as Error,

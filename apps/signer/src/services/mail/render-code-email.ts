@@ -1,4 +1,5 @@
 import type { SignerEmail } from '../../delivery.ts'
+import { escapeHtml, productName, renderMailLayout } from './render-mail-layout.ts'
 
 export type CodeEmailInput = {
   to: string
@@ -8,8 +9,6 @@ export type CodeEmailInput = {
   /** The magic link, when the user asked for one; the code is in the mail either way. */
   magicLink?: string
 }
-
-export const productName = 'Quick Links'
 
 /**
  * Renders the branded sign-in or verification mail: an HTML part (the code large and selectable
@@ -56,34 +55,15 @@ export function renderCodeEmail(input: CodeEmailInput): SignerEmail {
 </td></tr>
 <tr><td style="font-size:14px;color:#4b5563;padding-bottom:8px">Or enter this code:</td></tr>`
     : `<tr><td style="font-size:16px;color:#111827;padding-bottom:8px">${escapeHtml(lead)}</td></tr>`
-  const html = `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(subject)}</title></head>
-<body style="margin:0;padding:0;background:#f3f4f6;font-family:-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f3f4f6;padding:32px 12px">
-<tr><td align="center">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:480px;background:#ffffff;border-radius:12px;padding:32px">
-<tr><td style="font-size:20px;font-weight:700;color:#4f46e5;padding-bottom:24px">${productName}</td></tr>
-${magicLink ? `<tr><td style="font-size:16px;color:#111827;padding-bottom:16px">${escapeHtml(lead)}</td></tr>` : ''}
+  const html = renderMailLayout(
+    subject,
+    `${magicLink ? `<tr><td style="font-size:16px;color:#111827;padding-bottom:16px">${escapeHtml(lead)}</td></tr>` : ''}
 ${button}
 <tr><td align="center" style="padding:8px 0 24px">
 <div style="display:inline-block;font-family:'SFMono-Regular',Menlo,Consolas,monospace;font-size:36px;font-weight:700;letter-spacing:8px;color:#111827;background:#f3f4f6;border-radius:8px;padding:12px 20px;user-select:all;-webkit-user-select:all">${escapeHtml(code)}</div>
 </td></tr>
 <tr><td style="font-size:14px;color:#4b5563;padding-bottom:12px">${escapeHtml(expiryText)}</td></tr>
-<tr><td style="font-size:13px;color:#6b7280">${escapeHtml(ignore)}</td></tr>
-</table>
-</td></tr>
-</table>
-</body>
-</html>`
+<tr><td style="font-size:13px;color:#6b7280">${escapeHtml(ignore)}</td></tr>`,
+  )
   return { to: input.to, subject, text, html }
-}
-
-function escapeHtml(value: string): string {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;')
 }

@@ -1,5 +1,5 @@
 import type { SignerSms } from '../../delivery.ts'
-import { productName } from './render-code-email.ts'
+import { productName } from './render-mail-layout.ts'
 
 /** The sign-in text message. */
 export function renderCodeSms(input: { to: string; code: string }): SignerSms {

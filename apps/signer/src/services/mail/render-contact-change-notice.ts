@@ -1,6 +1,6 @@
 import type { SignerEmail, SignerSms } from '../../delivery.ts'
 import type { Contact } from '../contacts/contact-schemas.ts'
-import { productName } from './render-code-email.ts'
+import { escapeHtml, productName, renderMailLayout } from './render-mail-layout.ts'
 
 export type ContactChangeNoticeInput = {
   /** Who is told: the replaced contact, or the account's other contact when there was none. */
@@ -54,23 +54,13 @@ export function renderContactChangeNotice(input: ContactChangeNoticeInput): Cont
   const text = [productName, '', happened, signedOut, '', ifYou, ifNot].join('\n')
   const paragraph = (words: string, color = '#111827') =>
     `<tr><td style="font-size:15px;line-height:1.5;color:${color};padding-bottom:12px">${escapeHtml(words)}</td></tr>`
-  const html = `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(subject)}</title></head>
-<body style="margin:0;padding:0;background:#f3f4f6;font-family:-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f3f4f6;padding:32px 12px">
-<tr><td align="center">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:480px;background:#ffffff;border-radius:12px;padding:32px">
-<tr><td style="font-size:20px;font-weight:700;color:#4f46e5;padding-bottom:24px">${productName}</td></tr>
-${paragraph(happened)}
+  const html = renderMailLayout(
+    subject,
+    `${paragraph(happened)}
 ${paragraph(signedOut)}
 ${paragraph(ifYou, '#4b5563')}
-${paragraph(ifNot, '#b91c1c')}
-</table>
-</td></tr>
-</table>
-</body>
-</html>`
+${paragraph(ifNot, '#b91c1c')}`,
+  )
   return { channel: 'email', email: { to: recipient.address, subject, text, html } }
 }
 
@@ -85,13 +75,4 @@ export function maskContact(contact: Contact): string {
     return `${local.slice(0, Math.min(2, Math.max(local.length - 1, 1)))}…${contact.address.slice(at)}`
   }
   return `${contact.address.slice(0, 3)}…${contact.address.slice(-2)}`
-}
-
-function escapeHtml(value: string): string {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;')
 }

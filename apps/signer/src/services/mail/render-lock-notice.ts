@@ -1,5 +1,5 @@
 import type { SignerEmail, SignerSms } from '../../delivery.ts'
-import { productName } from './render-code-email.ts'
+import { escapeHtml, productName, renderMailLayout } from './render-mail-layout.ts'
 
 /** `2025-03-04 17:05 UTC`: people read the time; the mail does not know their zone. */
 function formatUtc(date: Date): string {
@@ -19,20 +19,10 @@ export function renderLockNoticeEmail(input: { to: string; lockedUntil: Date }):
     'If this was you, wait until then and ask for a new code. If it was not you, you do not need to do anything; never share the codes we send you.',
   ]
   const text = [productName, '', ...paragraphs.flatMap((paragraph) => [paragraph, ''])].join('\n').trimEnd()
-  const html = `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${subject}</title></head>
-<body style="margin:0;padding:0;background:#f3f4f6;font-family:-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f3f4f6;padding:32px 12px">
-<tr><td align="center">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:480px;background:#ffffff;border-radius:12px;padding:32px">
-<tr><td style="font-size:20px;font-weight:700;color:#4f46e5;padding-bottom:24px">${productName}</td></tr>
-${paragraphs.map((paragraph) => `<tr><td style="font-size:15px;color:#111827;padding-bottom:16px">${paragraph}</td></tr>`).join('\n')}
-</table>
-</td></tr>
-</table>
-</body>
-</html>`
+  const html = renderMailLayout(
+    subject,
+    `${paragraphs.map((paragraph) => `<tr><td style="font-size:15px;color:#111827;padding-bottom:16px">${escapeHtml(paragraph)}</td></tr>`).join('\n')}`,
+  )
   return { to: input.to, subject, text, html }
 }
 
