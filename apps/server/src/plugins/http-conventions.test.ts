@@ -153,6 +153,35 @@ describe('HTTP on the app origin', () => {
     expect(small.json()).toEqual({ status: 'ok' })
   })
 
+  it("sends an owner's long link list compressed, the same bytes each time until a write changes the list", async () => {
+    const payload = (alias: string) => buildLinkBody({ alias, message: 'm'.repeat(200) })
+    for (const index of [1, 2, 3, 4, 5])
+      await owner.request({
+        method: 'POST',
+        url: '/api/links',
+        payload: payload(`List ${index} ${Date.now()}`),
+      })
+    const read = () =>
+      owner.request({ method: 'GET', url: '/api/links', headers: { 'accept-encoding': 'gzip, br' } })
+    const [first, second] = [await read(), await read()]
+    expect(first.statusCode).toBe(200)
+    expect(first.headers['content-encoding']).toBe('br')
+    expect(String(first.headers.vary).toLowerCase()).toContain('accept-encoding')
+    expect(first.headers['content-type']).toMatch(/^application\/json/)
+    const list = JSON.parse(brotliDecompressSync(first.rawPayload).toString()) as { data: unknown[] }
+    expect(list.data.length).toBeGreaterThanOrEqual(5)
+    expect(second.rawPayload.equals(first.rawPayload)).toBe(true)
+    const plain = await owner.request({ method: 'GET', url: '/api/links' })
+    expect(plain.headers['content-encoding']).toBeUndefined()
+    expect(plain.json()).toEqual(list)
+
+    await owner.request({ method: 'POST', url: '/api/links', payload: payload(`List 6 ${Date.now()}`) })
+    const after = JSON.parse(brotliDecompressSync((await read()).rawPayload).toString()) as {
+      data: unknown[]
+    }
+    expect(after.data).toHaveLength(list.data.length + 1)
+  })
+
   it('answers HEAD wherever GET answers: the pay page, an SPA route, an asset, the API', async () => {
     for (const url of [
       '/pay/some-slug',

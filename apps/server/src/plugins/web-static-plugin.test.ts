@@ -5,7 +5,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp } from '../../test/build-test-app.ts'
 import { links, users } from '../db/schema.ts'
-import { pickEncoding } from './web-static-plugin.ts'
+import { pickEncoding } from '../services/http/encode-once.ts'
 
 const indexHtml = '<!doctype html><title>Quick Links</title><div id="root"></div>'
 const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' }

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs'
 import { readFile, stat } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import fastifyStatic from '@fastify/static'
 import { AppError } from '@quicklinks/core/app-error'
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Link } from '../db/schema.ts'
+import { type EncodableText, encodeOnce, pickEncoding } from '../services/http/encode-once.ts'
 import { getPublicLinkOrThrow } from '../services/links/get-public-link-or-throw.ts'
 import { buildPayPageMeta, genericPayPageMeta, injectPayPageMeta } from './inject-pay-page-meta.ts'
 import { isApiPath } from './is-api-path.ts'
@@ -61,36 +61,8 @@ async function readPayPageLink(app: FastifyInstance, slug: string): Promise<Link
   }
 }
 
-type Encoding = 'br' | 'gzip'
-
-/** The best of br and gzip the client accepts (q-values honoured), else undefined. */
-export function pickEncoding(acceptEncoding: string | undefined): Encoding | undefined {
-  if (acceptEncoding === undefined || acceptEncoding === '') return undefined
-  const weights = new Map<string, number>()
-  for (const part of acceptEncoding.toLowerCase().split(',')) {
-    const [name = '', ...parameters] = part.split(';').map((piece) => piece.trim())
-    const quality = parameters.find((parameter) => parameter.startsWith('q='))
-    weights.set(name, quality === undefined ? 1 : Number(quality.slice(2)) || 0)
-  }
-  const accepts = (name: Encoding) => (weights.get(name) ?? weights.get('*') ?? 0) > 0
-  if (accepts('br')) return 'br'
-  return accepts('gzip') ? 'gzip' : undefined
-}
-
-/** A pay page's HTML and its compressed forms, made on first request. */
-type RenderedPage = { indexHtml: string; html: string; encoded: Partial<Record<Encoding, Buffer>> }
-
-function encodePage(page: RenderedPage, encoding: Encoding): Buffer {
-  let body = page.encoded[encoding]
-  if (body === undefined) {
-    body =
-      encoding === 'br'
-        ? brotliCompressSync(page.html, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } })
-        : gzipSync(page.html, { level: 9 })
-    page.encoded[encoding] = body
-  }
-  return body
-}
+/** A pay page's HTML (as `text`) and its compressed forms, made on first request. */
+type RenderedPage = EncodableText & { indexHtml: string }
 
 /**
  * index.html as it is on disk, re-read only when its modification time changed (a rebuild while
@@ -153,14 +125,14 @@ const plugin: FastifyPluginAsync<{ distDir: string }> = async (app, { distDir })
     let page = linkPages.get(link)
     if (page === undefined || page.indexHtml !== indexHtml) {
       const html = injectPayPageMeta(indexHtml, buildPayPageMeta(link, app.config.publicOrigin))
-      page = { indexHtml, html, encoded: {} }
+      page = { indexHtml, text: html, encoded: {} }
       linkPages.set(link, page)
     }
     // Compressed once per page here, so the compression plugin (which skips encoded answers) need not.
     reply.header('vary', 'accept-encoding')
     const encoding = pickEncoding(request.headers['accept-encoding'])
-    if (encoding === undefined) return reply.send(page.html)
-    return reply.header('content-encoding', encoding).send(encodePage(page, encoding))
+    if (encoding === undefined) return reply.send(page.text)
+    return reply.header('content-encoding', encoding).send(encodeOnce(page, encoding))
   }
 
   // GET /pay/{slug}: the pay page with the link's preview tags (HEAD too) for a client that takes HTML.
