@@ -1,4 +1,5 @@
 import { isErrorCode } from '@quicklinks/core/app-error'
+import { withTimeout } from '@quicklinks/core/with-timeout'
 import {
   type FrameRequest,
   type FrameRequestInput,
@@ -40,7 +41,7 @@ export async function connectFrame(input: {
   timeoutMs?: number
 }): Promise<FrameConnection> {
   const timeoutMs = input.timeoutMs ?? defaultTimeoutMs
-  await withTimeout(input.loaded, timeoutMs)
+  await withTimeout(input.loaded, timeoutMs, frameTimeoutError)
   const frameWindow = input.iframe.contentWindow
   if (frameWindow === null) throw createWalletError('Iframe container cannot be found')
 
@@ -90,9 +91,9 @@ export async function connectFrame(input: {
       pending.set(requestId, { expects: frameResponseTypes[request.type], resolve, reject })
     })
     post(request)
-    return withTimeout(answer, timeoutMs).finally(() => pending.delete(requestId)) as Promise<
-      FrameResponseFor<T['type']>
-    >
+    return withTimeout(answer, timeoutMs, frameTimeoutError).finally(() =>
+      pending.delete(requestId),
+    ) as Promise<FrameResponseFor<T['type']>>
   }
 
   const handshake = await send({ type: 'INIT_EMBEDDED_KEY' }, (request) =>
@@ -119,17 +120,6 @@ export async function connectFrame(input: {
   }
 }
 
-function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(createWalletError('The signing frame did not answer. Reload the page and try again.')),
-      timeoutMs,
-    )
-  })
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
-}
-
 /**
  * Creates an iframe for a signer frame and a promise of its `load` event, listener attached before
  * `src` is set so the event cannot be missed.
@@ -153,3 +143,6 @@ export function createFrameElement(input: {
   iframe.src = input.src
   return { iframe, loaded }
 }
+
+const frameTimeoutError = () =>
+  createWalletError('The signing frame did not answer. Reload the page and try again.')

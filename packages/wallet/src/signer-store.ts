@@ -1,5 +1,6 @@
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js'
 import { AppError } from '@quicklinks/core/app-error'
+import { withTimeout } from '@quicklinks/core/with-timeout'
 import type { Hex, LocalAccount } from 'viem'
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import { createFrameStamper } from './create-frame-stamper.ts'
@@ -352,7 +353,9 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
           // Before the local state goes: a copied session key must stop working now, not at expiry.
           // A failure (offline, already expired) still signs out here.
           const revoke = async () => client.revokeSession(stamper, user.orgId)
-          await withTimeout(revoke(), logoutRevokeTimeoutMs).catch(() => undefined)
+          await withTimeout(revoke(), logoutRevokeTimeoutMs, () =>
+            createWalletError('The signer did not answer in time.'),
+          ).catch(() => undefined)
         }
         disconnect({ persist: true })
         set({ error: null })
@@ -518,13 +521,4 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
       eventTarget?.removeEventListener('storage', onStorage)
     },
   })
-}
-
-/** Resolves or rejects like `promise`, or rejects after `timeoutMs`. */
-function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(createWalletError('The signer did not answer in time.')), timeoutMs)
-  })
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
 }

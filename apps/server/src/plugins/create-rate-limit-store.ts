@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit'
+import { withTimeout } from '@quicklinks/core/with-timeout'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Redis } from 'ioredis'
 
@@ -194,18 +195,13 @@ class RateLimitStore implements FastifyRateLimitStore {
   }
 
   private async runScript(redis: Redis, script: Script, key: string, args: number[]): Promise<Counter> {
-    let timer: NodeJS.Timeout | undefined
-    const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`Redis did not answer within ${this.shared.redisTimeoutMs} ms`)),
-        this.shared.redisTimeoutMs,
-      )
-    })
-    try {
-      return parseCounter(await Promise.race([evaluate(redis, script, key, args), timeout]))
-    } finally {
-      clearTimeout(timer)
-    }
+    const { redisTimeoutMs } = this.shared
+    const reply = await withTimeout(
+      evaluate(redis, script, key, args),
+      redisTimeoutMs,
+      () => new Error(`Redis did not answer within ${redisTimeoutMs} ms`),
+    )
+    return parseCounter(reply)
   }
 }
 

@@ -1,3 +1,4 @@
+import { withTimeout } from '@quicklinks/core/with-timeout'
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
 import { Redis } from 'ioredis'
@@ -69,12 +70,7 @@ const plugin: FastifyPluginAsync<RedisPluginOptions> = async (app, options) => {
       return
     }
     // A Redis that hangs must not hold the shutdown: QUIT gets one second, then the socket goes.
-    let timer: NodeJS.Timeout | undefined
-    const timeout = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, 1_000)
-    })
-    await Promise.race([redis.quit().catch(() => {}), timeout])
-    clearTimeout(timer)
+    await withTimeout(redis.quit(), 1_000, () => new Error('Redis did not answer QUIT')).catch(() => {})
     redis.disconnect()
   })
 }

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import { withTimeout } from '@quicklinks/core/with-timeout'
 import { sql } from 'drizzle-orm'
 import type { Database } from '../../db/create-database-client.ts'
 import type { ServerConfig } from '../../env.ts'
@@ -74,13 +75,10 @@ async function runCheck(
   probe: (signal: AbortSignal) => Promise<unknown>,
 ): Promise<ReadinessCheck> {
   const startedAt = performance.now()
+  // The signal stops a fetch; the race bounds a probe that cannot be stopped (a database query).
   const signal = AbortSignal.timeout(timeoutMs)
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs)
-  })
   try {
-    await Promise.race([probe(signal), timeout])
+    await withTimeout(probe(signal), timeoutMs, () => new Error(`no answer within ${timeoutMs} ms`))
     return { status: 'ok', ms: Math.round(performance.now() - startedAt) }
   } catch (error) {
     const message = signal.aborted
@@ -89,8 +87,6 @@ async function runCheck(
         ? error.message
         : String(error)
     return { status: 'failed', ms: Math.round(performance.now() - startedAt), error: message }
-  } finally {
-    clearTimeout(timer)
   }
 }
 
