@@ -199,7 +199,7 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
       try {
         return await call()
       } catch (error) {
-        if (error instanceof AppError && error.code === 'UNAUTHORIZED') disconnect({ persist: true })
+        if (isSessionRefused(error)) disconnect({ persist: true })
         throw error
       }
     }
@@ -521,4 +521,15 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
       eventTarget?.removeEventListener('storage', onStorage)
     },
   })
+}
+
+/**
+ * Whether the signer refused the session itself: a 401 whose reason is a stamp or key refusal
+ * (STAMP_…, SIGNATURE_…, TIMESTAMP_…, KEY_…) or names none. A 401 with another reason (a contact
+ * change's spent verification token) refuses that request only; the session goes on.
+ */
+function isSessionRefused(error: unknown): boolean {
+  if (!(error instanceof AppError) || error.code !== 'UNAUTHORIZED') return false
+  const reason = error.details?.reason
+  return typeof reason !== 'string' || /^(STAMP|SIGNATURE|TIMESTAMP|KEY)_/.test(reason)
 }

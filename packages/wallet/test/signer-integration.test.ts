@@ -221,6 +221,16 @@ describe('wallet SDK on the real signer', () => {
     expect(store.getState().status).toBe('CONNECTED')
   })
 
+  it('keeps the session when the signer refuses a contact change for its proof, not for its stamp', async () => {
+    await expect(
+      store
+        .getState()
+        .updateContact({ channel: 'email', contact: 'other@example.com', verificationToken: 'forged' }),
+    ).rejects.toMatchObject({ code: 'UNAUTHORIZED', details: { reason: 'VERIFICATION_REFUSED' } })
+    expect(store.getState().status).toBe('CONNECTED')
+    expect(store.getState().user?.email).toBe(newEmail)
+  })
+
   it('logs out, revoking the session key at the signer, then signs the same user back in', async () => {
     const { user } = store.getState()
     const address = user?.address

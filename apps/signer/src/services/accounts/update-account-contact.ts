@@ -9,6 +9,7 @@ import {
   readVerificationToken,
   spendVerificationToken,
   type VerifiedContact,
+  verificationRefusedReason,
 } from '../verification/verification-token.ts'
 import { findAccountByContact, findAccountByUserId, type SignerAccount } from './find-account.ts'
 import { revokeSessionKeys } from './revoke-session-keys.ts'
@@ -57,6 +58,7 @@ export async function updateAccountContact(
     throw new AppError('UNAUTHORIZED', {
       message: 'Verification token names another contact',
       userMessage: 'The verification code was sent to another address. Verify this one first.',
+      details: { reason: verificationRefusedReason },
     })
   }
   const previousProof =
@@ -89,6 +91,7 @@ export async function updateAccountContact(
         throw new AppError('UNAUTHORIZED', {
           message: 'Previous-contact token names another contact',
           userMessage: `That confirmation was for another address. Confirm your current ${words.current}.`,
+          details: { reason: verificationRefusedReason },
         })
       }
       await spendVerificationToken(tx, previousProof.otpId, context.now())

@@ -5,6 +5,13 @@ import type { SignerDatabase } from '../../db/signer-database.ts'
 import { type SignerContactChannel, signerOtps } from '../../db/signer-schema.ts'
 import type { Contact } from '../contacts/contact-schemas.ts'
 
+/**
+ * `details.reason` of every 401 about a verification token (invalid, expired, spent, or for
+ * another contact): the request is refused, the session key that stamped it is fine, so a wallet
+ * must not sign out over it (stamp refusals carry their own STAMP_/KEY_… reasons).
+ */
+export const verificationRefusedReason = 'VERIFICATION_REFUSED'
+
 /** A verification token proves control of a contact for 10 minutes. */
 export const verificationTokenLifetimeSeconds = 600
 
@@ -59,6 +66,7 @@ export async function readVerificationToken(
     throw new AppError('UNAUTHORIZED', {
       message: 'Verification token refused',
       userMessage: 'The verification has expired or is not valid. Request a new code.',
+      details: { reason: verificationRefusedReason },
       cause: error,
     })
   }
@@ -83,6 +91,7 @@ export async function spendVerificationToken(
     throw new AppError('UNAUTHORIZED', {
       message: 'Verification token already spent',
       userMessage: 'This verification was already used. Request a new code.',
+      details: { reason: verificationRefusedReason },
     })
   }
 }
