@@ -1,7 +1,6 @@
 import { AppError } from '@quicklinks/core/app-error'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import { announceCacheChanges } from '../../services/cache/announce-cache-changes.ts'
 import { createSiweNonce } from '../../services/siwe/create-siwe-nonce.ts'
 import { signInWithSiwe } from '../../services/siwe/sign-in-with-siwe.ts'
 import { toPublicUser } from '../../services/users/to-public-user.ts'
@@ -69,10 +68,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = await signInWithSiwe(
         app.db,
         { message: request.body.message, signature: request.body.signature as `0x${string}` },
-        { publicOrigin: app.config.publicOrigin },
+        { publicOrigin: app.config.publicOrigin, caches: app.readCaches },
       )
-      // The login may have refreshed the user's e-mail, which cached sessions hold.
-      await announceCacheChanges(app.db, app.readCaches, { users: [user.id] })
       await reply.startSession(user.id)
       return { data: toPublicUser(user) }
     },

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import { announceCacheChanges } from '../../services/cache/announce-cache-changes.ts'
 import { claimUsername } from '../../services/users/claim-username.ts'
 import { isUsernameTaken } from '../../services/users/is-username-taken.ts'
 import { requireSignedInUser } from '../../services/users/require-signed-in-user.ts'
@@ -58,9 +57,11 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
     // POST /api/users/username: give the caller this username, or 409 'That username is taken.'
     async (request) => {
       const user = requireSignedInUser(request.user)
-      const updated = await claimUsername(app.db, { userId: user.id, username: request.body.username })
-      // Cached sessions hold the user row: they read the new name from here on.
-      await announceCacheChanges(app.db, app.readCaches, { users: [user.id] })
+      const updated = await claimUsername(
+        app.db,
+        { userId: user.id, username: request.body.username },
+        app.readCaches,
+      )
       return { data: toPublicUser(updated) }
     },
   )

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestDatabase } from '../../../test/build-test-app.ts'
 import type { DatabaseClient } from '../../db/create-database-client.ts'
 import { siweNonces } from '../../db/schema.ts'
+import { createReadCaches } from '../cache/read-caches.ts'
 import { consumeSiweNonce } from './consume-siwe-nonce.ts'
 import { createSiweNonce, siweNonceLifetimeMs } from './create-siwe-nonce.ts'
 import { getSignerEmail } from './get-signer-email.ts'
@@ -46,6 +47,17 @@ describe('SIWE services', () => {
   it("takes the user's e-mail from the signer's record, never from the message, and keeps it in step", async () => {
     const account = privateKeyToAccount(generatePrivateKey())
     let signerEmail: string | null = 'ada@example.com'
+    // A cached session lookup: whether a sign-in made the caches forget it (the loader runs again).
+    const caches = createReadCaches()
+    const isSessionCacheEmptied = async () => {
+      let loads = 0
+      const load = async () => {
+        loads += 1
+        return null
+      }
+      await caches.sessionUsers.get('some-session', load)
+      return loads === 1
+    }
     const signIn = async () => {
       const message = createSiweMessage({
         address: account.address,
@@ -61,6 +73,7 @@ describe('SIWE services', () => {
         { message, signature: await account.signMessage({ message }) },
         {
           publicOrigin,
+          caches,
           getEmail: async (_db, address) => {
             expect(address).toBe(account.address)
             return signerEmail
@@ -70,9 +83,18 @@ describe('SIWE services', () => {
     }
     const first = await signIn()
     expect(first).toMatchObject({ address: account.address.toLowerCase(), email: 'ada@example.com' })
+    await caches.sessionUsers.get('some-session', async () => ({
+      user: first,
+      expiresAt: Date.now() + 60_000,
+    }))
+    await signIn()
+    // The same e-mail: nothing was written, the cached sessions stay.
+    expect(await isSessionCacheEmptied()).toBe(false)
     signerEmail = 'ada@new.example.com'
     const second = await signIn()
     expect(second).toMatchObject({ id: first.id, email: 'ada@new.example.com' })
+    // A refreshed e-mail: cached sessions, which hold the user row, are forgotten.
+    expect(await isSessionCacheEmptied()).toBe(true)
     // The signer knows no e-mail (an SMS-only account): the stored one stays.
     signerEmail = null
     expect((await signIn()).email).toBe('ada@new.example.com')

@@ -2,6 +2,8 @@ import { eq } from 'drizzle-orm'
 import type { Address } from 'viem'
 import type { Database } from '../../db/create-database-client.ts'
 import { type User, users } from '../../db/schema.ts'
+import type { ReadCaches } from '../cache/read-caches.ts'
+import { writeAndInvalidate } from '../cache/write-and-invalidate.ts'
 import { getOrCreateUser } from '../users/get-or-create-user.ts'
 import { getSignerEmail } from './get-signer-email.ts'
 import {
@@ -13,6 +15,8 @@ import {
 export type SignInWithSiweOptions = SiweLoginOptions & {
   /** Where the user's e-mail comes from (default: the signer's record, `getSignerEmail`). */
   getEmail?: (db: Database, address: Address) => Promise<string | null>
+  /** The read caches an e-mail refresh invalidates (cached sessions hold the user row). */
+  caches?: ReadCaches
 }
 
 /**
@@ -29,10 +33,19 @@ export async function signInWithSiwe(
   const email = await (options.getEmail ?? getSignerEmail)(db, address)
   const user = await getOrCreateUser(db, { address, ...(email === null ? {} : { email }) })
   if (email === null || user.email === email) return user
-  const [updated] = await db
-    .update(users)
-    .set({ email, updatedAt: new Date() })
-    .where(eq(users.id, user.id))
-    .returning()
+  // Only a refresh is a write: cached sessions learn it, on every instance, at its commit.
+  const updated = await writeAndInvalidate(
+    db,
+    options.caches,
+    async (tx) => {
+      const [row] = await tx
+        .update(users)
+        .set({ email, updatedAt: new Date() })
+        .where(eq(users.id, user.id))
+        .returning()
+      return row
+    },
+    () => ({ users: [user.id] }),
+  )
   return updated ?? user
 }

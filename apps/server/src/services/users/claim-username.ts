@@ -2,6 +2,8 @@ import { AppError } from '@quicklinks/core/app-error'
 import { and, eq, ne, sql } from 'drizzle-orm'
 import type { Database } from '../../db/create-database-client.ts'
 import { type User, users } from '../../db/schema.ts'
+import type { ReadCaches } from '../cache/read-caches.ts'
+import { writeAndInvalidate } from '../cache/write-and-invalidate.ts'
 import { getUniqueViolation } from '../links/get-unique-violation.ts'
 
 function buildTakenError(username: string, cause?: unknown): AppError {
@@ -21,6 +23,7 @@ function buildTakenError(username: string, cause?: unknown): AppError {
 export async function claimUsername(
   db: Database,
   input: { userId: string; username: string },
+  caches?: ReadCaches,
 ): Promise<User> {
   const holders = await db
     .select({ id: users.id })
@@ -29,11 +32,18 @@ export async function claimUsername(
     .limit(1)
   if (holders.length > 0) throw buildTakenError(input.username)
   try {
-    const [user] = await db
-      .update(users)
-      .set({ username: input.username, updatedAt: new Date() })
-      .where(eq(users.id, input.userId))
-      .returning()
+    // Cached sessions hold the user row: they read the new name from its commit on, everywhere.
+    const [user] = await writeAndInvalidate(
+      db,
+      caches,
+      (tx) =>
+        tx
+          .update(users)
+          .set({ username: input.username, updatedAt: new Date() })
+          .where(eq(users.id, input.userId))
+          .returning(),
+      () => ({ users: [input.userId] }),
+    )
     if (!user) throw new AppError('UNAUTHORIZED', { message: `User ${input.userId} no longer exists` })
     return user
   } catch (error) {
