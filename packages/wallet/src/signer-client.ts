@@ -1,4 +1,5 @@
 import { type AppError, isErrorCode, parseErrorBody } from '@quicklinks/core/app-error'
+import { buildActivityBody } from './frame-only-activities.ts'
 import type {
   Activity,
   AuthMethods,
@@ -19,14 +20,6 @@ export type SignerClientOptions = {
   fetch?: typeof fetch
   /** The local clock (default `Date.now`); the client corrects it with the server's `Date` header. */
   now?: () => number
-}
-
-/** The body of a stamped call, stamped byte for byte as sent. */
-export type StampedBody = {
-  type: string
-  timestampMs: string
-  organizationId: string
-  parameters: Record<string, unknown>
 }
 
 /** What a signing call answers; the signature is also in `activity.result` once completed. */
@@ -185,13 +178,7 @@ export function createSignerClient(options: SignerClientOptions): SignerClient {
     stamper: Stamper,
   ): Promise<TResult> => {
     if (clockOffsetMs === undefined) await getSignerConfig()
-    const stampedBody: StampedBody = {
-      type: request.type,
-      timestampMs: String(serverNow()),
-      organizationId: request.organizationId,
-      parameters: request.parameters,
-    }
-    const body = JSON.stringify(stampedBody)
+    const body = buildActivityBody({ ...request, timestampMs: serverNow() })
     const stamp = await stamper.stamp(body)
     return postStampedCall<TResult>({ path, body, stamp })
   }

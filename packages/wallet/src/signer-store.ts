@@ -178,7 +178,6 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
     createFrameStamper({ frameUrl: async () => (await client.getSignerConfig()).authFrameUrl })
 
   let temporarySession: TemporarySession | null = null
-  let walletId: string | undefined
   let expiryTimer: ReturnType<typeof setTimeout> | undefined
 
   const initial = storage ? readPersistedSession(storage, storageKey, now()) : null
@@ -241,7 +240,6 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
         throw createWalletError('Failed to inject credential bundle', { cause: error })
       }
       const whoami = await client.whoami(stamper, input.orgId)
-      walletId = whoami.walletId
       temporarySession = null
       const user: SignerUser = {
         orgId: whoami.orgId,
@@ -376,7 +374,7 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
           // A live session and its wallet, read through the auth frame: this also loads that frame,
           // which must be there to stamp the export frame's request.
           const whoami = await client.whoami(stamper, user.orgId)
-          walletId = whoami.walletId
+          const { walletId } = whoami
           if (!walletId) throw createWalletError(`Could not find wallet associated with ${user.address}`)
           const target: ExportTarget =
             exportKind === 'SEED_PHRASE'
@@ -478,7 +476,6 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
   function disconnect({ persist }: { persist: boolean }): void {
     clearTimeout(expiryTimer)
     expiryTimer = undefined
-    walletId = undefined
     if (persist && storage) clearPersistedSession(storage, storageKey)
     store.setState({ ...disconnectedFields })
   }
@@ -505,7 +502,6 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
     if (key !== storageKey && key !== null) return
     if (!storage) return
     // Another tab signed in (its frame shares this one's IndexedDB) or out.
-    walletId = undefined
     applyStoredSession(readPersistedSession(storage, storageKey, now()))
   }
   eventTarget?.addEventListener('storage', onStorage)
