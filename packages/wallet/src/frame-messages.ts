@@ -89,3 +89,8 @@ export function isFrameRequest(value: unknown): value is FrameRequest {
   const { type, requestId } = value as { type?: unknown; requestId?: unknown }
   return typeof type === 'string' && Object.hasOwn(frameResponseTypes, type) && typeof requestId === 'string'
 }
+
+/** Whether a message's `timestampMs` is usable: a positive whole number of epoch milliseconds. */
+export function isTimestampMs(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0
+}

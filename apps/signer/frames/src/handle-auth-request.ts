@@ -6,7 +6,7 @@ import {
 import { createWebCryptoStamp, stampHeaderName } from '@quicklinks/wallet/crypto/create-webcrypto-stamp'
 import { importSessionKey } from '@quicklinks/wallet/crypto/import-session-key'
 import { openCredentialBundle } from '@quicklinks/wallet/crypto/open-credential-bundle'
-import type { FrameRequest, FrameResponse } from '@quicklinks/wallet/frame-messages'
+import { type FrameRequest, type FrameResponse, isTimestampMs } from '@quicklinks/wallet/frame-messages'
 import {
   buildActivityBody,
   describeContactChangeActivity,
@@ -101,7 +101,7 @@ export function createAuthRequestHandler(input: { keyStore: AuthKeyStore; now?: 
       }
       case 'STAMP_CONTACT_CHANGE': {
         const change = parseContactChange(request.change)
-        if (change === undefined || !isTimestamp(request.timestampMs)) {
+        if (change === undefined || !isTimestampMs(request.timestampMs)) {
           throw new AppError('BAD_REQUEST', { userMessage: 'The contact change is not complete.' })
         }
         const { path, type, parameters } = describeContactChangeActivity(change)
@@ -181,8 +181,4 @@ function readActivityType(body: string): string | undefined {
   } catch {
     return undefined
   }
-}
-
-function isTimestamp(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0
 }

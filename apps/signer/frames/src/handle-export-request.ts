@@ -1,7 +1,7 @@
 import { p256 } from '@noble/curves/nist.js'
 import { bytesToHex } from '@noble/hashes/utils.js'
 import { AppError } from '@quicklinks/core/app-error'
-import type { FrameRequest, FrameResponse } from '@quicklinks/wallet/frame-messages'
+import { type FrameRequest, type FrameResponse, isTimestampMs } from '@quicklinks/wallet/frame-messages'
 import {
   buildActivityBody,
   describeExportActivity,
@@ -60,9 +60,7 @@ export function createExportRequestHandler(input: {
           target === undefined ||
           typeof organizationId !== 'string' ||
           organizationId.length === 0 ||
-          typeof timestampMs !== 'number' ||
-          !Number.isSafeInteger(timestampMs) ||
-          timestampMs <= 0
+          !isTimestampMs(timestampMs)
         ) {
           throw new AppError('BAD_REQUEST', { userMessage: 'The export request is not complete.' })
         }
