@@ -21,7 +21,7 @@ import { csrfPlugin } from './plugins/csrf-plugin.ts'
 import { databasePlugin } from './plugins/database-plugin.ts'
 import { errorHandlerPlugin } from './plugins/error-handler-plugin.ts'
 import { jsonBodyPlugin } from './plugins/json-body-plugin.ts'
-import { openapiPlugin } from './plugins/openapi-plugin.ts'
+import { openapiDocumentRoute, openapiPlugin } from './plugins/openapi-plugin.ts'
 import { paymentTrackerPlugin } from './plugins/payment-tracker-plugin.ts'
 import { rateLimitPlugin } from './plugins/rate-limit-plugin.ts'
 import { readCachesPlugin } from './plugins/read-caches-plugin.ts'
@@ -73,6 +73,8 @@ export type AppDependencies = {
 }
 
 export const requestIdHeader = 'x-request-id'
+/** The levels at which a quiet read's line is written (the object is not even built otherwise). */
+const debugLevels = new Set(['debug', 'trace'])
 /** A read slower than this is logged at info like a write. */
 const slowRequestMs = 1_000
 // An incoming id is kept only if it is short and plain, so it cannot forge log lines.
@@ -111,10 +113,6 @@ export async function buildApp(
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
 
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header(requestIdHeader, request.id)
-    done()
-  })
   // The request's one line: method, path (no query), address, status and time, with its id. At
   // info for what an operator needs (every write, every refusal or failure, anything slow); a
   // fast successful read (a probe, a pay page, a link read) at debug, so hot reads pay no log cost.
@@ -124,8 +122,11 @@ export async function buildApp(
       (request.method === 'GET' || request.method === 'HEAD') &&
       reply.statusCode < 400 &&
       responseTime < slowRequestMs
-    if (isQuietRead) request.log.debug({ req: request, res: reply, responseTime }, 'request completed')
-    else request.log.info({ req: request, res: reply, responseTime }, 'request completed')
+    if (isQuietRead) {
+      if (debugLevels.has(request.log.level)) {
+        request.log.debug({ req: request, res: reply, responseTime }, 'request completed')
+      }
+    } else request.log.info({ req: request, res: reply, responseTime }, 'request completed')
     done()
   })
 
@@ -145,9 +146,8 @@ export async function buildApp(
   }
 
   await app.register(configPlugin, { config })
-  // Before any route: the headers reach every answer, and compression hooks each route as it is added.
-  await app.register(securityHeadersPlugin)
-  await app.register(compressionPlugin)
+  // Before any route: the request id and the security headers reach every answer.
+  await app.register(securityHeadersPlugin, { requestIdHeader })
   await app.register(jsonBodyPlugin)
   await app.register(redisPlugin, { url: config.redisUrl })
   await app.register(databasePlugin, { client: database, isOwned })
@@ -159,7 +159,6 @@ export async function buildApp(
     onDepositConfirmed: (chainId) => workers?.wake('relayer', String(chainId)),
   })
   await app.register(errorHandlerPlugin)
-  await app.register(fastifyCookie)
   await app.register(csrfPlugin)
   await app.register(rateLimitPlugin, {
     max: config.rateLimitMax,
@@ -168,33 +167,44 @@ export async function buildApp(
   await app.register(openapiPlugin)
 
   await app.register(healthRoutes)
-  // The signer service, in-process by default (docs/decisions/0006); CSRF and rate limits apply to it too.
-  await app.register(signerPlugin, {
-    prefix: '/signer/v1',
-    db: app.db,
-    config,
-    delivery,
-    ...(dependencies.signerNow === undefined ? {} : { now: dependencies.signerNow }),
+  // The payer's public link read, the hottest API route, reads no cookie and answers from memory
+  // (compressed once per link when long): it sits outside the cookie and compression scope below.
+  await app.register(payRoutes, { prefix: '/api' })
+  // The API scopes (/signer/v1, /api): cookie parsing and compression. Only their answers read
+  // cookies or pass 1 KB uncompressed (the web build's files are precompressed, the pay page is
+  // encoded once, /health and the CSRF check read their one cookie themselves), so the probes and
+  // the pages do not pay those hooks.
+  await app.register(async (scope) => {
+    await scope.register(fastifyCookie)
+    await scope.register(compressionPlugin)
+    await scope.register(openapiDocumentRoute)
+    // The signer service, in-process by default (docs/decisions/0006); CSRF and rate limits apply to it too.
+    await scope.register(signerPlugin, {
+      prefix: '/signer/v1',
+      db: app.db,
+      config,
+      delivery,
+      ...(dependencies.signerNow === undefined ? {} : { now: dependencies.signerNow }),
+    })
+    await scope.register(
+      async (api) => {
+        await api.register(sessionPlugin)
+        await api.register(configRoutes)
+        await api.register(authRoutes)
+        await api.register(linksRoutes)
+        await api.register(usersRoutes)
+        await api.register(routeIntentsRoutes)
+        await api.register(transactionsRoutes)
+        await api.register(balancesRoutes)
+        // Last: its /api/{provider}/… routes are parametric, so the static paths above win.
+        await api.register(routingRoutes)
+        if (config.devMode) await api.register(devRoutes, { mailOutbox, smsOutbox })
+        if (config.devMode) await api.register(devExplorerRoutes)
+        if (dependencies.extraApiRoutes) await api.register(dependencies.extraApiRoutes)
+      },
+      { prefix: '/api' },
+    )
   })
-  await app.register(
-    async (api) => {
-      await api.register(sessionPlugin)
-      await api.register(configRoutes)
-      await api.register(authRoutes)
-      await api.register(linksRoutes)
-      await api.register(payRoutes)
-      await api.register(usersRoutes)
-      await api.register(routeIntentsRoutes)
-      await api.register(transactionsRoutes)
-      await api.register(balancesRoutes)
-      // Last: its /api/{provider}/… routes are parametric, so the static paths above win.
-      await api.register(routingRoutes)
-      if (config.devMode) await api.register(devRoutes, { mailOutbox, smsOutbox })
-      if (config.devMode) await api.register(devExplorerRoutes)
-      if (dependencies.extraApiRoutes) await api.register(dependencies.extraApiRoutes)
-    },
-    { prefix: '/api' },
-  )
   await app.register(webStaticPlugin, { distDir: config.webDistDir })
 
   // Before the database closes: a worker round in progress finishes its writes first.

@@ -1,5 +1,4 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
-import type {} from '@fastify/cookie'
 import { AppError } from '@quicklinks/core/app-error'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
@@ -30,20 +29,30 @@ function createCsrfToken(): string {
   return token
 }
 
+// The csrf_token value in a Cookie header (the first one, as cookie parsers read it).
+const csrfCookiePattern = new RegExp(`(?:^|;\\s*)${csrfCookieName}=([^;]*)`)
+
+/**
+ * The request's csrf_token cookie, read from the Cookie header here rather than through
+ * @fastify/cookie: the check guards every route (404s included) and /health hands the cookie out,
+ * and neither should make every request of the app parse its cookies.
+ */
+function readCsrfCookie(request: FastifyRequest): string | undefined {
+  const header = request.headers.cookie
+  return header === undefined ? undefined : csrfCookiePattern.exec(header)?.[1]
+}
+
 /**
  * Gives the browser a CSRF token cookie unless it already holds a well-formed one (kept, so
  * tabs and queued offline writes keep working). Not HttpOnly: the web app reads it to echo it in
- * X-CSRF-Token. Called by `GET /health`.
+ * X-CSRF-Token. Called by `GET /health`, which load balancers call all the time: it reads the
+ * Cookie header and writes Set-Cookie itself, so the probe's scope needs no cookie plugin.
  */
 export function ensureCsrfCookie(request: FastifyRequest, reply: FastifyReply): void {
-  const existing = request.cookies[csrfCookieName]
+  const existing = readCsrfCookie(request)
   if (existing !== undefined && csrfTokenPattern.test(existing)) return
-  reply.setCookie(csrfCookieName, createCsrfToken(), {
-    path: '/',
-    sameSite: 'lax',
-    httpOnly: false,
-    secure: isSecureOrigin(request.server.config),
-  })
+  const secure = isSecureOrigin(request.server.config) ? '; Secure' : ''
+  reply.header('set-cookie', `${csrfCookieName}=${createCsrfToken()}; Path=/; SameSite=Lax${secure}`)
 }
 
 /** Constant-time equality that also hides the lengths (both sides are hashed first). */
@@ -54,30 +63,32 @@ function isSameToken(a: string, b: string): boolean {
 
 const plugin: FastifyPluginAsync = async (app) => {
   // A root onRequest hook runs for every route, the 404 handler included, before body parsing.
-  app.addHook('onRequest', async (request) => {
-    if (safeMethods.has(request.method)) return
-    const cookie = request.cookies[csrfCookieName]
+  // Callback-style, not async: a GET (nearly every request) returns at once without a promise.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (safeMethods.has(request.method)) return done()
+    const cookie = readCsrfCookie(request)
     const header = request.headers[csrfHeaderName]
     const isValid =
       typeof cookie === 'string' &&
       csrfTokenPattern.test(cookie) &&
       typeof header === 'string' &&
       isSameToken(cookie, header)
-    if (!isValid) {
-      throw new AppError('CSRF_INVALID', {
+    if (isValid) return done()
+    done(
+      new AppError('CSRF_INVALID', {
         message:
           cookie === undefined ? 'CSRF cookie missing' : 'CSRF header missing or different from the cookie',
-      })
-    }
+      }),
+    )
   })
 }
 
 /**
  * Double-submit CSRF protection for every non-GET/HEAD/OPTIONS request: the X-CSRF-Token header
- * must equal the csrf_token cookie, else 403 CSRF_INVALID. Needs @fastify/cookie.
+ * must equal the csrf_token cookie, else 403 CSRF_INVALID. Reads the Cookie header itself.
  */
 export const csrfPlugin = fp(plugin, {
   name: 'csrf',
   fastify: '5.x',
-  dependencies: ['@fastify/cookie', 'config'],
+  dependencies: ['config'],
 })

@@ -182,6 +182,37 @@ describe('HTTP on the app origin', () => {
     expect(after.data).toHaveLength(list.data.length + 1)
   })
 
+  it('sends a public link read over 1 KB (in UTF-8 bytes) compressed, and a short one as it is', async () => {
+    const create = async (message: string) => {
+      const created = await owner.request({
+        method: 'POST',
+        url: '/api/links',
+        payload: buildLinkBody({ alias: `Public ${message.length} ${Date.now()}`, message }),
+      })
+      expect(created.statusCode).toBe(201)
+      return (created.json() as { data: { alias_slug: string } }).data.alias_slug
+    }
+    // 280 euro signs are 280 characters but 840 bytes: the answer passes 1 KB only as bytes.
+    const longSlug = await create('€'.repeat(280))
+    const shortSlug = await create('Thanks!')
+    const read = (slug: string, headers: Record<string, string> = {}) =>
+      testApp.app.inject({ method: 'GET', url: `/api/pay/links/${slug}`, headers })
+
+    const long = await read(longSlug, { 'accept-encoding': 'gzip, br' })
+    expect(long.statusCode).toBe(200)
+    expect(long.headers['content-encoding']).toBe('br')
+    expect(String(long.headers.vary).toLowerCase()).toContain('accept-encoding')
+    expect(long.headers['content-type']).toMatch(/^application\/json/)
+    const plain = await read(longSlug)
+    expect(plain.headers['content-encoding']).toBeUndefined()
+    expect(JSON.parse(brotliDecompressSync(long.rawPayload).toString())).toEqual(plain.json())
+    expect(plain.json().data.message).toBe('€'.repeat(280))
+
+    const short = await read(shortSlug, { 'accept-encoding': 'gzip, br' })
+    expect(short.headers['content-encoding']).toBeUndefined()
+    expect(short.json().data.message).toBe('Thanks!')
+  })
+
   it('answers HEAD wherever GET answers: the pay page, an SPA route, an asset, the API', async () => {
     for (const url of [
       '/pay/some-slug',

@@ -5,6 +5,11 @@ const apiPrefixes = ['/api', '/signer', '/health', '/ready']
  * JSON and are rate-limited; every other path belongs to the web app.
  */
 export function isApiPath(url: string): boolean {
-  const path = url.split('?', 1)[0] ?? ''
-  return apiPrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))
+  // Asked on every request: compares in place instead of splitting off the query string.
+  for (const prefix of apiPrefixes) {
+    if (!url.startsWith(prefix)) continue
+    const next = url.charAt(prefix.length)
+    if (next === '' || next === '/' || next === '?') return true
+  }
+  return false
 }

@@ -27,13 +27,19 @@ const plugin: FastifyPluginAsync = async (app) => {
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   })
-
-  // GET /api/openapi.json: the OpenAPI document generated from the routes' zod schemas.
-  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger())
 }
 
 /**
- * OpenAPI 3.1 from the routes' zod schemas, served at GET /api/openapi.json. Register it before
- * any route so every route is seen.
+ * OpenAPI 3.1 from the routes' zod schemas (served by `openapiDocumentRoute`). Register it at the
+ * root before any route so every route is seen.
  */
 export const openapiPlugin = fp(plugin, { name: 'openapi', fastify: '5.x', dependencies: ['config'] })
+
+/**
+ * GET /api/openapi.json: the OpenAPI document generated from the routes' zod schemas. Registered
+ * apart from `openapiPlugin` (which collects the routes at the root), inside the API scope whose
+ * compression it needs: the document is tens of kilobytes.
+ */
+export const openapiDocumentRoute: FastifyPluginAsync = async (app) => {
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger())
+}

@@ -138,17 +138,23 @@ export function buildApiSecurityHeaders(config: Pick<ServerConfig, 'publicOrigin
   }
 }
 
-const plugin: FastifyPluginAsync = async (app) => {
+export type SecurityHeadersPluginOptions = {
+  /** The response header that echoes `request.id` (set by the same hook, one hook per request). */
+  requestIdHeader: string
+}
+
+const plugin: FastifyPluginAsync<SecurityHeadersPluginOptions> = async (app, options) => {
   const pageHeaders = buildSecurityHeaders(app.config, readWebBuild(app.config.webDistDir))
   const apiHeaders = buildApiSecurityHeaders(app.config)
   app.addHook('onRequest', (request, reply, done) => {
+    reply.header(options.requestIdHeader, request.id)
     reply.headers(isApiPath(request.url) ? apiHeaders : pageHeaders)
     done()
   })
 }
 
 /**
- * Sends the app origin's security headers on every response: pages and assets get
+ * Sends the request id and the app origin's security headers on every response: pages and assets get
  * `buildSecurityHeaders` (the full CSP, permissions, opener policy), JSON answers and their errors
  * `buildApiSecurityHeaders`. Both are computed once at start-up.
  */

@@ -32,14 +32,15 @@ function getCookieOptions(reply: FastifyReply): CookieSerializeOptions {
 const plugin: FastifyPluginAsync = async (app) => {
   app.decorateRequest('user', null)
 
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const token = request.cookies[sessionCookieName]
-    // No cookie, no query: anonymous requests never touch the database here; a live session is
+    // No cookie, no query and no promise: anonymous requests go straight on; a live session is
     // read from the session cache, which a logout or a change of its user invalidates.
-    request.user =
-      token === undefined
-        ? null
-        : await getSessionUser(app.db, token, new Date(), app.readCaches.sessionUsers)
+    if (token === undefined) return done()
+    getSessionUser(app.db, token, new Date(), app.readCaches.sessionUsers).then((user) => {
+      request.user = user
+      done()
+    }, done)
   })
 
   app.decorateReply('startSession', async function (this: FastifyReply, userId: string) {

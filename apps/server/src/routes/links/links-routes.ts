@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { Link } from '../../db/schema.ts'
-import { compressionThresholdBytes } from '../../plugins/compression-plugin.ts'
-import { type EncodableText, encodeOnce, pickEncoding } from '../../services/http/encode-once.ts'
+import { type CachedJsonAnswer, sendCachedJson } from '../../services/http/encode-once.ts'
 import { createLink } from '../../services/links/create-link.ts'
 import { deleteLink } from '../../services/links/delete-link.ts'
 import { getOwnedLinkOrThrow } from '../../services/links/get-owned-link-or-throw.ts'
@@ -28,7 +27,7 @@ export const linksRoutes: FastifyPluginAsyncZod = async (app) => {
   const provider = getRoutingProvider(app.config)
   // The cache hands out the same list until a write replaces it, so its answer (checked by the
   // response schema, as the route serializer would) is serialized once per list.
-  const listAnswers = new WeakMap<Link[], EncodableText & { body: { data: LinkResponse[] } }>()
+  const listAnswers = new WeakMap<Link[], CachedJsonAnswer<{ data: LinkResponse[] }>>()
   const getListAnswer = (rows: Link[]) => {
     let answer = listAnswers.get(rows)
     if (answer === undefined) {
@@ -52,22 +51,8 @@ export const linksRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const user = requireSignedInUser(request.user)
       const rows = await app.readCaches.linkLists.get(user.id, () => listLinks(app.db, user.id))
-      const answer = getListAnswer(rows)
-      // A long list is compressed once per list, not once per request (the compression plugin
-      // leaves an answer that already has its Content-Encoding alone).
-      const encoding =
-        answer.text.length >= compressionThresholdBytes
-          ? pickEncoding(request.headers['accept-encoding'])
-          : undefined
-      if (encoding === undefined) return reply.serializer(() => answer.text).send(answer.body)
-      return (
-        reply
-          .header('vary', 'accept-encoding')
-          .header('content-encoding', encoding)
-          .type('application/json; charset=utf-8')
-          // A Buffer goes out as it is (no serializer runs); the route's reply type only knows the JSON.
-          .send(encodeOnce(answer, encoding) as unknown as typeof answer.body)
-      )
+      // A long list is compressed once per list, not once per request.
+      return sendCachedJson(request.headers['accept-encoding'], reply, getListAnswer(rows))
     },
   )
 

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { Link } from '../../db/schema.ts'
+import { type CachedJsonAnswer, sendCachedJson } from '../../services/http/encode-once.ts'
 import { getPublicLinkOrThrow } from '../../services/links/get-public-link-or-throw.ts'
 import { type PublicLinkResponse, publicLinkSchema } from '../../services/links/link-schemas.ts'
 import { toPublicLinkResponse } from '../../services/links/to-link-response.ts'
@@ -9,13 +10,14 @@ import { errorResponseSchema } from '../error-response-schema.ts'
 /** The payer's side under /api/pay: the public read of an enabled link. */
 export const payRoutes: FastifyPluginAsyncZod = async (app) => {
   // The cache hands out the same row object until a write replaces it, so its answer (checked by
-  // the response schema's zod object, as the route serializer would) is serialized once per row.
-  const answers = new WeakMap<Link, { body: { data: PublicLinkResponse }; text: string }>()
+  // the response schema's zod object, as the route serializer would) is serialized once per row,
+  // and compressed once when long: this route is registered outside the compression scope.
+  const answers = new WeakMap<Link, CachedJsonAnswer<{ data: PublicLinkResponse }>>()
   const getAnswer = (link: Link) => {
     let answer = answers.get(link)
     if (answer === undefined) {
       const body = { data: publicLinkSchema.parse(toPublicLinkResponse(link)) }
-      answer = { body, text: JSON.stringify(body) }
+      answer = { body, text: JSON.stringify(body), encoded: {} }
       answers.set(link, answer)
     }
     return answer
@@ -34,8 +36,7 @@ export const payRoutes: FastifyPluginAsyncZod = async (app) => {
     // GET /api/pay/links/{slug}: the payer's view of an enabled link, or 404 'This link is unavailable.'
     async (request, reply) => {
       const link = await getPublicLinkOrThrow(app.db, app.readCaches.publicLinks, request.params.slug)
-      const { body, text } = getAnswer(link)
-      return reply.serializer(() => text).send(body)
+      return sendCachedJson(request.headers['accept-encoding'], reply, getAnswer(link))
     },
   )
 }
