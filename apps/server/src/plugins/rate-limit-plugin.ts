@@ -23,20 +23,33 @@ export type RateLimitRule = {
   getKey: (request: FastifyRequest) => string | undefined
 }
 
+/** One IPv6 client is a /64: one subscriber usually holds a whole one. */
+const clientIpv6PrefixLength = 64
+
 function buildRateLimitedError(retryAfterSeconds: number): AppError {
   return new AppError('RATE_LIMITED', { details: { retryAfterSeconds } })
 }
 
+/** Static web files and pages are not counted: cheap to serve, and a page load fetches many. */
+export const isNotCounted = (request: FastifyRequest): boolean => !isApiPath(request.url)
+
 const plugin: FastifyPluginAsync<RateLimitPluginOptions> = async (app, options) => {
+  // Before @fastify/rate-limit's own onRoute hook: a route outside /api, /signer, /health and
+  // /ready (the web build's files, the pay page) gets no rate-limit hook at all, instead of one
+  // that works out the client's key only to let the request through.
+  app.addHook('onRoute', (route) => {
+    if (route.config?.rateLimit === undefined && !isApiPath(route.url)) {
+      route.config = { ...route.config, rateLimit: false }
+    }
+  })
   await app.register(fastifyRateLimit, {
     global: true,
     max: options.max,
     timeWindow: options.timeWindow ?? 60_000,
     store: createRateLimitStore({ redis: app.redis, logger: app.log }),
-    // Every limit without its own key counts per client: an IPv4 address or an IPv6 /64.
-    keyGenerator: getClientIpKey,
-    // Static web files are not counted: cheap to serve, and a page load fetches many.
-    allowList: (request) => !isApiPath(request.url),
+    // Every limit without its own key counts per client: an IPv4 address or an IPv6 /64 (the
+    // plugin's own key generator with this prefix length is `getClientIpKey`).
+    ipv6Subnet: clientIpv6PrefixLength,
     errorResponseBuilder: (_request, context) => buildRateLimitedError(Math.ceil(context.ttl / 1000)),
   })
 }
@@ -86,7 +99,7 @@ export function createRateLimitHook(
  * reads X-Forwarded-For only as far as TRUST_PROXY trusts the proxies in front.
  */
 export function getClientIpKey(request: FastifyRequest): string {
-  return normalizeIP(request.ip, 64)
+  return normalizeIP(request.ip, clientIpv6PrefixLength)
 }
 
 /**

@@ -10,6 +10,7 @@ import { type EncodableText, encodeOnce, pickEncoding } from '../services/http/e
 import { getPublicLinkOrThrow } from '../services/links/get-public-link-or-throw.ts'
 import { buildPayPageMeta, genericPayPageMeta, injectPayPageMeta } from './inject-pay-page-meta.ts'
 import { isApiPath } from './is-api-path.ts'
+import { isNotCounted } from './rate-limit-plugin.ts'
 
 const notBuiltMessage =
   'Quick Links: the web app has not been built yet.\n\n' +
@@ -142,18 +143,21 @@ const plugin: FastifyPluginAsync<{ distDir: string }> = async (app, { distDir })
   })
 
   // Rate-limited like an API route when it answers an API path (probing unknown endpoints).
-  app.setNotFoundHandler({ preHandler: app.rateLimit() }, async (request, reply) => {
-    // Any unmatched route: index.html for a page load, else a JSON 404.
-    if (isPageRequest(request)) {
-      if (!isBuilt) return reply.status(503).type('text/plain; charset=utf-8').send(notBuiltMessage)
-      const slug = readPaySlug(request.url)
-      if (slug !== undefined) return sendPayPage(request, reply, slug)
-      // A client-side route (/dashboard, …): the SPA decides what to show.
-      return reply.sendFile('index.html')
-    }
-    const path = (request.url.split('?', 1)[0] ?? '').slice(0, 200)
-    throw new AppError('NOT_FOUND', { userMessage: `No route ${request.method} ${path}.` })
-  })
+  app.setNotFoundHandler(
+    { preHandler: app.rateLimit({ allowList: isNotCounted }) },
+    async (request, reply) => {
+      // Any unmatched route: index.html for a page load, else a JSON 404.
+      if (isPageRequest(request)) {
+        if (!isBuilt) return reply.status(503).type('text/plain; charset=utf-8').send(notBuiltMessage)
+        const slug = readPaySlug(request.url)
+        if (slug !== undefined) return sendPayPage(request, reply, slug)
+        // A client-side route (/dashboard, …): the SPA decides what to show.
+        return reply.sendFile('index.html')
+      }
+      const path = (request.url.split('?', 1)[0] ?? '').slice(0, 200)
+      throw new AppError('NOT_FOUND', { userMessage: `No route ${request.method} ${path}.` })
+    },
+  )
 }
 
 /**
