@@ -26,6 +26,7 @@ import { paymentTrackerPlugin } from './plugins/payment-tracker-plugin.ts'
 import { rateLimitPlugin } from './plugins/rate-limit-plugin.ts'
 import { readCachesPlugin } from './plugins/read-caches-plugin.ts'
 import { redisPlugin } from './plugins/redis-plugin.ts'
+import { routingProviderPlugin } from './plugins/routing-provider-plugin.ts'
 import { securityHeadersPlugin } from './plugins/security-headers-plugin.ts'
 import { sessionPlugin } from './plugins/session-plugin.ts'
 import { webStaticPlugin } from './plugins/web-static-plugin.ts'
@@ -152,6 +153,8 @@ export async function buildApp(
   await app.register(redisPlugin, { url: config.redisUrl })
   await app.register(databasePlugin, { client: database, isOwned })
   await app.register(readCachesPlugin, { client: database })
+  // One routing provider (and so one catalogue cache) for the routes, the tracker and the workers.
+  await app.register(routingProviderPlugin)
   let workers: RunningWorkers | undefined
   await app.register(paymentTrackerPlugin, {
     ...(dependencies.workerNow ? { now: dependencies.workerNow } : {}),
@@ -218,6 +221,7 @@ export async function buildApp(
         db: app.db,
         config,
         logger: app.log,
+        provider: app.routingProvider,
         tracker: app.paymentTracker,
         ...(dependencies.workerNow ? { now: dependencies.workerNow } : {}),
       }),

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
-import { getRoutingProvider } from '../services/routing/get-routing-provider.ts'
 import { createTrackerWorker, type TrackerWorker } from '../services/tracking/create-tracker-worker.ts'
 
 declare module 'fastify' {
@@ -25,7 +24,7 @@ const plugin: FastifyPluginAsync<PaymentTrackerPluginOptions> = async (app, opti
     'paymentTracker',
     createTrackerWorker({
       db: app.db,
-      provider: getRoutingProvider(app.config),
+      provider: app.routingProvider,
       config: app.config,
       logger: app.log.child({ worker: 'tracker' }),
       ...(options.now ? { now: options.now } : {}),
@@ -34,9 +33,9 @@ const plugin: FastifyPluginAsync<PaymentTrackerPluginOptions> = async (app, opti
   )
 }
 
-/** Decorates `app.paymentTracker`; needs the config and database plugins. */
+/** Decorates `app.paymentTracker`; needs the config, database and routing-provider plugins. */
 export const paymentTrackerPlugin = fp(plugin, {
   name: 'payment-tracker',
   fastify: '5.x',
-  dependencies: ['config', 'database'],
+  dependencies: ['config', 'database', 'routing-provider'],
 })

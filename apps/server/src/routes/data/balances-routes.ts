@@ -4,12 +4,11 @@ import { getAddress } from 'viem'
 import { z } from 'zod'
 import { balanceEntrySchema, readWalletBalances } from '../../services/balances/read-wallet-balances.ts'
 import { resolveBalanceChain } from '../../services/balances/resolve-balance-chain.ts'
-import { getRoutingProvider } from '../../services/routing/get-routing-provider.ts'
 import { errorResponseSchema } from '../error-response-schema.ts'
 
 /** A wallet's balances: GET /api/data/wallets/{chain}/{address}/balances. */
 export const balancesRoutes: FastifyPluginAsyncZod = async (app) => {
-  const provider = getRoutingProvider(app.config)
+  const provider = app.routingProvider
 
   app.get(
     '/data/wallets/:chain/:address/balances',

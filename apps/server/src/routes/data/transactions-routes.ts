@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import { getRoutingProvider } from '../../services/routing/get-routing-provider.ts'
 import {
   listTransactionRecords,
   transactionRecordSchema,
@@ -9,7 +8,7 @@ import { errorResponseSchema } from '../error-response-schema.ts'
 
 /** The payer's payments under /api/data/transactions. */
 export const transactionsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const provider = getRoutingProvider(app.config)
+  const provider = app.routingProvider
 
   app.get(
     '/data/transactions/:address',

@@ -14,7 +14,6 @@ import {
 import { listLinks } from '../../services/links/list-links.ts'
 import { toLinkResponse } from '../../services/links/to-link-response.ts'
 import { updateLink } from '../../services/links/update-link.ts'
-import { getRoutingProvider } from '../../services/routing/get-routing-provider.ts'
 import { requireSignedInUser } from '../../services/users/require-signed-in-user.ts'
 import { errorResponseSchema } from '../error-response-schema.ts'
 
@@ -24,7 +23,7 @@ const listResponseSchema = z.object({ data: z.array(linkSchema) })
 
 /** The owner's payment links under /api/links: list, create, read, update, delete. */
 export const linksRoutes: FastifyPluginAsyncZod = async (app) => {
-  const provider = getRoutingProvider(app.config)
+  const provider = app.routingProvider
   // The cache hands out the same list until a write replaces it, so its answer (checked by the
   // response schema, as the route serializer would) is serialized once per list.
   const listAnswers = new WeakMap<Link[], CachedJsonAnswer<{ data: LinkResponse[] }>>()

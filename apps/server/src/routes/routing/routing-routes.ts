@@ -6,7 +6,6 @@ import {
   routeRequestBodySchema,
   routeResponseSchema,
 } from '../../services/routing/build-route.ts'
-import { getRoutingProvider } from '../../services/routing/get-routing-provider.ts'
 import { routingChainSchema, routingTokenSchema } from '../../services/routing/routing-provider.ts'
 import { errorResponseSchema } from '../error-response-schema.ts'
 
@@ -16,7 +15,7 @@ const providerParamsSchema = z.object({
 
 /** The routing provider: GET /api/{provider}/chains and /tokens, POST /api/{provider}/route. */
 export const routingRoutes: FastifyPluginAsyncZod = async (app) => {
-  const provider = getRoutingProvider(app.config)
+  const provider = app.routingProvider
 
   const assertConfiguredProvider = (name: string): void => {
     if (name !== provider.name) {

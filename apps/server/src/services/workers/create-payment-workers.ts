@@ -3,7 +3,7 @@ import type { Database } from '../../db/create-database-client.ts'
 import type { ServerConfig } from '../../env.ts'
 import { createRelayerWorker } from '../relayer/create-relayer-worker.ts'
 import { getRelayerAccount } from '../relayer/get-relayer-account.ts'
-import { getRoutingProvider } from '../routing/get-routing-provider.ts'
+import type { RoutingProvider } from '../routing/routing-provider.ts'
 import { createTrackerWorker, type TrackerWorker } from '../tracking/create-tracker-worker.ts'
 import type { Worker } from './start-workers.ts'
 
@@ -11,6 +11,8 @@ export type CreatePaymentWorkersOptions = {
   db: Database
   config: ServerConfig
   logger: FastifyBaseLogger
+  /** The app's one routing provider (`app.routingProvider`): the tracker reads statuses through it. */
+  provider: RoutingProvider
   /** Epoch ms; tests move it. */
   now?: () => number
   /** The app's tracker (the one receipts wake); a new one when absent. */
@@ -41,7 +43,7 @@ export function createPaymentWorkers(options: CreatePaymentWorkersOptions): Work
     options.tracker ??
       createTrackerWorker({
         db: options.db,
-        provider: getRoutingProvider(options.config),
+        provider: options.provider,
         config: options.config,
         logger: options.logger.child({ worker: 'tracker' }),
         ...now,

@@ -1,0 +1,25 @@
+import type { FastifyPluginAsync } from 'fastify'
+import fp from 'fastify-plugin'
+import { getRoutingProvider } from '../services/routing/get-routing-provider.ts'
+import type { RoutingProvider } from '../services/routing/routing-provider.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * The routing provider ROUTING_PROVIDER selects, built once per app: every route, the payment
+     * tracker and the workers share it, so they share its catalogue cache and in-flight requests.
+     */
+    routingProvider: RoutingProvider
+  }
+}
+
+const plugin: FastifyPluginAsync = async (app) => {
+  app.decorate('routingProvider', getRoutingProvider(app.config))
+}
+
+/** Decorates `app.routingProvider`, built once from the config; needs the config plugin. */
+export const routingProviderPlugin = fp(plugin, {
+  name: 'routing-provider',
+  fastify: '5.x',
+  dependencies: ['config'],
+})
