@@ -1,20 +1,24 @@
+import type { Token } from '../routing/catalogue'
 import type { AmountUnit } from './pay-amount'
 
-/** SPEC §2: 0 wallet, 1 chain and token, 2 amount, 3 confirm, 4 processing, 5 success, 6 failure. */
-export type PayStep = 0 | 1 | 2 | 3 | 4 | 5 | 6
+/**
+ * The pay modal's seven steps (SPEC §2 "Pay modal", numbered 0–6 there): wallet, chain and token,
+ * amount, confirm, processing, success, failure.
+ */
+export type PayStep = PayModalState['step']
 
 /** SPEC §2 step titles; each is the dialog's accessible name. */
 export const payStepTitles: Record<PayStep, string> = {
-  0: 'Select Your Wallet',
-  1: 'Select Chain & Token',
-  2: 'Select Amount',
-  3: 'Confirm Payment',
-  4: 'Payment Confirmation',
-  5: 'Payment Successful',
-  6: 'Payment Failed',
+  wallet: 'Select Your Wallet',
+  chainToken: 'Select Chain & Token',
+  amount: 'Select Amount',
+  confirm: 'Confirm Payment',
+  processing: 'Payment Confirmation',
+  success: 'Payment Successful',
+  failure: 'Payment Failed',
 }
 
-/** The payment sent on step 3, followed on step 4. */
+/** The payment sent on the confirm step, followed on the processing step. */
 export type SubmittedPayment = {
   intentId: string
   txHash: string
@@ -25,19 +29,76 @@ export type SubmittedPayment = {
   isReceiptPosted: boolean
 }
 
-export type PayModalState = {
-  step: PayStep
-  tab: 'chains' | 'tokens'
-  chainId: number | null
-  tokenAddress: string | null
-  amountText: string
-  unit: AmountUnit
-  /** SPEC §2: a connect advances from step 0 once; a return to step 0 allows it again. */
+/** The amount as typed, in the unit it was typed in. */
+export type AmountEntry = { text: string; unit: AmountUnit }
+
+/** The tab shown on the chain and token step. */
+export type ChainTokenTab = 'chains' | 'tokens'
+
+/**
+ * What the payer chose on the chain, token and amount steps before going back to the wallet step
+ * (Back or a wallet that disconnected): the next connect finds it again.
+ */
+export type PayDraft = { chainId: number | null; token: Token | null; amount: AmountEntry }
+
+/** Step 0: choose and connect a wallet. */
+export type WalletStepState = {
+  step: 'wallet'
+  /** SPEC §2: a connect advances once; false again only once the wallet has disconnected. */
   hasAutoAdvanced: boolean
-  payment: SubmittedPayment | null
+  draft: PayDraft
+}
+
+/** Step 1: chain and token, either still unchosen. */
+export type ChainTokenStepState = {
+  step: 'chainToken'
+  tab: ChainTokenTab
+  chainId: number | null
+  /** A token of `chainId`; null until one is picked. */
+  token: Token | null
+  amount: AmountEntry
+}
+
+/** Step 2: the amount, in the chosen token (which names its chain). */
+export type AmountStepState = { step: 'amount'; token: Token; amount: AmountEntry }
+
+/** Step 3: review, approve and send. */
+export type ConfirmStepState = { step: 'confirm'; token: Token; amount: AmountEntry }
+
+/** Step 4: the sent payment, followed until it ends. */
+export type ProcessingStepState = {
+  step: 'processing'
+  token: Token
+  amount: AmountEntry
+  payment: SubmittedPayment
+}
+
+/** Step 5: the payment arrived. */
+export type SuccessStepState = {
+  step: 'success'
+  token: Token
+  amount: AmountEntry
+  payment: SubmittedPayment
+}
+
+/** Step 6: the payment failed, with the reason when one is known. */
+export type FailureStepState = {
+  step: 'failure'
+  payment: SubmittedPayment
   failureMessage: string | null
 }
 
+/** The pay modal's state: one variant per step, each with exactly the data that step has. */
+export type PayModalState =
+  | WalletStepState
+  | ChainTokenStepState
+  | AmountStepState
+  | ConfirmStepState
+  | ProcessingStepState
+  | SuccessStepState
+  | FailureStepState
+
+/** Everything that can happen to the pay modal; `reducePayModal` refuses what a step does not allow. */
 export type PayModalAction =
   | { type: 'open' }
   | { type: 'connected' }
@@ -45,9 +106,9 @@ export type PayModalAction =
   | { type: 'resume' }
   | { type: 'disconnected' }
   | { type: 'back' }
-  | { type: 'setTab'; tab: PayModalState['tab'] }
+  | { type: 'setTab'; tab: ChainTokenTab }
   | { type: 'selectChain'; chainId: number }
-  | { type: 'selectToken'; tokenAddress: string }
+  | { type: 'selectToken'; token: Token }
   | { type: 'continue' }
   | { type: 'setAmount'; text: string; unit?: AmountUnit }
   | { type: 'next' }
@@ -57,106 +118,9 @@ export type PayModalAction =
   | { type: 'succeeded' }
   | { type: 'failed'; message: string | null }
 
+/** Every open starts here (SPEC §2): the wallet step with nothing chosen. */
 export const initialPayModalState: PayModalState = {
-  step: 0,
-  tab: 'chains',
-  chainId: null,
-  tokenAddress: null,
-  amountText: '',
-  unit: 'TOKEN',
+  step: 'wallet',
   hasAutoAdvanced: false,
-  payment: null,
-  failureMessage: null,
-}
-
-/**
- * What Back, a backdrop click and Escape do on each step (SPEC §2 modal rules): close (disconnecting
- * the wallet) from 0, 5 and 6; disconnect and return to 0 from 1; one step back from 2 and 3;
- * nothing during step 4.
- */
-export type BackOutcome = 'close' | 'disconnect' | 'previous' | 'none'
-
-export function getBackOutcome(step: PayStep): BackOutcome {
-  switch (step) {
-    case 0:
-    case 5:
-    case 6:
-      return 'close'
-    case 1:
-      return 'disconnect'
-    case 2:
-    case 3:
-      return 'previous'
-    case 4:
-      return 'none'
-    default: {
-      const unknownStep: never = step
-      return unknownStep
-    }
-  }
-}
-
-/** True on the steps where a disconnecting wallet sends the payer back to step 0 (SPEC: 1–3). */
-export function isWalletStep(step: PayStep): boolean {
-  return step >= 1 && step <= 3
-}
-
-/** The pay modal's transitions (SPEC §4 "Pay modal"); side effects stay in the component. */
-export function reducePayModal(state: PayModalState, action: PayModalAction): PayModalState {
-  switch (action.type) {
-    case 'open':
-      return initialPayModalState
-    case 'connected':
-      if (state.step !== 0 || state.hasAutoAdvanced) return state
-      return { ...state, step: 1, tab: 'chains', hasAutoAdvanced: true }
-    case 'resume':
-      return state.step === 0 ? { ...state, step: 1, tab: 'chains', hasAutoAdvanced: true } : state
-    case 'disconnected':
-      if (state.step === 0) return state.hasAutoAdvanced ? { ...state, hasAutoAdvanced: false } : state
-      if (!isWalletStep(state.step)) return state
-      return { ...state, step: 0, hasAutoAdvanced: false }
-    case 'back':
-      switch (getBackOutcome(state.step)) {
-        case 'disconnect':
-          // The wallet is still connected until its disconnect lands: no automatic advance before.
-          return { ...state, step: 0, hasAutoAdvanced: true }
-        case 'previous':
-          return { ...state, step: state.step === 3 ? 2 : 1 }
-        default:
-          return state
-      }
-    case 'setTab':
-      return { ...state, tab: action.tab }
-    case 'selectChain':
-      return {
-        ...state,
-        chainId: action.chainId,
-        tokenAddress: state.chainId === action.chainId ? state.tokenAddress : null,
-        tab: 'tokens',
-      }
-    case 'selectToken':
-      return { ...state, tokenAddress: action.tokenAddress }
-    case 'continue':
-      if (state.step !== 1 || state.chainId === null || state.tokenAddress === null) return state
-      return { ...state, step: 2 }
-    case 'setAmount':
-      return { ...state, amountText: action.text, unit: action.unit ?? state.unit }
-    case 'next':
-      return state.step === 2 ? { ...state, step: 3 } : state
-    case 'submitted':
-      return state.step === 3 ? { ...state, step: 4, payment: action.payment } : state
-    case 'receiptPosted':
-      if (state.payment === null || state.payment.txHash !== action.txHash || state.payment.isReceiptPosted) {
-        return state
-      }
-      return { ...state, payment: { ...state.payment, isReceiptPosted: true } }
-    case 'succeeded':
-      return state.step === 4 ? { ...state, step: 5 } : state
-    case 'failed':
-      return state.step === 4 ? { ...state, step: 6, failureMessage: action.message } : state
-    default: {
-      const unknownAction: never = action
-      return unknownAction
-    }
-  }
+  draft: { chainId: null, token: null, amount: { text: '', unit: 'TOKEN' } },
 }

@@ -1,0 +1,207 @@
+import { useQuery } from '@tanstack/react-query'
+import { useCallback, useEffect, useState } from 'react'
+import { erc20Abi, maxUint256 } from 'viem'
+import { useConfig, useConnection } from 'wagmi'
+import { readContract, sendTransaction, waitForTransactionReceipt, writeContract } from 'wagmi/actions'
+import { toast } from '../../ui/use-toast'
+import { isNativeTokenAddress, type Token } from '../routing/catalogue'
+import { canConfirmPayment, getBlockingMessage, getConfirmMessages } from './confirm-messages'
+import { ConfirmStep } from './confirm-step'
+import { formatTokenAmount, getUsdValue } from './pay-amount'
+import type { PayLinkSummary } from './pay-link-summary'
+import type { SubmittedPayment } from './pay-modal-state'
+import type { RouteInput } from './route-builder'
+import { selectSpender } from './spender'
+import { postRouteReceipt } from './transaction-record'
+import { useEnsureChain } from './use-ensure-chain'
+import { useRouteState } from './use-route-state'
+import { useToastOnce } from './use-toast-once'
+import { describePaymentError } from './wallet-errors'
+
+export type ConfirmPaymentStepProps = {
+  link: PayLinkSummary
+  /** The token the payer pays with; its chain is the source chain. */
+  token: Token
+  /** The entered amount in the token's smallest unit; undefined when the text is no amount. */
+  amount: bigint | undefined
+  /** The payer's balance of `token`; null until it has loaded. */
+  balance: bigint | null
+  /** The link's token as the catalogue lists it, for the quote's decimals. */
+  linkToken: Token | undefined
+  /** 'USDC on Base': what the receiver gets. */
+  receives: string
+  getChainName: (chainId: number) => string
+  onBack: () => void
+  onSubmitted: (payment: SubmittedPayment) => void
+  /** POST …/receipt for the transaction `txHash` settled. */
+  onReceiptPosted: (txHash: string) => void
+  onFailure?: (() => void) | undefined
+}
+
+/**
+ * Step 3 'Confirm Payment' with its work: builds the route (rebuilt every 60 s), switches the wallet
+ * to the source chain, reads and approves the allowance, and sends the route's transaction. A
+ * rejection or an error before the transaction is sent toasts 'Payment failed' and stays here.
+ */
+export function ConfirmPaymentStep(props: ConfirmPaymentStepProps) {
+  const { link, token, amount, balance } = props
+  const config = useConfig()
+  const connection = useConnection()
+  const address = connection.address
+  const isConnected =
+    address !== undefined && (connection.status === 'connected' || connection.status === 'reconnecting')
+  const { ensureChain } = useEnsureChain()
+  const isNative = isNativeTokenAddress(token.address)
+  const routeInput: RouteInput | null =
+    address !== undefined && amount !== undefined && amount > 0n && link.token_address !== null
+      ? {
+          fromChain: token.chainId,
+          toChain: link.chain_id,
+          fromToken: token.address,
+          toToken: link.token_address,
+          fromAmount: amount,
+          fromAddress: address,
+          toAddress: link.receiver_address,
+        }
+      : null
+  const { route: currentRoute, secondsLeft } = useRouteState(true, routeInput)
+
+  const spender = currentRoute.status === 'ready' ? selectSpender(currentRoute) : null
+  const fromChainId = token.chainId
+  const tokenAddress = token.address as `0x${string}`
+  useEffect(() => {
+    if (isConnected && connection.chainId !== fromChainId && fromChainId !== 0) {
+      ensureChain(fromChainId).catch((error: unknown) => console.warn('Chain switch failed', error))
+    }
+  }, [isConnected, connection.chainId, fromChainId, ensureChain])
+  const allowanceQuery = useQuery({
+    queryKey: ['allowance', fromChainId, tokenAddress, address, spender],
+    queryFn: () =>
+      readContract(config, {
+        chainId: fromChainId,
+        address: tokenAddress,
+        abi: erc20Abi,
+        functionName: 'allowance',
+        args: [address as `0x${string}`, spender as `0x${string}`],
+      }),
+    enabled: !isNative && address !== undefined && spender !== null && connection.chainId === fromChainId,
+    staleTime: 0,
+  })
+  const allowance = allowanceQuery.data ?? null
+  const [approving, setApproving] = useState<'exact' | 'max' | null>(null)
+  const [isConfirming, setConfirming] = useState(false)
+  const messages = getConfirmMessages({ amount, balance, isNative, spender, route: currentRoute })
+  const canConfirm = canConfirmPayment({
+    amount,
+    balance,
+    isNative,
+    spender,
+    route: currentRoute,
+    allowance,
+    isApproving: approving !== null,
+    isCheckingAllowance: allowanceQuery.isFetching,
+  })
+  const showCannotConfirm = useCallback(
+    (message: string) =>
+      toast({ title: 'Cannot confirm payment', description: message, variant: 'destructive' }),
+    [],
+  )
+  useToastOnce(getBlockingMessage(messages), showCannotConfirm)
+
+  const failBeforeSend = (error: unknown) => {
+    console.warn('Payment failed before sending', error)
+    toast({ title: 'Payment failed', description: describePaymentError(error), variant: 'destructive' })
+    props.onFailure?.()
+  }
+
+  const approve = async (kind: 'exact' | 'max') => {
+    if (spender === null || amount === undefined) return
+    setApproving(kind)
+    try {
+      await ensureChain(fromChainId)
+      const hash = await writeContract(config, {
+        chainId: fromChainId,
+        address: tokenAddress,
+        abi: erc20Abi,
+        functionName: 'approve',
+        args: [spender, kind === 'max' ? maxUint256 : amount],
+      })
+      const receipt = await waitForTransactionReceipt(config, { hash, chainId: fromChainId })
+      if (receipt.status !== 'success') throw new Error('Approval reverted: unknown reason')
+    } catch (error) {
+      failBeforeSend(error)
+    } finally {
+      setApproving(null)
+      await allowanceQuery.refetch()
+    }
+  }
+
+  const confirm = async () => {
+    if (currentRoute.status !== 'ready' || address === undefined || !canConfirm) return
+    setConfirming(true)
+    try {
+      await ensureChain(fromChainId)
+      const { txReq } = currentRoute
+      const hash = await sendTransaction(config, {
+        chainId: fromChainId,
+        to: txReq.to,
+        data: txReq.data,
+        value: txReq.value,
+        ...(txReq.gasLimit === undefined ? {} : { gas: txReq.gasLimit }),
+        ...(txReq.maxFeePerGas === undefined ? {} : { maxFeePerGas: txReq.maxFeePerGas }),
+        ...(txReq.maxPriorityFeePerGas === undefined
+          ? {}
+          : { maxPriorityFeePerGas: txReq.maxPriorityFeePerGas }),
+      })
+      props.onSubmitted({
+        intentId: currentRoute.intentId,
+        txHash: hash,
+        fromChainId,
+        payer: address,
+        submittedAtMs: Date.now(),
+        isReceiptPosted: false,
+      })
+      // Step 4's first poll waits for this: the server starts tracking inside the receipt post.
+      void postRouteReceipt(currentRoute.intentId, hash).then(() => props.onReceiptPosted(hash))
+    } catch (error) {
+      // SPEC-NOTES: a rejection or an error before the transaction is sent stays on step 3.
+      failBeforeSend(error)
+    } finally {
+      setConfirming(false)
+    }
+  }
+
+  // The quote in the link's token, when the route has one and the token's decimals are known.
+  const quotedReceives =
+    currentRoute.status === 'ready' && currentRoute.toAmount !== null && props.linkToken !== undefined
+      ? `≈ ${formatTokenAmount(currentRoute.toAmount, props.linkToken.decimals, 6)} ${props.receives}`
+      : props.receives
+
+  return (
+    <ConfirmStep
+      amount={amount ?? 0n}
+      token={token}
+      usdValue={
+        amount === undefined
+          ? undefined
+          : getUsdValue(amount, { decimals: token.decimals, usdPrice: token.usdPrice ?? null })
+      }
+      networkName={props.getChainName(token.chainId)}
+      receiverAddress={link.receiver_address}
+      receives={quotedReceives}
+      isNative={isNative}
+      spender={spender}
+      allowance={allowance}
+      isCheckingAllowance={allowanceQuery.isFetching}
+      approving={approving}
+      route={currentRoute}
+      messages={messages}
+      secondsLeft={secondsLeft}
+      canConfirm={canConfirm && !isConfirming}
+      isConfirming={isConfirming}
+      onApprove={(kind) => void approve(kind)}
+      onBack={props.onBack}
+      onConfirm={() => void confirm()}
+    />
+  )
+}

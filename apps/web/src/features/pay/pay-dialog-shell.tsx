@@ -1,0 +1,72 @@
+import { ArrowLeft, X } from 'lucide-react'
+import { useEffect, useRef } from 'react'
+import { Dialog, DialogTitle } from '../../ui/dialog'
+
+export type PayDialogShellProps = {
+  title: string
+  /** Escape and a click outside (SPEC: the same as Back). */
+  onDismiss: () => void
+  onBack?: (() => void) | undefined
+  onClose?: (() => void) | undefined
+  children: React.ReactNode
+}
+
+/**
+ * The pay modal's dialog: the step title between Back and Close (each left out where the step has
+ * none), and the step below. Each new step moves focus to its title.
+ */
+export function PayDialogShell({ title, onDismiss, onBack, onClose, children }: PayDialogShellProps) {
+  // Each new step moves focus to its title, so a screen reader hears where the payer is and the
+  // focus never falls back to the dialog itself when the pressed button leaves with its step.
+  const headerRef = useRef<HTMLDivElement>(null)
+  const previousTitle = useRef(title)
+  useEffect(() => {
+    if (previousTitle.current === title) return
+    previousTitle.current = title
+    headerRef.current?.querySelector<HTMLElement>('h2')?.focus()
+  }, [title])
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => {
+        if (!open) onDismiss()
+      }}
+      hasCloseButton={false}
+      isDescribed={false}
+    >
+      <div ref={headerRef} className="-mt-2 mb-4 flex min-h-11 items-center gap-1">
+        {onBack === undefined ? (
+          <span className="size-11 shrink-0" aria-hidden="true" />
+        ) : (
+          <button
+            type="button"
+            aria-label="Back"
+            onClick={onBack}
+            className="-ml-2 inline-flex size-11 shrink-0 items-center justify-center rounded-control text-muted hover:bg-subtle hover:text-fg"
+          >
+            <ArrowLeft aria-hidden="true" className="size-5" />
+          </button>
+        )}
+        <DialogTitle
+          tabIndex={-1}
+          className="min-w-0 flex-1 truncate text-center font-semibold text-lg tracking-tight outline-none"
+        >
+          {title}
+        </DialogTitle>
+        {onClose === undefined ? (
+          <span className="size-11 shrink-0" aria-hidden="true" />
+        ) : (
+          <button
+            type="button"
+            aria-label="Close"
+            onClick={onClose}
+            className="-mr-2 inline-flex size-11 shrink-0 items-center justify-center rounded-control text-muted hover:bg-subtle hover:text-fg"
+          >
+            <X aria-hidden="true" className="size-5" />
+          </button>
+        )}
+      </div>
+      {children}
+    </Dialog>
+  )
+}

@@ -1,0 +1,284 @@
+import { useQuery } from '@tanstack/react-query'
+import { useCallback, useEffect, useMemo, useReducer } from 'react'
+import { useConnection, useDisconnect } from 'wagmi'
+import {
+  type Chain,
+  isNativeTokenAddress,
+  isSameTokenAddress,
+  selectOfferedTokens,
+  type Token,
+} from '../routing/catalogue'
+import { useTokens } from '../routing/use-catalogue'
+import { AmountStep } from './amount-step'
+import { ChainTokenStep } from './chain-token-step'
+import { ConfirmPaymentStep } from './confirm-payment-step'
+import { ConnectWalletStep } from './connect-wallet-step'
+import { FailureStep } from './failure-step'
+import { getPayBackOutcome } from './get-pay-back-outcome'
+import { formatTokenAmount, getUsdValue, parseAmountText } from './pay-amount'
+import { PayDialogShell } from './pay-dialog-shell'
+import type { PayLinkSummary } from './pay-link-summary'
+import { type AmountEntry, initialPayModalState, type PayModalState, payStepTitles } from './pay-modal-state'
+import { reducePayModal } from './reduce-pay-modal'
+import { SuccessStep } from './success-step'
+import { TrackPaymentStep } from './track-payment-step'
+import { useEnsureChain } from './use-ensure-chain'
+import { getTokenBalance, walletBalancesQueryOptions } from './wallet-balances'
+
+export type PayFlowProps = {
+  link: PayLinkSummary
+  open: boolean
+  onOpenChange: (open: boolean) => void
+  onSuccess?: (() => void) | undefined
+  onFailure?: (() => void) | undefined
+  /** The offered chains (SPEC §5), and the catalogue's message when reading them failed. */
+  chains: Chain[]
+  chainsError: string | null
+}
+
+/** The chain, token and amount the state holds on its step (the wallet step's are the kept ones). */
+function getChoice(state: PayModalState): {
+  chainId: number | null
+  token: Token | null
+  amount: AmountEntry | null
+} {
+  switch (state.step) {
+    case 'wallet':
+      return state.draft
+    case 'chainToken':
+      return state
+    case 'amount':
+    case 'confirm':
+    case 'processing':
+    case 'success':
+      return { chainId: state.token.chainId, token: state.token, amount: state.amount }
+    case 'failure':
+      return { chainId: null, token: null, amount: null }
+    default: {
+      const unknownStep: never = state
+      return unknownStep
+    }
+  }
+}
+
+/**
+ * The pay modal's steps inside wagmi: one reducer over the seven steps (`reducePayModal`), the data
+ * they share (the chosen chain's tokens, the payer's balances, the parsed amount), and the modal
+ * rules of SPEC §2 (reset on open, back to the wallet step on a disconnect, Back and Close).
+ */
+export function PayFlow({
+  link,
+  open,
+  onOpenChange,
+  onSuccess,
+  onFailure,
+  chains,
+  chainsError,
+}: PayFlowProps) {
+  const [state, dispatch] = useReducer(reducePayModal, initialPayModalState)
+  const connection = useConnection()
+  const disconnect = useDisconnect()
+  const tokensQuery = useTokens()
+  const { ensureChain, switchingChainId } = useEnsureChain()
+  const address = connection.address
+  const isConnected =
+    address !== undefined && (connection.status === 'connected' || connection.status === 'reconnecting')
+
+  // SPEC: every open starts on step 0.
+  useEffect(() => {
+    if (open) dispatch({ type: 'open' })
+  }, [open])
+  // SPEC: a wallet that disconnects on steps 1-3 sends the payer back to step 0.
+  useEffect(() => {
+    if (!isConnected) dispatch({ type: 'disconnected' })
+  }, [isConnected])
+  const canAutoAdvance = state.step === 'wallet' && !state.hasAutoAdvanced
+  useEffect(() => {
+    if (isConnected && canAutoAdvance) dispatch({ type: 'connected' })
+  }, [isConnected, canAutoAdvance])
+
+  const disconnectWallet = useCallback(async () => {
+    try {
+      await disconnect.mutateAsync({})
+    } catch (error) {
+      console.warn('Wallet disconnect failed', error)
+    }
+  }, [disconnect])
+
+  const close = useCallback(() => {
+    if (isConnected) void disconnectWallet()
+    onOpenChange(false)
+  }, [isConnected, disconnectWallet, onOpenChange])
+
+  const goBack = useCallback(() => {
+    const outcome = getPayBackOutcome(state.step)
+    if (outcome === 'none') return
+    if (outcome === 'close') {
+      close()
+      return
+    }
+    if (outcome === 'disconnect') void disconnectWallet()
+    dispatch({ type: 'back' })
+  }, [state.step, close, disconnectWallet])
+
+  const choice = getChoice(state)
+  const tokensByChain = useMemo(
+    () =>
+      selectOfferedTokens(
+        (tokensQuery.data?.items ?? []).filter((token) => token.chainId === choice.chainId),
+      ),
+    [tokensQuery.data, choice.chainId],
+  )
+  // The catalogue's current entry of the chosen token (its USD price may have changed since).
+  const selectedToken =
+    choice.token === null
+      ? undefined
+      : (tokensByChain.find((token) => isSameTokenAddress(token.address, choice.token?.address ?? '')) ??
+        choice.token)
+  const balancesQuery = useQuery({
+    ...walletBalancesQueryOptions(choice.chainId ?? 0, address ?? ''),
+    enabled: open && isConnected && choice.chainId !== null && address !== undefined,
+  })
+  const balances = balancesQuery.data
+  const getBalance = (token: Token): bigint | null =>
+    balances === undefined ? null : getTokenBalance(balances, token.address)
+  const totalUsd =
+    balances === undefined
+      ? null
+      : tokensByChain.reduce((sum, token) => {
+          const usd = getUsdValue(getTokenBalance(balances, token.address), {
+            decimals: token.decimals,
+            usdPrice: token.usdPrice ?? null,
+          })
+          return sum + (usd ?? 0)
+        }, 0)
+  const getNativeUsdPrice = (chain: Chain): number | null =>
+    (tokensQuery.data?.items ?? []).find(
+      (token) => token.chainId === chain.chainId && isNativeTokenAddress(token.address),
+    )?.usdPrice ?? null
+
+  const selectChain = (chain: Chain) => {
+    dispatch({ type: 'selectChain', chainId: chain.chainId })
+    ensureChain(chain.chainId).catch((error: unknown) => console.warn('Chain switch failed', error))
+  }
+
+  const usdPrice = selectedToken?.usdPrice ?? null
+  const amount =
+    choice.amount === null
+      ? undefined
+      : parseAmountText(
+          choice.amount.text,
+          choice.amount.unit === 'USD' && !(usdPrice !== null && usdPrice > 0) ? 'TOKEN' : choice.amount.unit,
+          { decimals: selectedToken?.decimals ?? 18, usdPrice },
+        )
+  const balance = selectedToken === undefined ? null : getBalance(selectedToken)
+
+  const chainName = (chainId: number) =>
+    chains.find((chain) => chain.chainId === chainId)?.networkName ?? `Chain ${chainId}`
+  const receives = `${link.token_name.length > 0 ? link.token_name : 'Tokens'} on ${chainName(link.chain_id)}`
+  const linkToken = (tokensQuery.data?.items ?? []).find(
+    (token) =>
+      token.chainId === link.chain_id &&
+      link.token_address !== null &&
+      isSameTokenAddress(token.address, link.token_address),
+  )
+  const onSucceeded = useCallback(() => dispatch({ type: 'succeeded' }), [])
+  const onFailed = useCallback((message: string | null) => dispatch({ type: 'failed', message }), [])
+
+  return (
+    <PayDialogShell
+      title={payStepTitles[state.step]}
+      onDismiss={goBack}
+      onBack={state.step === 'chainToken' ? goBack : undefined}
+      onClose={state.step === 'processing' ? undefined : close}
+    >
+      {renderStep()}
+    </PayDialogShell>
+  )
+
+  function renderStep() {
+    switch (state.step) {
+      case 'wallet':
+        return <ConnectWalletStep isConnected={isConnected} onResume={() => dispatch({ type: 'resume' })} />
+      case 'chainToken':
+        return (
+          <ChainTokenStep
+            chains={chains}
+            tokens={tokensByChain}
+            isLoading={tokensQuery.isPending}
+            error={chainsError ?? tokensQuery.data?.error ?? null}
+            getBalance={getBalance}
+            getNativeUsdPrice={getNativeUsdPrice}
+            totalUsd={totalUsd}
+            tab={state.tab}
+            selectedChainId={state.chainId}
+            selectedTokenAddress={selectedToken?.address ?? null}
+            switchingChainId={switchingChainId}
+            onTabChange={(tab) => dispatch({ type: 'setTab', tab })}
+            onSelectChain={selectChain}
+            onSelectToken={(token) => dispatch({ type: 'selectToken', token })}
+            onContinue={() => dispatch({ type: 'continue' })}
+          />
+        )
+      case 'amount': {
+        const token = selectedToken ?? state.token
+        return (
+          <AmountStep
+            token={{ symbol: token.symbol, decimals: token.decimals, usdPrice: token.usdPrice ?? null }}
+            networkName={chainName(token.chainId)}
+            balance={balance}
+            text={state.amount.text}
+            unit={state.amount.unit}
+            onChange={(text, unit) => dispatch({ type: 'setAmount', text, unit })}
+            onBack={goBack}
+            onNext={() => dispatch({ type: 'next' })}
+          />
+        )
+      }
+      case 'confirm':
+        return (
+          <ConfirmPaymentStep
+            link={link}
+            token={selectedToken ?? state.token}
+            amount={amount}
+            balance={balance}
+            linkToken={linkToken}
+            receives={receives}
+            getChainName={chainName}
+            onBack={goBack}
+            onSubmitted={(payment) => dispatch({ type: 'submitted', payment })}
+            onReceiptPosted={(txHash) => dispatch({ type: 'receiptPosted', txHash })}
+            onFailure={onFailure}
+          />
+        )
+      case 'processing':
+        return (
+          <TrackPaymentStep
+            payment={state.payment}
+            getChainName={chainName}
+            onSucceeded={onSucceeded}
+            onFailed={onFailed}
+            onSuccess={onSuccess}
+            onFailure={onFailure}
+          />
+        )
+      case 'success':
+        return (
+          <SuccessStep
+            summary={
+              amount === undefined
+                ? `${link.alias} received ${receives}.`
+                : `You sent ${formatTokenAmount(amount, state.token.decimals, 6)} ${state.token.symbol} to ${link.alias}.`
+            }
+            onClose={close}
+          />
+        )
+      case 'failure':
+        return <FailureStep detail={state.failureMessage} onClose={close} />
+      default: {
+        const unknownStep: never = state
+        return unknownStep
+      }
+    }
+  }
+}
