@@ -11,8 +11,7 @@ export default defineProject({
     setupFiles: ['./src/test/setup.ts'],
     // Relative requests must never reach the main stack on :3000 (happy-dom's default origin).
     environmentOptions: { happyDOM: { url: 'http://localhost:5199/' } },
-    // On CI's 2 cores, with every project running at once, a timing-sensitive UI test can miss its
-    // wait; one retry there (as Playwright has) keeps a real failure red without failing on load.
-    retry: process.env.CI ? 1 : 0,
+    // No retries: a test waits for the event it checks (fake timers, findBy…, waitFor), so a
+    // failure is a failure, on CI as anywhere.
   },
 })

@@ -8,35 +8,43 @@ import { defaultFramesDistDir } from '../src/frames/build-frames-server.ts'
 
 const mainPath = join(repoRoot, 'apps', 'server', 'src', 'main.ts')
 
-function startMain(env: Record<string, string>): {
+type RunningMain = {
   child: ChildProcess
   output: () => string
   exited: Promise<number | null>
-} {
+  /** Resolves with the first group of `pattern` once the output matches it; rejects if the process exits first. */
+  waitForOutput: (pattern: RegExp) => Promise<string>
+}
+
+function startMain(env: Record<string, string>): RunningMain {
   const child = spawn(process.execPath, ['--import', 'tsx', mainPath], {
     cwd: repoRoot,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
-  child.stdout?.on('data', (chunk: Buffer) => {
+  const listeners = new Set<() => void>()
+  const append = (chunk: Buffer) => {
     output += chunk.toString()
-  })
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString()
-  })
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-  return { child, output: () => output, exited }
-}
-
-async function waitFor<T>(read: () => T | undefined, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    const value = read()
-    if (value !== undefined) return value
-    await new Promise((done) => setTimeout(done, 100))
+    for (const listener of listeners) listener()
   }
-  throw new Error('timed out')
+  child.stdout?.on('data', append)
+  child.stderr?.on('data', append)
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  // Each chunk of output is checked as it arrives (the test's own time-out bounds the wait).
+  const waitForOutput = (pattern: RegExp) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        const match = pattern.exec(output)?.[1]
+        if (match === undefined) return
+        listeners.delete(check)
+        resolve(match)
+      }
+      listeners.add(check)
+      check()
+      void exited.then((code) => reject(new Error(`exited with ${code} before ${pattern}:\n${output}`)))
+    })
+  return { child, output: () => output, exited, waitForOutput }
 }
 
 describe('src/main.ts', () => {
@@ -58,18 +66,12 @@ describe('src/main.ts', () => {
       server.child.kill('SIGKILL')
       rmSync(dataDir, { recursive: true, force: true })
     })
-    const url = await waitFor(
-      () => /Server listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(server.output())?.[1],
-      60_000,
-    )
+    const url = await server.waitForOutput(/Server listening on (http:\/\/127\.0\.0\.1:\d+)/)
     const health = await fetch(`${url}/health`)
     expect(health.status).toBe(200)
     expect(health.headers.get('set-cookie')).toMatch(/^csrf_token=/)
     // The second listener: the signer frames origin, framed only by the app's origin.
-    const framesUrl = await waitFor(
-      () => /Signer frames listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(server.output())?.[1],
-      10_000,
-    )
+    const framesUrl = await server.waitForOutput(/Signer frames listening on (http:\/\/127\.0\.0\.1:\d+)/)
     const frame = await fetch(`${framesUrl}/auth-frame`)
     if (existsSync(join(defaultFramesDistDir, 'auth-frame.html'))) {
       expect(frame.status).toBe(200)

@@ -18,6 +18,7 @@ import {
   type WalletClient,
 } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
+import { vi } from 'vitest'
 import { findFreePorts } from '../../../packages/devnet/test/find-free-ports.ts'
 import type { Database } from '../src/db/create-database-client.ts'
 import { links } from '../src/db/schema.ts'
@@ -139,8 +140,10 @@ export type TestTransactionRecord = {
 }
 
 /**
- * Polls the transactions endpoint (as the pay modal does) until the intent's record is final
- * (success or failed); throws after `timeoutMs` with the last record seen.
+ * Reads the transactions endpoint (as the pay modal does) until the intent's record is final
+ * (success or failed); throws after `timeoutMs` with the last record seen. The tracker announces
+ * no event a test could await, so this asks again whenever the last answer was not final
+ * (vi.waitFor), as the user's screen would.
  */
 export async function waitForFinalRecord(
   app: FastifyInstance,
@@ -148,17 +151,22 @@ export async function waitForFinalRecord(
   intentId: string,
   timeoutMs = 30_000,
 ): Promise<TestTransactionRecord> {
-  const deadline = Date.now() + timeoutMs
-  let last: TestTransactionRecord | undefined
-  while (Date.now() < deadline) {
-    const response = await app.inject({ method: 'GET', url: `/api/data/transactions/${payer}` })
-    if (response.statusCode !== 200)
-      throw new Error(`transactions answered ${response.statusCode}: ${response.body}`)
-    last = (response.json().data as TestTransactionRecord[]).find((record) => record.intent_id === intentId)
-    if (last && (last.status === 'success' || last.status === 'failed')) return last
-    await new Promise((resolve) => setTimeout(resolve, 150))
-  }
-  throw new Error(`payment ${intentId} not final after ${timeoutMs} ms: ${JSON.stringify(last)}`)
+  const answer = await vi.waitFor(
+    async (): Promise<{ record: TestTransactionRecord } | { failure: string }> => {
+      const response = await app.inject({ method: 'GET', url: `/api/data/transactions/${payer}` })
+      // A refused read is an answer, not a state to wait out.
+      if (response.statusCode !== 200)
+        return { failure: `transactions answered ${response.statusCode}: ${response.body}` }
+      const last = (response.json().data as TestTransactionRecord[]).find(
+        (record) => record.intent_id === intentId,
+      )
+      if (last && (last.status === 'success' || last.status === 'failed')) return { record: last }
+      throw new Error(`payment ${intentId} not final after ${timeoutMs} ms: ${JSON.stringify(last)}`)
+    },
+    { timeout: timeoutMs, interval: 150 },
+  )
+  if ('failure' in answer) throw new Error(answer.failure)
+  return answer.record
 }
 
 /** A route as POST /api/{provider}/route answers it (the fields tests read). */

@@ -7,34 +7,43 @@ import { repoRoot } from '../src/env.ts'
 
 const signerMainPath = join(repoRoot, 'apps', 'server', 'src', 'signer-main.ts')
 
-function startSignerMain(env: Record<string, string>): {
+type RunningSignerMain = {
   child: ChildProcess
   output: () => string
   exited: Promise<number | null>
-} {
+  /** Resolves with the first group of `pattern` once the output matches it; rejects if the process exits first. */
+  waitForOutput: (pattern: RegExp) => Promise<string>
+}
+
+function startSignerMain(env: Record<string, string>): RunningSignerMain {
   const child = spawn(process.execPath, ['--import', 'tsx', signerMainPath], {
     cwd: repoRoot,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
+  const listeners = new Set<() => void>()
   const append = (chunk: Buffer) => {
     output += chunk.toString()
+    for (const listener of listeners) listener()
   }
   child.stdout?.on('data', append)
   child.stderr?.on('data', append)
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-  return { child, output: () => output, exited }
-}
-
-async function waitFor<T>(read: () => T | undefined, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    const value = read()
-    if (value !== undefined) return value
-    await new Promise((done) => setTimeout(done, 100))
-  }
-  throw new Error('timed out')
+  // Each chunk of output is checked as it arrives (the test's own time-out bounds the wait).
+  const waitForOutput = (pattern: RegExp) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        const match = pattern.exec(output)?.[1]
+        if (match === undefined) return
+        listeners.delete(check)
+        resolve(match)
+      }
+      listeners.add(check)
+      check()
+      void exited.then((code) => reject(new Error(`exited with ${code} before ${pattern}:\n${output}`)))
+    })
+  return { child, output: () => output, exited, waitForOutput }
 }
 
 describe('src/signer-main.ts', () => {
@@ -55,10 +64,7 @@ describe('src/signer-main.ts', () => {
       signer.child.kill('SIGKILL')
       rmSync(dataDir, { recursive: true, force: true })
     })
-    const url = await waitFor(
-      () => /Signer listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(signer.output())?.[1],
-      60_000,
-    )
+    const url = await signer.waitForOutput(/Signer listening on (http:\/\/127\.0\.0\.1:\d+)/)
     const health = await fetch(`${url}/health`)
     const cookie = /csrf_token=([^;]+)/.exec(health.headers.get('set-cookie') ?? '')?.[1] ?? ''
     const config = await fetch(`${url}/signer/v1/signer-config`, {

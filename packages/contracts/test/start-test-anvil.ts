@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
@@ -7,20 +7,23 @@ import { createPublicClient, createTestClient, createWalletClient, defineChain, 
 /**
  * Starts a throwaway anvil (chain 31337 unless `chainId` says otherwise, the standard test mnemonic)
  * on a free port for contract tests, with viem clients bound to it. Throws when anvil does not
- * answer within 20 s.
+ * start listening within 20 s.
  */
 export async function startTestAnvil(options: { chainId?: number } = {}) {
   const chainId = options.chainId ?? 31337
   const port = await findFreePort()
   const rpcUrl = `http://127.0.0.1:${port}`
   const anvilWrapper = createRequire(import.meta.url).resolve('@foundry-rs/anvil/bin.mjs')
+  // Without --silent anvil prints "Listening on 127.0.0.1:<port>" once its socket is bound: the
+  // event to wait for, instead of asking the port again and again.
   const child = spawn(
     process.execPath,
-    [anvilWrapper, '--port', String(port), '--chain-id', String(chainId), '--silent'],
+    [anvilWrapper, '--port', String(port), '--chain-id', String(chainId)],
     {
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', 'pipe', 'inherit'],
     },
   )
+  await waitForListening(child, port)
   const chain = defineChain({
     id: chainId,
     name: 'Contract tests',
@@ -29,19 +32,6 @@ export async function startTestAnvil(options: { chainId?: number } = {}) {
   })
   const transport = http(rpcUrl, { retryCount: 0 })
   const publicClient = createPublicClient({ chain, transport, pollingInterval: 20 })
-  const deadline = Date.now() + 20_000
-  for (;;) {
-    try {
-      await publicClient.getChainId()
-      break
-    } catch (error) {
-      if (Date.now() > deadline || child.exitCode !== null) {
-        child.kill('SIGKILL')
-        throw new Error(`anvil did not start on port ${port}`, { cause: error })
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
-  }
   const accounts = await createWalletClient({ chain, transport }).getAddresses()
   const [deployer, other] = accounts
   if (!deployer || !other) throw new Error('anvil unlocked fewer than two accounts')
@@ -60,6 +50,34 @@ export async function startTestAnvil(options: { chainId?: number } = {}) {
       await exited
     },
   }
+}
+
+/**
+ * Resolves once anvil's output says it listens; fails (and kills anvil) when it exits first or
+ * has not said so within 20 s. Afterwards its output (one line per RPC call) is read and dropped.
+ */
+function waitForListening(child: ChildProcess, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let output = ''
+    const settle = (failure?: string) => {
+      clearTimeout(timer)
+      child.stdout?.off('data', onData)
+      child.off('exit', onExit)
+      child.stdout?.resume()
+      if (failure === undefined) return resolve()
+      child.kill('SIGKILL')
+      reject(new Error(`anvil did not start on port ${port}: ${failure}\n${output}`))
+    }
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString()
+      if (output.includes('Listening on')) settle()
+    }
+    const onExit = (code: number | null) => settle(`it exited with code ${code}`)
+    // A time-out, not a wait: a healthy anvil says it listens well within it.
+    const timer = setTimeout(() => settle('it said nothing within 20 s'), 20_000)
+    child.stdout?.on('data', onData)
+    child.once('exit', onExit)
+  })
 }
 
 async function findFreePort(): Promise<number> {

@@ -73,16 +73,17 @@ const tokenRows = [
 
 describe('routing catalogue', () => {
   it('shares one in-flight tokens request between concurrent callers and caches it, indexed by chain', async () => {
+    // The answer waits until every caller has asked, so they all ask while it is in flight.
+    let answer = (): void => {}
+    const isAnswered = new Promise<void>((resolve) => (answer = resolve))
     const { client, paths } = fakeClient(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 20))
+      await isAnswered
       return json({ data: tokenRows })
     })
     const catalogue = createCatalogue(client, local)
-    const [base, avalanche, all] = await Promise.all([
-      catalogue.getTokens(8453),
-      catalogue.getTokens(43114),
-      catalogue.getTokens(),
-    ])
+    const asked = Promise.all([catalogue.getTokens(8453), catalogue.getTokens(43114), catalogue.getTokens()])
+    answer()
+    const [base, avalanche, all] = await asked
     expect(paths).toEqual(['/api/local/tokens'])
     expect(base.items.map((token) => token.symbol)).toEqual(['USDT', 'USDC'])
     expect(avalanche.items.map((token) => token.address)).toEqual(['0xc'])

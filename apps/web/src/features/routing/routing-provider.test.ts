@@ -40,16 +40,17 @@ describe('routing provider name', () => {
   })
 
   it('asks once for concurrent and later callers', async () => {
+    // The answer waits until every caller has asked, so they all ask while it is in flight.
+    let answer = (): void => {}
+    const isAnswered = new Promise<void>((resolve) => (answer = resolve))
     const { client, paths } = fakeClient(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 20))
+      await isAnswered
       return json({ data: { routingProvider: 'local' } })
     })
     const getProvider = createRoutingProviderSource(client)
-    expect(await Promise.all([getProvider(), getProvider(), getProvider()])).toEqual([
-      'local',
-      'local',
-      'local',
-    ])
+    const asked = Promise.all([getProvider(), getProvider(), getProvider()])
+    answer()
+    expect(await asked).toEqual(['local', 'local', 'local'])
     expect(await getProvider()).toBe('local')
     expect(paths).toEqual(['/api/config'])
   })
