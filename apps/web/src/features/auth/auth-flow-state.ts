@@ -1,13 +1,18 @@
 /**
- * The sign-in flow as a reducer over a discriminated union of steps (STYLE "State machines").
- * Every step carries SPEC's auth-step status: base (waiting for input), verifying (a request is
- * out), error (the last request failed; `error` says why) or success (signed in).
+ * The sign-in flow's state: a discriminated union of its steps (STYLE "State machines"), moved only
+ * by `reduceAuthStep`. Every step carries SPEC's auth-step status: base (waiting for input),
+ * verifying (a request is out), error (the last request failed; `error` says why) or success
+ * (signed in).
  */
 
+/** SPEC's auth-step status (see above). */
 export type AuthStepStatus = 'base' | 'verifying' | 'error' | 'success'
+/** How a sign-in mail signs in: a code, or a link that also carries the code. */
 export type EmailMode = 'otp' | 'magicLink'
+/** Where a sign-in code went. */
 export type CodeChannel = 'email' | 'sms'
 
+/** One variant per step: enter e-mail, enter phone, enter code, open a magic link, open the session. */
 export type AuthStep =
   | { type: 'email'; status: AuthStepStatus; error: string | null; email: string; mode: EmailMode }
   | { type: 'phone'; status: AuthStepStatus; error: string | null; phone: string }
@@ -30,6 +35,7 @@ export type AuthStep =
   /** The wallet is connected; the app session (SIWE) is being opened. */
   | { type: 'session'; status: AuthStepStatus; error: string | null; isNewUser: boolean }
 
+/** Everything that can happen to the sign-in flow; `reduceAuthStep` refuses what a step does not allow. */
 export type AuthAction =
   | { type: 'editEmail'; email: string }
   | { type: 'chooseEmailMode'; mode: EmailMode }
@@ -52,100 +58,13 @@ export type AuthAction =
   | { type: 'walletConnected'; isNewUser: boolean }
   | { type: 'sessionRetried' }
 
+/** The first step: e-mail, empty, a code by default. */
 export function createInitialAuthStep(): AuthStep {
   return { type: 'email', status: 'base', error: null, email: '', mode: 'otp' }
 }
 
-/** The sign-in flow's transitions. Actions that do not apply to the current step leave it as is. */
-export function reduceAuthStep(step: AuthStep, action: AuthAction): AuthStep {
-  switch (action.type) {
-    case 'editEmail':
-      if (step.type !== 'email') return step
-      // Typing clears a previous error: it no longer describes what is in the field.
-      return { ...step, email: action.email, status: 'base', error: null }
-    case 'chooseEmailMode':
-      return step.type === 'email' ? { ...step, mode: action.mode } : step
-    case 'editPhone':
-      return step.type === 'phone' ? { ...step, phone: action.phone, status: 'base', error: null } : step
-    case 'usePhone':
-      return step.type === 'email' ? { type: 'phone', status: 'base', error: null, phone: '' } : step
-    case 'useEmail':
-      return step.type === 'phone' ? createInitialAuthStep() : step
-    case 'contactInvalid':
-    case 'sendFailed':
-      if (step.type !== 'email' && step.type !== 'phone') return step
-      return { ...step, status: 'error', error: action.message }
-    case 'sendStarted':
-      if (step.type !== 'email' && step.type !== 'phone') return step
-      return { ...step, status: 'verifying', error: null }
-    case 'codeSent':
-      if (step.type === 'email') {
-        return {
-          type: 'code',
-          status: 'base',
-          error: null,
-          channel: 'email',
-          mode: step.mode,
-          contact: step.email,
-          sentTo: action.sentTo,
-          sentAt: action.sentAt,
-          resendStatus: 'base',
-        }
-      }
-      if (step.type === 'phone') {
-        return {
-          type: 'code',
-          status: 'base',
-          error: null,
-          channel: 'sms',
-          mode: 'otp',
-          contact: step.phone,
-          sentTo: action.sentTo,
-          sentAt: action.sentAt,
-          resendStatus: 'base',
-        }
-      }
-      return step
-    case 'resendStarted':
-      return step.type === 'code' ? { ...step, resendStatus: 'verifying' } : step
-    case 'resent':
-      // A new code: the old one's error (wrong, dead) no longer applies.
-      return step.type === 'code'
-        ? { ...step, resendStatus: 'base', sentAt: action.sentAt, status: 'base', error: null }
-        : step
-    case 'resendFailed':
-      return step.type === 'code'
-        ? { ...step, resendStatus: 'base', status: 'error', error: action.message }
-        : step
-    case 'codeEdited':
-      return step.type === 'code' && step.status === 'error' ? { ...step, status: 'base' } : step
-    case 'verifyStarted':
-      return step.type === 'code' || step.type === 'magicLink'
-        ? { ...step, status: 'verifying', error: null }
-        : step
-    case 'verifyFailed':
-      return step.type === 'code' || step.type === 'magicLink' || step.type === 'session'
-        ? { ...step, status: 'error', error: action.message }
-        : step
-    case 'walletConnected':
-      return { type: 'session', status: 'verifying', error: null, isNewUser: action.isNewUser }
-    case 'sessionRetried':
-      return step.type === 'session' ? { ...step, status: 'verifying', error: null } : step
-    case 'signedIn':
-      return { ...step, status: 'success', error: null }
-    case 'back':
-      if (step.type === 'code') {
-        return step.channel === 'sms'
-          ? { type: 'phone', status: 'base', error: null, phone: step.contact }
-          : { type: 'email', status: 'base', error: null, email: step.contact, mode: step.mode }
-      }
-      if (step.type === 'magicLink' || step.type === 'session') return createInitialAuthStep()
-      return step
-    case 'magicLinkStarted':
-      return { type: 'magicLink', status: 'verifying', error: null }
-    default: {
-      const unreachable: never = action
-      return unreachable
-    }
-  }
-}
+/** One step of the union, by its type. */
+export type AuthStepOf<Type extends AuthStep['type']> = Extract<AuthStep, { type: Type }>
+
+/** The flow's dispatch, as the step components receive it. */
+export type AuthDispatch = (action: AuthAction) => void

@@ -1,20 +1,25 @@
 import { useEffect, useState } from 'react'
 
-/** Whole seconds from now until `deadline` (epoch ms), floored at 0; re-renders every second. */
+/**
+ * Whole seconds from now until `deadline` (epoch ms), floored at 0; re-renders every second. Read
+ * during render, so a new deadline shows in the very render that brings it (no stale frame).
+ */
 export function useSecondsLeft(deadline: number): number {
-  const compute = () => Math.max(0, Math.ceil((deadline - Date.now()) / 1000))
-  const [secondsLeft, setSecondsLeft] = useState(compute)
-  // biome-ignore lint/correctness/useExhaustiveDependencies: compute only reads deadline
+  const [, setTick] = useState(0)
+  const secondsLeft = getSecondsLeft(deadline)
   useEffect(() => {
-    setSecondsLeft(compute())
+    if (getSecondsLeft(deadline) === 0) return
     const interval = setInterval(() => {
-      const next = compute()
-      setSecondsLeft(next)
-      if (next === 0) clearInterval(interval)
+      setTick((tick) => tick + 1)
+      if (getSecondsLeft(deadline) === 0) clearInterval(interval)
     }, 1000)
     return () => clearInterval(interval)
   }, [deadline])
   return secondsLeft
+}
+
+function getSecondsLeft(deadline: number): number {
+  return Math.max(0, Math.ceil((deadline - Date.now()) / 1000))
 }
 
 /** 75 → '1:15'. */
