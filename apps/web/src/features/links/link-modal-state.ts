@@ -1,5 +1,6 @@
-import { buildSlug } from '@quicklinks/core/slug'
 import { type Chain, isSameTokenAddress, type Token } from '../routing/catalogue'
+import { filterChainsForType } from './filter-chains-for-type'
+import { filterTokensForType } from './filter-tokens-for-type'
 import type { Link } from './link'
 import { findLinkType, findLinkTypeByTitle, type LinkTypeDefinition } from './link-types'
 
@@ -116,26 +117,6 @@ function draftFromLink(link: Link): LinkDraft {
     favorite: link.favorite,
     idempotency_key: link.idempotency_key ?? '',
   }
-}
-
-/** The type's allowed chains, filtered from the offered ones (all when the type has no limit). */
-export function filterChainsForType(chains: readonly Chain[], type: LinkTypeDefinition | undefined): Chain[] {
-  const allowed = type?.limits?.chains
-  if (allowed === undefined) return [...chains]
-  return chains.filter((chain) => allowed.includes(chain.networkIdentifier))
-}
-
-/** The type's allowed tokens on one chain (by symbol, case-insensitive). */
-export function filterTokensForType(
-  tokens: readonly Token[],
-  chain: string,
-  type: LinkTypeDefinition | undefined,
-): Token[] {
-  const limits = type?.limits
-  const symbols = limits?.tokenSymbolsByChain?.[chain] ?? limits?.tokenSymbols
-  if (symbols === undefined) return [...tokens]
-  const upper = symbols.map((symbol) => symbol.toUpperCase())
-  return tokens.filter((token) => upper.includes(token.symbol.toUpperCase()))
 }
 
 /** The type that governs the modal: the chosen one, or when editing the one the link's type names. */
@@ -301,9 +282,4 @@ export function reduceLinkModal(state: LinkModalState, action: LinkModalAction):
 
 function assertNever(value: never): never {
   throw new Error(`Unhandled link modal case: ${JSON.stringify(value)}`)
-}
-
-/** The slug the draft will be published under: a taken suggestion, else SPEC's slug of the alias. */
-export function getDraftSlug(draft: LinkDraft): string {
-  return draft.alias_slug ?? buildSlug(draft.alias.trim())
 }

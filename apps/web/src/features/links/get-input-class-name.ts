@@ -1,0 +1,10 @@
+import { classNames } from '../../ui/class-names'
+
+/** The link form's input and select classes, with the danger border when the field is invalid. */
+export function getInputClassName(isInvalid: boolean): string {
+  return classNames(
+    'min-h-11 w-full rounded-control border bg-surface px-3 text-fg text-sm placeholder:text-muted',
+    'disabled:cursor-not-allowed disabled:bg-subtle disabled:text-muted',
+    isInvalid ? 'border-danger' : 'border-border',
+  )
+}
