@@ -29,8 +29,10 @@ import { redisPlugin } from './plugins/redis-plugin.ts'
 import { routingProviderPlugin } from './plugins/routing-provider-plugin.ts'
 import { securityHeadersPlugin } from './plugins/security-headers-plugin.ts'
 import { sessionPlugin } from './plugins/session-plugin.ts'
+import { signedInPlugin } from './plugins/signed-in-plugin.ts'
 import { webStaticPlugin } from './plugins/web-static-plugin.ts'
 import { authRoutes } from './routes/auth/auth-routes.ts'
+import { currentUserRoutes } from './routes/auth/current-user-routes.ts'
 import { configRoutes } from './routes/config/config-routes.ts'
 import { balancesRoutes } from './routes/data/balances-routes.ts'
 import { transactionsRoutes } from './routes/data/transactions-routes.ts'
@@ -41,6 +43,7 @@ import { linksRoutes } from './routes/links/links-routes.ts'
 import { payRoutes } from './routes/pay/pay-routes.ts'
 import { routeIntentsRoutes } from './routes/route-intents/route-intents-routes.ts'
 import { routingRoutes } from './routes/routing/routing-routes.ts'
+import { usernameClaimRoutes } from './routes/users/username-claim-routes.ts'
 import { usersRoutes } from './routes/users/users-routes.ts'
 import { createDelivery, type Delivery } from './services/delivery/create-delivery.ts'
 import { createDevOutbox, type DevOutbox } from './services/delivery/create-dev-outbox.ts'
@@ -192,9 +195,17 @@ export async function buildApp(
     await scope.register(
       async (api) => {
         await api.register(sessionPlugin)
+        // The signed-in scope: its one preHandler answers 401 to a request without a live session
+        // before any of these handlers runs; the handlers read request.signedInUser.
+        await api.register(async (signedIn) => {
+          await signedIn.register(signedInPlugin)
+          await signedIn.register(currentUserRoutes)
+          await signedIn.register(linksRoutes)
+          await signedIn.register(usernameClaimRoutes)
+        })
+        // Public: they read request.user (or not at all) and answer signed-out callers too.
         await api.register(configRoutes)
         await api.register(authRoutes)
-        await api.register(linksRoutes)
         await api.register(usersRoutes)
         await api.register(routeIntentsRoutes)
         await api.register(transactionsRoutes)

@@ -1,4 +1,3 @@
-import { AppError } from '@quicklinks/core/app-error'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { createSiweNonce } from '../../services/siwe/create-siwe-nonce.ts'
@@ -24,7 +23,10 @@ export type LoginRequest = z.infer<typeof loginRequestSchema>
 const nonceRateLimit = { max: 60, timeWindow: '1 minute' }
 const loginRateLimit = { max: 30, timeWindow: '1 minute' }
 
-/** Session routes under /api/auth: SIWE sign-in (nonce, login), the current user, logout. */
+/**
+ * The public session routes under /api/auth: SIWE sign-in (nonce, login) and logout. The current
+ * user (GET /api/auth/me) sits in the signed-in scope (current-user-routes.ts).
+ */
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/auth/nonce',
@@ -72,22 +74,6 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       )
       await reply.startSession(user.id)
       return { data: toPublicUser(user) }
-    },
-  )
-
-  app.get(
-    '/auth/me',
-    {
-      schema: {
-        summary: 'The signed-in user; 401 when signed out',
-        tags: ['auth'],
-        response: { 200: z.object({ data: userSchema }), 401: errorResponseSchema },
-      },
-    },
-    // GET /api/auth/me: the session's user, or 401 UNAUTHORIZED.
-    async (request) => {
-      if (request.user === null) throw new AppError('UNAUTHORIZED', { message: 'No live session' })
-      return { data: toPublicUser(request.user) }
     },
   )
 

@@ -14,14 +14,16 @@ import {
 import { listLinks } from '../../services/links/list-links.ts'
 import { toLinkResponse } from '../../services/links/to-link-response.ts'
 import { updateLink } from '../../services/links/update-link.ts'
-import { requireSignedInUser } from '../../services/users/require-signed-in-user.ts'
 import { errorResponseSchema } from '../error-response-schema.ts'
 
 const linkIdParamsSchema = z.object({ id: z.string().max(64).describe('The link id (a UUID)') })
 const linkResponseSchema = z.object({ data: linkSchema })
 const listResponseSchema = z.object({ data: z.array(linkSchema) })
 
-/** The owner's payment links under /api/links: list, create, read, update, delete. */
+/**
+ * The owner's payment links under /api/links: list, create, read, update, delete. Registered in
+ * the signed-in scope, whose preHandler answers 401 when signed out.
+ */
 export const linksRoutes: FastifyPluginAsyncZod = async (app) => {
   const provider = app.routingProvider
   // The cache hands out the same list until a write replaces it, so its answer (checked by the
@@ -48,7 +50,7 @@ export const linksRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     // GET /api/links: only the caller's links, from the read cache that every link write invalidates.
     async (request, reply) => {
-      const user = requireSignedInUser(request.user)
+      const user = request.signedInUser
       const rows = await app.readCaches.linkLists.get(user.id, () => listLinks(app.db, user.id))
       // A long list is compressed once per list, not once per request.
       return sendCachedJson(request.headers['accept-encoding'], reply, getListAnswer(rows))
@@ -75,7 +77,7 @@ export const linksRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     // POST /api/links: validate, check chain and token with the routing provider, create once per idempotency key.
     async (request, reply) => {
-      const user = requireSignedInUser(request.user)
+      const user = request.signedInUser
       const { link, isNew } = await createLink(
         app.db,
         provider,
@@ -99,7 +101,7 @@ export const linksRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     // GET /api/links/{id}: the caller's link, or 404 NOT_FOUND.
     async (request) => {
-      const user = requireSignedInUser(request.user)
+      const user = request.signedInUser
       const link = await getOwnedLinkOrThrow(app.db, { userId: user.id, id: request.params.id })
       return { data: toLinkResponse(link) }
     },
@@ -126,7 +128,7 @@ export const linksRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     // PUT /api/links/{id}: edit the caller's link, or 404 NOT_FOUND.
     async (request) => {
-      const user = requireSignedInUser(request.user)
+      const user = request.signedInUser
       const link = await updateLink(
         app.db,
         { userId: user.id, id: request.params.id, request: request.body },
@@ -153,7 +155,7 @@ export const linksRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     // DELETE /api/links/{id}: remove the caller's link, or 404 NOT_FOUND.
     async (request) => {
-      const user = requireSignedInUser(request.user)
+      const user = request.signedInUser
       await deleteLink(app.db, { userId: user.id, id: request.params.id }, app.readCaches)
       return { data: { id: request.params.id } }
     },

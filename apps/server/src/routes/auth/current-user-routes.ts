@@ -1,0 +1,21 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import { toPublicUser } from '../../services/users/to-public-user.ts'
+import { errorResponseSchema } from '../error-response-schema.ts'
+import { userSchema } from './user-schema.ts'
+
+/** GET /api/auth/me; registered in the signed-in scope, whose preHandler answers 401 when signed out. */
+export const currentUserRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/auth/me',
+    {
+      schema: {
+        summary: 'The signed-in user; 401 when signed out',
+        tags: ['auth'],
+        response: { 200: z.object({ data: userSchema }), 401: errorResponseSchema },
+      },
+    },
+    // GET /api/auth/me: the session's user.
+    async (request) => ({ data: toPublicUser(request.signedInUser) }),
+  )
+}
