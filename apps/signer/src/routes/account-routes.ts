@@ -5,8 +5,8 @@ import { getAccountOrThrow } from '../services/accounts/get-account-or-throw.ts'
 import { revokeSessionKeys } from '../services/accounts/revoke-session-keys.ts'
 import { updateAccountContact } from '../services/accounts/update-account-contact.ts'
 import { emailSchema, phoneSchema } from '../services/contacts/contact-schemas.ts'
-import { verifyStampedRequest } from '../services/stamps/verify-stamped-request.ts'
 import type { SignerRouteOptions } from './auth-routes.ts'
+import { createStampedRoute } from './create-stamped-route.ts'
 import { stampedRequestBodySchema } from './stamped-request-body-schema.ts'
 
 /** Activity types of the account routes; the body's `type` must match its route. */
@@ -58,6 +58,31 @@ function toWhoami(account: SignerAccount): z.infer<typeof whoamiResponseSchema> 
  * ends the account's other sessions.
  */
 export const accountRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app, { context }) => {
+  // Each route's stamp check runs as its preHandler; the handlers read the verified call.
+  const noParametersSchema = z.object({}).passthrough()
+  const stamped = {
+    whoami: createStampedRoute(context, {
+      type: accountActivityTypes.whoami,
+      parametersSchema: noParametersSchema,
+    }),
+    listAuthMethods: createStampedRoute(context, {
+      type: accountActivityTypes.listAuthMethods,
+      parametersSchema: noParametersSchema,
+    }),
+    updateEmail: createStampedRoute(context, {
+      type: accountActivityTypes.updateEmail,
+      parametersSchema: z.object({ email: emailSchema, ...contactProofSchema }),
+    }),
+    updatePhone: createStampedRoute(context, {
+      type: accountActivityTypes.updatePhone,
+      parametersSchema: z.object({ phone: phoneSchema, ...contactProofSchema }),
+    }),
+    revokeSession: createStampedRoute(context, {
+      type: accountActivityTypes.revokeSession,
+      parametersSchema: noParametersSchema,
+    }),
+  }
+
   app.post(
     '/whoami',
     {
@@ -67,13 +92,11 @@ export const accountRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
         body: stampedRequestBodySchema,
         response: { 200: whoamiResponseSchema },
       },
+      preHandler: stamped.whoami.verifyStamp,
     },
     // POST /signer/v1/whoami: the stamping session key's user, with addresses and contacts.
     async (request) => {
-      const verified = await verifyStampedRequest(context, request.body.stampedRequest, {
-        type: accountActivityTypes.whoami,
-        parametersSchema: z.object({}).passthrough(),
-      })
+      const verified = stamped.whoami.getVerified(request)
       return toWhoami(await getAccountOrThrow(context.db, verified.userId))
     },
   )
@@ -94,13 +117,11 @@ export const accountRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
           }),
         },
       },
+      preHandler: stamped.listAuthMethods.verifyStamp,
     },
     // POST /signer/v1/list-auth-methods: e-mail, phone, and (later) OAuth providers and passkeys.
     async (request) => {
-      const verified = await verifyStampedRequest(context, request.body.stampedRequest, {
-        type: accountActivityTypes.listAuthMethods,
-        parametersSchema: z.object({}).passthrough(),
-      })
+      const verified = stamped.listAuthMethods.getVerified(request)
       const account = await getAccountOrThrow(context.db, verified.userId)
       return { email: account.email, phone: account.phone, oauthProviders: [], passkeys: [] }
     },
@@ -116,13 +137,11 @@ export const accountRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
         body: stampedRequestBodySchema,
         response: { 200: whoamiResponseSchema },
       },
+      preHandler: stamped.updateEmail.verifyStamp,
     },
     // POST /signer/v1/update-email-auth: set a verified e-mail as the user's sign-in e-mail.
     async (request) => {
-      const verified = await verifyStampedRequest(context, request.body.stampedRequest, {
-        type: accountActivityTypes.updateEmail,
-        parametersSchema: z.object({ email: emailSchema, ...contactProofSchema }),
-      })
+      const verified = stamped.updateEmail.getVerified(request)
       const { email, verificationToken, previousContactVerificationToken } = verified.parameters
       const account = await updateAccountContact(context, {
         userId: verified.userId,
@@ -145,13 +164,11 @@ export const accountRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
         body: stampedRequestBodySchema,
         response: { 200: whoamiResponseSchema },
       },
+      preHandler: stamped.updatePhone.verifyStamp,
     },
     // POST /signer/v1/update-phone-auth: set a verified phone as the user's sign-in phone.
     async (request) => {
-      const verified = await verifyStampedRequest(context, request.body.stampedRequest, {
-        type: accountActivityTypes.updatePhone,
-        parametersSchema: z.object({ phone: phoneSchema, ...contactProofSchema }),
-      })
+      const verified = stamped.updatePhone.getVerified(request)
       const { phone, verificationToken, previousContactVerificationToken } = verified.parameters
       const account = await updateAccountContact(context, {
         userId: verified.userId,
@@ -173,13 +190,11 @@ export const accountRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
         body: stampedRequestBodySchema,
         response: { 200: z.object({ revoked: z.boolean() }) },
       },
+      preHandler: stamped.revokeSession.verifyStamp,
     },
     // POST /signer/v1/revoke-session: logout at the signer, so a copy of the key stops working now.
     async (request) => {
-      const verified = await verifyStampedRequest(context, request.body.stampedRequest, {
-        type: accountActivityTypes.revokeSession,
-        parametersSchema: z.object({}).passthrough(),
-      })
+      const verified = stamped.revokeSession.getVerified(request)
       const count = await revokeSessionKeys(
         context.db,
         { userId: verified.userId, publicKey: verified.publicKey },

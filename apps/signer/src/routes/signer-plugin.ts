@@ -51,6 +51,8 @@ export const signerPlugin: FastifyPluginAsync<SignerPluginOptions> = async (app,
   }
   const limits = { ...defaultSignerRateLimits, ...options.limits }
 
+  // Set by a stamped route's preHandler (create-stamped-route.ts), read by its handler.
+  app.decorateRequest('stampedCall', null)
   await app.register(authRoutes, { context, limits })
   await app.register(signerConfigRoutes, { context, limits })
   await app.register(accountRoutes, { context, limits })

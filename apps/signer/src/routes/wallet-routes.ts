@@ -6,10 +6,7 @@ import { getAccountOrThrow } from '../services/accounts/get-account-or-throw.ts'
 import { findActivity } from '../services/activities/find-activity.ts'
 import { runActivity } from '../services/activities/run-activity.ts'
 import { toActivityResponse } from '../services/activities/to-activity-response.ts'
-import {
-  type VerifiedStampedRequest,
-  verifyStampedRequest,
-} from '../services/stamps/verify-stamped-request.ts'
+import type { VerifiedStampedRequest } from '../services/stamps/verify-stamped-request.ts'
 import {
   createWalletExport,
   exportWalletAccountParametersSchema,
@@ -24,6 +21,7 @@ import {
 import { useWalletSecret } from '../services/wallets/use-wallet-secret.ts'
 import type { SignerContext } from '../signer-context.ts'
 import type { SignerRouteOptions } from './auth-routes.ts'
+import { createStampedRoute } from './create-stamped-route.ts'
 import { stampedRequestBodySchema } from './stamped-request-body-schema.ts'
 
 /** Activity types of the wallet routes (Turnkey's names); the body's `type` must match its route. */
@@ -62,6 +60,26 @@ function activityInput(
 export const walletRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app, { context }) => {
   const { db, keyring } = context
 
+  // Each route's stamp check runs as its preHandler; the handlers read the verified call.
+  const stamped = {
+    signRawPayload: createStampedRoute(context, {
+      type: walletActivityTypes.signRawPayload,
+      parametersSchema: signRawPayloadParametersSchema,
+    }),
+    getActivity: createStampedRoute(context, {
+      type: walletActivityTypes.getActivity,
+      parametersSchema: z.object({ activityId: z.string().min(1).max(64) }),
+    }),
+    exportWallet: createStampedRoute(context, {
+      type: walletActivityTypes.exportWallet,
+      parametersSchema: exportWalletParametersSchema,
+    }),
+    exportWalletAccount: createStampedRoute(context, {
+      type: walletActivityTypes.exportWalletAccount,
+      parametersSchema: exportWalletAccountParametersSchema,
+    }),
+  }
+
   /**
    * The two export routes after verification: checks the wallet id or address against the user's
    * wallet (404 otherwise), then runs an activity whose result is the export bundle.
@@ -97,13 +115,11 @@ export const walletRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (ap
         body: stampedRequestBodySchema,
         response: { 200: z.object({ signature: z.string(), activity: activitySchema }) },
       },
+      preHandler: stamped.signRawPayload.verifyStamp,
     },
     // POST /signer/v1/sign-payload: sign raw bytes with the user's EVM or Solana account.
     async (request) => {
-      const verified = await verifyStampedRequest(context, request.body.stampedRequest, {
-        type: walletActivityTypes.signRawPayload,
-        parametersSchema: signRawPayloadParametersSchema,
-      })
+      const verified = stamped.signRawPayload.getVerified(request)
       const account = await getAccountOrThrow(context.db, verified.userId)
       const plan = planRawPayloadSignature(account, verified.parameters)
       const activity = await runActivity(
@@ -132,13 +148,11 @@ export const walletRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (ap
         body: stampedRequestBodySchema,
         response: { 200: z.object({ activity: activitySchema }) },
       },
+      preHandler: stamped.getActivity.verifyStamp,
     },
     // POST /signer/v1/get-activity: an activity's status and result, for polling.
     async (request) => {
-      const verified = await verifyStampedRequest(context, request.body.stampedRequest, {
-        type: walletActivityTypes.getActivity,
-        parametersSchema: z.object({ activityId: z.string().min(1).max(64) }),
-      })
+      const verified = stamped.getActivity.getVerified(request)
       const activity = z.uuid().safeParse(verified.parameters.activityId).success
         ? await findActivity(db, {
             activityId: verified.parameters.activityId,
@@ -161,13 +175,11 @@ export const walletRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (ap
         body: stampedRequestBodySchema,
         response: { 200: z.object({ activity: activitySchema }) },
       },
+      preHandler: stamped.exportWallet.verifyStamp,
     },
     // POST /signer/v1/export-wallet: the mnemonic in an export bundle only the export frame opens.
     async (request) => {
-      const verified = await verifyStampedRequest(context, request.body.stampedRequest, {
-        type: walletActivityTypes.exportWallet,
-        parametersSchema: exportWalletParametersSchema,
-      })
+      const verified = stamped.exportWallet.getVerified(request)
       return exportAsActivity(verified, walletActivityTypes.exportWallet, {
         walletId: verified.parameters.walletId,
       })
@@ -183,13 +195,11 @@ export const walletRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (ap
         body: stampedRequestBodySchema,
         response: { 200: z.object({ activity: activitySchema }) },
       },
+      preHandler: stamped.exportWalletAccount.verifyStamp,
     },
     // POST /signer/v1/export-wallet-account: an account's private key in an export bundle.
     async (request) => {
-      const verified = await verifyStampedRequest(context, request.body.stampedRequest, {
-        type: walletActivityTypes.exportWalletAccount,
-        parametersSchema: exportWalletAccountParametersSchema,
-      })
+      const verified = stamped.exportWalletAccount.getVerified(request)
       return exportAsActivity(verified, walletActivityTypes.exportWalletAccount, {
         address: verified.parameters.address,
       })

@@ -1,0 +1,70 @@
+import type { FastifyRequest } from 'fastify'
+import type { z } from 'zod'
+import {
+  type StampedRequest,
+  type VerifiedStampedRequest,
+  verifyStampedRequest,
+} from '../services/stamps/verify-stamped-request.ts'
+import type { SignerContext } from '../signer-context.ts'
+
+/** What a stamped route expects of the inner body: its activity type and its parameters' schema. */
+export type StampedActivity<Schema extends z.ZodType> = { type: string; parametersSchema: Schema }
+
+/** A stamped call that checked out, with the activity it was checked against. */
+export type StampedCall = {
+  activity: StampedActivity<z.ZodType>
+  verified: VerifiedStampedRequest<unknown>
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * The verified stamped call of a stamped route, set by its `verifyStamp` preHandler before the
+     * handler runs; null on every other route. Handlers read it typed through `getVerified`.
+     */
+    stampedCall: StampedCall | null
+  }
+}
+
+export type StampedRoute<Schema extends z.ZodType> = {
+  /**
+   * The route's preHandler: verifies the stamp of the already validated `{stampedRequest}` body
+   * (`verifyStampedRequest`) and decorates `request.stampedCall`. A refusal is thrown before the
+   * handler runs, so it reaches the error handler with the verifier's status and body.
+   */
+  verifyStamp(request: {
+    body: { stampedRequest: StampedRequest }
+    stampedCall: StampedCall | null
+  }): Promise<void>
+  /** The verified call in the handler, its parameters typed by the route's schema. */
+  getVerified(request: FastifyRequest): VerifiedStampedRequest<z.output<Schema>>
+}
+
+/**
+ * One stamped route's stamp check, as a preHandler that hands the verified call on to the
+ * handler: who sent it (organization, user, session key), the body hash and the parsed
+ * parameters. Handlers never call the verifier themselves.
+ *
+ * `verifyStamp` fails like `verifyStampedRequest` (StampError 401/400/409, VALIDATION_FAILED 422,
+ * FORBIDDEN 403); `getVerified` throws a plain Error (a 500) only when the route forgot the hook.
+ */
+export function createStampedRoute<Schema extends z.ZodType>(
+  context: SignerContext,
+  activity: StampedActivity<Schema>,
+): StampedRoute<Schema> {
+  return {
+    async verifyStamp(request) {
+      const verified = await verifyStampedRequest(context, request.body.stampedRequest, activity)
+      request.stampedCall = { activity, verified }
+    },
+    getVerified(request) {
+      const call = request.stampedCall
+      if (call === null || call.activity !== activity) {
+        throw new Error(`${activity.type}: the route's handler ran without its verifyStamp preHandler`)
+      }
+      // Sound: the one writer of a call tagged with this activity is verifyStamp above, which
+      // parsed the parameters with this activity's schema.
+      return call.verified as VerifiedStampedRequest<z.output<Schema>>
+    },
+  }
+}
