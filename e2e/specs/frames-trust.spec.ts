@@ -209,6 +209,8 @@ test.describe('the seed and the sign-in stay out of the app page’s reach', () 
       const answers: unknown[] = []
       channel.onmessage = (event) => answers.push(event.data)
       channel.postMessage({ type: 'STAMP_EXPORT_BODY', requestId: 'page', body: exportBody })
+      // A real wait on purpose: what is checked is that nothing answers, and no event marks the end
+      // of "nothing". A frame on the channel would answer within milliseconds; 1.5 s is the window.
       await new Promise((resolve) => setTimeout(resolve, 1500))
       channel.close()
       return answers

@@ -1,7 +1,6 @@
-import { createTestEmail } from '../fixtures/dev-outbox.ts'
 import { linkDialog, openNewLink, selectOptionContaining } from '../fixtures/links.ts'
 import { checkScreen, screenViewports } from '../fixtures/screens.ts'
-import { getSessionUser, signUpWithEmailCode } from '../fixtures/sign-in.ts'
+import { getSessionUser } from '../fixtures/sign-in.ts'
 import { expect, test } from '../fixtures/test.ts'
 
 /**
@@ -14,10 +13,10 @@ for (const viewport of screenViewports) {
   for (const colorScheme of ['light', 'dark'] as const) {
     test(`links dashboard and link manager at ${viewport.name} width in ${colorScheme}`, async ({
       page,
-      request,
+      signedInUser: _signedInUser,
       consoleErrors: _consoleErrors,
     }) => {
-      // A sign-up, two links and seven screens, each with axe and a screenshot: about a minute on a
+      // Two links and seven screens, each with axe and a screenshot: about a minute on a
       // loaded 2-core runner. Three times the default timeout, the same checks.
       test.slow()
       const suffix = `${viewport.name}-${colorScheme}`
@@ -28,7 +27,6 @@ for (const viewport of screenViewports) {
       await page.setViewportSize(viewport)
       await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' })
       await page.addInitScript(() => localStorage.setItem('beta-flag-closed-at', new Date().toISOString()))
-      await signUpWithEmailCode(page, request, createTestEmail())
       const { address } = await getSessionUser(page)
       await page.goto('/dashboard')
       await expect(page.getByRole('heading', { name: 'Create your first payment link' })).toBeVisible()

@@ -1,18 +1,17 @@
-import { createTestEmail } from '../fixtures/dev-outbox.ts'
 import { createLinkThroughModal, linkCard, linkDialog, openNewLink } from '../fixtures/links.ts'
-import { getSessionUser, signUpWithEmailCode } from '../fixtures/sign-in.ts'
+import { getSessionUser } from '../fixtures/sign-in.ts'
 import { expect, expectNoSeriousAxeViolations, test } from '../fixtures/test.ts'
 
 /**
- * The Links tab on the real stack: each test signs a fresh payee up and manages its own links
+ * The Links tab on the real stack: each test starts as a fresh payee signed in through the API
+ * (the signedInUser fixture) and manages its own links
  * (SPEC §2 "Link manager modal", "Link card"; §5 "Links"; §8 toasts).
  */
 
-test.beforeEach(async ({ page, context, request }) => {
+test.beforeEach(async ({ page, context, signedInUser: _signedInUser }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'])
   // The beta banner is tested on its own; here it would cover the cards.
   await page.addInitScript(() => localStorage.setItem('beta-flag-closed-at', new Date().toISOString()))
-  await signUpWithEmailCode(page, request, createTestEmail())
   await page.goto('/dashboard')
   await expect(page.getByRole('heading', { name: 'Links', level: 1 })).toBeVisible()
 })
@@ -25,7 +24,7 @@ test('a payee creates a Crypto Payment Page, copies, edits, favorites, disables 
   page,
   consoleErrors: _consoleErrors,
 }) => {
-  // The whole life of a link after a sign-up: close to 60 s on a loaded 2-core runner.
+  // The whole life of a link: close to 60 s on a loaded 2-core runner.
   test.slow()
   const { address } = await getSessionUser(page)
   await expect(page.getByRole('heading', { name: 'Create your first payment link' })).toBeVisible()
@@ -206,7 +205,7 @@ test('Create stays disabled for invalid input and says why next to each field', 
 test('the dashboard is accessible empty and with links, and a taken name offers a free one', async ({
   page,
 }) => {
-  // Three axe runs and two links made in the modal after a sign-up: over 60 s on a loaded 2-core runner.
+  // Three axe runs and two links made in the modal: near 60 s on a loaded 2-core runner.
   test.slow()
   await expectNoSeriousAxeViolations(page)
   const { address } = await getSessionUser(page)

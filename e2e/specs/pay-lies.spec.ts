@@ -1,7 +1,9 @@
 import type { APIRequestContext, Page } from '@playwright/test'
+import { devnetMnemonic } from '@quicklinks/devnet/devnet-chains'
 import {
   type Address,
   createPublicClient,
+  createWalletClient,
   decodeFunctionData,
   encodeFunctionData,
   type Hash,
@@ -11,17 +13,19 @@ import {
   parseEther,
   parseEventLogs,
 } from 'viem'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
 import {
   chooseChainAndToken,
   connectTestWallet,
   type Devnet,
   enterAmount,
   expect,
+  type FreshPayer,
   fundFreshPayer,
   getDevnetChain,
   getDevnetToken,
   openPayPage,
+  type PayLink,
   payModal,
   readBaseUsdcBalance,
   test,
@@ -165,6 +169,81 @@ async function expectLieRecorded(
   expect(record.transaction_request.data.toLowerCase()).toBe(lie.requested.data?.toLowerCase())
 }
 
+/** The native token's placeholder address, as the routing API names it. */
+const nativeToken = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE'
+
+/**
+ * Pays `link` honestly, as the pay modal would but through the API: 0.1 AVAX from `payer` on
+ * Avalanche to the link's Base USDC (POST /api/local/route, the route's transaction, POST
+ * /api/route-intent/{id}/receipt), then waits until its record says the receiver was paid, that
+ * is until the relayer has filled it on Base.
+ */
+async function payAcrossChainsThroughApi(
+  request: APIRequestContext,
+  devnet: Devnet,
+  link: PayLink,
+  payer: FreshPayer,
+): Promise<void> {
+  expect((await request.get('/health')).status(), 'GET /health').toBe(200)
+  const csrf = (await request.storageState()).cookies.find((cookie) => cookie.name === 'csrf_token')?.value
+  if (csrf === undefined) throw new Error('GET /health set no csrf_token cookie')
+  const routeAnswer = await request.post('/api/local/route', {
+    headers: { 'X-CSRF-Token': csrf },
+    data: {
+      fromChain: 43114,
+      toChain: 8453,
+      fromToken: nativeToken,
+      toToken: getDevnetToken(devnet, 8453, 'USDC'),
+      fromAmount: parseEther('0.1').toString(),
+      fromAddress: payer.address,
+      toAddress: link.receiver,
+      slippage: 1,
+      linkId: link.id,
+    },
+  })
+  expect(routeAnswer.status(), `POST /api/local/route: ${await routeAnswer.text()}`).toBe(200)
+  const { intentId, route } = (
+    (await routeAnswer.json()) as {
+      data: {
+        intentId: string
+        route: { transactionRequest: { to: Address; data: Hex; value: string; gasLimit: string } }
+      }
+    }
+  ).data
+  const avalanche = getDevnetChain(devnet, 43114)
+  const transport = http(avalanche.rpcUrl)
+  const wallet = createWalletClient({
+    account: mnemonicToAccount(devnetMnemonic, { addressIndex: payer.accountIndex }),
+    transport,
+  })
+  const hash = await wallet.sendTransaction({
+    chain: null,
+    to: route.transactionRequest.to,
+    data: route.transactionRequest.data,
+    value: BigInt(route.transactionRequest.value),
+    gas: BigInt(route.transactionRequest.gasLimit),
+  })
+  await createPublicClient({ transport }).waitForTransactionReceipt({ hash })
+  const receipt = await request.post(`/api/route-intent/${intentId}/receipt`, {
+    headers: { 'X-CSRF-Token': csrf },
+    data: { txHash: hash },
+  })
+  expect(receipt.status(), `POST receipt: ${await receipt.text()}`).toBe(202)
+  await expect
+    .poll(
+      async () => {
+        const answer = await request.get(`/api/data/transactions/${payer.address}`)
+        const { data } = (await answer.json()) as { data: TransactionRecord[] }
+        return data.find((record) => record.intent_id.toLowerCase() === intentId.toLowerCase())?.status
+      },
+      {
+        message: `the honest payment ${intentId} is filled`,
+        timeout: 60_000,
+      },
+    )
+    .toBe('success')
+}
+
 /** Approves exactly the amount on the confirm step and waits until the allowance suffices. */
 async function approveExact(page: Page): Promise<void> {
   const confirm = payModal(page, 'Confirm Payment')
@@ -277,8 +356,11 @@ test('(c) cross chain: a deposit for an attacker instead of the receiver is neve
   const orderKey = deposited?.args.orderKey
   if (orderKey === undefined) throw new Error('no Deposited log in the tampered deposit')
 
-  // Time for a relayer that would fill it: it fills only deposits matching their route intent.
-  await page.waitForTimeout(5_000)
+  // A relayer that would fill it has had its chance once it has filled an honest deposit mined
+  // after this one on the same chain: its scan reads a chain's deposits in block order, and each
+  // round takes the oldest due deposit first. It fills only deposits matching their route intent.
+  const honestPayer = await fundFreshPayer(devnet, { native: { 43114: parseEther('10') } })
+  await payAcrossChainsThroughApi(request, devnet, await payee.createLink(), honestPayer)
   const base = getDevnetChain(devnet, 8453)
   const baseRouter = base.contracts.payRouter
   if (baseRouter === undefined) throw new Error('no PayRouter on Base')

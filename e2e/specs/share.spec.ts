@@ -1,25 +1,24 @@
 import { join } from 'node:path'
 import jsQR from 'jsqr'
 import { PNG } from 'pngjs'
-import { createTestEmail } from '../fixtures/dev-outbox.ts'
 import { screenViewports } from '../fixtures/screens.ts'
 import { createLinkThroughApi } from '../fixtures/share-links.ts'
-import { getSessionUser, signUpWithEmailCode } from '../fixtures/sign-in.ts'
+import { getSessionUser } from '../fixtures/sign-in.ts'
 import { expect, expectNoSeriousAxeViolations, test } from '../fixtures/test.ts'
 
 /**
- * The share dialog on the real stack (SPEC §2 "Share dialog"): a fresh payee with one link made
- * through the API opens it from the link card's Share button.
+ * The share dialog on the real stack (SPEC §2 "Share dialog"): a fresh payee signed in through the
+ * API (the signedInUser fixture) with one link made through the API opens it from the link card's
+ * Share button.
  */
 
 let alias = ''
 let url = ''
 
-test.beforeEach(async ({ page, context, request }) => {
+test.beforeEach(async ({ page, context, signedInUser: _signedInUser }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'])
   // The beta banner is tested on its own; here it would cover the dialog.
   await page.addInitScript(() => localStorage.setItem('beta-flag-closed-at', new Date().toISOString()))
-  await signUpWithEmailCode(page, request, createTestEmail())
   const { address } = await getSessionUser(page)
   alias = `Tips ${Date.now()}`
   const link = await createLinkThroughApi(page, alias, address)

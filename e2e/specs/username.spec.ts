@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test'
 import { createTestEmail, extractCode, waitForMail } from '../fixtures/dev-outbox.ts'
 import { checkScreen, screenViewports } from '../fixtures/screens.ts'
 import { getCsrfToken } from '../fixtures/share-links.ts'
-import { authDialog, requestEmailCode, signUpWithEmailCode } from '../fixtures/sign-in.ts'
+import { authDialog, requestEmailCode } from '../fixtures/sign-in.ts'
 import { expect, expectNoSeriousAxeViolations, test } from '../fixtures/test.ts'
 
 /**
@@ -77,10 +77,9 @@ test('signed out, Claim Now opens sign-in; after the code the saved name is clai
 
 test('signed in: a taken name offers suggestions, a chip selects directly, Claim Now claims it', async ({
   page,
-  request,
+  signedInUser: _signedInUser,
   consoleErrors: _consoleErrors,
 }) => {
-  await signUpWithEmailCode(page, request, createTestEmail())
   // Someone else's name: claimed through the API by this user first, then looked up again.
   const takenName = createTestUsername()
   const claimed = await page.request.post('/api/users/username', {
