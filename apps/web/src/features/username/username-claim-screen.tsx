@@ -1,18 +1,18 @@
 import { AppError } from '@quicklinks/core/app-error'
 import { useQueryClient } from '@tanstack/react-query'
-import { ArrowLeft, AtSign, Clock, Search } from 'lucide-react'
+import { ArrowLeft, AtSign, Search } from 'lucide-react'
 import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react'
 import { useLocation, useNavigate } from 'react-router'
 import { type ApiClient, api } from '../../lib/api-client'
 import { Button } from '../../ui/button'
 import { Card } from '../../ui/card'
-import { classNames } from '../../ui/class-names'
 import { toast } from '../../ui/use-toast'
 import { useAuthModalStore } from '../auth/auth-modal-store'
 import { sessionKeys, useSession } from '../auth/session'
+import { AvailabilityMessage } from './availability-message'
 import { readDesiredUsername, writeDesiredUsername } from './desired-username-storage'
-import { formatReserveCountdown, reserveCountdownStartSeconds } from './format-reserve-countdown'
-import { type UsernameAvailability, useUsernameAvailability } from './use-username-availability'
+import { ReservedName } from './reserved-name'
+import { useUsernameAvailability } from './use-username-availability'
 import { claimUsername } from './username-api'
 
 export type UsernameClaimScreenProps = {
@@ -234,76 +234,5 @@ export function UsernameClaimScreen({ client = api, now }: UsernameClaimScreenPr
         )}
       </Card>
     </div>
-  )
-}
-
-function AvailabilityMessage({
-  availability,
-  onPick,
-}: {
-  availability: UsernameAvailability
-  onPick: (name: string) => void
-}) {
-  switch (availability.status) {
-    case 'idle':
-      return null
-    case 'checking':
-      return <p className="text-muted">Checking…</p>
-    case 'invalid':
-      return <p className="text-danger">Use 3 to 32 letters, digits or underscores.</p>
-    case 'available':
-      return <p className="font-medium text-success">@{availability.name} is available!</p>
-    case 'error':
-      return <p className="text-danger">Could not check availability. Please try again.</p>
-    case 'taken':
-      return (
-        <div>
-          <p className="text-danger">That handle is taken. Try one:</p>
-          <ul aria-label="Suggestions" className="mt-2 flex flex-wrap gap-2">
-            {availability.suggestions.map((suggestion) => (
-              <li key={suggestion}>
-                <button
-                  type="button"
-                  onClick={() => onPick(suggestion)}
-                  className={classNames(
-                    'min-h-11 rounded-full border border-border bg-subtle px-4 text-sm',
-                    'hover:border-accent hover:bg-accent-soft',
-                  )}
-                >
-                  @{suggestion}
-                </button>
-              </li>
-            ))}
-          </ul>
-        </div>
-      )
-    default: {
-      const unknownStatus: never = availability
-      return unknownStatus
-    }
-  }
-}
-
-/** The selected name with its reservation countdown, from 72:56:27 down, one tick a second. */
-function ReservedName({ name }: { name: string }) {
-  const [secondsLeft, setSecondsLeft] = useState(reserveCountdownStartSeconds)
-  useEffect(() => {
-    const interval = setInterval(() => setSecondsLeft((seconds) => Math.max(0, seconds - 1)), 1000)
-    return () => clearInterval(interval)
-  }, [])
-  return (
-    <section
-      aria-label="Selected username"
-      className="mt-4 rounded-control border border-accent bg-accent-soft p-4"
-    >
-      <p className="break-all font-semibold text-lg">@{name}</p>
-      <p className="mt-1 flex items-center gap-1.5 text-muted text-sm">
-        <Clock aria-hidden="true" className="size-4" />
-        Reserve expires in
-        <span className="font-medium font-mono text-fg tabular-nums">
-          {formatReserveCountdown(secondsLeft)}
-        </span>
-      </p>
-    </section>
   )
 }
