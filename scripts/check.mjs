@@ -1,5 +1,6 @@
-// npm run check: strict type checks of every workspace, then Biome. On a fresh clone it first
-// installs the dependencies and compiles the contracts, whose typed ABIs the server imports.
+// npm run check: strict type checks of every workspace, Biome, then dependency-cruiser, which
+// fails on any import cycle between files or folders (.dependency-cruiser.cjs). On a fresh clone it
+// first installs the dependencies and compiles the contracts, whose typed ABIs the server imports.
 import { spawnSync } from 'node:child_process'
 import { ensureDependencies, runOrExit } from './lib.mjs'
 
@@ -28,4 +29,14 @@ for (const workspace of workspaces) {
 }
 const lint = spawnSync('npx', ['biome', 'check', '.'], { stdio: 'inherit' })
 if (lint.status !== 0) failed = true
+// Every app's and package's source; the config narrows it to src/ and leaves tests and build output out.
+const cycles = spawnSync(
+  'npx',
+  ['depcruise', '--config', '.dependency-cruiser.cjs', '--output-type', 'err', 'apps', 'packages'],
+  { stdio: 'inherit' },
+)
+if (cycles.status !== 0) {
+  console.error('import cycle check failed (dependency-cruiser, .dependency-cruiser.cjs)')
+  failed = true
+}
 process.exit(failed ? 1 : 0)

@@ -12,6 +12,16 @@ describe('AppError', () => {
     const error = new AppError('BAD_REQUEST', { cause: new Error('wrapper', { cause: root }) })
     expect(error.walk((e) => (e as { code?: number }).code === 4001)).toBe(root)
   })
+  it('walks any error, through plain-object causes, and ends on a chain that loops', () => {
+    const root = { code: '23505', constraint: 'links_slug_unique' }
+    const looped: { message: string; cause?: unknown } = { message: 'loop' }
+    looped.cause = looped
+    expect(
+      AppError.walk(new Error('drizzle', { cause: root }), (e) => (e as { code?: string }).code === '23505'),
+    ).toBe(root)
+    expect(AppError.walk(looped, () => false)).toBeUndefined()
+    expect(AppError.walk(undefined, () => true)).toBeUndefined()
+  })
 })
 
 describe('parseErrorBody', () => {

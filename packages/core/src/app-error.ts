@@ -73,14 +73,24 @@ export class AppError extends Error {
     }
   }
 
-  /** Walks the cause chain; returns the first error for which `predicate` holds. */
+  /** Walks this error's cause chain; returns the first error for which `predicate` holds. */
   walk(predicate: (error: unknown) => boolean): unknown {
-    let current: unknown = this
+    return AppError.walk(this, predicate)
+  }
+
+  /**
+   * The one cause-chain walker: `error`, then its `cause`, then that one's, and so on; returns the
+   * first link for which `predicate` holds, or undefined. Any object's `cause` is followed (driver
+   * and RPC errors are not always `Error`s), and a chain that loops back on itself ends. Never throws
+   * unless `predicate` does.
+   */
+  static walk(error: unknown, predicate: (error: unknown) => boolean): unknown {
+    let current: unknown = error
     const seen = new Set<unknown>()
     while (current !== undefined && current !== null && !seen.has(current)) {
       if (predicate(current)) return current
       seen.add(current)
-      current = current instanceof Error ? current.cause : undefined
+      current = typeof current === 'object' ? (current as { cause?: unknown }).cause : undefined
     }
     return undefined
   }

@@ -1,7 +1,7 @@
 import { Check, Monitor, Moon, Sun } from 'lucide-react'
 import { DropdownMenu } from 'radix-ui'
 import { type ThemePreference, themePreferences, useThemeStore } from '../lib/theme-store'
-import { ThemeTriggerButton } from './theme-toggle'
+import { ThemeTriggerButton } from './theme-trigger-button'
 
 const options: Record<ThemePreference, { label: string; icon: typeof Sun }> = {
   light: { label: 'Light', icon: Sun },

@@ -1,16 +1,11 @@
 import { Moon, Sun } from 'lucide-react'
 import { lazy, Suspense, useState } from 'react'
 import { useThemeStore } from '../lib/theme-store'
-import { Button, type ButtonProps } from '../ui/button'
+import { ThemeTriggerButton } from './theme-trigger-button'
 
 // The menu (Radix DropdownMenu and its positioning code) is not needed for first paint: it loads
 // right after, while an identical button holds its place.
 const ThemeMenu = lazy(() => import('./theme-menu').then((module) => ({ default: module.ThemeMenu })))
-
-/** The trigger's look and accessible name, shared by the placeholder and the real menu trigger. */
-export function ThemeTriggerButton(props: ButtonProps) {
-  return <Button variant="ghost" size="icon" aria-label="Toggle theme" {...props} />
-}
 
 /**
  * The header's theme toggle (SPEC §2): opens a menu of Light, Dark and System. A press that lands

@@ -1,7 +1,7 @@
 import type { Link, User } from '../../db/schema.ts'
-import { createPublicLinkCache, type PublicLinkCache } from '../links/public-link-cache.ts'
 import type { CacheChanges } from './cache-change-feed.ts'
 import { createReadCache, type ReadCache } from './create-read-cache.ts'
+import { createPublicLinkCache, type PublicLinkCache } from './public-link-cache.ts'
 
 /** A live session's user and when the session ends (epoch ms); null for no live session. */
 export type SessionUser = { user: User; expiresAt: number } | null

@@ -2,7 +2,7 @@ import { AppError } from '@quicklinks/core/app-error'
 import { and, eq, sql } from 'drizzle-orm'
 import type { Database } from '../../db/create-database-client.ts'
 import { type Link, links } from '../../db/schema.ts'
-import type { PublicLinkCache } from './public-link-cache.ts'
+import type { PublicLinkCache } from '../cache/public-link-cache.ts'
 
 /** Slugs are at most 64 characters; a longer one cannot match and is neither queried nor cached. */
 const maxSlugLength = 64

@@ -4,10 +4,10 @@ import type { Database } from '../../db/create-database-client.ts'
 import { type Link, links } from '../../db/schema.ts'
 import type { ReadCaches } from '../cache/read-caches.ts'
 import { writeAndInvalidate } from '../cache/write-and-invalidate.ts'
+import { getUniqueViolation } from '../postgres/get-unique-violation.ts'
 import { isNativeTokenAddress } from '../routing/routing-provider.ts'
 import { buildAliasSlugOrThrow, buildSlugTakenError, isAliasSlugTaken } from './check-alias-slug.ts'
 import { buildLinkNotFoundError, getOwnedLinkOrThrow } from './get-owned-link-or-throw.ts'
-import { getUniqueViolation } from './get-unique-violation.ts'
 import type { UpdateLinkRequest } from './link-schemas.ts'
 
 const sameText = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase()

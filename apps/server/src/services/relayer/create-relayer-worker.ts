@@ -9,10 +9,9 @@ import type { Database } from '../../db/create-database-client.ts'
 import { type RelayerDeposit, relayerDeposits } from '../../db/schema.ts'
 import { getConfirmations, type ServerConfig } from '../../env.ts'
 import { getChainRpcUrl } from '../chains/get-chain-rpc-url.ts'
+import { getLocalPublicClient } from '../chains/get-local-public-client.ts'
 import { getDevnetDeploymentOrThrow } from '../devnet/get-devnet-deployment-or-throw.ts'
-import { getLocalPublicClient } from '../routing/providers/local/get-local-public-client.ts'
-import { getPayRouterAddressOrThrow } from '../routing/providers/local/local-devnet-chain.ts'
-import type { Worker } from '../workers/start-workers.ts'
+import { getPayRouterAddressOrThrow } from '../payrouter/get-pay-router-address-or-throw.ts'
 import { depositLeaseMs, processRelayerDeposit } from './process-relayer-deposit.ts'
 import type { RelayerChain } from './relayer-chain.ts'
 import { createRelayerWriterLock } from './relayer-writer-lock.ts'
@@ -35,8 +34,17 @@ export type CreateRelayerWorkerOptions = {
   maxRetryDelayMs?: number
 }
 
-/** The relayer's worker: one lane per devnet chain, and a lock to give back when it stops. */
-export type RelayerWorker = Worker & { close(): Promise<void> }
+/**
+ * The relayer's worker: one lane per devnet chain, and a lock to give back when it stops. It is a
+ * `Worker` of services/workers/start-workers.ts, spelled out here because that folder wires the
+ * relayer in (importing it back would be a folder cycle); startWorkers checks the shape.
+ */
+export type RelayerWorker = {
+  readonly name: string
+  lanes(): Promise<readonly string[]>
+  runOnce(lane: string): Promise<void>
+  close(): Promise<void>
+}
 
 /**
  * The local provider's relayer (ARCHITECTURE.md "Routing", docs/decisions/0010). Its lanes are the

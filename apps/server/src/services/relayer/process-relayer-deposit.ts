@@ -1,27 +1,24 @@
-import { payRouterAbi } from '@quicklinks/contracts/generated/pay-router'
-import { uniswapV2Router02Abi } from '@quicklinks/contracts/generated/uniswap-v2-router02'
 import { and, eq, inArray, ne } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
-import {
-  encodeFunctionData,
-  erc20Abi,
-  type Hash,
-  maxUint256,
-  type PublicClient,
-  parseEventLogs,
-  type TransactionReceipt,
-} from 'viem'
+import { erc20Abi, type Hash, maxUint256, type PublicClient, type TransactionReceipt } from 'viem'
 import type { Database } from '../../db/create-database-client.ts'
 import { type RelayerDeposit, relayerDeposits, routeIntents } from '../../db/schema.ts'
 import { listBlockRanges, maxLogBlockRange } from '../chains/list-block-ranges.ts'
-import { getUniqueViolation } from '../links/get-unique-violation.ts'
-import { scaleAmount } from '../routing/providers/local/build-local-route.ts'
+import { getLocalTokenOrThrow, getLocalUsdcOrThrow, type LocalToken } from '../chains/local-devnet-chain.ts'
+import { encodePayRouterCall } from '../payrouter/encode-pay-router-call.ts'
+import { getPayRouterEvents } from '../payrouter/get-pay-router-events.ts'
+import { listPayRouterFilledEvents } from '../payrouter/list-pay-router-filled-events.ts'
+import { parsePayRouterLogs } from '../payrouter/parse-pay-router-logs.ts'
 import {
-  buildLocalSwapPath,
-  getLocalTokenOrThrow,
-  getLocalUsdcOrThrow,
-  type LocalToken,
-} from '../routing/providers/local/local-devnet-chain.ts'
+  payRouterEscrowState as escrowState,
+  readPayRouterDepositState,
+  readPayRouterFilled,
+  readPayRouterSettlementWindow,
+} from '../payrouter/read-pay-router-state.ts'
+import { getUniqueViolation } from '../postgres/get-unique-violation.ts'
+import { scaleAmount } from '../tokens/scale-amount.ts'
+import { buildLocalSwapPath } from '../uniswap/build-local-swap-path.ts'
+import { quoteUniswapAmountOut } from '../uniswap/quote-uniswap-amount-out.ts'
 import { matchRelayerDeposit } from './match-relayer-deposit.ts'
 import {
   broadcastRelayerTransaction,
@@ -46,9 +43,6 @@ export const receiptTimeoutMs = 60_000
  * timeout, and the fill must still be mined before the deadline, with half a minute to spare.
  */
 export const fillSafetySeconds = (depositLeaseMs + receiptTimeoutMs) / 1000 + 30
-
-/** PayRouter's escrow states (`depositState(orderKey)`). */
-const escrowState = { none: 0, open: 1, settled: 2, refunded: 3 } as const
 
 export type ProcessRelayerDepositOptions = {
   db: Database
@@ -247,8 +241,7 @@ async function takePending(step: Step): Promise<void> {
   await step.extendLease()
   if (!(await isDepositCanonical(step))) return
 
-  const data = encodeFunctionData({
-    abi: payRouterAbi,
+  const data = encodePayRouterCall({
     functionName: 'fill',
     args: [order, plan.tokenIn.contractAddress, plan.amountIn, plan.path],
   })
@@ -479,11 +472,7 @@ async function refund(step: Step): Promise<void> {
     await step.moveTo('failed', { lastError: `Escrow is in state ${state}; nothing to refund` })
     return
   }
-  const settlementWindow = await source.client.readContract({
-    address: source.payRouter,
-    abi: payRouterAbi,
-    functionName: 'SETTLEMENT_WINDOW',
-  })
+  const settlementWindow = await readPayRouterSettlementWindow(source.client, source.payRouter)
   const chainTime = await getChainTime(source.client)
   const opensAt = deposit.fillDeadline + Number(settlementWindow) + 1
   if (chainTime < opensAt) {
@@ -512,10 +501,8 @@ async function isDepositCanonical(step: Step): Promise<boolean> {
     .catch(ignoreNotFound)
   const hasLog =
     receipt?.status === 'success' &&
-    parseEventLogs({ abi: payRouterAbi, eventName: 'Deposited', logs: receipt.logs, strict: true }).some(
-      (log) =>
-        log.address.toLowerCase() === source.payRouter.toLowerCase() &&
-        log.args.orderKey.toLowerCase() === deposit.orderKey,
+    parsePayRouterLogs(receipt.logs, source.payRouter, 'Deposited').some(
+      (log) => log.args.orderKey.toLowerCase() === deposit.orderKey,
     )
   if (receipt && hasLog && receipt.blockHash === deposit.depositBlockHash) return true
   if (receipt && hasLog) {
@@ -545,11 +532,9 @@ async function releaseEscrow(
   action: 'settle' | 'refund',
   order: RelayerOrder,
 ): Promise<Hash> {
-  const hash = await source.wallet.writeContract({
-    address: source.payRouter,
-    abi: payRouterAbi,
-    functionName: action,
-    args: [order],
+  const hash = await source.wallet.sendTransaction({
+    to: source.payRouter,
+    data: encodePayRouterCall({ functionName: action, args: [order] }),
   })
   const receipt = await source.client
     .waitForTransactionReceipt({ hash, timeout: receiptTimeoutMs })
@@ -572,16 +557,7 @@ function readFilledEvent(
   receipt: TransactionReceipt,
 ): { amount: bigint } | { problem: string } {
   const { deposit, order } = step
-  const events = parseEventLogs({
-    abi: payRouterAbi,
-    eventName: 'Filled',
-    logs: receipt.logs,
-    strict: true,
-  }).filter(
-    (log) =>
-      log.address.toLowerCase() === destination.payRouter.toLowerCase() &&
-      log.args.orderKey.toLowerCase() === deposit.orderKey,
-  )
+  const events = listPayRouterFilledEvents(receipt, destination.payRouter, deposit.orderKey)
   const [event] = events
   if (!event || events.length > 1) return { problem: `${events.length} Filled events for the order` }
   const args = event.args
@@ -616,14 +592,13 @@ async function findFilledLogs(
         : 0n
   const found = []
   for (const [fromBlock, toBlock] of listBlockRanges(start, head)) {
-    const logs = await destination.client.getContractEvents({
-      address: destination.payRouter,
-      abi: payRouterAbi,
+    const logs = await getPayRouterEvents({
+      client: destination.client,
+      payRouter: destination.payRouter,
       eventName: 'Filled',
       args,
       fromBlock,
       toBlock,
-      strict: true,
     })
     found.push(...logs)
   }
@@ -631,21 +606,11 @@ async function findFilledLogs(
 }
 
 async function isFilledOnChain(chain: RelayerChain, orderKey: Hash): Promise<boolean> {
-  return chain.client.readContract({
-    address: chain.payRouter,
-    abi: payRouterAbi,
-    functionName: 'filled',
-    args: [orderKey],
-  })
+  return readPayRouterFilled(chain.client, chain.payRouter, orderKey)
 }
 
 async function readEscrowState(chain: RelayerChain, orderKey: Hash): Promise<number> {
-  return chain.client.readContract({
-    address: chain.payRouter,
-    abi: payRouterAbi,
-    functionName: 'depositState',
-    args: [orderKey],
-  })
+  return readPayRouterDepositState(chain.client, chain.payRouter, orderKey)
 }
 
 /** The chain's clock: its latest block's timestamp (contracts compare deadlines with it, not with ours). */
@@ -685,13 +650,12 @@ function buildFillPlan(
 }
 
 async function quote(chain: RelayerChain, amountIn: bigint, path: `0x${string}`[]): Promise<bigint> {
-  const amounts = await chain.client.readContract({
-    address: chain.deployment.contracts.uniswapV2Router,
-    abi: uniswapV2Router02Abi,
-    functionName: 'getAmountsOut',
-    args: [amountIn, path],
+  return quoteUniswapAmountOut({
+    client: chain.client,
+    router: chain.deployment.contracts.uniswapV2Router,
+    amountIn,
+    path,
   })
-  return amounts[amounts.length - 1] ?? 0n
 }
 
 async function ensureAllowance(chain: RelayerChain, token: LocalToken, amount: bigint): Promise<void> {

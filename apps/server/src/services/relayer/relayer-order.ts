@@ -1,12 +1,9 @@
-import { payRouterAbi } from '@quicklinks/contracts/generated/pay-router'
-import { type AbiParameterToPrimitiveType, encodeAbiParameters, getAbiItem, type Hash, keccak256 } from 'viem'
+import type { Hash } from 'viem'
 import type { RelayerDeposit } from '../../db/schema.ts'
-
-/** PayRouter's `Order` tuple, as the ABI declares it (the only input of `orderKeyOf`). */
-const orderParameter = getAbiItem({ abi: payRouterAbi, name: 'orderKeyOf' }).inputs[0]
+import type { PayRouterOrder } from '../payrouter/get-pay-router-order-key.ts'
 
 /** A cross-chain order exactly as PayRouter's `Deposited` event gave it; `fill`, `settle` and `refund` take it. */
-export type RelayerOrder = AbiParameterToPrimitiveType<typeof orderParameter>
+export type RelayerOrder = PayRouterOrder
 
 /** The order fields a relayer_deposits row keeps (addresses lower-case, amounts as decimal strings). */
 export type RelayerOrderFields = Pick<
@@ -53,13 +50,4 @@ export function readRelayerOrderFields(order: RelayerOrder): RelayerOrderFields 
     minAmountOut: order.minAmountOut.toString(),
     fillDeadline: Number(order.fillDeadline),
   }
-}
-
-/**
- * PayRouter's key of an order: keccak256 of its ABI encoding (`orderKeyOf`). The relayer computes
- * it from what it stored and compares it with the event's, so a row always rebuilds the very
- * Order that fill, settle and refund must pass.
- */
-export function getRelayerOrderKey(order: RelayerOrder): Hash {
-  return keccak256(encodeAbiParameters([orderParameter], [order]))
 }

@@ -11,7 +11,7 @@ import {
 } from '../../../test/payment-test-kit.ts'
 import type { DatabaseClient } from '../../db/create-database-client.ts'
 import { relayerDeposits } from '../../db/schema.ts'
-import { getPayRouterAddressOrThrow } from '../routing/providers/local/local-devnet-chain.ts'
+import { getPayRouterAddressOrThrow } from '../payrouter/get-pay-router-address-or-throw.ts'
 import { startWorkers } from '../workers/start-workers.ts'
 import type { RelayerWorker } from './create-relayer-worker.ts'
 import {

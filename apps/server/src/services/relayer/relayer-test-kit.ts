@@ -10,7 +10,7 @@ import {
 } from '../../../test/payment-test-kit.ts'
 import type { DatabaseClient } from '../../db/create-database-client.ts'
 import { type RelayerDeposit, relayerDeposits, routeIntents } from '../../db/schema.ts'
-import { getPayRouterAddressOrThrow } from '../routing/providers/local/local-devnet-chain.ts'
+import { getPayRouterAddressOrThrow } from '../payrouter/get-pay-router-address-or-throw.ts'
 import { createRelayerWorker, type RelayerWorker } from './create-relayer-worker.ts'
 import { getRelayerAccount } from './get-relayer-account.ts'
 

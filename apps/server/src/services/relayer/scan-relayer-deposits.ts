@@ -1,11 +1,12 @@
-import { payRouterAbi } from '@quicklinks/contracts/generated/pay-router'
 import { eq, sql } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
 import type { PublicClient } from 'viem'
 import type { Database } from '../../db/create-database-client.ts'
 import { relayerCursors, relayerDeposits } from '../../db/schema.ts'
 import { listBlockRanges } from '../chains/list-block-ranges.ts'
-import { getRelayerOrderKey, readRelayerOrderFields } from './relayer-order.ts'
+import { getPayRouterEvents } from '../payrouter/get-pay-router-events.ts'
+import { getPayRouterOrderKey } from '../payrouter/get-pay-router-order-key.ts'
+import { readRelayerOrderFields } from './relayer-order.ts'
 
 /**
  * How far back a chain without a cursor is read: a fresh database has no route intents from
@@ -54,18 +55,11 @@ export async function scanRelayerDeposits(
   let stored = 0
   for (const [fromBlock, toBlock] of listBlockRanges(start.fromBlock, head)) {
     const toHeader = await client.getBlock({ blockNumber: toBlock })
-    const logs = await client.getContractEvents({
-      address: payRouter,
-      abi: payRouterAbi,
-      eventName: 'Deposited',
-      fromBlock,
-      toBlock,
-      strict: true,
-    })
+    const logs = await getPayRouterEvents({ client, payRouter, eventName: 'Deposited', fromBlock, toBlock })
     const rows = []
     for (const log of logs) {
       const fields = readRelayerOrderFields(log.args.order)
-      const orderKey = getRelayerOrderKey(log.args.order)
+      const orderKey = getPayRouterOrderKey(log.args.order)
       if (orderKey !== log.args.orderKey.toLowerCase() || fields.sourceChainId !== chainId) {
         options.logger.error(
           { chainId, txHash: log.transactionHash, orderKey: log.args.orderKey },

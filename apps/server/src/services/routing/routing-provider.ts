@@ -1,15 +1,8 @@
 import { z } from 'zod'
 
-/** The placeholder address of a chain's native token (SPEC section 3, Token). */
-export const nativeTokenAddress = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE'
-/** The zero address also stands for the native token. */
-export const zeroAddress = '0x0000000000000000000000000000000000000000'
-
-/** Whether an address (any case) is the native-token placeholder or the zero address. */
-export function isNativeTokenAddress(address: string): boolean {
-  const lower = address.toLowerCase()
-  return lower === nativeTokenAddress.toLowerCase() || lower === zeroAddress
-}
+// The native-token placeholders live with the other token helpers, below every service that needs
+// them (the relayer must not import routing); re-exported for the routing provider's callers.
+export { isNativeTokenAddress, nativeTokenAddress, zeroAddress } from '../tokens/native-token-address.ts'
 
 /** A chain the routing provider can pay to (SPEC section 3, Chain record), as the API returns it. */
 export const routingChainSchema = z

@@ -5,10 +5,9 @@ import type { Database } from '../../db/create-database-client.ts'
 import { type RouteIntent, routeIntents } from '../../db/schema.ts'
 import { getConfirmations, type ServerConfig } from '../../env.ts'
 import { getChainRpcUrl } from '../chains/get-chain-rpc-url.ts'
+import { getLocalPublicClient } from '../chains/get-local-public-client.ts'
 import { getDevnetDeploymentOrThrow } from '../devnet/get-devnet-deployment-or-throw.ts'
-import { getLocalPublicClient } from '../routing/providers/local/get-local-public-client.ts'
 import type { RoutingProvider } from '../routing/routing-provider.ts'
-import type { Worker } from '../workers/start-workers.ts'
 import { backoffMs, type TrackPaymentContext, trackPayment } from './track-payment.ts'
 
 /** Intents one round of a lane looks at, at most. */
@@ -39,7 +38,14 @@ export type CreateTrackerWorkerOptions = {
   onDepositConfirmed?: (chainId: number) => void
 }
 
-export type TrackerWorker = Worker & {
+/**
+ * The tracker's worker: a `Worker` of services/workers/start-workers.ts (spelled out here because
+ * that folder wires the tracker in, and importing it back would be a folder cycle), plus trackNow.
+ */
+export type TrackerWorker = {
+  readonly name: string
+  lanes(): Promise<readonly string[]>
+  runOnce(lane: string): Promise<void>
   /**
    * Looks at one payment now (a receipt was just posted), unless another round holds it. Resolves
    * when the look is done; never throws (a failure is logged and left to the rounds).

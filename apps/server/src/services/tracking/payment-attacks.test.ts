@@ -14,7 +14,7 @@ import {
   waitForFinalRecord,
 } from '../../../test/payment-test-kit.ts'
 import { routeIntentReceipts } from '../../db/schema.ts'
-import { getPayRouterAddressOrThrow } from '../routing/providers/local/local-devnet-chain.ts'
+import { getPayRouterAddressOrThrow } from '../payrouter/get-pay-router-address-or-throw.ts'
 
 // Payers who lie and bystanders who race: a record is `success` only when the chain shows the
 // link's receiver got the link's token, and nobody but the payer's own transaction decides it.

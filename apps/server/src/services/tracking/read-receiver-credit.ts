@@ -1,6 +1,6 @@
-import { payRouterAbi } from '@quicklinks/contracts/generated/pay-router'
 import { erc20Abi, type Log, type PublicClient, parseEventLogs, type TransactionReceipt } from 'viem'
-import { isNativeTokenAddress } from '../routing/routing-provider.ts'
+import { parsePayRouterLogs } from '../payrouter/parse-pay-router-logs.ts'
+import { isNativeTokenAddress } from '../tokens/native-token-address.ts'
 
 export type ReadReceiverCreditOptions = {
   receipt: Pick<TransactionReceipt, 'logs' | 'blockNumber'>
@@ -43,10 +43,7 @@ export async function readReceiverCredit(options: ReadReceiverCreditOptions): Pr
     return credit
   }
   if (options.payRouter) {
-    const router = options.payRouter.toLowerCase()
-    const events = parseEventLogs({ abi: payRouterAbi, logs, strict: true }).filter(
-      (event) => event.address.toLowerCase() === router,
-    )
+    const events = parsePayRouterLogs(logs, options.payRouter)
     let credit = 0n
     for (const event of events) {
       if (event.eventName === 'Paid' && isPayout(event.args.receiver, event.args.token, receiver)) {

@@ -1,11 +1,13 @@
-import { payRouterAbi } from '@quicklinks/contracts/generated/pay-router'
 import { readTransactionStatus } from '@quicklinks/core/transaction-status'
 import { and, asc, eq, sql } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
-import { formatUnits, type Hash, type PublicClient, parseEventLogs, type TransactionReceipt } from 'viem'
+import { formatUnits, type Hash, type PublicClient, type TransactionReceipt } from 'viem'
 import type { Database } from '../../db/create-database-client.ts'
 import { type RouteIntent, relayerDeposits, routeIntentReceipts, routeIntents } from '../../db/schema.ts'
-import { findLocalFill } from '../routing/providers/local/find-local-fill.ts'
+import { findPayRouterFill } from '../payrouter/find-pay-router-fill.ts'
+import { parsePayRouterLogs } from '../payrouter/parse-pay-router-logs.ts'
+import { payRouterEscrowState, readPayRouterDepositState } from '../payrouter/read-pay-router-state.ts'
+import { readRevertReason } from '../payrouter/read-revert-reason.ts'
 import {
   isNativeTokenAddress,
   type RouteAction,
@@ -15,7 +17,6 @@ import {
 import { buildRouteStepStatuses, type RoutePhase } from './build-route-step-statuses.ts'
 import { matchSourceTransaction } from './match-source-transaction.ts'
 import { readReceiverCredit } from './read-receiver-credit.ts'
-import { readRevertReason } from './read-revert-reason.ts'
 
 /** A posted hash that no node knows after this long is given up. */
 export const receiptNotFoundTimeoutMs = 30 * 60_000
@@ -280,12 +281,7 @@ async function trackLocalFill(
 ): Promise<void> {
   const data = intent.providerData as LocalDepositData
   const sourceRouter = readRequestTarget(intent)
-  const deposit = parseEventLogs({
-    abi: payRouterAbi,
-    eventName: 'Deposited',
-    logs: receipt.logs,
-    strict: true,
-  }).find((event) => event.address.toLowerCase() === sourceRouter?.toLowerCase())
+  const [deposit] = sourceRouter ? parsePayRouterLogs(receipt.logs, sourceRouter, 'Deposited') : []
   const destinationRouter =
     typeof data.destinationPayRouter === 'string' ? data.destinationPayRouter : undefined
   if (!deposit || !destinationRouter) {
@@ -306,7 +302,7 @@ async function trackLocalFill(
     .from(relayerDeposits)
     .where(and(eq(relayerDeposits.sourceChainId, intent.fromChainId), eq(relayerDeposits.orderKey, orderKey)))
     .limit(1)
-  const fill = await findLocalFill({
+  const fill = await findPayRouterFill({
     client: destinationClient,
     payRouter: destinationRouter as `0x${string}`,
     orderKey,
@@ -337,13 +333,12 @@ async function trackLocalFill(
       later,
     })
   }
-  const escrowState = await context.getClient(intent.fromChainId).readContract({
-    address: sourceRouter as `0x${string}`,
-    abi: payRouterAbi,
-    functionName: 'depositState',
-    args: [orderKey],
-  })
-  if (escrowState === 3) {
+  const escrowState = await readPayRouterDepositState(
+    context.getClient(intent.fromChainId),
+    sourceRouter as `0x${string}`,
+    orderKey,
+  )
+  if (escrowState === payRouterEscrowState.refunded) {
     await write(
       finalFailure(
         context.now(),

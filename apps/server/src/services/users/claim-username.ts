@@ -4,7 +4,7 @@ import type { Database } from '../../db/create-database-client.ts'
 import { type User, users } from '../../db/schema.ts'
 import type { ReadCaches } from '../cache/read-caches.ts'
 import { writeAndInvalidate } from '../cache/write-and-invalidate.ts'
-import { getUniqueViolation } from '../links/get-unique-violation.ts'
+import { getUniqueViolation } from '../postgres/get-unique-violation.ts'
 
 function buildTakenError(username: string, cause?: unknown): AppError {
   return new AppError('CONFLICT', {

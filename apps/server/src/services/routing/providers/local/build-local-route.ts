@@ -1,17 +1,18 @@
-import { payRouterAbi } from '@quicklinks/contracts/generated/pay-router'
-import { uniswapV2Router02Abi } from '@quicklinks/contracts/generated/uniswap-v2-router02'
 import { AppError } from '@quicklinks/core/app-error'
 import type { DevnetChainDeployment, DevnetDeployment } from '@quicklinks/devnet/devnet-deployment'
-import { encodeFunctionData, erc20Abi, formatUnits, type PublicClient } from 'viem'
-import type { RouteAction, RouteQuote, RouteRequest, RouteTokenRef } from '../../routing-provider.ts'
+import { erc20Abi, formatUnits, type PublicClient } from 'viem'
 import {
-  buildLocalSwapPath,
   getLocalChainOrThrow,
   getLocalTokenOrThrow,
   getLocalUsdcOrThrow,
-  getPayRouterAddressOrThrow,
   type LocalToken,
-} from './local-devnet-chain.ts'
+} from '../../../chains/local-devnet-chain.ts'
+import { encodePayRouterCall } from '../../../payrouter/encode-pay-router-call.ts'
+import { getPayRouterAddressOrThrow } from '../../../payrouter/get-pay-router-address-or-throw.ts'
+import { scaleAmount } from '../../../tokens/scale-amount.ts'
+import { buildLocalSwapPath } from '../../../uniswap/build-local-swap-path.ts'
+import { quoteUniswapAmountOut } from '../../../uniswap/quote-uniswap-amount-out.ts'
+import type { RouteAction, RouteQuote, RouteRequest, RouteTokenRef } from '../../routing-provider.ts'
 
 /** Step estimates of the devnet (SPEC section 9 names 15 s for a swap; the relayer fills in seconds). */
 export const localStepEstimatesMs = { swap: 15_000, bridge: 30_000, transfer: 5_000 } as const
@@ -84,8 +85,7 @@ function buildTransferRoute({ request, fromToken, payRouter }: RouteContext): Ro
     })
   }
   const amount = request.fromAmount
-  const data = encodeFunctionData({
-    abi: payRouterAbi,
+  const data = encodePayRouterCall({
     functionName: 'pay',
     args: [request.intentId, fromToken.contractAddress, amount, request.toAddress],
   })
@@ -120,8 +120,7 @@ async function buildSwapRoute(context: RouteContext): Promise<RouteQuote> {
   const toAmountMin = applySlippage(toAmount, request.slippage)
   assertNotTooSmall(toAmountMin, fromToken, request.fromAmount)
   const deadline = BigInt(Math.floor(now() / 1000) + swapDeadlineSeconds)
-  const data = encodeFunctionData({
-    abi: payRouterAbi,
+  const data = encodePayRouterCall({
     functionName: 'swapAndPay',
     args: [
       request.intentId,
@@ -211,8 +210,7 @@ async function buildCrossChainRoute(context: RouteContext): Promise<RouteQuote> 
   // A fill of this route cannot come before this destination block: fill log queries start here.
   const destinationFromBlock = await destinationClient.getBlockNumber({ cacheTime: 0 })
   const fillDeadline = BigInt(Math.floor(now() / 1000) + localFillWindowSeconds)
-  const data = encodeFunctionData({
-    abi: payRouterAbi,
+  const data = encodePayRouterCall({
     functionName: 'deposit',
     args: [
       request.intentId,
@@ -330,14 +328,6 @@ export function applySlippage(amount: bigint, slippage: number): bigint {
   return (amount * (10_000n - basisPoints)) / 10_000n
 }
 
-/** Converts an amount between two decimal precisions (USDC has 6 on every devnet chain, but need not). */
-export function scaleAmount(amount: bigint, fromDecimals: number, toDecimals: number): bigint {
-  if (fromDecimals === toDecimals) return amount
-  return fromDecimals < toDecimals
-    ? amount * 10n ** BigInt(toDecimals - fromDecimals)
-    : amount / 10n ** BigInt(fromDecimals - toDecimals)
-}
-
 /** Uniswap V2's quote for `amountIn` along `path`; 422 when the pools cannot take it. */
 export async function quoteSwapOrThrow(
   client: PublicClient,
@@ -346,14 +336,8 @@ export async function quoteSwapOrThrow(
   path: readonly `0x${string}`[],
   fromToken: LocalToken,
 ): Promise<bigint> {
-  let amounts: readonly bigint[]
   try {
-    amounts = await client.readContract({
-      address: chain.contracts.uniswapV2Router,
-      abi: uniswapV2Router02Abi,
-      functionName: 'getAmountsOut',
-      args: [amountIn, [...path]],
-    })
+    return await quoteUniswapAmountOut({ client, router: chain.contracts.uniswapV2Router, amountIn, path })
   } catch (error) {
     if (isRpcUnreachable(error)) {
       throw new AppError('SERVICE_UNAVAILABLE', {
@@ -369,17 +353,16 @@ export async function quoteSwapOrThrow(
       cause: error,
     })
   }
-  const out = amounts[amounts.length - 1] ?? 0n
-  return out
 }
 
 function isRpcUnreachable(error: unknown): boolean {
-  let current: unknown = error
-  for (let depth = 0; depth < 8 && current instanceof Error; depth++) {
-    if (current.name === 'HttpRequestError' || current.name === 'TimeoutError') return true
-    current = current.cause
-  }
-  return false
+  const unreachable = AppError.walk(
+    error,
+    (candidate) =>
+      candidate instanceof Error &&
+      (candidate.name === 'HttpRequestError' || candidate.name === 'TimeoutError'),
+  )
+  return unreachable !== undefined
 }
 
 function assertNotTooSmall(amount: bigint, fromToken: LocalToken, fromAmount: bigint): void {

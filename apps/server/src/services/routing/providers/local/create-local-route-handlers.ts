@@ -1,11 +1,12 @@
 import type { DevnetChainDeployment, DevnetDeployment } from '@quicklinks/devnet/devnet-deployment'
 import { getChainRpcUrl } from '../../../chains/get-chain-rpc-url.ts'
+import { getLocalPublicClient } from '../../../chains/get-local-public-client.ts'
+import { getLocalChainOrThrow } from '../../../chains/local-devnet-chain.ts'
 import { getDevnetDeploymentOrThrow } from '../../../devnet/get-devnet-deployment-or-throw.ts'
+import { findPayRouterFill } from '../../../payrouter/find-pay-router-fill.ts'
+import { getPayRouterAddressOrThrow } from '../../../payrouter/get-pay-router-address-or-throw.ts'
 import type { RoutingProvider } from '../../routing-provider.ts'
 import { buildLocalRoute } from './build-local-route.ts'
-import { findLocalFill } from './find-local-fill.ts'
-import { getLocalPublicClient } from './get-local-public-client.ts'
-import { getLocalChainOrThrow, getPayRouterAddressOrThrow } from './local-devnet-chain.ts'
 
 export type LocalRouteHandlersOptions = {
   devnetDeploymentFile: string
@@ -47,7 +48,7 @@ export function createLocalRouteHandlers(
       const fromBlock = query.providerData.destinationFromBlock
       const fill =
         typeof orderKey === 'string' && /^0x[0-9a-f]{64}$/i.test(orderKey)
-          ? await findLocalFill({
+          ? await findPayRouterFill({
               client: clientFor(deployment)(destination),
               payRouter: getPayRouterAddressOrThrow(destination),
               orderKey: orderKey as `0x${string}`,

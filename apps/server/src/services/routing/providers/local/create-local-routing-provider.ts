@@ -3,6 +3,7 @@ import { AppError } from '@quicklinks/core/app-error'
 import type { DevnetDeployment } from '@quicklinks/devnet/devnet-deployment'
 import { getChainRpcUrl } from '../../../chains/get-chain-rpc-url.ts'
 import { getDevnetDeploymentOrThrow } from '../../../devnet/get-devnet-deployment-or-throw.ts'
+import { readPoolUsdPrices } from '../../../uniswap/read-pool-usd-prices.ts'
 import {
   nativeTokenAddress,
   type RoutingChain,
@@ -10,7 +11,6 @@ import {
   type RoutingToken,
 } from '../../routing-provider.ts'
 import { createLocalRouteHandlers } from './create-local-route-handlers.ts'
-import { readPoolUsdPrices } from './read-pool-usd-prices.ts'
 
 /** The network identifiers of the chains the devnet simulates (SPEC's link `chain` values). */
 const networkIdentifiers: Readonly<Record<number, string>> = {

@@ -1,4 +1,5 @@
 import { payRouterAbi } from '@quicklinks/contracts/generated/pay-router'
+import { AppError } from '@quicklinks/core/app-error'
 import { decodeErrorResult, type Hex, type PublicClient, parseAbi, type Transaction } from 'viem'
 
 /** OpenZeppelin 5's ERC-20 and SafeERC20 custom errors: what a token or PayRouter's transfers revert with. */
@@ -66,25 +67,31 @@ function decodeRevert(error: unknown): string {
 }
 
 function findRevertData(error: unknown): Hex | undefined {
-  let current: unknown = error
-  for (let depth = 0; depth < 10 && typeof current === 'object' && current !== null; depth++) {
-    const data = (current as { data?: unknown }).data
-    if (typeof data === 'string' && /^0x[0-9a-fA-F]*$/.test(data)) return data as Hex
-    if (typeof data === 'object' && data !== null) {
-      const nested = (data as { data?: unknown }).data
-      if (typeof nested === 'string' && /^0x[0-9a-fA-F]*$/.test(nested)) return nested as Hex
-    }
-    current = (current as { cause?: unknown }).cause
+  let found: Hex | undefined
+  AppError.walk(error, (candidate) => {
+    found = readHexData(candidate)
+    return found !== undefined
+  })
+  return found
+}
+
+/** The revert data an RPC error carries as `data`, or as `data.data` (some nodes nest it). */
+function readHexData(candidate: unknown): Hex | undefined {
+  if (typeof candidate !== 'object' || candidate === null) return undefined
+  const data = (candidate as { data?: unknown }).data
+  if (typeof data === 'string' && /^0x[0-9a-fA-F]*$/.test(data)) return data as Hex
+  if (typeof data === 'object' && data !== null) {
+    const nested = (data as { data?: unknown }).data
+    if (typeof nested === 'string' && /^0x[0-9a-fA-F]*$/.test(nested)) return nested as Hex
   }
   return undefined
 }
 
 function findMessage(error: unknown): string | undefined {
-  let current: unknown = error
-  for (let depth = 0; depth < 10 && typeof current === 'object' && current !== null; depth++) {
-    const details = (current as { details?: unknown }).details
-    if (typeof details === 'string' && /revert/i.test(details)) return details
-    current = (current as { cause?: unknown }).cause
-  }
+  const withDetails = AppError.walk(error, (candidate) => {
+    const details = (candidate as { details?: unknown }).details
+    return typeof details === 'string' && /revert/i.test(details)
+  })
+  if (withDetails !== undefined) return (withDetails as { details: string }).details
   return error instanceof Error ? error.message : undefined
 }

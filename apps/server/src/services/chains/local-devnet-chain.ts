@@ -1,7 +1,7 @@
 import { AppError } from '@quicklinks/core/app-error'
 import type { DevnetChainDeployment, DevnetDeployment } from '@quicklinks/devnet/devnet-deployment'
 import { getAddress } from 'viem'
-import { isNativeTokenAddress, nativeTokenAddress, zeroAddress } from '../../routing-provider.ts'
+import { isNativeTokenAddress, nativeTokenAddress, zeroAddress } from '../tokens/native-token-address.ts'
 
 /** A token of a devnet chain as routes use it: native tokens travel as the wrapped one on Uniswap. */
 export type LocalToken = {
@@ -79,32 +79,4 @@ export function getLocalUsdcOrThrow(chain: DevnetChainDeployment): LocalToken {
     })
   }
   return getLocalTokenOrThrow(chain, usdc.address, 'toToken')
-}
-
-/**
- * The PayRouter address of a devnet chain. Throws 503 when the deployment predates PayRouter
- * (an old devnet data dir: restart the devnet).
- */
-export function getPayRouterAddressOrThrow(chain: DevnetChainDeployment): `0x${string}` {
-  const address = (chain.contracts as Record<string, unknown>).payRouter
-  if (typeof address !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(address)) {
-    throw new AppError('SERVICE_UNAVAILABLE', {
-      message: `No PayRouter in the devnet deployment of chain ${chain.chainId}`,
-      userMessage: `PayRouter is not deployed on ${chain.name}; restart the devnet (npm start).`,
-    })
-  }
-  return getAddress(address)
-}
-
-/**
- * The Uniswap V2 path from one token to another through the devnet's pools, which all pair
- * with USDC: direct when either end is USDC, otherwise through USDC. Empty when both ends are the
- * same pool token (ETH and WETH), which no swap connects.
- */
-export function buildLocalSwapPath(from: LocalToken, to: LocalToken, usdc: LocalToken): `0x${string}`[] {
-  if (from.poolAddress === to.poolAddress) return []
-  if (from.poolAddress === usdc.poolAddress || to.poolAddress === usdc.poolAddress) {
-    return [from.poolAddress, to.poolAddress]
-  }
-  return [from.poolAddress, usdc.poolAddress, to.poolAddress]
 }

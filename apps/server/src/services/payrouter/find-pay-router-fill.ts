@@ -1,11 +1,13 @@
-import { payRouterAbi } from '@quicklinks/contracts/generated/pay-router'
-import { type Hash, type PublicClient, parseEventLogs, type TransactionReceipt } from 'viem'
-import { listBlockRanges } from '../../../chains/list-block-ranges.ts'
+import type { Hash, PublicClient, TransactionReceipt } from 'viem'
+import { listBlockRanges } from '../chains/list-block-ranges.ts'
+import { getPayRouterEvents } from './get-pay-router-events.ts'
+import { listPayRouterFilledEvents } from './list-pay-router-filled-events.ts'
+import { readPayRouterFilled } from './read-pay-router-state.ts'
 
 /** Log queries one look may make (at 2,000 blocks each), so a look stays bounded on fast chains. */
 const maxLogQueries = 10
 
-export type LocalFill = {
+export type PayRouterFill = {
   txHash: Hash
   receipt: TransactionReceipt
   /** What the Filled event says was paid. */
@@ -14,7 +16,7 @@ export type LocalFill = {
   amount: bigint
 }
 
-export type FindLocalFillOptions = {
+export type FindPayRouterFillOptions = {
   client: PublicClient
   payRouter: `0x${string}`
   orderKey: Hash
@@ -29,14 +31,11 @@ export type FindLocalFillOptions = {
  * `filled(orderKey)` first, then the hinted transaction's receipt, else the `Filled` log found in
  * bounded ranges (at most 2,000 blocks a query) from `fromBlock`. Throws on RPC errors.
  */
-export async function findLocalFill(options: FindLocalFillOptions): Promise<LocalFill | undefined> {
+export async function findPayRouterFill(
+  options: FindPayRouterFillOptions,
+): Promise<PayRouterFill | undefined> {
   const { client, payRouter, orderKey } = options
-  const isFilled = await client.readContract({
-    address: payRouter,
-    abi: payRouterAbi,
-    functionName: 'filled',
-    args: [orderKey],
-  })
+  const isFilled = await readPayRouterFilled(client, payRouter, orderKey)
   if (!isFilled) return undefined
   if (options.hintTxHash) {
     const receipt = await client.getTransactionReceipt({ hash: options.hintTxHash }).catch(() => undefined)
@@ -48,9 +47,9 @@ export async function findLocalFill(options: FindLocalFillOptions): Promise<Loca
   let queries = 0
   for (const [fromBlock, toBlock] of listBlockRanges(options.fromBlock, latest, { newestFirst: true })) {
     if (queries++ >= maxLogQueries) break
-    const [log] = await client.getContractEvents({
-      address: payRouter,
-      abi: payRouterAbi,
+    const [log] = await getPayRouterEvents({
+      client,
+      payRouter,
       eventName: 'Filled',
       args: { orderKey },
       fromBlock,
@@ -69,18 +68,9 @@ function readFill(
   receipt: TransactionReceipt,
   payRouter: `0x${string}`,
   orderKey: Hash,
-): Omit<LocalFill, 'txHash' | 'receipt'> | undefined {
+): Omit<PayRouterFill, 'txHash' | 'receipt'> | undefined {
   if (receipt.status !== 'success') return undefined
-  const event = parseEventLogs({
-    abi: payRouterAbi,
-    eventName: 'Filled',
-    logs: receipt.logs,
-    strict: true,
-  }).find(
-    (candidate) =>
-      candidate.address.toLowerCase() === payRouter.toLowerCase() &&
-      candidate.args.orderKey.toLowerCase() === orderKey.toLowerCase(),
-  )
+  const [event] = listPayRouterFilledEvents(receipt, payRouter, orderKey)
   if (!event) return undefined
   return { receiver: event.args.receiver, token: event.args.token, amount: event.args.amount }
 }

@@ -1,5 +1,5 @@
 import type { Link } from '../../db/schema.ts'
-import { createReadCache, type ReadCache } from '../cache/create-read-cache.ts'
+import { createReadCache, type ReadCache } from './create-read-cache.ts'
 
 export type PublicLinkCacheOptions = {
   /** Most slugs held at once (hits and misses together); the least recently read go first. Default 5,000. */
