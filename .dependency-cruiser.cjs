@@ -6,46 +6,6 @@
 // Tests (*.test.ts[x]) are left out: a test may import from anywhere it needs to set its scene, and
 // nothing imports a test, so it can close no cycle that the product's code would have.
 
-/**
- * Folder cycles tolerated for now, each as its two folders. Every entry exempts exactly the two
- * imports between those folders, nothing else; remove the entry when the cycle is gone.
- */
-const toleratedFolderCycles = [
-  // apps/web/src/features/auth/onboarding-screen.tsx imports features/settings/wallet-address.tsx,
-  // and settings imports auth's session, auth-modal-store, describe-auth-error and wallet-session.
-  // features/auth is being reworked by its owner (issue 13, point 4); that change breaks this cycle.
-  ['apps/web/src/features/auth', 'apps/web/src/features/settings'],
-]
-
-const exactFolder = (folder) => `^${folder.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`
-const toleratedFolders = [...new Set(toleratedFolderCycles.flat())]
-
-/** @type {import('dependency-cruiser').IForbiddenRuleType[]} */
-const folderCycleRules = [
-  {
-    name: 'no-circular-folders',
-    severity: 'error',
-    comment: 'Two folders import each other, directly or through others: move what both need to a third.',
-    scope: 'folder',
-    from: toleratedFolders.length === 0 ? {} : { pathNot: toleratedFolders.map(exactFolder).join('|') },
-    to: { circular: true },
-  },
-  ...toleratedFolders.map((folder) => {
-    const partners = toleratedFolderCycles
-      .filter((pair) => pair.includes(folder))
-      .map((pair) => (pair[0] === folder ? pair[1] : pair[0]))
-    return {
-      name: 'no-circular-folders',
-      severity: 'error',
-      comment:
-        'Two folders import each other (outside the tolerated pair listed in .dependency-cruiser.cjs).',
-      scope: 'folder',
-      from: { path: exactFolder(folder) },
-      to: { circular: true, pathNot: partners.map(exactFolder).join('|') },
-    }
-  }),
-]
-
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -56,7 +16,14 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
-    ...folderCycleRules,
+    {
+      name: 'no-circular-folders',
+      severity: 'error',
+      comment: 'Two folders import each other, directly or through others: move what both need to a third.',
+      scope: 'folder',
+      from: {},
+      to: { circular: true },
+    },
   ],
   options: {
     doNotFollow: { path: ['node_modules'] },

@@ -2,7 +2,7 @@ import { ArrowRight, Link2, Share2, Sparkles, Wallet } from 'lucide-react'
 import { useNavigate } from 'react-router'
 import { Button } from '../../ui/button'
 import { Card } from '../../ui/card'
-import { WalletAddress } from '../settings/wallet-address'
+import { WalletAddress } from '../../ui/wallet-address'
 import { clearNewUser, defaultSignedInPath } from './post-sign-in'
 import { useSession } from './session'
 

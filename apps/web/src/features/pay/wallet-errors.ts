@@ -1,3 +1,5 @@
+import { AppError } from '@quicklinks/core/app-error'
+
 /** Wallet errors as the pay modal words them (SPEC §8 "Payment failed"). */
 
 function readField(value: unknown, field: string): unknown {
@@ -9,13 +11,9 @@ function readField(value: unknown, field: string): unknown {
  * found by walking the cause chain (viem wraps the provider's error).
  */
 export function isUserRejection(error: unknown): boolean {
-  let current: unknown = error
-  for (let depth = 0; depth < 10 && current !== undefined && current !== null; depth += 1) {
-    if (readField(current, 'code') === 4001) return true
-    if (readField(current, 'name') === 'UserRejectedRequestError') return true
-    current = readField(current, 'cause')
-  }
-  return false
+  const isRejection = (link: unknown) =>
+    readField(link, 'code') === 4001 || readField(link, 'name') === 'UserRejectedRequestError'
+  return AppError.walk(error, isRejection) !== undefined
 }
 
 /** viem's one-line `shortMessage`, else the first line of the message; undefined when there is none. */
@@ -35,10 +33,5 @@ export function describePaymentError(error: unknown): string {
 
 /** True for EIP-1193's 'unrecognised chain' answer to wallet_switchEthereumChain. */
 export function isUnknownChainError(error: unknown): boolean {
-  let current: unknown = error
-  for (let depth = 0; depth < 10 && current !== undefined && current !== null; depth += 1) {
-    if (readField(current, 'code') === 4902) return true
-    current = readField(current, 'cause')
-  }
-  return false
+  return AppError.walk(error, (link) => readField(link, 'code') === 4902) !== undefined
 }

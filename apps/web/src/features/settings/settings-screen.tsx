@@ -7,7 +7,7 @@ import { Card } from '../../ui/card'
 import { classNames } from '../../ui/class-names'
 import { useLogout, useSession } from '../auth/session'
 import { ExportWalletDialog } from './export-wallet-dialog'
-import { WalletAddress } from './wallet-address'
+import { WalletAddress } from '../../ui/wallet-address'
 
 const themeOptions: Record<ThemePreference, { label: string; icon: typeof Sun }> = {
   light: { label: 'Light', icon: Sun },

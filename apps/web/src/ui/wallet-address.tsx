@@ -1,10 +1,10 @@
 import { Check, Copy } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { getAddress, isAddress } from 'viem'
-import { maskMiddle } from '../../lib/format'
-import { Button } from '../../ui/button'
-import { classNames } from '../../ui/class-names'
-import { toast } from '../../ui/use-toast'
+import { maskMiddle } from '../lib/format'
+import { Button } from './button'
+import { classNames } from './class-names'
+import { toast } from './use-toast'
 
 /** SPEC §9: copy toast 2000 ms. */
 export const copyConfirmationMs = 2000

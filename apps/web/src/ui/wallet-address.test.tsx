@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { Toaster } from '../../app/toaster'
-import { dismissToast } from '../../ui/use-toast'
+import { Toaster } from '../app/toaster'
+import { dismissToast } from './use-toast'
 import { WalletAddress } from './wallet-address'
 
 const address = '0x71c7656ec7ab88b098defb751b7401b5f6d8976f'
