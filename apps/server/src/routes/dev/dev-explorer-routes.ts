@@ -2,8 +2,8 @@ import { AppError } from '@quicklinks/core/app-error'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { getChainRpcUrl } from '../../services/chains/get-chain-rpc-url.ts'
-import { getDevnetDeploymentOrThrow } from '../../services/devnet/get-devnet-deployment-or-throw.ts'
 import { getLocalPublicClient } from '../../services/chains/get-local-public-client.ts'
+import { getDevnetDeploymentOrThrow } from '../../services/devnet/get-devnet-deployment-or-throw.ts'
 import { errorResponseSchema } from '../error-response-schema.ts'
 
 /** Turns bigints into decimal strings so a viem object can go out as JSON. */

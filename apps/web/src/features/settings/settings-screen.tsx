@@ -5,9 +5,9 @@ import { type ThemePreference, themePreferences, useThemeStore } from '../../lib
 import { Button } from '../../ui/button'
 import { Card } from '../../ui/card'
 import { classNames } from '../../ui/class-names'
+import { WalletAddress } from '../../ui/wallet-address'
 import { useLogout, useSession } from '../auth/session'
 import { ExportWalletDialog } from './export-wallet-dialog'
-import { WalletAddress } from '../../ui/wallet-address'
 
 const themeOptions: Record<ThemePreference, { label: string; icon: typeof Sun }> = {
   light: { label: 'Light', icon: Sun },
