@@ -1,51 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { repoRoot } from '../src/env.ts'
 import { defaultFramesDistDir } from '../src/frames/build-frames-server.ts'
+import { startEntryPoint } from './start-entry-point.ts'
 
 const mainPath = join(repoRoot, 'apps', 'server', 'src', 'main.ts')
 
-type RunningMain = {
-  child: ChildProcess
-  output: () => string
-  exited: Promise<number | null>
-  /** Resolves with the first group of `pattern` once the output matches it; rejects if the process exits first. */
-  waitForOutput: (pattern: RegExp) => Promise<string>
-}
-
-function startMain(env: Record<string, string>): RunningMain {
-  const child = spawn(process.execPath, ['--import', 'tsx', mainPath], {
-    cwd: repoRoot,
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let output = ''
-  const listeners = new Set<() => void>()
-  const append = (chunk: Buffer) => {
-    output += chunk.toString()
-    for (const listener of listeners) listener()
-  }
-  child.stdout?.on('data', append)
-  child.stderr?.on('data', append)
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-  // Each chunk of output is checked as it arrives (the test's own time-out bounds the wait).
-  const waitForOutput = (pattern: RegExp) =>
-    new Promise<string>((resolve, reject) => {
-      const check = () => {
-        const match = pattern.exec(output)?.[1]
-        if (match === undefined) return
-        listeners.delete(check)
-        resolve(match)
-      }
-      listeners.add(check)
-      check()
-      void exited.then((code) => reject(new Error(`exited with ${code} before ${pattern}:\n${output}`)))
-    })
-  return { child, output: () => output, exited, waitForOutput }
-}
+const startMain = (env: Record<string, string>) => startEntryPoint(mainPath, env)
 
 describe('src/main.ts', () => {
   const cleanups: (() => void)[] = []
