@@ -1,5 +1,5 @@
 import { ArrowLeft, X } from 'lucide-react'
-import { useEffect, useRef } from 'react'
+import { type ReactNode, useEffect, useRef } from 'react'
 import { Dialog, DialogTitle } from '../../ui/dialog'
 
 export type PayDialogShellProps = {
@@ -8,7 +8,7 @@ export type PayDialogShellProps = {
   onDismiss: () => void
   onBack?: (() => void) | undefined
   onClose?: (() => void) | undefined
-  children: React.ReactNode
+  children: ReactNode
 }
 
 /**
@@ -35,38 +35,46 @@ export function PayDialogShell({ title, onDismiss, onBack, onClose, children }: 
       isDescribed={false}
     >
       <div ref={headerRef} className="-mt-2 mb-4 flex min-h-11 items-center gap-1">
-        {onBack === undefined ? (
-          <span className="size-11 shrink-0" aria-hidden="true" />
-        ) : (
-          <button
-            type="button"
-            aria-label="Back"
-            onClick={onBack}
-            className="-ml-2 inline-flex size-11 shrink-0 items-center justify-center rounded-control text-muted hover:bg-subtle hover:text-fg"
-          >
-            <ArrowLeft aria-hidden="true" className="size-5" />
-          </button>
-        )}
+        <HeaderButton label="Back" onClick={onBack} edgeClassName="-ml-2">
+          <ArrowLeft aria-hidden="true" className="size-5" />
+        </HeaderButton>
         <DialogTitle
           tabIndex={-1}
           className="min-w-0 flex-1 truncate text-center font-semibold text-lg tracking-tight outline-none"
         >
           {title}
         </DialogTitle>
-        {onClose === undefined ? (
-          <span className="size-11 shrink-0" aria-hidden="true" />
-        ) : (
-          <button
-            type="button"
-            aria-label="Close"
-            onClick={onClose}
-            className="-mr-2 inline-flex size-11 shrink-0 items-center justify-center rounded-control text-muted hover:bg-subtle hover:text-fg"
-          >
-            <X aria-hidden="true" className="size-5" />
-          </button>
-        )}
+        <HeaderButton label="Close" onClick={onClose} edgeClassName="-mr-2">
+          <X aria-hidden="true" className="size-5" />
+        </HeaderButton>
       </div>
       {children}
     </Dialog>
+  )
+}
+
+/** A 44 px header icon button, or a same-sized spacer when there is no action (the title stays centred). */
+function HeaderButton({
+  label,
+  onClick,
+  edgeClassName,
+  children,
+}: {
+  label: string
+  onClick: (() => void) | undefined
+  /** Pulls the button to the dialog's edge: '-ml-2' on the left, '-mr-2' on the right. */
+  edgeClassName: string
+  children: ReactNode
+}) {
+  if (onClick === undefined) return <span className="size-11 shrink-0" aria-hidden="true" />
+  return (
+    <button
+      type="button"
+      aria-label={label}
+      onClick={onClick}
+      className={`${edgeClassName} inline-flex size-11 shrink-0 items-center justify-center rounded-control text-muted hover:bg-subtle hover:text-fg`}
+    >
+      {children}
+    </button>
   )
 }
