@@ -24,6 +24,26 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
+    {
+      name: 'server-asks-the-signer',
+      severity: 'error',
+      comment:
+        'The app server reaches the signer only through its doors (docs/decisions/0016): the plugin it ' +
+        'mounts, the in-process API in src/api/, and its migrations; never its tables or services.',
+      from: { path: '^apps/server/src/' },
+      to: {
+        path: '^apps/signer/src/',
+        pathNot:
+          '^apps/signer/src/(api/|routes/signer-plugin\\.ts$|db/migrate-signer\\.ts$|signer-config\\.ts$|delivery\\.ts$)',
+      },
+    },
+    {
+      name: 'packages-depend-on-no-app',
+      severity: 'error',
+      comment: 'A package (the SDK, the protocol, core…) is used by apps and never imports one.',
+      from: { path: '^packages/' },
+      to: { path: '^apps/' },
+    },
   ],
   options: {
     doNotFollow: { path: ['node_modules'] },

@@ -1,8 +1,8 @@
 import type { DevMail } from '@quicklinks/core/dev-outbox'
+import { readExportSignerPublicKey } from '@quicklinks/signer/api/read-export-signer-public-key'
 // The app server process: parse the environment, migrate, listen; close cleanly on SIGINT/SIGTERM.
 import { buildApp } from './app.ts'
 import { buildFramesServer } from './frames/build-frames-server.ts'
-import { readExportSignerPublicKey } from './frames/read-export-signer-public-key.ts'
 import { createDevOutbox } from './services/delivery/create-dev-outbox.ts'
 import { startMailCatcher } from './services/delivery/start-mail-catcher.ts'
 import { startServerProcess } from './start-server-process.ts'

@@ -10,7 +10,6 @@ import { siweNonces } from '../../db/schema.ts'
 import { createReadCaches } from '../cache/read-caches.ts'
 import { consumeSiweNonce } from './consume-siwe-nonce.ts'
 import { createSiweNonce, siweNonceLifetimeMs } from './create-siwe-nonce.ts'
-import { getSignerEmail } from './get-signer-email.ts'
 import { signInWithSiwe } from './sign-in-with-siwe.ts'
 
 const publicOrigin = 'http://localhost:3000'
@@ -102,8 +101,6 @@ describe('SIWE services', () => {
 
   it("reads the e-mail of the signer's user owning the wallet address", async () => {
     const account = privateKeyToAccount(generatePrivateKey())
-    expect(await getSignerEmail(database.db, account.address)).toBeNull()
-
     const organizationId = randomUUID()
     const userId = randomUUID()
     await database.db.insert(signerOrganizations).values({ id: organizationId })
@@ -115,10 +112,6 @@ describe('SIWE services', () => {
       evmAddress: account.address,
       solanaAddress: `solana-${userId}`,
     })
-    // Whatever casing the caller has.
-    expect(await getSignerEmail(database.db, account.address.toLowerCase() as `0x${string}`)).toBe(
-      'lin@example.com',
-    )
 
     const message = createSiweMessage({
       address: account.address,

@@ -1,3 +1,4 @@
+import { findAccountEmail } from '@quicklinks/signer/api/find-account-email'
 import { eq } from 'drizzle-orm'
 import type { Address } from 'viem'
 import type { Database } from '../../db/create-database-client.ts'
@@ -5,7 +6,6 @@ import { type User, users } from '../../db/schema.ts'
 import type { ReadCaches } from '../cache/read-caches.ts'
 import { writeAndInvalidate } from '../cache/write-and-invalidate.ts'
 import { getOrCreateUser } from '../users/get-or-create-user.ts'
-import { getSignerEmail } from './get-signer-email.ts'
 import {
   type SiweLoginInput,
   type SiweLoginOptions,
@@ -13,7 +13,7 @@ import {
 } from './verify-siwe-login-or-throw.ts'
 
 export type SignInWithSiweOptions = SiweLoginOptions & {
-  /** Where the user's e-mail comes from (default: the signer's record, `getSignerEmail`). */
+  /** Where the user's e-mail comes from (default: the signer's record, asked through its API: `findAccountEmail`). */
   getEmail?: (db: Database, address: Address) => Promise<string | null>
   /** The read caches an e-mail refresh invalidates (cached sessions hold the user row). */
   caches?: ReadCaches
@@ -30,7 +30,7 @@ export async function signInWithSiwe(
   options: SignInWithSiweOptions,
 ): Promise<User> {
   const { address } = await verifySiweLoginOrThrow(db, input, options)
-  const email = await (options.getEmail ?? getSignerEmail)(db, address)
+  const email = await (options.getEmail ?? findAccountEmail)(db, address)
   const user = await getOrCreateUser(db, { address, ...(email === null ? {} : { email }) })
   if (email === null || user.email === email) return user
   // Only a refresh is a write: cached sessions learn it, on every instance, at its commit.
