@@ -234,3 +234,27 @@ test('the dashboard is accessible empty and with links, and a taken name offers 
   await details.getByRole('button', { name: 'Create' }).click()
   await expect(page.getByRole('dialog', { name: 'Your Link is Ready to Share' })).toBeVisible()
 })
+
+test('Back on the ready page returns to the new link’s details, and saving there updates it', async ({
+  page,
+}) => {
+  const { address } = await getSessionUser(page)
+  const alias = `Back ${Date.now()}`
+  await createLinkThroughModal(page, { alias, receiver: address, message: 'First' })
+
+  await linkDialog(page).getByRole('button', { name: 'Back' }).click()
+  const details = page.getByRole('dialog', { name: 'Edit Payment Link' })
+  await expect(details).toBeVisible()
+  await expect(details.getByLabel('Payment Page Name')).toHaveValue(alias)
+  await details.getByLabel('Message').fill('Second')
+  await details.getByRole('button', { name: 'Save' }).click()
+  await expect(page.getByRole('dialog', { name: 'Link updated!' })).toBeVisible()
+  await linkDialog(page).getByRole('button', { name: 'Done' }).click()
+
+  // One link, not two, and it carries the message saved from the ready page's Back.
+  await expect(linkCard(page, alias)).toHaveCount(1)
+  const { data: links } = (await (await page.request.get('/api/links')).json()) as {
+    data: { alias: string; message: string }[]
+  }
+  expect(links.filter((link) => link.alias === alias).map((link) => link.message)).toEqual(['Second'])
+})

@@ -26,6 +26,10 @@ describe('fireConfetti', () => {
     vi.advanceTimersByTime(250)
     vi.advanceTimersByTime(250)
     expect(confetti.mock.calls.map(([options]) => options.particleCount)).toEqual([100, 100, 150])
+    // The library's own spread (45), angle (90), ticks and origin: none is overridden.
+    for (const [options] of confetti.mock.calls) {
+      expect(Object.keys(options).sort()).toEqual(['disableForReducedMotion', 'particleCount', 'zIndex'])
+    }
   })
 
   it('fires nothing for a user who prefers reduced motion', () => {

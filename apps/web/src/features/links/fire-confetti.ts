@@ -16,13 +16,9 @@ export function fireConfetti(): () => void {
   if (window.matchMedia?.('(prefers-reduced-motion: reduce)').matches) return () => {}
   const timers = confettiBursts.map(({ delayMs, particleCount }) =>
     setTimeout(() => {
-      void confetti({
-        particleCount,
-        spread: 70,
-        origin: { y: 0.6 },
-        disableForReducedMotion: true,
-        zIndex: 60,
-      })
+      // The library's defaults (200 ticks, spread 45, angle 90, from the middle) but for the count;
+      // zIndex only lifts it above the dialog.
+      void confetti({ particleCount, disableForReducedMotion: true, zIndex: 60 })
     }, delayMs),
   )
   return () => {

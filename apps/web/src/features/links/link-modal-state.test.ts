@@ -191,6 +191,19 @@ describe('link manager modal reducer', () => {
     expect(saved.isSuccess).toBe(true)
     expect(saved.isSaving).toBe(false)
     expect(reduceLinkModal(saved, { type: 'back' }).page.name).toBe('details')
+    // Back from the ready page of a new link edits that link: saving again updates it.
+    const created = run(
+      { type: 'openCreate', idempotencyKey: 'k' },
+      { type: 'chooseType', typeId: 'custom' },
+      { type: 'continue' },
+      { type: 'submit' },
+      { type: 'saved', link },
+    )
+    const back = reduceLinkModal(created, { type: 'back' })
+    expect(back.page.name).toBe('details')
+    expect(back.isEditing).toBe(true)
+    expect(back.editingId).toBe(link.id)
+    expect(back.draft.alias).toBe(link.alias)
     const closed = reduceLinkModal(saved, { type: 'close' })
     expect(closed.page.name).toBe('closed')
     expect(closed.isEditing).toBe(false)

@@ -194,7 +194,15 @@ export function reduceLinkModal(state: LinkModalState, action: LinkModalAction):
             ? { ...initialLinkModalState }
             : { ...state, page: { name: 'type' }, error: null }
         case 'ready':
-          return { ...state, page: { name: 'details' } }
+          // The link exists now: details edit it, so saving again updates it instead of creating.
+          return {
+            ...state,
+            page: { name: 'details' },
+            isEditing: true,
+            editingId: state.page.link.id,
+            draft: draftFromLink(state.page.link),
+            error: null,
+          }
         default:
           return assertNever(state.page)
       }

@@ -7,7 +7,10 @@ import { fireConfetti } from './fire-confetti'
 import { buildPublicLinkUrl } from './link'
 import type { LinkModalAction } from './link-modal-state'
 
-/** The page after a save: confetti, 'Your Link is Ready to Share' (or 'Link updated!') and the link. */
+/**
+ * The page after a save: confetti, 'Your Link is Ready to Share' (or 'Link updated!'), the link,
+ * Back to its details (now editing it) and Done.
+ */
 export function LinkReadyPage({
   slug,
   isEditing,
@@ -29,9 +32,12 @@ export function LinkReadyPage({
       </DialogTitle>
       <DialogDescription>Anyone with this link can pay you.</DialogDescription>
       <CopyLinkField url={url} className="mt-6 w-full" />
-      <Button className="mt-6 w-full" onClick={() => dispatch({ type: 'close' })}>
-        Done
-      </Button>
+      <div className="mt-6 grid w-full grid-cols-2 gap-3">
+        <Button variant="secondary" onClick={() => dispatch({ type: 'back' })}>
+          Back
+        </Button>
+        <Button onClick={() => dispatch({ type: 'close' })}>Done</Button>
+      </div>
     </div>
   )
 }

@@ -1,8 +1,13 @@
 import { useMemo, useState } from 'react'
 import { type Connector, useConnect, useConnection, useConnectors } from 'wagmi'
 import { getConnectorRdns } from './get-connector-rdns'
-import { listDetectedWallets } from './list-detected-wallets'
-import { getWalletInstallUrl, isMobileDevice, type WalletCatalogueEntry } from './wallet-catalogue'
+import { listDetectedWallets, readLegacyProvider } from './list-detected-wallets'
+import {
+  findCatalogueEntryByFlags,
+  getWalletInstallUrl,
+  isMobileDevice,
+  type WalletCatalogueEntry,
+} from './wallet-catalogue'
 import { WalletStep } from './wallet-step'
 
 export type ConnectWalletStepProps = {
@@ -15,7 +20,7 @@ export type ConnectWalletStepProps = {
 /**
  * Step 0 'Select Your Wallet' with its wallet actions: connects a detected wallet, a catalogue
  * entry's connector or WalletConnect; a catalogue wallet without a connector opens its deep link
- * on mobile, else its store or home page in a new tab. Connect errors are logged only (SPEC §8).
+ * on mobile, else its store or home page in a new tab. Connect errors are logged only (docs/product.md#errors-wallet).
  */
 export function ConnectWalletStep({ isConnected, onResume }: ConnectWalletStepProps) {
   const connection = useConnection()
@@ -34,7 +39,7 @@ export function ConnectWalletStep({ isConnected, onResume }: ConnectWalletStepPr
     try {
       await connect.mutateAsync({ connector })
     } catch (error) {
-      // SPEC §8: wallet connect errors are logged only.
+      // Wallet connect errors are logged only.
       console.warn('Wallet connection failed', error)
     } finally {
       setPendingWallet(null)
@@ -44,7 +49,8 @@ export function ConnectWalletStep({ isConnected, onResume }: ConnectWalletStepPr
     const match = connectors.find(
       (connector) =>
         entry.detect.rdns.includes(getConnectorRdns(connector) ?? '') ||
-        (entry.id === 'walletconnect' && connector.type === 'walletConnect'),
+        (entry.id === 'walletconnect' && connector.type === 'walletConnect') ||
+        (connector.id === 'injected' && findCatalogueEntryByFlags(readLegacyProvider())?.id === entry.id),
     )
     if (match !== undefined) {
       void connectWith(match, entry.id)

@@ -1,12 +1,17 @@
 import type { Connector } from 'wagmi'
 import { getConnectorRdns } from './get-connector-rdns'
+import { findCatalogueEntryByFlags } from './wallet-catalogue'
 import type { DetectedWallet } from './wallet-step'
 
 /**
  * The wallets the browser offers: every EIP-6963 announcement (wagmi makes each an injected connector
- * whose id is the rdns), and the legacy `window.ethereum` only when nothing announced itself.
+ * whose id is the rdns), and the legacy `window.ethereum` only when nothing announced itself, named
+ * after the catalogue wallet its `is…` flags say it is ('Browser Wallet' when none does).
  */
-export function listDetectedWallets(connectors: readonly Connector[]): DetectedWallet[] {
+export function listDetectedWallets(
+  connectors: readonly Connector[],
+  legacyProvider: unknown = typeof window === 'undefined' ? undefined : readLegacyProvider(),
+): DetectedWallet[] {
   const wallets: DetectedWallet[] = []
   for (const connector of connectors) {
     const rdns = getConnectorRdns(connector)
@@ -14,8 +19,14 @@ export function listDetectedWallets(connectors: readonly Connector[]): DetectedW
     wallets.push({ id: connector.uid, name: connector.name, icon: connector.icon, rdns })
   }
   if (wallets.length > 0) return wallets
-  const hasLegacy = typeof window !== 'undefined' && (window as { ethereum?: unknown }).ethereum !== undefined
   const legacy = connectors.find((connector) => connector.id === 'injected')
-  if (hasLegacy && legacy !== undefined) wallets.push({ id: legacy.uid, name: 'Browser Wallet' })
+  if (legacyProvider === undefined || legacy === undefined) return wallets
+  const entry = findCatalogueEntryByFlags(legacyProvider)
+  wallets.push({ id: legacy.uid, name: entry?.name ?? 'Browser Wallet', rdns: entry?.detect.rdns[0] })
   return wallets
+}
+
+/** The page's legacy injected provider, `window.ethereum`, if a wallet set one. */
+export function readLegacyProvider(): unknown {
+  return (window as { ethereum?: unknown }).ethereum
 }

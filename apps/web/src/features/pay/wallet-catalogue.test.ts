@@ -1,6 +1,10 @@
+import { UserRejectedRequestError } from 'viem'
 import { describe, expect, it } from 'vitest'
+import type { Connector } from 'wagmi'
+import { listDetectedWallets } from './list-detected-wallets'
 import {
   findCatalogueEntry,
+  findCatalogueEntryByFlags,
   getWalletInstallUrl,
   isMobileDevice,
   listPopularWallets,
@@ -9,7 +13,7 @@ import {
 import { describePaymentError, isUserRejection } from './wallet-errors'
 
 describe('wallet catalogue', () => {
-  it('holds the SPEC ids in the preferred order, then the rest', () => {
+  it('holds the documented ids in the preferred order, then the rest', () => {
     expect(listPopularWallets('').map((entry) => entry.id)).toEqual([
       'metamask',
       'coinbase',
@@ -43,6 +47,30 @@ describe('wallet catalogue', () => {
     expect(findCatalogueEntry('dev.quicklinks.testwallet')).toBeUndefined()
   })
 
+  it("names a legacy provider by its flags, another wallet's flag winning over isMetaMask", () => {
+    expect(findCatalogueEntryByFlags({ isMetaMask: true })?.id).toBe('metamask')
+    expect(findCatalogueEntryByFlags({ isMetaMask: true, isRabby: true })?.id).toBe('rabby')
+    expect(findCatalogueEntryByFlags({ isMetaMask: true, isBraveWallet: true })?.id).toBe('brave')
+    expect(findCatalogueEntryByFlags({ isMetaMask: 'yes' })).toBeUndefined()
+    expect(findCatalogueEntryByFlags({})).toBeUndefined()
+    expect(findCatalogueEntryByFlags(undefined)).toBeUndefined()
+  })
+
+  it('lists a legacy window.ethereum only when no wallet announced itself, named by its flags', () => {
+    const injected = { uid: 'legacy-uid', id: 'injected', type: 'injected', name: 'Injected' } as Connector
+    const announced = { uid: 'a-uid', id: 'io.rabby', type: 'injected', name: 'Rabby' } as Connector
+    expect(listDetectedWallets([injected], { isMetaMask: true })).toEqual([
+      { id: 'legacy-uid', name: 'MetaMask', rdns: 'io.metamask' },
+    ])
+    expect(listDetectedWallets([injected], { request: () => undefined })).toEqual([
+      { id: 'legacy-uid', name: 'Browser Wallet', rdns: undefined },
+    ])
+    expect(listDetectedWallets([injected], undefined)).toEqual([])
+    expect(
+      listDetectedWallets([injected, announced], { isMetaMask: true }).map((wallet) => wallet.name),
+    ).toEqual(['Rabby'])
+  })
+
   it('deep-links on a phone and sends a desktop to the home page', () => {
     const metamask = walletCatalogue.find((entry) => entry.id === 'metamask')
     if (metamask === undefined) throw new Error('metamask missing')
@@ -60,6 +88,13 @@ describe('wallet errors', () => {
     const wrapped = { shortMessage: 'User rejected the request.', cause: { code: 4001 } }
     expect(isUserRejection(wrapped)).toBe(true)
     expect(describePaymentError(wrapped)).toBe('Transaction was rejected by the user.')
+  })
+
+  it("words wagmi's refused switch after adding a chain as its own text, not as a plain rejection", () => {
+    const refused = new UserRejectedRequestError(new Error('User rejected switch after adding network.'))
+    expect(isUserRejection(refused)).toBe(true)
+    expect(describePaymentError(refused)).toBe('User rejected switch after adding network.')
+    expect(describePaymentError({ cause: refused })).toBe('User rejected switch after adding network.')
   })
 
   it('falls back to the short message, then the default', () => {

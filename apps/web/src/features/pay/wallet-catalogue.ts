@@ -1,5 +1,5 @@
 /**
- * SPEC §3 "Wallet catalogue entry": the wallets step 0 offers, with local monogram logos (no
+ * The wallet catalogue (docs/product.md#wallet-catalogue): the wallets step 0 offers, with local monogram logos (no
  * image ever leaves the app's origin), EIP-6963 rdns values to match a detected wallet, and where to
  * send a payer whose browser has no such wallet: a deep link on a phone, the home page otherwise.
  */
@@ -186,7 +186,7 @@ export const walletCatalogue: readonly WalletCatalogueEntry[] = [
   },
 ]
 
-/** SPEC §3 preferred display order; the other entries follow in catalogue order. */
+/** The preferred display order; the other entries follow in catalogue order. */
 export const preferredWalletOrder = [
   'metamask',
   'coinbase',
@@ -222,7 +222,19 @@ export function findCatalogueEntry(rdns: string | undefined): WalletCatalogueEnt
   return walletCatalogue.find((entry) => entry.detect.rdns.includes(rdns))
 }
 
-/** SPEC §2: a phone (its user agent, or a coarse pointer) gets deep links. */
+/**
+ * The catalogue entry a legacy injected provider (`window.ethereum`, no EIP-6963 announcement)
+ * stands for, by its `is…` flags. Many wallets also set `isMetaMask` so that sites written for
+ * MetaMask work with them, so another wallet's own flag wins over MetaMask's.
+ */
+export function findCatalogueEntryByFlags(provider: unknown): WalletCatalogueEntry | undefined {
+  if (typeof provider !== 'object' || provider === null) return undefined
+  const flags = provider as Record<string, unknown>
+  const matches = walletCatalogue.filter((entry) => entry.detect.flags.some((flag) => flags[flag] === true))
+  return matches.find((entry) => entry.id !== 'metamask') ?? matches[0]
+}
+
+/** A phone (its user agent, or a coarse pointer) gets deep links (docs/product.md#wallet-catalogue). */
 export function isMobileDevice(
   userAgent: string = typeof navigator === 'undefined' ? '' : navigator.userAgent,
   hasCoarsePointer: boolean = typeof window !== 'undefined' &&

@@ -1,6 +1,6 @@
 import { AppError } from '@quicklinks/core/app-error'
 
-/** Wallet errors as the pay modal words them (SPEC §8 "Payment failed"). */
+/** Wallet errors as the pay modal words them (docs/product.md#errors-payment). */
 
 function readField(value: unknown, field: string): unknown {
   return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[field] : undefined
@@ -25,8 +25,18 @@ export function getShortMessage(error: unknown): string | undefined {
   return undefined
 }
 
-/** The description of the 'Payment failed' toast: a rejection, the short message, or the default. */
+/** What wagmi throws (as a user rejection) when a wallet adds a chain on 4902 but stays off it. */
+export const switchAfterAddRejectedMessage = 'User rejected switch after adding network.'
+
+/**
+ * The description of the 'Payment failed' toast: a refused switch after adding the chain, a
+ * rejection, the short message, or the default.
+ */
 export function describePaymentError(error: unknown): string {
+  const isSwitchAfterAddRejected = (link: unknown) =>
+    readField(link, 'message') === switchAfterAddRejectedMessage ||
+    readField(link, 'details') === switchAfterAddRejectedMessage
+  if (AppError.walk(error, isSwitchAfterAddRejected) !== undefined) return switchAfterAddRejectedMessage
   if (isUserRejection(error)) return 'Transaction was rejected by the user.'
   return getShortMessage(error) ?? 'Failed to submit transaction.'
 }
