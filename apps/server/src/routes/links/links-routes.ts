@@ -1,24 +1,22 @@
+import { errorResponseSchema } from '@quicklinks/core/api/error-response'
+import {
+  createLinkRequestSchema,
+  deleteLinkResponseSchema,
+  type LinkListResponse,
+  linkIdParamsSchema,
+  linkListResponseSchema,
+  linkResponseSchema,
+  updateLinkRequestSchema,
+} from '@quicklinks/core/api/links'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { z } from 'zod'
 import type { Link } from '../../db/schema.ts'
 import { type CachedJsonAnswer, sendCachedJson } from '../../services/http/encode-once.ts'
 import { createLink } from '../../services/links/create-link.ts'
 import { deleteLink } from '../../services/links/delete-link.ts'
 import { getOwnedLinkOrThrow } from '../../services/links/get-owned-link-or-throw.ts'
-import {
-  createLinkRequestSchema,
-  type LinkResponse,
-  linkSchema,
-  updateLinkRequestSchema,
-} from '../../services/links/link-schemas.ts'
 import { listLinks } from '../../services/links/list-links.ts'
 import { toLinkResponse } from '../../services/links/to-link-response.ts'
 import { updateLink } from '../../services/links/update-link.ts'
-import { errorResponseSchema } from '../error-response-schema.ts'
-
-const linkIdParamsSchema = z.object({ id: z.string().max(64).describe('The link id (a UUID)') })
-const linkResponseSchema = z.object({ data: linkSchema })
-const listResponseSchema = z.object({ data: z.array(linkSchema) })
 
 /**
  * The owner's payment links under /api/links: list, create, read, update, delete. Registered in
@@ -28,11 +26,11 @@ export const linksRoutes: FastifyPluginAsyncZod = async (app) => {
   const provider = app.routingProvider
   // The cache hands out the same list until a write replaces it, so its answer (checked by the
   // response schema, as the route serializer would) is serialized once per list.
-  const listAnswers = new WeakMap<Link[], CachedJsonAnswer<{ data: LinkResponse[] }>>()
+  const listAnswers = new WeakMap<Link[], CachedJsonAnswer<LinkListResponse>>()
   const getListAnswer = (rows: Link[]) => {
     let answer = listAnswers.get(rows)
     if (answer === undefined) {
-      const body = listResponseSchema.parse({ data: rows.map(toLinkResponse) })
+      const body = linkListResponseSchema.parse({ data: rows.map(toLinkResponse) })
       answer = { body, text: JSON.stringify(body), encoded: {} }
       listAnswers.set(rows, answer)
     }
@@ -45,7 +43,7 @@ export const linksRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         summary: "The signed-in user's links, newest first",
         tags: ['links'],
-        response: { 200: listResponseSchema, 401: errorResponseSchema },
+        response: { 200: linkListResponseSchema, 401: errorResponseSchema },
       },
     },
     // GET /api/links: only the caller's links, from the read cache that every link write invalidates.
@@ -146,7 +144,7 @@ export const linksRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['links'],
         params: linkIdParamsSchema,
         response: {
-          200: z.object({ data: z.object({ id: z.string() }) }),
+          200: deleteLinkResponseSchema,
           401: errorResponseSchema,
           403: errorResponseSchema,
           404: errorResponseSchema,

@@ -1,3 +1,4 @@
+import type { CreateLinkRequest } from '@quicklinks/core/api/links'
 import { and, eq } from 'drizzle-orm'
 import { getAddress } from 'viem'
 import type { Database } from '../../db/create-database-client.ts'
@@ -7,7 +8,6 @@ import { writeAndInvalidate } from '../cache/write-and-invalidate.ts'
 import { getUniqueViolation } from '../postgres/get-unique-violation.ts'
 import type { RoutingProvider } from '../routing/routing-provider.ts'
 import { buildAliasSlugOrThrow, buildSlugTakenError, isAliasSlugTaken } from './check-alias-slug.ts'
-import type { CreateLinkRequest } from './link-schemas.ts'
 import { resolveLinkTarget } from './resolve-link-target.ts'
 
 export type CreateLinkResult = {

@@ -1,5 +1,6 @@
+import type { LinkResponse } from '@quicklinks/core/api/links'
+import type { PublicLinkResponse } from '@quicklinks/core/api/pay'
 import type { Link } from '../../db/schema.ts'
-import type { LinkResponse, PublicLinkResponse } from './link-schemas.ts'
 
 /** A link row in its API shape (snake_case, ISO dates). */
 export function toLinkResponse(link: Link): LinkResponse {

@@ -1,3 +1,4 @@
+import type { UpdateLinkRequest } from '@quicklinks/core/api/links'
 import { createValidationError } from '@quicklinks/core/parse-input-or-throw'
 import { and, eq } from 'drizzle-orm'
 import type { Database } from '../../db/create-database-client.ts'
@@ -8,7 +9,6 @@ import { getUniqueViolation } from '../postgres/get-unique-violation.ts'
 import { isNativeTokenAddress } from '../routing/routing-provider.ts'
 import { buildAliasSlugOrThrow, buildSlugTakenError, isAliasSlugTaken } from './check-alias-slug.ts'
 import { buildLinkNotFoundError, getOwnedLinkOrThrow } from './get-owned-link-or-throw.ts'
-import type { UpdateLinkRequest } from './link-schemas.ts'
 
 const sameText = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase()
 
