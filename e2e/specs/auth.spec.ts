@@ -156,6 +156,21 @@ test.describe('sign-in with the embedded wallet', () => {
     expect(await listMailTo(request, email)).toHaveLength(3)
   })
 
+  test('/login is the landing page with the sign-in modal over it; closing the modal leaves for /', async ({
+    page,
+  }) => {
+    await page.goto('/login')
+    const dialog = page.getByRole('dialog', { name: 'Sign in' })
+    await expect(dialog).toBeVisible()
+    // The flat illustration heads the modal, and the landing page is behind it.
+    await expect(dialog.locator('svg[aria-hidden="true"]').first()).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Get started' })).toBeAttached()
+    await page.keyboard.press('Escape')
+    await expect(dialog).toBeHidden()
+    await expect(page).toHaveURL(/\/$/)
+    await expect(page.getByRole('button', { name: 'Get started' })).toBeVisible()
+  })
+
   test('the login modal and its code step have no serious accessibility violations', async ({ page }) => {
     // Several axe runs around a sign-in: close to 60 s on a loaded 2-core runner.
     test.slow()

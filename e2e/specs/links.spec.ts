@@ -5,7 +5,7 @@ import { expect, expectNoSeriousAxeViolations, test } from '../fixtures/test.ts'
 /**
  * The Links tab on the real stack: each test starts as a fresh payee signed in through the API
  * (the signedInUser fixture) and manages its own links
- * (SPEC §2 "Link manager modal", "Link card"; §5 "Links"; §8 toasts).
+ * (docs/product.md#link-manager, docs/product.md#link-card, docs/product.md#link-validation).
  */
 
 test.beforeEach(async ({ page, context, signedInUser: _signedInUser }) => {
@@ -257,4 +257,20 @@ test('Back on the ready page returns to the new link’s details, and saving the
     data: { alias: string; message: string }[]
   }
   expect(links.filter((link) => link.alias === alias).map((link) => link.message)).toEqual(['Second'])
+})
+
+test('the signed-in header has a menu that goes to Settings and back to Links', async ({ page }) => {
+  const menuButton = page.getByRole('banner').getByRole('button', { name: 'Open menu' })
+  await menuButton.click()
+  const menu = page.getByRole('menu')
+  await expect(menu.getByRole('menuitem', { name: 'Links' })).toHaveAttribute('aria-current', 'page')
+  await menu.getByRole('menuitem', { name: 'Settings' }).click()
+  await expect(page).toHaveURL(/\/settings$/)
+  await menuButton.click()
+  await page.getByRole('menu').getByRole('menuitem', { name: 'Links' }).click()
+  await expect(page).toHaveURL(/\/dashboard$/)
+  // Signed out, the header has no menu.
+  await page.getByRole('banner').getByRole('button', { name: 'Logout' }).click()
+  await expect(page).toHaveURL(/\/$/)
+  await expect(menuButton).toHaveCount(0)
 })

@@ -1,22 +1,23 @@
-import { LogOut, Menu } from 'lucide-react'
+import { LogOut } from 'lucide-react'
 import { Link, useLocation } from 'react-router'
 import { useAuthModalStore } from '../features/auth/auth-modal-store'
 import { useLogout, useSession } from '../features/auth/session'
 import { productName } from '../lib/env'
 import { Button } from '../ui/button'
+import { NavigationMenu } from './navigation-menu'
 import { ThemeToggle } from './theme-toggle'
 
 export type HeaderProps = {
-  /** Shows the menu button on the left when given (SPEC: optional). */
-  onMenuClick?: () => void
+  /** Shows the menu button on the left: the page has a menu (the signed-in pages). */
+  hasMenu?: boolean
 }
 
 /**
- * The header on every page (SPEC §2 "Shared chrome"): optional menu button, the product name
+ * The header on every page (docs/product.md#header): optional menu button, the product name
  * centred, the theme toggle, 'Sign in' (signed out, hidden on small screens; opens the auth modal)
  * or 'Logout' (wallet and app session, then /).
  */
-export function Header({ onMenuClick }: HeaderProps) {
+export function Header({ hasMenu = false }: HeaderProps) {
   const session = useSession()
   const { pathname } = useLocation()
   const openAuthModal = useAuthModalStore((state) => state.open)
@@ -26,13 +27,7 @@ export function Header({ onMenuClick }: HeaderProps) {
   return (
     <header className="sticky top-0 z-30 border-border border-b bg-surface/85 backdrop-blur supports-[backdrop-filter]:bg-surface/75">
       <div className="mx-auto grid h-16 max-w-5xl grid-cols-[1fr_auto_1fr] items-center gap-2 px-2 sm:px-4">
-        <div className="flex items-center">
-          {onMenuClick === undefined ? null : (
-            <Button variant="ghost" size="icon" aria-label="Open menu" onClick={onMenuClick}>
-              <Menu aria-hidden="true" />
-            </Button>
-          )}
-        </div>
+        <div className="flex items-center">{hasMenu ? <NavigationMenu /> : null}</div>
         <Link
           to={session.isSignedIn ? '/dashboard' : '/'}
           className="flex min-h-11 items-center gap-2 rounded-control px-2 font-semibold text-base tracking-tight"

@@ -32,7 +32,7 @@ export function RootLayout() {
         Skip to content
       </a>
       <BetaBanner />
-      <Header />
+      <Header hasMenu={isSignedIn && pathname !== '/onboarding'} />
       <main id="main" className="flex flex-1 flex-col">
         <Suspense fallback={<ScreenSkeleton />}>
           <Outlet />
@@ -58,8 +58,8 @@ export function RootLayout() {
 }
 
 /**
- * A magic link normally lands on /login, which completes it. Anywhere else (a redirect parameter
- * sent it elsewhere) the auth modal opens and completes it there.
+ * A magic link normally lands on /login, whose open auth modal completes it. Anywhere else (a
+ * redirect parameter sent it elsewhere) the auth modal opens and completes it there too.
  */
 function useCompleteMagicLinkAnywhere(pathname: string): void {
   const hasMagicLink = useAuthReturnStore(

@@ -1,10 +1,11 @@
 import { Dialog, DialogTitle } from '../../ui/dialog'
+import { AuthIllustration } from './auth-illustration'
 import { useAuthModalStore } from './auth-modal-store'
 import { AuthPanel } from './auth-panel'
 
 /**
- * The auth modal (SPEC "Auth UI defaults": modal mode, no header bar, sign-in text shown). Closing
- * it drops the flow's state; the next open starts on the e-mail step.
+ * The auth modal (docs/product.md#sign-in): the flat illustration, no header bar, the sign-in
+ * text shown. Closing it drops the flow's state; the next open starts on the e-mail step.
  */
 export function AuthModal() {
   const isOpen = useAuthModalStore((state) => state.isOpen)
@@ -12,6 +13,7 @@ export function AuthModal() {
   const close = useAuthModalStore((state) => state.close)
   return (
     <Dialog open={isOpen} onOpenChange={(open) => (open ? undefined : close())} isDescribed={false} size="sm">
+      <AuthIllustration />
       <AuthPanel Title={DialogTitle} purpose={purpose} onSignedIn={close} />
     </Dialog>
   )

@@ -1,13 +1,28 @@
-import { Card } from '../../ui/card'
-import { AuthPanel } from './auth-panel'
+import { useEffect, useRef } from 'react'
+import { useNavigate } from 'react-router'
+import { LandingScreen } from '../landing/landing-screen'
+import { useAuthModalStore } from './auth-modal-store'
+import { useSession } from './session'
 
-/** /login: the sign-in flow on its own page; a magic link lands here and is completed here. */
+/**
+ * /login: the landing page with the sign-in modal open over it (docs/product.md#routes). A magic
+ * link lands here and the modal completes it. Closing the modal without signing in leaves for /.
+ */
 export function LoginScreen() {
-  return (
-    <div className="flex flex-1 items-start justify-center px-4 py-10 sm:items-center sm:py-16">
-      <Card className="w-full max-w-sm p-6 sm:p-8">
-        <AuthPanel />
-      </Card>
-    </div>
-  )
+  const navigate = useNavigate()
+  const { isSignedIn } = useSession()
+  const isOpen = useAuthModalStore((state) => state.isOpen)
+  const open = useAuthModalStore((state) => state.open)
+  const hasOpenedHere = useRef(false)
+
+  useEffect(() => {
+    open()
+    hasOpenedHere.current = true
+  }, [open])
+
+  useEffect(() => {
+    if (hasOpenedHere.current && !isOpen && !isSignedIn) void navigate('/', { replace: true })
+  }, [isOpen, isSignedIn, navigate])
+
+  return <LandingScreen />
 }
