@@ -10,6 +10,7 @@ runOrExit('npm', ['run', 'build', '--silent', '-w', 'packages/contracts'])
 const workspaces = [
   'scripts',
   'packages/core',
+  'packages/protocol',
   'packages/contracts',
   'packages/devnet',
   'packages/wallet',

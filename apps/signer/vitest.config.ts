@@ -7,7 +7,7 @@ import { defineProject } from 'vitest/config'
 export default defineProject({
   test: {
     name: 'signer',
-    include: ['src/**/*.test.ts', 'frames/src/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'frames/src/**/*.test.ts', 'test/**/*.test.ts'],
     isolate: false,
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,

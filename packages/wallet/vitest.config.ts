@@ -3,9 +3,8 @@ import { defineProject } from 'vitest/config'
 export default defineProject({
   test: {
     name: 'wallet',
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    // The integration test boots the real app server on PGlite (WebAssembly Postgres).
-    testTimeout: 30_000,
-    hookTimeout: 120_000,
+    // The SDK against the real signer is tested in apps/signer (test/wallet-sdk-integration.test.ts):
+    // a package depends on no app.
+    include: ['src/**/*.test.ts'],
   },
 })

@@ -6,7 +6,7 @@ import {
   type FrameResponse,
   type FrameResponseFor,
   frameResponseTypes,
-} from './frame-messages.ts'
+} from '@quicklinks/protocol/frame-messages'
 import { createWalletError } from './wallet-error.ts'
 
 /** A MessageChannel to a signer frame, after the handshake. */

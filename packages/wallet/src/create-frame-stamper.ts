@@ -1,5 +1,6 @@
+import type { Stamp, StampedCall } from '@quicklinks/protocol/stamped-call'
 import { connectFrame, createFrameElement, type FrameConnection } from './connect-frame.ts'
-import type { Stamp, StampedCall, Stamper } from './stamper.ts'
+import type { Stamper } from './stamper.ts'
 import { createWalletError } from './wallet-error.ts'
 
 /** Ids of the hidden container and the auth iframe (SPEC: "provider-named"). */

@@ -1,13 +1,14 @@
-import { createEmbeddedKeyPair, getEmbeddedPublicKey } from './crypto/create-embedded-key-pair.ts'
-import { createWebCryptoStamp, stampHeaderName } from './crypto/create-webcrypto-stamp.ts'
-import { importSessionKey, type SessionSigningKey } from './crypto/import-session-key.ts'
-import { openCredentialBundle } from './crypto/open-credential-bundle.ts'
 import {
   buildActivityBody,
   describeContactChangeActivity,
   parseContactChange,
-} from './frame-only-activities.ts'
-import type { Stamp, Stamper } from './stamper.ts'
+} from '@quicklinks/protocol/frame-only-activities'
+import { type Stamp, stampHeaderName } from '@quicklinks/protocol/stamped-call'
+import { createEmbeddedKeyPair, getEmbeddedPublicKey } from './crypto/create-embedded-key-pair.ts'
+import { createWebCryptoStamp } from './crypto/create-webcrypto-stamp.ts'
+import { importSessionKey, type SessionSigningKey } from './crypto/import-session-key.ts'
+import { openCredentialBundle } from './crypto/open-credential-bundle.ts'
+import type { Stamper } from './stamper.ts'
 import { createWalletError } from './wallet-error.ts'
 
 /**

@@ -1,5 +1,7 @@
 import { type AppError, isErrorCode, parseErrorBody } from '@quicklinks/core/app-error'
-import { buildActivityBody } from './frame-only-activities.ts'
+import { buildActivityBody } from '@quicklinks/protocol/frame-only-activities'
+import { signerActivities } from '@quicklinks/protocol/signer-activities'
+import type { StampedCall } from '@quicklinks/protocol/stamped-call'
 import type {
   Activity,
   AuthMethods,
@@ -9,7 +11,7 @@ import type {
   SmsAuthRequest,
   WhoamiResult,
 } from './signer-types.ts'
-import type { StampedCall, Stamper } from './stamper.ts'
+import type { Stamper } from './stamper.ts'
 import { createWalletError } from './wallet-error.ts'
 
 export type SignerClientOptions = {
@@ -197,29 +199,33 @@ export function createSignerClient(options: SignerClientOptions): SignerClient {
     postStampedCall,
     stampedRequest,
     whoami: (stamper, organizationId) =>
-      stampedRequest('whoami', { type: 'ACTIVITY_TYPE_WHOAMI', organizationId, parameters: {} }, stamper),
+      stampedRequest(
+        signerActivities.whoami.path,
+        { type: signerActivities.whoami.type, organizationId, parameters: {} },
+        stamper,
+      ),
     signPayload: (stamper, organizationId, parameters) =>
       stampedRequest(
-        'sign-payload',
-        { type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', organizationId, parameters },
+        signerActivities.signRawPayload.path,
+        { type: signerActivities.signRawPayload.type, organizationId, parameters },
         stamper,
       ),
     getActivity: (stamper, organizationId, activityId) =>
       stampedRequest(
-        'get-activity',
-        { type: 'ACTIVITY_TYPE_GET', organizationId, parameters: { activityId } },
+        signerActivities.getActivity.path,
+        { type: signerActivities.getActivity.type, organizationId, parameters: { activityId } },
         stamper,
       ),
     listAuthMethods: (stamper, organizationId) =>
       stampedRequest(
-        'list-auth-methods',
-        { type: 'ACTIVITY_TYPE_LIST_AUTH_METHODS', organizationId, parameters: {} },
+        signerActivities.listAuthMethods.path,
+        { type: signerActivities.listAuthMethods.type, organizationId, parameters: {} },
         stamper,
       ),
     revokeSession: (stamper, organizationId) =>
       stampedRequest(
-        'revoke-session',
-        { type: 'ACTIVITY_TYPE_REVOKE_SESSION', organizationId, parameters: {} },
+        signerActivities.revokeSession.path,
+        { type: signerActivities.revokeSession.type, organizationId, parameters: {} },
         stamper,
       ),
   }

@@ -1,11 +1,11 @@
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js'
 import { AppError } from '@quicklinks/core/app-error'
 import { withTimeout } from '@quicklinks/core/with-timeout'
+import type { ContactChange, ExportKind, ExportTarget } from '@quicklinks/protocol/frame-only-activities'
 import type { Hex, LocalAccount } from 'viem'
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import { createFrameStamper } from './create-frame-stamper.ts'
 import { createSignerAccount } from './create-signer-account.ts'
-import type { ContactChange, ExportTarget } from './frame-only-activities.ts'
 import { openExportFrame } from './open-export-frame.ts'
 import {
   clearPersistedSession,
@@ -20,7 +20,6 @@ import type { ExportResult, SignerClient } from './signer-client.ts'
 import type {
   AuthLinkingStatus,
   EmailMode,
-  ExportKind,
   MfaStatus,
   SignerStatus,
   SignerUser,

@@ -1,3 +1,4 @@
+import type { ActivityStatus } from '@quicklinks/protocol/activity-statuses'
 import type { Address } from 'viem'
 
 /** SPEC §4 "Signer status". The AUTHENTICATING_* and AWAITING_* statuses count as authenticating. */
@@ -55,13 +56,6 @@ export type AuthLinkingStatus = {
   orgId: string
 }
 
-export type ActivityStatus =
-  | 'ACTIVITY_STATUS_PENDING'
-  | 'ACTIVITY_STATUS_COMPLETED'
-  | 'ACTIVITY_STATUS_FAILED'
-  | 'ACTIVITY_STATUS_REJECTED'
-  | 'ACTIVITY_STATUS_CONSENSUS_NEEDED'
-
 /** One signing or export as the signer records it. */
 export type Activity<TResult = Record<string, unknown>> = {
   id: string
@@ -114,8 +108,6 @@ export type OtpResult =
       encryptedPayload: string
       multiFactors: { multiFactorId: string; multiFactorType: string }[]
     }
-
-export type ExportKind = 'SEED_PHRASE' | 'PRIVATE_KEY'
 
 /** What `list-auth-methods` returns. */
 export type AuthMethods = {

@@ -1,10 +1,5 @@
-import type { ContactChange } from './frame-only-activities.ts'
-
-/** A request stamp as the signer expects it in `stampedRequest.stamp`. */
-export type Stamp = { stampHeaderName: 'X-Stamp'; stampHeaderValue: string }
-
-/** A signer call built and stamped where the session key is: posted to `path` byte for byte. */
-export type StampedCall = { path: string; body: string; stamp: Stamp }
+import type { ContactChange } from '@quicklinks/protocol/frame-only-activities'
+import type { Stamp, StampedCall } from '@quicklinks/protocol/stamped-call'
 
 /**
  * Holds the embedded key (the HPKE target of credential bundles) and the session key that stamps

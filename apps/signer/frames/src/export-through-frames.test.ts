@@ -1,7 +1,7 @@
 // The export as the browser runs it, minus the browser: the auth frame's and the export frame's
 // request handlers, a real BroadcastChannel between them, and the real signer (app server on
 // PGlite). The test plays the app page: it may only relay what the frames hand it.
-import type { FrameRequest, FrameResponse } from '@quicklinks/wallet/frame-messages'
+import type { FrameRequest, FrameResponse } from '@quicklinks/protocol/frame-messages'
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildSignerTestApp, readCode, type SignerTestApp } from '../../test/build-signer-test-app.ts'

@@ -1,6 +1,6 @@
 import { p256 } from '@noble/curves/nist.js'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
-import type { FrameRequest, FrameResponse } from '@quicklinks/wallet/frame-messages'
+import type { FrameRequest, FrameResponse } from '@quicklinks/protocol/frame-messages'
 import { describe, expect, it } from 'vitest'
 import { encryptCredentialBundle } from '../../src/bundles/encrypt-credential-bundle.ts'
 import { createSessionKey } from '../../src/sessions/create-session-key.ts'

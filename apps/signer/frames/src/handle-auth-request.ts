@@ -1,19 +1,20 @@
 import { AppError } from '@quicklinks/core/app-error'
-import {
-  createEmbeddedKeyPair,
-  getEmbeddedPublicKey,
-} from '@quicklinks/wallet/crypto/create-embedded-key-pair'
-import { createWebCryptoStamp, stampHeaderName } from '@quicklinks/wallet/crypto/create-webcrypto-stamp'
-import { importSessionKey } from '@quicklinks/wallet/crypto/import-session-key'
-import { openCredentialBundle } from '@quicklinks/wallet/crypto/open-credential-bundle'
-import { type FrameRequest, type FrameResponse, isTimestampMs } from '@quicklinks/wallet/frame-messages'
+import { type FrameRequest, type FrameResponse, isTimestampMs } from '@quicklinks/protocol/frame-messages'
 import {
   buildActivityBody,
   describeContactChangeActivity,
   isExportActivityType,
   isFrameOnlyActivityType,
   parseContactChange,
-} from '@quicklinks/wallet/frame-only-activities'
+} from '@quicklinks/protocol/frame-only-activities'
+import { stampHeaderName } from '@quicklinks/protocol/stamped-call'
+import {
+  createEmbeddedKeyPair,
+  getEmbeddedPublicKey,
+} from '@quicklinks/wallet/crypto/create-embedded-key-pair'
+import { createWebCryptoStamp } from '@quicklinks/wallet/crypto/create-webcrypto-stamp'
+import { importSessionKey } from '@quicklinks/wallet/crypto/import-session-key'
+import { openCredentialBundle } from '@quicklinks/wallet/crypto/open-credential-bundle'
 import type { AuthKeyStore, StoredSession } from './auth-key-store.ts'
 import type { FramesChannelRequest, FramesChannelResponse } from './frames-channel-messages.ts'
 

@@ -1,6 +1,6 @@
 import { p256 } from '@noble/curves/nist.js'
 import { bytesToHex } from '@noble/hashes/utils.js'
-import type { FrameRequest } from '@quicklinks/wallet/frame-messages'
+import type { FrameRequest } from '@quicklinks/protocol/frame-messages'
 import { generateMnemonic } from '@scure/bip39'
 import { wordlist } from '@scure/bip39/wordlists/english.js'
 import { describe, expect, it, vi } from 'vitest'

@@ -1,12 +1,12 @@
 import { p256 } from '@noble/curves/nist.js'
 import { bytesToHex } from '@noble/hashes/utils.js'
 import { AppError } from '@quicklinks/core/app-error'
-import { type FrameRequest, type FrameResponse, isTimestampMs } from '@quicklinks/wallet/frame-messages'
+import { type FrameRequest, type FrameResponse, isTimestampMs } from '@quicklinks/protocol/frame-messages'
 import {
   buildActivityBody,
   describeExportActivity,
   parseExportTarget,
-} from '@quicklinks/wallet/frame-only-activities'
+} from '@quicklinks/protocol/frame-only-activities'
 import { validateMnemonic } from '@scure/bip39'
 import { wordlist } from '@scure/bip39/wordlists/english.js'
 import { BundleError } from '../../src/bundles/bundle-error.ts'

@@ -1,4 +1,4 @@
-import type { FrameRequest, FrameResponse } from '@quicklinks/wallet/frame-messages'
+import type { FrameRequest, FrameResponse } from '@quicklinks/protocol/frame-messages'
 import { describe, expect, it } from 'vitest'
 import { listenToParent } from './listen-to-parent.ts'
 

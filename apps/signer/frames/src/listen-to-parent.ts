@@ -1,6 +1,6 @@
 import { AppError } from '@quicklinks/core/app-error'
-import type { FrameRequest, FrameResponse } from '@quicklinks/wallet/frame-messages'
-import { isFrameRequest } from '@quicklinks/wallet/frame-messages'
+import type { FrameRequest, FrameResponse } from '@quicklinks/protocol/frame-messages'
+import { isFrameRequest } from '@quicklinks/protocol/frame-messages'
 
 /** Answers one request; a rejection becomes an `ERROR` answer. */
 export type FrameRequestHandler = (request: FrameRequest) => Promise<FrameResponse>

@@ -1,3 +1,4 @@
+import type { ActivityStatus } from '@quicklinks/protocol/activity-statuses'
 import { sql } from 'drizzle-orm'
 import {
   bigint,
@@ -185,15 +186,6 @@ export const signerStampReplays = pgTable(
   },
   (table) => [index('signer_stamp_replays_expires_at_idx').on(table.expiresAt)],
 )
-
-export const activityStatuses = [
-  'ACTIVITY_STATUS_PENDING',
-  'ACTIVITY_STATUS_COMPLETED',
-  'ACTIVITY_STATUS_FAILED',
-  'ACTIVITY_STATUS_REJECTED',
-  'ACTIVITY_STATUS_CONSENSUS_NEEDED',
-] as const
-export type ActivityStatus = (typeof activityStatuses)[number]
 
 /** Every signing and export: what was asked (`request`: the stamped body's parameters) and the result. */
 export const signerActivities = pgTable(

@@ -1,3 +1,4 @@
+import { signerActivities } from '@quicklinks/protocol/signer-activities'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { SignerAccount } from '../services/accounts/find-account.ts'
@@ -8,15 +9,6 @@ import { emailSchema, phoneSchema } from '../services/contacts/contact-schemas.t
 import type { SignerRouteOptions } from './auth-routes.ts'
 import { createStampedRoute } from './create-stamped-route.ts'
 import { stampedRequestBodySchema } from './stamped-request-body-schema.ts'
-
-/** Activity types of the account routes; the body's `type` must match its route. */
-export const accountActivityTypes = {
-  whoami: 'ACTIVITY_TYPE_WHOAMI',
-  updateEmail: 'ACTIVITY_TYPE_UPDATE_EMAIL_AUTH',
-  updatePhone: 'ACTIVITY_TYPE_UPDATE_PHONE_AUTH',
-  listAuthMethods: 'ACTIVITY_TYPE_LIST_AUTH_METHODS',
-  revokeSession: 'ACTIVITY_TYPE_REVOKE_SESSION',
-} as const
 
 const verificationTokenSchema = z.string().min(1).max(4096)
 
@@ -62,23 +54,23 @@ export const accountRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
   const noParametersSchema = z.object({}).passthrough()
   const stamped = {
     whoami: createStampedRoute(context, {
-      type: accountActivityTypes.whoami,
+      type: signerActivities.whoami.type,
       parametersSchema: noParametersSchema,
     }),
     listAuthMethods: createStampedRoute(context, {
-      type: accountActivityTypes.listAuthMethods,
+      type: signerActivities.listAuthMethods.type,
       parametersSchema: noParametersSchema,
     }),
     updateEmail: createStampedRoute(context, {
-      type: accountActivityTypes.updateEmail,
+      type: signerActivities.updateEmail.type,
       parametersSchema: z.object({ email: emailSchema, ...contactProofSchema }),
     }),
     updatePhone: createStampedRoute(context, {
-      type: accountActivityTypes.updatePhone,
+      type: signerActivities.updatePhone.type,
       parametersSchema: z.object({ phone: phoneSchema, ...contactProofSchema }),
     }),
     revokeSession: createStampedRoute(context, {
-      type: accountActivityTypes.revokeSession,
+      type: signerActivities.revokeSession.type,
       parametersSchema: noParametersSchema,
     }),
   }

@@ -1,7 +1,8 @@
 import { AppError } from '@quicklinks/core/app-error'
+import { activityStatuses } from '@quicklinks/protocol/activity-statuses'
+import { signerActivities } from '@quicklinks/protocol/signer-activities'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import { activityStatuses } from '../db/signer-schema.ts'
 import { getAccountOrThrow } from '../services/accounts/get-account-or-throw.ts'
 import { findActivity } from '../services/activities/find-activity.ts'
 import { runActivity } from '../services/activities/run-activity.ts'
@@ -23,14 +24,6 @@ import type { SignerContext } from '../signer-context.ts'
 import type { SignerRouteOptions } from './auth-routes.ts'
 import { createStampedRoute } from './create-stamped-route.ts'
 import { stampedRequestBodySchema } from './stamped-request-body-schema.ts'
-
-/** Activity types of the wallet routes (Turnkey's names); the body's `type` must match its route. */
-export const walletActivityTypes = {
-  signRawPayload: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2',
-  getActivity: 'ACTIVITY_TYPE_GET',
-  exportWallet: 'ACTIVITY_TYPE_EXPORT_WALLET',
-  exportWalletAccount: 'ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT',
-} as const
 
 const activitySchema = z.object({
   id: z.string(),
@@ -63,19 +56,19 @@ export const walletRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (ap
   // Each route's stamp check runs as its preHandler; the handlers read the verified call.
   const stamped = {
     signRawPayload: createStampedRoute(context, {
-      type: walletActivityTypes.signRawPayload,
+      type: signerActivities.signRawPayload.type,
       parametersSchema: signRawPayloadParametersSchema,
     }),
     getActivity: createStampedRoute(context, {
-      type: walletActivityTypes.getActivity,
+      type: signerActivities.getActivity.type,
       parametersSchema: z.object({ activityId: z.string().min(1).max(64) }),
     }),
     exportWallet: createStampedRoute(context, {
-      type: walletActivityTypes.exportWallet,
+      type: signerActivities.exportWallet.type,
       parametersSchema: exportWalletParametersSchema,
     }),
     exportWalletAccount: createStampedRoute(context, {
-      type: walletActivityTypes.exportWalletAccount,
+      type: signerActivities.exportWalletAccount.type,
       parametersSchema: exportWalletAccountParametersSchema,
     }),
   }
@@ -124,7 +117,7 @@ export const walletRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (ap
       const plan = planRawPayloadSignature(account, verified.parameters)
       const activity = await runActivity(
         db,
-        activityInput(context, verified, walletActivityTypes.signRawPayload),
+        activityInput(context, verified, signerActivities.signRawPayload.type),
         async () => ({
           signature: await useWalletSecret(
             db,
@@ -180,7 +173,7 @@ export const walletRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (ap
     // POST /signer/v1/export-wallet: the mnemonic in an export bundle only the export frame opens.
     async (request) => {
       const verified = stamped.exportWallet.getVerified(request)
-      return exportAsActivity(verified, walletActivityTypes.exportWallet, {
+      return exportAsActivity(verified, signerActivities.exportWallet.type, {
         walletId: verified.parameters.walletId,
       })
     },
@@ -200,7 +193,7 @@ export const walletRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (ap
     // POST /signer/v1/export-wallet-account: an account's private key in an export bundle.
     async (request) => {
       const verified = stamped.exportWalletAccount.getVerified(request)
-      return exportAsActivity(verified, walletActivityTypes.exportWalletAccount, {
+      return exportAsActivity(verified, signerActivities.exportWalletAccount.type, {
         address: verified.parameters.address,
       })
     },

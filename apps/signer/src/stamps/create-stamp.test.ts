@@ -1,11 +1,12 @@
 import { p256 } from '@noble/curves/nist.js'
 import { bytesToHex, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js'
+import { stampHeaderName } from '@quicklinks/protocol/stamped-call'
 import { base64urlnopad } from '@scure/base'
 import { ApiKeyStamper } from '@turnkey/api-key-stamper'
 import { verifyStampSignature } from '@turnkey/crypto'
 import { describe, expect, it } from 'vitest'
 import { createStamp } from './create-stamp.ts'
-import { decodeStampHeader, stampHeaderName } from './decode-stamp-header.ts'
+import { decodeStampHeader } from './decode-stamp-header.ts'
 import { verifyStamp } from './verify-stamp.ts'
 
 function newApiKey() {

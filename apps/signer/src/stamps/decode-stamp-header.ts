@@ -2,9 +2,6 @@ import { base64urlnopad } from '@scure/base'
 import { parseHex } from '../bytes/parse-hex.ts'
 import { parseP256PublicKey } from '../keys/parse-p256-public-key.ts'
 
-/** The HTTP header that carries an API-key stamp (Turnkey's name). */
-export const stampHeaderName = 'X-Stamp'
-
 /** The only scheme accepted: ECDSA P-256 with SHA-256, DER signature (Turnkey's name). */
 export const stampScheme = 'SIGNATURE_SCHEME_TK_API_P256'
 

@@ -3,8 +3,7 @@ import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
 import { base64urlnopad } from '@scure/base'
 import type { SessionSigningKey } from './import-session-key.ts'
 
-/** The header a stamp travels in, and the only scheme the signer accepts (Turnkey's names). */
-export const stampHeaderName = 'X-Stamp'
+/** The only stamp scheme the signer accepts (Turnkey's name). */
 export const stampScheme = 'SIGNATURE_SCHEME_TK_API_P256'
 
 /**

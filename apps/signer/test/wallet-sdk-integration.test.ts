@@ -9,11 +9,18 @@ import { join } from 'node:path'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { p256 } from '@noble/curves/nist.js'
 import { bytesToHex } from '@noble/hashes/utils.js'
+import {
+  buildActivityBody,
+  describeExportActivity,
+  type ExportTarget,
+} from '@quicklinks/protocol/frame-only-activities'
 import { buildApp } from '@quicklinks/server/app'
 import { createDatabaseClient, type DatabaseClient } from '@quicklinks/server/db/create-database-client'
 import { migrate } from '@quicklinks/server/db/migrate'
 import { parseEnv, type ServerConfig } from '@quicklinks/server/env'
-import { openExportBundle } from '@quicklinks/signer/bundles/open-export-bundle'
+import { createKeyStamper } from '@quicklinks/wallet/create-key-stamper'
+import { createSignerClient, type ExportResult } from '@quicklinks/wallet/signer-client'
+import { createSignerStore, type SignerStore } from '@quicklinks/wallet/signer-store'
 import { base58 } from '@scure/base'
 import type { FastifyInstance } from 'fastify'
 import {
@@ -26,10 +33,7 @@ import {
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
 import { recoverAuthorizationAddress } from 'viem/utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createKeyStamper } from '../src/create-key-stamper.ts'
-import { buildActivityBody, describeExportActivity, type ExportTarget } from '../src/frame-only-activities.ts'
-import { createSignerClient, type ExportResult } from '../src/signer-client.ts'
-import { createSignerStore, type SignerStore } from '../src/signer-store.ts'
+import { openExportBundle } from '../src/bundles/open-export-bundle.ts'
 
 type Mail = { to: string; subject: string; text: string; html: string }
 

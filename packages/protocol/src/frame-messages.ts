@@ -1,10 +1,10 @@
-import type { ContactChange, ExportTarget } from './frame-only-activities.ts'
-import type { ExportKind } from './signer-types.ts'
-import type { Stamp } from './stamper.ts'
+import type { ContactChange, ExportKind, ExportTarget } from './frame-only-activities.ts'
+import type { Stamp } from './stamped-call.ts'
 
 /**
  * The protocol between the app page and the signer frames (auth frame and export frame), shared
- * by the SDK and the frames' own code in apps/signer/frames.
+ * by the SDK (packages/wallet) and the frames' own code in apps/signer/frames
+ * (docs/signer.md#frame-messages, docs/signer.md#frame-handshake).
  *
  * Handshake: the parent waits for the iframe's `load`, then sends ONE `window.postMessage` of an
  * `INIT_EMBEDDED_KEY` request to the frames origin (the browser drops it if the frame is on any

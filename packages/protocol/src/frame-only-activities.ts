@@ -1,18 +1,21 @@
-import type { ExportKind } from './signer-types.ts'
+import { signerActivities } from './signer-activities.ts'
+
+/** What an export yields: the wallet's seed phrase, or one account's private key. */
+export type ExportKind = 'SEED_PHRASE' | 'PRIVATE_KEY'
 
 /**
- * The signer activities that only the frames origin may build and stamp (ARCHITECTURE "Trust
- * model", docs/decisions/0014): an export (its `targetPublicKey` decides who can read the secret)
+ * The signer activities that only the frames origin may build and stamp
+ * (docs/signer.md#frame-only-activities, docs/decisions/0014): an export (its `targetPublicKey` decides who can read the secret)
  * and a change of a sign-in contact (it decides who can sign in). The auth frame refuses to stamp
  * them for the app page; the export frame builds exports with its own key, the auth frame builds
- * contact changes from high-level parameters. Names as the signer's routes check them
- * (apps/signer/src/routes/{wallet,account}-routes.ts).
+ * contact changes from high-level parameters. Routes and types from `signerActivities`, the table
+ * the signer's routes check.
  */
 export const frameOnlyActivities = {
-  exportWallet: { path: 'export-wallet', type: 'ACTIVITY_TYPE_EXPORT_WALLET' },
-  exportWalletAccount: { path: 'export-wallet-account', type: 'ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT' },
-  updateEmail: { path: 'update-email-auth', type: 'ACTIVITY_TYPE_UPDATE_EMAIL_AUTH' },
-  updatePhone: { path: 'update-phone-auth', type: 'ACTIVITY_TYPE_UPDATE_PHONE_AUTH' },
+  exportWallet: signerActivities.exportWallet,
+  exportWalletAccount: signerActivities.exportWalletAccount,
+  updateEmail: signerActivities.updateEmail,
+  updatePhone: signerActivities.updatePhone,
 } as const
 
 /** What an export shows: the wallet's seed phrase, or the private key of one of its addresses. */

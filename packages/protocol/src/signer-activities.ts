@@ -1,0 +1,19 @@
+/**
+ * Every stamped signer call: its route under `/signer/v1` and the activity type its body must name
+ * (Turnkey's names; docs/signer.md#activity-types). The SDK builds its calls from this table, the
+ * signer's routes check a body's `type` against it, and the frames tell frame-only calls by it.
+ */
+export const signerActivities = {
+  whoami: { path: 'whoami', type: 'ACTIVITY_TYPE_WHOAMI' },
+  signRawPayload: { path: 'sign-payload', type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2' },
+  getActivity: { path: 'get-activity', type: 'ACTIVITY_TYPE_GET' },
+  listAuthMethods: { path: 'list-auth-methods', type: 'ACTIVITY_TYPE_LIST_AUTH_METHODS' },
+  revokeSession: { path: 'revoke-session', type: 'ACTIVITY_TYPE_REVOKE_SESSION' },
+  exportWallet: { path: 'export-wallet', type: 'ACTIVITY_TYPE_EXPORT_WALLET' },
+  exportWalletAccount: { path: 'export-wallet-account', type: 'ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT' },
+  updateEmail: { path: 'update-email-auth', type: 'ACTIVITY_TYPE_UPDATE_EMAIL_AUTH' },
+  updatePhone: { path: 'update-phone-auth', type: 'ACTIVITY_TYPE_UPDATE_PHONE_AUTH' },
+} as const
+
+/** The activity type of one stamped call. */
+export type SignerActivityType = (typeof signerActivities)[keyof typeof signerActivities]['type']
