@@ -25,11 +25,23 @@ const env = parsed.data
 const dataDir = resolve(repoRoot, env.DATA_DIR)
 const appUrl = `http://localhost:${env.PORT}`
 
+/** How long the app server gets to finish in-flight requests on SIGTERM before SIGKILL. */
+const serverStopMs = 10_000
+/** How long the devnet gets to stop before the stack exits anyway. */
+const devnetStopMs = 3_000
+
 let server: ChildProcess | undefined
+let devnetStart: ReturnType<typeof startDevnet> | undefined
 let isStopping = false
 
+// From the very start: a signal while the devnet starts still stops what has started. A second
+// signal ends the stack at once.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => (isStopping ? killAllNow() : void stopAll(0)))
+}
+
 console.log('• Starting the devnet (anvil)…')
-const devnet = await startDevnet({
+devnetStart = startDevnet({
   dataDir,
   host: env.DEVNET_HOST,
   chains: [
@@ -38,39 +50,43 @@ const devnet = await startDevnet({
     { chainId: 42161, port: env.DEVNET_BASE_PORT + 2 },
   ],
   log: (line) => console.log(`  ${line}`),
-}).catch((error: unknown) => {
+})
+const devnet = await devnetStart.catch((error: unknown) => {
   console.error(`✖ The devnet did not start: ${error instanceof Error ? error.message : String(error)}`)
   process.exit(1)
 })
+// A signal while the devnet started: stopAll is stopping it; nothing more starts.
+if (!isStopping) {
+  startServer(
+    Object.fromEntries(devnet.deployment.chains.map((chain) => [`RPC_URL_${chain.chainId}`, chain.rpcUrl])),
+  )
+  await waitForHealth(`${appUrl}/health`)
+  if (!isStopping) printBanner()
+}
 
-const rpcUrls = Object.fromEntries(
-  devnet.deployment.chains.map((chain) => [`RPC_URL_${chain.chainId}`, chain.rpcUrl]),
-)
-
-console.log('• Starting the app server…')
-server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-  cwd: repoRoot,
-  stdio: 'inherit',
-  env: {
-    ...process.env,
-    DEV_MODE: process.env.DEV_MODE ?? 'true',
-    PORT: String(env.PORT),
-    DATA_DIR: dataDir,
-    DEVNET_DEPLOYMENT_FILE: join(dataDir, 'devnet', 'deployment.json'),
-    ...rpcUrls,
-  },
-})
-server.on('exit', (code) => {
-  if (isStopping) return
-  console.error(`✖ The app server exited (code ${code}); stopping the devnet.`)
-  void stopAll(code ?? 1)
-})
-
-await waitForHealth(`${appUrl}/health`)
-printBanner()
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => void stopAll(0))
+/** Starts the app server in dev mode on the devnet; any exit it was not asked for stops the stack. */
+function startServer(rpcUrls: Record<string, string>): void {
+  console.log('• Starting the app server…')
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: repoRoot,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      DEV_MODE: process.env.DEV_MODE ?? 'true',
+      PORT: String(env.PORT),
+      DATA_DIR: dataDir,
+      DEVNET_DEPLOYMENT_FILE: join(dataDir, 'devnet', 'deployment.json'),
+      ...rpcUrls,
+    },
+  })
+  child.on('exit', (code, signal) => {
+    if (isStopping) return
+    // Unasked, any exit is a failure, even code 0: a supervisor must see the stack go down.
+    const how = signal === null ? `code ${code}` : `signal ${signal}`
+    console.error(`✖ The app server exited (${how}); stopping the devnet.`)
+    void stopAll(code === null || code === 0 ? 1 : code)
+  })
+  server = child
 }
 
 async function waitForHealth(url: string): Promise<void> {
@@ -108,17 +124,44 @@ function printBanner(): void {
   console.log(lines.join('\n'))
 }
 
+/** Whether a child has exited: by a code, or by a signal (then `exitCode` stays null). */
+function hasExited(child: ChildProcess): boolean {
+  return child.exitCode !== null || child.signalCode !== null
+}
+
+/**
+ * Stops the app server (SIGTERM: it finishes what is in flight; SIGKILL after `serverStopMs`),
+ * then the devnet, and exits with `code`. Safe to call at any point of the start-up.
+ */
 async function stopAll(code: number): Promise<void> {
   if (isStopping) return
   isStopping = true
   console.log('\n• Stopping…')
-  if (server && server.exitCode === null) {
-    const exited = new Promise((done) => server?.once('exit', done))
-    server.kill('SIGTERM')
-    const timer = setTimeout(() => server?.kill('SIGKILL'), 10_000)
+  const running = server
+  if (running !== undefined && !hasExited(running)) {
+    const exited = new Promise((done) => running.once('exit', done))
+    running.kill('SIGTERM')
+    const timer = setTimeout(() => running.kill('SIGKILL'), serverStopMs)
     await exited
     clearTimeout(timer)
   }
-  await devnet.stop()
+  await stopDevnet()
   process.exit(code)
+}
+
+/**
+ * Stops the devnet once it has started (a start under way is awaited, so no anvil is left
+ * behind), giving up on the stop itself after `devnetStopMs`.
+ */
+async function stopDevnet(): Promise<void> {
+  const started = await devnetStart?.catch(() => undefined)
+  if (started === undefined) return
+  const timeout = new Promise((done) => setTimeout(done, devnetStopMs))
+  await Promise.race([started.stop(), timeout])
+}
+
+/** A second signal: no more waiting. */
+function killAllNow(): void {
+  if (server !== undefined && !hasExited(server)) server.kill('SIGKILL')
+  void stopDevnet().finally(() => process.exit(1))
 }
