@@ -141,7 +141,7 @@ export type ServerConfig = {
   signerPort: number
   /** Key-encryption key for wallet seeds (32 bytes, hex or base64); required outside dev mode, else a 0600 file in dataDir. */
   signerMasterKey: string | undefined
-  /** Lifetime of an embedded-wallet session key, in seconds (SPEC: 900). */
+  /** Lifetime of an embedded-wallet session key, in seconds (900 by default; docs/signer.md#session-keys). */
   signerSessionSeconds: number
   /**
    * Codes (and magic links) the signer sends in any 24 hours: to one contact

@@ -102,7 +102,7 @@ export function isErrorCode(value: unknown): value is ErrorCode {
 
 /**
  * Rebuilds an AppError from a response body and status. Unknown shapes become a generic error
- * whose message is `fallback` (SPEC gives one per call, e.g. 'Failed to fetch links').
+ * whose message is `fallback` (one per call, e.g. 'Failed to fetch links'; docs/product.md#errors-links).
  */
 export function parseErrorBody(body: unknown, status: number, fallback: string): AppError {
   if (typeof body === 'object' && body !== null && 'error' in body) {

@@ -1,6 +1,6 @@
 /**
- * Public slugs. SPEC: the slug is the alias lowercased with every whitespace run replaced by
- * one hyphen. App route names can never be slugs, so `/{slug}` can redirect to `/pay/{slug}`.
+ * Public slugs (docs/product.md#slugs): the slug is the alias lowercased with every whitespace run
+ * replaced by one hyphen. App route names can never be slugs, so `/{slug}` can redirect to `/pay/{slug}`.
  */
 export const reservedSlugs: ReadonlySet<string> = new Set([
   'login',
@@ -37,7 +37,7 @@ export function normaliseText(text: string): string {
 }
 
 /**
- * Alias → slug: SPEC's rule (lower-cased, whitespace runs to one hyphen) on a name reduced to plain
+ * Alias → slug: the base rule (lower-cased, whitespace runs to one hyphen) on a name reduced to plain
  * letters first, so no slug can look like another: NFKC, invisible characters dropped, accents
  * dropped (café → cafe), dots and underscores to hyphens, other ASCII punctuation dropped, hyphen
  * runs collapsed. Letters outside a-z (Cyrillic а, Greek ο…) stay, and `getSlugProblem` names them.

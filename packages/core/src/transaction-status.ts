@@ -1,5 +1,5 @@
 /**
- * SPEC section 4 "Transaction status normalisation", in the order SPEC-NOTES fixes: a partial
+ * A provider's raw status word as a payment state, rules in order (docs/product.md#payment-states): a partial
  * delivery or a refund is a failure for the payer, although Squid calls the first a success.
  */
 export type NormalizedTransactionStatus = 'submitted' | 'bridging' | 'success' | 'failed'
@@ -47,7 +47,7 @@ export function readTransactionStatus(raw: string | null | undefined): Transacti
   return reading('submitted')
 }
 
-/** SPEC section 4 "Step status": ok (success, done, ok), fail (fail, error), else pending. */
+/** docs/product.md#step-status: ok (success, done, ok), fail (fail, error), else pending. */
 export function readStepStatus(raw: string | null | undefined): 'ok' | 'fail' | 'pending' {
   const text = (raw ?? '').toLowerCase()
   if (text.includes('success') || text.includes('done') || text.includes('ok')) return 'ok'

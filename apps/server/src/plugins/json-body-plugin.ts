@@ -6,7 +6,8 @@ const plugin: FastifyPluginAsync = async (app) => {
   const parseJson = app.getDefaultJsonParser('error', 'error')
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    // SPEC's API wrapper sends `Content-Type: application/json` on every call, bodiless DELETEs too.
+    // A client may send `Content-Type: application/json` on every call, bodiless DELETEs too
+    // (docs/api.md#conventions).
     if (request.method === 'DELETE' && body.length === 0) {
       done(null, undefined)
       return

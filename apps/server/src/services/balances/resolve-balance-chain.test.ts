@@ -22,7 +22,7 @@ const chains = [
 ]
 
 describe('resolveBalanceChain', () => {
-  it("normalises like SPEC: lowercase, spaces to hyphens, 'arbitrum-one' to 'arbitrum'", () => {
+  it("normalises as documented: lowercase, spaces to hyphens, 'arbitrum-one' to 'arbitrum'", () => {
     expect(normalizeChainName('Arbitrum One')).toBe('arbitrum')
     expect(normalizeChainName('  Avalanche  C-Chain ')).toBe('avalanche-c-chain')
   })

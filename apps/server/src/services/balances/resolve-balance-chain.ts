@@ -1,7 +1,7 @@
 import type { RoutingChain } from '../routing/routing-provider.ts'
 
 /**
- * SPEC section 7 (balances): a chain name is lowercased, spaces become hyphens, and
+ * docs/api.md#balances: a chain name is lowercased, spaces become hyphens, and
  * 'arbitrum-one' becomes 'arbitrum'.
  */
 export function normalizeChainName(name: string): string {
@@ -10,7 +10,7 @@ export function normalizeChainName(name: string): string {
 }
 
 /**
- * The chain a balances URL names: a networkIdentifier in any spelling SPEC's normalisation
+ * The chain a balances URL names: a networkIdentifier in any spelling that normalisation
  * accepts (its networkName too), or a decimal chain id. Undefined when none matches.
  */
 export function resolveBalanceChain(chains: readonly RoutingChain[], name: string): RoutingChain | undefined {

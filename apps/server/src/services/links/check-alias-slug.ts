@@ -8,7 +8,7 @@ import { links } from '../../db/schema.ts'
 const maxSlugLength = 64
 
 /**
- * The slug for a link: `requested` (or else the alias) normalised as SPEC says (lower-case,
+ * The slug for a link: `requested` (or else the alias) normalised as docs/product.md#slugs says (lower-case,
  * whitespace runs to one hyphen). Throws VALIDATION_FAILED naming `field` when it is too short,
  * too long, holds / ? # or is an app route name.
  */

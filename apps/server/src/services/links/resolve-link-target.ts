@@ -1,7 +1,7 @@
 import { createValidationError } from '@quicklinks/core/parse-input-or-throw'
 import { isNativeTokenAddress, type RoutingProvider } from '../routing/routing-provider.ts'
 
-/** Base, the default chain of a link (SPEC section 9). */
+/** Base, the default chain of a link (docs/product.md#constants). */
 export const defaultChainId = 8453
 
 export type LinkTarget = { chain: string; chainId: number; tokenName: string; tokenAddress: string }

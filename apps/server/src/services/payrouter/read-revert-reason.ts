@@ -14,7 +14,7 @@ const tokenErrorsAbi = parseAbi([
   'error ReentrancyGuardReentrantCall()',
 ])
 
-/** What SPEC section 8 says when no reason can be found. */
+/** The record's error when no reason can be found (docs/product.md#errors-payment). */
 export const unknownRevertReason = 'unknown reason'
 
 /**

@@ -47,7 +47,7 @@ export type RelayerWorker = {
 }
 
 /**
- * The local provider's relayer (ARCHITECTURE.md "Routing", docs/decisions/0010). Its lanes are the
+ * The local provider's relayer (docs/api.md#relayer, docs/decisions/0010). Its lanes are the
  * devnet's chain ids; a round of a lane stores that chain's new PayRouter `Deposited` events (from
  * a cursor in the database), then takes due deposits whose source is that chain one at a time
  * (`FOR UPDATE SKIP LOCKED` and a lease) and fills, settles or refunds them (processRelayerDeposit).

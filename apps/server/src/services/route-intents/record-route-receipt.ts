@@ -12,7 +12,7 @@ export const maxPendingReceipts = 16
 export type RouteReceipt = {
   intentId: string
   txHash: string
-  /** SPEC's normalised status of the payment so far. */
+  /** The payment's state so far (docs/product.md#payment-states). */
   status: 'submitted' | 'bridging' | 'success' | 'failed'
 }
 

@@ -1,4 +1,4 @@
-/** The placeholder address of a chain's native token (SPEC section 3, Token). */
+/** The placeholder address of a chain's native token (docs/api.md#token-object). */
 export const nativeTokenAddress = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE'
 /** The zero address also stands for the native token. */
 export const zeroAddress = '0x0000000000000000000000000000000000000000'

@@ -4,10 +4,11 @@ import type { RouteAction, RouteStepStatus } from '../routing/routing-provider.t
 export type RoutePhase = 'submitted' | 'source_failed' | 'source_done' | 'success' | 'refunded' | 'failed'
 
 /**
- * SPEC's route_status: one entry per route action, in the same order, with the chain and hash
- * of the transaction that does it and a raw status the web reads with `readStepStatus`. Steps on
- * the source chain follow the source transaction; the bridge and destination steps follow the
- * fill. When the provider reported exactly one status per action (Squid), those win.
+ * A record's route_status (docs/api.md#transaction-record): one entry per route action, in the
+ * same order, with the chain and hash of the transaction that does it and a raw status the web
+ * reads with `readStepStatus`. Steps on the source chain follow the source transaction; the bridge
+ * and destination steps follow the fill. When the provider reported exactly one status per action
+ * (Squid), those win.
  */
 export function buildRouteStepStatuses(
   actions: readonly RouteAction[],

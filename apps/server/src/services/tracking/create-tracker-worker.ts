@@ -54,7 +54,7 @@ export type TrackerWorker = {
 }
 
 /**
- * The payment tracker (ARCHITECTURE.md "Routing"): one lane per source chain; each round takes the
+ * The payment tracker (docs/api.md#payment-tracker): one lane per source chain; each round takes the
  * lane's due route intents (a receipt was posted, the payment is not final) with
  * `FOR UPDATE SKIP LOCKED` and a lease, and lets trackPayment verify them on chain. Everything
  * lives in route_intents and route_intent_receipts, so tracking resumes after a restart.

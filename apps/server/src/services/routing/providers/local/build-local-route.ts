@@ -14,7 +14,10 @@ import { buildLocalSwapPath } from '../../../uniswap/build-local-swap-path.ts'
 import { quoteUniswapAmountOut } from '../../../uniswap/quote-uniswap-amount-out.ts'
 import type { RouteAction, RouteQuote, RouteRequest, RouteTokenRef } from '../../routing-provider.ts'
 
-/** Step estimates of the devnet (SPEC section 9 names 15 s for a swap; the relayer fills in seconds). */
+/**
+ * Step estimates of the devnet (the web's own estimate of a swap is 15 s,
+ * docs/product.md#payment-progress; the relayer fills in seconds).
+ */
 export const localStepEstimatesMs = { swap: 15_000, bridge: 30_000, transfer: 5_000 } as const
 /** How long a cross-chain deposit waits for the relayer before the payer may take it back. */
 export const localFillWindowSeconds = 600

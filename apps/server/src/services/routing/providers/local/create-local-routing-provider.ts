@@ -12,7 +12,7 @@ import {
 } from '../../routing-provider.ts'
 import { createLocalRouteHandlers } from './create-local-route-handlers.ts'
 
-/** The network identifiers of the chains the devnet simulates (SPEC's link `chain` values). */
+/** The network identifiers of the chains the devnet simulates (a link's `chain`, docs/api.md#link-object). */
 const networkIdentifiers: Readonly<Record<number, string>> = {
   8453: 'base',
   43114: 'avalanche',
