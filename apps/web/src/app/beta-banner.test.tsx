@@ -16,7 +16,7 @@ afterEach(() => {
 const advance = (ms: number) => act(() => vi.advanceTimersByTime(ms))
 
 describe('beta banner', () => {
-  it('appears 2200 ms after load with the SPEC text', () => {
+  it('appears 2200 ms after load with the documented text', () => {
     render(<BetaBanner />)
     advance(2199)
     expect(screen.queryByText(message)).toBeNull()

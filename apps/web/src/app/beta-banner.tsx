@@ -2,8 +2,8 @@ import { X } from 'lucide-react'
 import { useCallback, useEffect, useState } from 'react'
 
 /**
- * The beta banner (SPEC §2, §4, §9): appears 2200 ms after load at the top of the page; its dismiss
- * button stores the ISO time under `beta-flag-closed-at`, which hides it for 24 hours.
+ * The beta banner (docs/product.md#beta-banner): appears 2200 ms after load at the top of the page; its
+ * dismiss button stores the ISO time under `beta-flag-closed-at`, which hides it for 24 hours.
  */
 
 export const betaBannerStorageKey = 'beta-flag-closed-at'

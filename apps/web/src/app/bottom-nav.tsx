@@ -15,7 +15,7 @@ const tabs: Tab[] = [
     label: 'Links',
     to: '/dashboard',
     icon: Link2,
-    // SPEC: also highlighted on a links page.
+    // Also highlighted on a links page (docs/product.md#bottom-nav).
     isActive: (pathname) => /^\/(dashboard|links)(\/|$)/.test(pathname),
   },
   {

@@ -1,6 +1,6 @@
 import { appVersion, productName } from '../lib/env'
 
-/** SPEC: 'Secured by' the provider plus a version number. */
+/** docs/product.md#footer: 'Secured by' the product name plus the version number. */
 export function Footer() {
   return (
     <footer className="border-border border-t">

@@ -29,7 +29,7 @@ export function RedirectIfSignedIn({ children }: { children: ReactNode }) {
 
 /**
  * /onboarding: for a user who has just signed up in this tab (docs/decisions/0007). Signed out →
- * / ; signed in but not new → /dashboard or `?next=` (SPEC §2 guards).
+ * / ; signed in but not new → /dashboard or `?next=` (docs/product.md#guards).
  */
 export function RequireNewUser({ children }: { children: ReactNode }) {
   const session = useSession()

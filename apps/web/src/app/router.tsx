@@ -32,7 +32,7 @@ const SettingsScreen = lazy(() =>
 )
 
 /**
- * The app's routes (SPEC §2 "Routes"). Static segments outrank `:slug`, so only a top-level path
+ * The app's routes (docs/product.md#routes). Static segments outrank `:slug`, so only a top-level path
  * that is no app route reaches the pay-page redirect.
  */
 export const appRoutes: RouteObject[] = [
@@ -57,8 +57,8 @@ export const appRoutes: RouteObject[] = [
         ),
       },
       {
-        // SPEC lists /onboarding both as protected and as a screen a signed-in user is sent away
-        // from: it is for a user who has just signed up (docs/decisions/0007-onboarding-guard.md).
+        // /onboarding is neither simply protected nor simply signed-out-only: it is for a user who
+        // has just signed up (docs/product.md#onboarding, docs/decisions/0007-onboarding-guard.md).
         path: 'onboarding',
         element: (
           <RequireNewUser>

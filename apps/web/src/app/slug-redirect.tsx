@@ -3,7 +3,7 @@ import { Navigate, useParams } from 'react-router'
 import { NotFoundScreen } from './not-found-screen'
 
 /**
- * `/{slug}` that is no app route → `/pay/{slug}` (replace). SPEC's other public address form is the
+ * `/{slug}` that is no app route → `/pay/{slug}` (replace; docs/product.md#public-address). A slug is the
  * alias lowercased with whitespace replaced by hyphens, so `/My Shop` reaches `/pay/my-shop`.
  */
 export function SlugRedirect() {

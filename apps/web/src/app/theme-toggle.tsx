@@ -8,8 +8,8 @@ import { ThemeTriggerButton } from './theme-trigger-button'
 const ThemeMenu = lazy(() => import('./theme-menu').then((module) => ({ default: module.ThemeMenu })))
 
 /**
- * The header's theme toggle (SPEC §2): opens a menu of Light, Dark and System. A press that lands
- * before the menu's code has loaded opens the menu as soon as it arrives.
+ * The header's theme toggle (docs/product.md#theme): opens a menu of Light, Dark and System. A press that
+ * lands before the menu's code has loaded opens the menu as soon as it arrives.
  */
 export function ThemeToggle() {
   const resolved = useThemeStore((state) => state.resolved)

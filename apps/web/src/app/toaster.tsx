@@ -1,7 +1,7 @@
 import { Toast, ToastClose, ToastDescription, ToastProvider, ToastTitle, ToastViewport } from '../ui/toast'
 import { toastDurationMs, toastSwipeThreshold, useToast } from '../ui/use-toast'
 
-/** The toast area: at most one notification at a time (SPEC §2), 5 s, swipe 50 px to dismiss. */
+/** The toast area (docs/product.md#toasts): one toast at a time, shown 5 s, swipe 50 px to dismiss. */
 export function Toaster() {
   const { toasts } = useToast()
   return (

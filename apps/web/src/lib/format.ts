@@ -2,7 +2,8 @@
 
 /**
  * Middle-truncates an address or hash for display: the first `head` and last `tail` characters
- * around an ellipsis (DESIGN: 6 and 4). Short values come back unchanged.
+ * around an ellipsis (6 and 4 by default; docs/product.md#addresses-and-hashes). Short values come back
+ * unchanged.
  */
 export function maskMiddle(value: string, head = 6, tail = 4): string {
   if (value.length <= head + tail + 1) return value

@@ -1,6 +1,6 @@
 /**
- * The offline write queue (SPEC §4 "Offline"). A write made while the browser is offline is kept in
- * localStorage under 'offline-' + a timestamp, answered with a synthetic 202 `{offline: true}`, and
+ * The offline write queue (docs/product.md#offline-queue). A write made while the browser is offline is kept
+ * in localStorage under 'offline-' + a timestamp, answered with a synthetic 202 `{offline: true}`, and
  * replayed in order when the browser is back online. A replayed entry is removed; a failed replay is
  * logged and the entry stays queued for the next 'online' event.
  */

@@ -1,8 +1,8 @@
 import { create } from 'zustand'
 
 /**
- * Theme (SPEC §1): light, dark or system, remembered in localStorage under `theme`. System follows
- * `prefers-color-scheme` live; a change made in another tab (storage event) applies here too.
+ * Theme (docs/product.md#theme): light, dark or system, remembered in localStorage under `theme`. System
+ * follows `prefers-color-scheme` live; a change made in another tab (storage event) applies here too.
  * The inline script in index.html applies the same rules before first paint, so there is no flash.
  */
 

@@ -16,8 +16,8 @@ export type ConfirmDeleteDialogProps = {
 }
 
 /**
- * The shared delete confirmation (SPEC §2): caller-supplied title and description, Cancel and
- * Delete. An alert dialog: focus starts on Cancel, Escape closes it.
+ * The shared delete confirmation (docs/product.md#delete-confirm): caller-supplied title and description,
+ * Cancel and Delete. An alert dialog: focus starts on Cancel, Escape closes it.
  */
 export function ConfirmDeleteDialog({
   open,

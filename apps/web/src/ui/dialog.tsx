@@ -60,8 +60,8 @@ export type DialogProps = {
 }
 
 /**
- * The one modal shell (DESIGN: a bottom sheet filling the width below 640 px, centred above, at most
- * 90 % of the viewport high with its own scroll). Radix traps focus, restores it on close and closes
+ * The one modal shell (docs/product.md#dialogs: a bottom sheet filling the width below 640 px, centred above,
+ * at most 90 % of the viewport high with its own scroll). Radix traps focus, restores it on close and closes
  * on Escape. Never fetches; the caller owns `open` and what is inside.
  */
 export function Dialog({

@@ -1,7 +1,7 @@
 import { type ReactElement, type ReactNode, useEffect, useState } from 'react'
 
 /**
- * The toast store (SPEC §4 "Toast", shadcn's pattern over Radix Toast): a toast is added open,
+ * The toast store (docs/product.md#toasts, shadcn's pattern over Radix Toast): a toast is added open,
  * can be updated, is dismissed (open false) and removed 1,000,000 ms later. At most one is shown:
  * a new toast replaces the previous one.
  */

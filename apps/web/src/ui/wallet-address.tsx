@@ -6,7 +6,7 @@ import { Button } from './button'
 import { classNames } from './class-names'
 import { toast } from './use-toast'
 
-/** SPEC §9: copy toast 2000 ms. */
+/** The copy toast's 2000 ms (docs/product.md#constants). */
 export const copyConfirmationMs = 2000
 
 /** The EIP-55 checksummed form of an address; other strings come back unchanged. */
@@ -15,10 +15,9 @@ export function formatAddress(address: string): string {
 }
 
 /**
- * A wallet address in a monospace face with a copy button (DESIGN "Principles"): masked 6…4 by
- * default, the full address on hover and in the clipboard. A copy confirms in place (a check),
- * to screen readers (aria-live) and with the 'Address Copied' toast; a failing copy is silent
- * (SPEC §8).
+ * A wallet address in a monospace face with a copy button (docs/product.md#addresses-and-hashes): masked 6…4
+ * by default, the full address on hover and in the clipboard. A copy confirms in place (a check),
+ * to screen readers (aria-live) and with the 'Address Copied' toast; a failing copy is silent.
  */
 export function WalletAddress({
   address,

@@ -1,11 +1,11 @@
 /**
- * The sign-in flow's state: a discriminated union of its steps (STYLE "State machines"), moved only
- * by `reduceAuthStep`. Every step carries SPEC's auth-step status: base (waiting for input),
+ * The sign-in flow's state (docs/product.md#sign-in-steps): a discriminated union of its steps, moved
+ * only by `reduceAuthStep`. Every step carries a status: base (waiting for input),
  * verifying (a request is out), error (the last request failed; `error` says why) or success
  * (signed in).
  */
 
-/** SPEC's auth-step status (see above). */
+/** A step's status (see above). */
 export type AuthStepStatus = 'base' | 'verifying' | 'error' | 'success'
 /** How a sign-in mail signs in: a code, or a link that also carries the code. */
 export type EmailMode = 'otp' | 'magicLink'

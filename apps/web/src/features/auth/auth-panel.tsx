@@ -25,7 +25,7 @@ export type AuthPanelProps = {
 const DefaultTitle = (props: HTMLAttributes<HTMLHeadingElement>) => <h1 {...props} />
 
 /**
- * The sign-in flow (SPEC "Auth UI defaults"): e-mail first (a code by default, or a magic link),
+ * The sign-in flow (docs/product.md#sign-in): e-mail first (a code by default, or a magic link),
  * SMS as the phone option under it, passkey second (coming later); then the code step, and the
  * app session once the wallet is connected. Every server error is shown beside its field.
  */
@@ -66,7 +66,7 @@ export function AuthPanel({ Title = DefaultTitle, purpose = 'navigate', onSigned
     const params = useAuthReturnStore.getState().consume()
     const { bundle, orgId } = params
     if (bundle === undefined || orgId === undefined) return
-    // The SDK learns nothing about signup from a link; the link may say so (SPEC's is-signup flag).
+    // The SDK learns nothing about signup from a link; the link may say so (`isSignup`).
     const signupFlag = params.isSignup ?? params['is-signup']
     const isSignupLink = signupFlag === 'true' || signupFlag === '1'
     dispatch({ type: 'magicLinkStarted' })

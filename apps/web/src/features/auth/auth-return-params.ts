@@ -1,8 +1,8 @@
 import { create } from 'zustand'
 
 /**
- * Auth-return query parameters (SPEC §2 "Routes"). A sign-in that leaves the page (magic link,
- * OAuth redirect) comes back with these in the address. They are read once on load into
+ * Auth-return query parameters (docs/product.md#auth-return-params). A sign-in that leaves the page (magic
+ * link, OAuth redirect) comes back with these in the address. They are read once on load into
  * `useAuthReturnStore` for the sign-in flow to consume, then removed from the address; every later
  * `history.replaceState` strips them too, so they never linger in the address bar or history.
  */

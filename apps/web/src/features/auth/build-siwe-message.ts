@@ -1,7 +1,7 @@
 import type { Address } from 'viem'
 import { createSiweMessage } from 'viem/siwe'
 
-/** Chain the app session is bound to (SPEC §9: default chain base, 8453). */
+/** Chain the app session is bound to: the default chain, base (docs/product.md#app-session). */
 export const siweChainId = 8453
 export const siweStatement = 'Sign in to Quick Links.'
 

@@ -8,7 +8,7 @@ import { create } from 'zustand'
 export const defaultSignedInPath = '/dashboard'
 export const onboardingPath = '/onboarding'
 
-/** Screens a signed-in user is sent away from (SPEC §2 "Guards"). */
+/** Screens a signed-in user is sent away from (docs/product.md#guards). */
 export const signedOutOnlyPaths: ReadonlySet<string> = new Set(['/', '/login', '/onboarding'])
 
 /**

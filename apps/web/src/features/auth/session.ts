@@ -7,12 +7,12 @@ import { clearNewUser, usePostSignInStore } from './post-sign-in'
 import { logoutWallet } from './wallet-session'
 
 /**
- * The app session (SPEC §4 "Session", §7 GET /api/auth/me): loading, then signed in (the user in
+ * The app session (docs/product.md#session-state, docs/api.md#auth-me): loading, then signed in (the user in
  * the answer's `data`) or signed out (null on 401). Three layers: `getSession` (plain function),
  * `sessionQueryOptions` (query options), `useSession` (thin hook).
  */
 
-/** SPEC does not show the user's fields; these are the ones the web reads when present. */
+/** The fields of the user (docs/api.md#user) the web reads, when present. */
 export type SessionUser = {
   readonly [field: string]: unknown
   address?: string
@@ -45,7 +45,7 @@ export async function getSession(client: ApiClient = api, signal?: AbortSignal):
   return typeof user === 'object' && user !== null ? (user as SessionUser) : null
 }
 
-/** SPEC: no cache, refetch on mount, no refetch on window focus, no retry. */
+/** No cache, refetch on mount, no refetch on window focus, no retry (docs/product.md#session-state). */
 export function sessionQueryOptions(client: ApiClient = api) {
   return queryOptions({
     queryKey: sessionKeys.me(),
@@ -76,7 +76,7 @@ export function useSession(): SessionState {
   return { user, isPending: query.isPending, isSignedIn: user !== null, error: query.error }
 }
 
-/** POST /api/auth/logout. SPEC: the result is ignored and errors are swallowed (logged only). */
+/** POST /api/auth/logout. The result is ignored and errors are swallowed (logged only). */
 export async function logout(client: ApiClient = api): Promise<void> {
   try {
     // Never queued offline: replaying a logout later could end a newer session.
@@ -87,8 +87,8 @@ export async function logout(client: ApiClient = api): Promise<void> {
 }
 
 /**
- * Logout per SPEC §2: end the wallet session (the SDK disconnects the signer, clears its persisted
- * state and sets DISCONNECTED), call the logout endpoint, clear the user, refresh the session query
+ * Logout (docs/product.md#logout): end the wallet session (the SDK disconnects the signer, clears its
+ * persisted state and sets DISCONNECTED), call the logout endpoint, clear the user, refresh the session query
  * and replace the route with /. Never rejects: each failure is logged and the rest still runs.
  */
 export function useLogout(): () => Promise<void> {

@@ -16,7 +16,7 @@ export type SignInWithWalletOptions = {
 }
 
 /**
- * Opens the app session with a wallet (ARCHITECTURE "App session"): GET /api/auth/nonce, an
+ * Opens the app session with a wallet (docs/product.md#app-session): GET /api/auth/nonce, an
  * EIP-4361 message signed by the wallet, POST /api/auth/login. Resolves with the signed-in user.
  * Rejects with the API client's AppError when the server refuses (bad signature, used nonce), or
  * with the wallet's own error when signing fails.

@@ -67,7 +67,7 @@ async function getCsrfHeaders(): Promise<Record<string, string>> {
   return token === undefined ? {} : { [csrfHeaderName]: token }
 }
 
-/** The embedded wallet's status (SPEC §4 "Signer status"); loads the SDK on first use. */
+/** The embedded wallet's status (docs/signer.md#signer-status); loads the SDK on first use. */
 export function useWalletStatus(): WalletStatus {
   useEffect(() => {
     loadSignerStore().catch((error: unknown) => console.error('Could not load the wallet', error))
@@ -128,7 +128,7 @@ export async function getWalletAccount(): Promise<LocalAccount> {
 /**
  * Ends the wallet session: the SDK has the signer revoke the session key (so a copy of it stops
  * working at once), clears its persisted state, sets DISCONNECTED and asks the auth frame to drop
- * its keys (waited for at most 3 s). Never rejects (SPEC: logout errors are logged).
+ * its keys (waited for at most 3 s). Never rejects (logout errors are logged; docs/product.md#logout).
  */
 export async function logoutWallet(): Promise<void> {
   try {

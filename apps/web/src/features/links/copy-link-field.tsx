@@ -3,12 +3,13 @@ import { useEffect, useState } from 'react'
 import { classNames } from '../../ui/class-names'
 import { toast } from '../../ui/use-toast'
 
-/** SPEC §9: copy toast 2000 ms. */
+/** The copy toast's 2000 ms (docs/product.md#constants). */
 export const copyToastMs = 2000
 
 /**
- * Copies a pay link and says so: a check in place, to screen readers and with SPEC's 'Link Copied'
- * toast. A failing copy is silent (SPEC §8). Resolves true when the text reached the clipboard.
+ * Copies a pay link and says so: a check in place, to screen readers and with the 'Link Copied'
+ * toast. A failing copy is silent (docs/product.md#addresses-and-hashes). Resolves true when the text reached
+ * the clipboard.
  */
 export async function copyPayLink(url: string): Promise<boolean> {
   try {

@@ -1,6 +1,6 @@
 import confetti from 'canvas-confetti'
 
-/** SPEC §2: bursts of 100 particles at 0 ms, 100 at 250 ms and 150 at 500 ms. */
+/** Bursts of 100 particles at 0 ms, 100 at 250 ms and 150 at 500 ms (docs/product.md#link-manager). */
 export const confettiBursts = [
   { delayMs: 0, particleCount: 100 },
   { delayMs: 250, particleCount: 100 },

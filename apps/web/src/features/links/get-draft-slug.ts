@@ -1,7 +1,10 @@
 import { buildSlug } from '@quicklinks/core/slug'
 import type { LinkDraft } from './link-modal-state'
 
-/** The slug the draft will be published under: a taken suggestion, else SPEC's slug of the alias. */
+/**
+ * The slug the draft will be published under: a taken suggestion, else the alias's slug
+ * (docs/product.md#slugs).
+ */
 export function getDraftSlug(draft: LinkDraft): string {
   return draft.alias_slug ?? buildSlug(draft.alias.trim())
 }

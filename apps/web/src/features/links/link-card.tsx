@@ -17,12 +17,12 @@ export type LinkCardProps = {
   onEdit: () => void
   onDelete: () => void
   onShare: () => void
-  /** Opens the pay modal for this link (SPEC §2: 'Top Up' opens the same modal the payer sees). */
+  /** Opens the pay modal for this link ('Top Up' opens the same modal the payer sees). */
   onTopUp: () => void
 }
 
 /**
- * One of the owner's links (SPEC §2 "Link card"): alias, '/pay/{slug}' with copy, token on chain,
+ * One of the owner's links (docs/product.md#link-card): alias, '/pay/{slug}' with copy, token on chain,
  * the receiver (6…4) with copy, favorite star, enable switch, a menu (Copy Link, Edit, Delete),
  * Share and Top Up.
  */

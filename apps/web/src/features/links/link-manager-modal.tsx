@@ -5,13 +5,13 @@ import type { LinkModalAction, LinkModalState } from './link-modal-state'
 import { LinkReadyPage } from './link-ready-page'
 import { LinkTypePage } from './link-type-page'
 
-/** SPEC §2: the success flag clears after 3 s. */
+/** The success flag clears after 3 s (docs/product.md#link-manager). */
 export const linkReadyFlagMs = 3000
 
 export type LinkManagerModalProps = { state: LinkModalState; dispatch: Dispatch<LinkModalAction> }
 
 /**
- * The link manager (SPEC §2 "Link manager modal"): type → details → ready, over the reducer in
+ * The link manager (docs/product.md#link-manager): type → details → ready, over the reducer in
  * link-modal-state.ts. Closing resets page, edit flag, draft and error.
  */
 export function LinkManagerModal({ state, dispatch }: LinkManagerModalProps) {

@@ -5,8 +5,8 @@ import type { Link } from './link'
 import { findLinkType, findLinkTypeByTitle, type LinkTypeDefinition } from './link-types'
 
 /**
- * The link manager modal's state machine (SPEC §4 "Link modal"): closed; open on the type page in
- * create mode; details; ready after a save. Edit opens on details. A reducer over a discriminated
+ * The link manager modal's state machine (docs/product.md#link-manager-states): closed; open on the type page
+ * in create mode; details; ready after a save. Edit opens on details. A reducer over a discriminated
  * union of pages; every switch is exhaustive.
  */
 
@@ -47,7 +47,7 @@ export type LinkModalState = {
   draft: LinkDraft
   isSaving: boolean
   error: DraftError | null
-  /** True for 3 s after a save (SPEC §2). */
+  /** True for 3 s after a save (docs/product.md#link-manager). */
   isSuccess: boolean
 }
 
@@ -72,7 +72,7 @@ export type LinkModalAction =
   | { type: 'failed'; error: DraftError }
   | { type: 'clearSuccess' }
 
-/** SPEC §3 defaults: 'Payment Link' on base (8453). */
+/** The defaults: 'Payment Link' on base (8453) (docs/product.md#links). */
 export function createEmptyDraft(idempotencyKey: string): LinkDraft {
   return {
     link_type: 'Payment Link',
@@ -125,7 +125,7 @@ export function getActiveLinkType(state: LinkModalState): LinkTypeDefinition | u
   return findLinkTypeByTitle(state.draft.link_type)
 }
 
-/** SPEC §4: the chain select is disabled when editing or when the type allows only one chain. */
+/** The chain select is disabled when editing or when the type allows only one chain. */
 export function isChainLocked(state: LinkModalState): boolean {
   return state.isEditing || getActiveLinkType(state)?.limits?.chains?.length === 1
 }
@@ -231,7 +231,7 @@ export function reduceLinkModal(state: LinkModalState, action: LinkModalAction):
     case 'useSuggestedSlug':
       return { ...state, draft: { ...state.draft, alias_slug: action.slug }, error: null }
     case 'applyCatalogue': {
-      // SPEC §4: a type that restricts chains moves a disallowed chain to the first allowed one;
+      // A type that restricts chains moves a disallowed chain to the first allowed one;
       // a preset symbol becomes the active, visible token with that symbol on the chain.
       if (state.isEditing) return state
       const type = getActiveLinkType(state)

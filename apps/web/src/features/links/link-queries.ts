@@ -7,7 +7,7 @@ import { type CreateLinkInput, type Link, toUpdateLinkInput, type UpdateLinkInpu
 import { useLinkStore } from './link-store'
 import { createLink, deleteLink, getLink, listLinks, updateLink } from './links-api'
 
-/** Query keys for links, from one factory (STYLE "Names"). */
+/** Query keys for links, from one factory. */
 export const linkKeys = {
   all: ['links'] as const,
   list: () => ['links', 'list'] as const,
@@ -30,8 +30,8 @@ function messageOf(error: unknown, fallback: string): string {
 }
 
 /**
- * The owner's links. Each answer is written to the persisted link store (SPEC §3 'link-storage'),
- * and a failed fetch stores its message as the store error.
+ * The owner's links. Each answer is written to the persisted link store ('link-storage',
+ * docs/product.md#dashboard), and a failed fetch stores its message as the store error.
  */
 export function useLinks(ownerId: string | null) {
   const query = useQuery(linksQueryOptions())
@@ -89,7 +89,7 @@ export function useDeleteLink() {
 export type LinkToggle = 'enabled' | 'favorite'
 
 /**
- * The card's switch and star (SPEC §4 "Link card", §8): the change shows at once; on an error it is
+ * The card's switch and star (docs/product.md#link-card): the change shows at once; on an error it is
  * reverted and the store error says 'Failed to update link' or 'Failed to update favorite'; then the
  * list is fetched again and 'Link Updated' says what happened.
  */

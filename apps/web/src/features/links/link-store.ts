@@ -2,7 +2,7 @@ import { create } from 'zustand'
 import { createJSONStorage, persist } from 'zustand/middleware'
 import type { Link } from './link'
 
-/** SPEC §3: the owner's link list is persisted locally under this key (links only). */
+/** The owner's link list is persisted locally under this key, links only (docs/product.md#local-storage). */
 export const linkStorageKey = 'link-storage'
 
 export type LinkStoreState = {

@@ -1,8 +1,7 @@
 import { CreditCard, type LucideIcon, Wallet } from 'lucide-react'
 
 /**
- * The destination styles a payee can pick on the link type page (SPEC §3 "Link type definition",
- * §9 for the Avalanche preset and limits).
+ * The destination styles a payee can pick on the link type page (docs/product.md#link-types).
  */
 export type LinkTypePreset = { chain: string; chain_id: number; token_name: string }
 
@@ -42,7 +41,7 @@ export const linkTypes: readonly LinkTypeDefinition[] = [
   },
 ]
 
-/** SPEC §2: the modal shows at most the first 6 link types. */
+/** The modal shows at most the first 6 link types (docs/product.md#link-types). */
 export const maxShownLinkTypes = 6
 
 /** The type whose title a link carries, if any (edit mode finds its limits this way). */

@@ -96,7 +96,7 @@ describe('links api', () => {
     expect(error.details?.suggestion).toBe('coffee-fund-2')
   })
 
-  it("falls back to SPEC's messages when the answer carries no error", async () => {
+  it('falls back to the documented messages when the answer carries no error', async () => {
     const { client } = fakeClient(() => new Response('', { status: 500 }))
     expect((await rejection(createLink(input, client))).userMessage).toBe('Create failed (500)')
     expect((await rejection(listLinks(client))).userMessage).toBe('Failed to fetch links')

@@ -7,7 +7,7 @@ import { Button } from '../../ui/button'
 import { Dialog } from '../../ui/dialog'
 import { toast } from '../../ui/use-toast'
 
-/** SPEC §9: the copy toast shows for 2000 ms. */
+/** The copy toast shows for 2000 ms (docs/product.md#share-dialog). */
 export const shareCopyToastMs = 2000
 
 /** The fields of a link the dialog reads; the owner's `Link` satisfies it. */
@@ -19,7 +19,7 @@ export type ShareableLink = {
 }
 
 /**
- * The public address of a link: the site origin plus /pay/{alias_slug} (SPEC §2 "Routes").
+ * The public address of a link: the site origin plus /pay/{alias_slug} (docs/product.md#public-address).
  * `origin` defaults to the page's own.
  */
 export function buildPayLinkUrl(aliasSlug: string, origin: string = window.location.origin): string {
@@ -28,7 +28,7 @@ export function buildPayLinkUrl(aliasSlug: string, origin: string = window.locat
 
 export type SocialPlatform = 'Facebook' | 'X' | 'Whatsapp' | 'Telegram' | 'Linkedin'
 
-/** The social buttons in SPEC's order. */
+/** The social buttons, in the order docs/product.md#share-dialog lists them. */
 export const socialPlatforms: readonly SocialPlatform[] = [
   'Facebook',
   'X',
@@ -39,7 +39,7 @@ export const socialPlatforms: readonly SocialPlatform[] = [
 
 /**
  * Each platform's public share address for `url`, with `text` where the platform takes one
- * (SPEC lists the buttons as display only; issue 4 asks that they share, as users expect).
+ * (issue 4: the buttons share, as users expect, rather than being display only).
  */
 export function buildSocialShareUrl(platform: SocialPlatform, url: string, text: string): string {
   const encodedUrl = encodeURIComponent(url)
@@ -63,7 +63,7 @@ export function buildSocialShareUrl(platform: SocialPlatform, url: string, text:
 }
 
 /**
- * The QR code of `text` as an SVG document (error correction M, SPEC §9's default), dark modules
+ * The QR code of `text` as an SVG document (error correction M, docs/product.md#share-dialog), dark modules
  * on white with a quiet zone, so it scans in both themes. Throws only for text too long for a QR
  * code (over ~2 KB), which a link address never is.
  */
@@ -84,8 +84,8 @@ export type ShareLinkDialogProps = {
 }
 
 /**
- * 'Share with Friends' (SPEC §2 "Share dialog"): the link read-only with a copy button (toast
- * 'Link Copied', 2 s; a failing copy is silent, SPEC §8), its QR code, what the payee receives,
+ * 'Share with Friends' (docs/product.md#share-dialog): the link read-only with a copy button (toast
+ * 'Link Copied', 2 s; a failing copy is silent), its QR code, what the payee receives,
  * and buttons that open each platform's share page in a new tab.
  */
 export function ShareLinkDialog({ link, open, onOpenChange }: ShareLinkDialogProps) {

@@ -45,7 +45,7 @@ describe('AmountStep', () => {
     expect(screen.getByText('Loading…')).toBeTruthy()
   })
 
-  it('disables Next with the SPEC message above the balance', async () => {
+  it('disables Next with the documented message above the balance', async () => {
     const user = userEvent.setup()
     render(<Harness balance={10_000_000n} />)
     await user.type(screen.getByRole('textbox', { name: 'Amount' }), '11')

@@ -28,7 +28,7 @@ export type AmountStepProps = {
   onNext: () => void
 }
 
-/** Step 2 'Select Amount' (SPEC §2, §5 "Amounts"). */
+/** Step 2 'Select Amount' (docs/product.md#step-amount). */
 export function AmountStep({
   token,
   networkName,
@@ -41,7 +41,7 @@ export function AmountStep({
 }: AmountStepProps) {
   const inputId = useId()
   const usdAllowed = hasUsdPrice(token)
-  // SPEC §4: forced to TOKEN without a positive USD price.
+  // Forced to TOKEN without a positive USD price.
   const activeUnit: AmountUnit = unit === 'USD' && !usdAllowed ? 'TOKEN' : unit
   const amount = parseAmountText(text, activeUnit, token)
   const error = validateAmount(amount, balance)
@@ -50,7 +50,7 @@ export function AmountStep({
   const toastedFor = useRef<string | null>(null)
 
   useEffect(() => {
-    // SPEC §5: one 'Check amount' toast per failure episode.
+    // One 'Check amount' toast per failure episode.
     if (shownError === null) {
       toastedFor.current = null
       return

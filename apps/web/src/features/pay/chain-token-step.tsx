@@ -36,7 +36,7 @@ const rowClassName =
 const tabClassName =
   'flex min-h-11 flex-1 items-center justify-center rounded-control font-medium text-muted text-sm data-[state=active]:bg-surface data-[state=active]:text-fg data-[state=active]:shadow-sm'
 
-/** Step 1 'Select Chain & Token' (SPEC §2). */
+/** Step 1 'Select Chain & Token' (docs/product.md#step-chain-token). */
 export function ChainTokenStep(props: ChainTokenStepProps) {
   const { chains, tokens, tab, selectedChainId, selectedTokenAddress } = props
   const canContinue = selectedChainId !== null && selectedTokenAddress !== null

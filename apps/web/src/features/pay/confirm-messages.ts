@@ -9,15 +9,15 @@ export type ConfirmCheck = {
   /** Null while the balance loads. */
   balance: bigint | null
   isNative: boolean
-  /** The spender of the ready route (SPEC §5), null when none. */
+  /** The spender of the ready route (docs/product.md#approval-and-spender), null when none. */
   spender: string | null
   route: RouteState
 }
 
 /**
- * SPEC §5 "Confirm step messages", in order: the amount, the balance, the spender of a non-native
- * payment, then the route ('Building route…', 'Waiting for amount/token/chain…' while in progress,
- * the route error or 'Route build failed.'). Empty when nothing stands in the way.
+ * What blocks Confirm & Pay (docs/product.md#confirm-messages), in order: the amount, the balance, the
+ * spender of a non-native payment, then the route ('Building route…', 'Waiting for amount/token/chain…' while
+ * in progress, the route error or 'Route build failed.'). Empty when nothing stands in the way.
  */
 export function getConfirmMessages({ amount, balance, isNative, spender, route }: ConfirmCheck): string[] {
   const messages: string[] = []
@@ -66,7 +66,7 @@ export function isApprovalNeeded(
 }
 
 /**
- * SPEC §5: Confirm & Pay is enabled only with a ready route, a positive amount, no messages, and
+ * Confirm & Pay is enabled only with a ready route, a positive amount, no messages, and
  * for a token an allowance that covers the amount with no approval or allowance read pending.
  */
 export function canConfirmPayment(

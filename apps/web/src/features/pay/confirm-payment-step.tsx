@@ -164,7 +164,8 @@ export function ConfirmPaymentStep(props: ConfirmPaymentStepProps) {
       // Step 4's first poll waits for this: the server starts tracking inside the receipt post.
       void postRouteReceipt(currentRoute.intentId, hash).then(() => props.onReceiptPosted(hash))
     } catch (error) {
-      // SPEC-NOTES: a rejection or an error before the transaction is sent stays on step 3.
+      // A rejection or an error before the transaction is sent stays on step 3
+      // (docs/product.md#approval-and-spender).
       failBeforeSend(error)
     } finally {
       setConfirming(false)

@@ -34,17 +34,17 @@ export type ConfirmStepProps = {
 
 const zeroAddress = '0x0000000000000000000000000000000000000000'
 
-/** SPEC §2: masked 6…4; the all-zero address is shown as zeros. */
+/** Masked 6…4; the all-zero address is shown in full (docs/product.md#step-confirm). */
 function maskReceiver(address: string): string {
   return address.toLowerCase() === zeroAddress ? address : maskMiddle(address)
 }
 
-/** Step 3 'Confirm Payment' (SPEC §2, §5 "Confirm step messages"). */
+/** Step 3 'Confirm Payment' (docs/product.md#step-confirm, docs/product.md#confirm-messages). */
 export function ConfirmStep(props: ConfirmStepProps) {
   const { route } = props
   const needsApproval = !props.isNative && (props.allowance === null || props.amount > props.allowance)
   const routeLine = describeRouteLine(route)
-  // SPEC shows at most 6 decimals; DESIGN: never round what the payer sends without saying so.
+  // At most 6 decimals, cut; when that hides digits the exact amount shows too (docs/product.md#amounts).
   const shownAmount = formatTokenAmount(props.amount, props.token.decimals, 6)
   const exactAmount = formatTokenAmount(props.amount, props.token.decimals)
   const otherMessages = props.messages.filter(

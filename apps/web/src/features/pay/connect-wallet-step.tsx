@@ -20,7 +20,8 @@ export type ConnectWalletStepProps = {
 /**
  * Step 0 'Select Your Wallet' with its wallet actions: connects a detected wallet, a catalogue
  * entry's connector or WalletConnect; a catalogue wallet without a connector opens its deep link
- * on mobile, else its store or home page in a new tab. Connect errors are logged only (docs/product.md#errors-wallet).
+ * on mobile, else its store or home page in a new tab. Connect errors are logged only
+ * (docs/product.md#errors-wallet).
  */
 export function ConnectWalletStep({ isConnected, onResume }: ConnectWalletStepProps) {
   const connection = useConnection()

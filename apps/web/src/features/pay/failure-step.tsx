@@ -1,7 +1,7 @@
 import { XCircle } from 'lucide-react'
 import { Button } from '../../ui/button'
 
-/** Step 6 'Payment Failed' (SPEC §2, §8): the status text and a contact-support prompt. */
+/** Step 6 'Payment Failed' (docs/product.md#step-result): the status text and a contact-support prompt. */
 export function FailureStep({ detail, onClose }: { detail: string | null; onClose: () => void }) {
   return (
     <div className="flex flex-col items-center gap-3 py-4 text-center">

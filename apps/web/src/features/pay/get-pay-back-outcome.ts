@@ -1,9 +1,9 @@
 import type { PayStep } from './pay-modal-state'
 
 /**
- * What Back, a backdrop click and Escape do on each step (SPEC §2 modal rules): close (disconnecting
- * the wallet) from wallet, success and failure; disconnect and return to the wallet step from chain
- * and token; one step back from amount and confirm; nothing while processing.
+ * What Back, a backdrop click and Escape do on each step (docs/product.md#pay-modal-rules): close
+ * (disconnecting the wallet) from wallet, success and failure; disconnect and return to the wallet step from
+ * chain and token; one step back from amount and confirm; nothing while processing.
  */
 export type BackOutcome = 'close' | 'disconnect' | 'previous' | 'none'
 

@@ -1,5 +1,5 @@
 /**
- * SPEC §5 "Amounts": what the payer types (USD, token or wei) becomes an integer amount in the
+ * docs/product.md#amounts: what the payer types (USD, token or wei) becomes an integer amount in the
  * token's smallest unit, with integer maths only (bigint); USD goes through the token's USD price.
  */
 
@@ -12,7 +12,7 @@ export type AmountToken = { decimals: number; usdPrice: number | null }
 const priceScaleDigits = 8
 const usdScaleDigits = 18
 
-/** SPEC §9 percent shortcuts; 100 is 'MAX'. */
+/** The percent shortcuts; 100 is 'MAX' (docs/product.md#constants). */
 export const percentShortcuts = [25, 50, 75, 100] as const
 
 const decimalPattern = /^(\d*)(?:\.(\d*))?$/
@@ -105,7 +105,7 @@ const usdFormat = new Intl.NumberFormat('en-US', {
   maximumFractionDigits: 2,
 })
 
-/** '$1,234.50': USD with two fraction digits (SPEC §9: at most 2). */
+/** '$1,234.50': USD with two fraction digits (docs/product.md#amounts). */
 export function formatUsd(value: number): string {
   return usdFormat.format(value)
 }
@@ -132,14 +132,14 @@ export function formatAmountForUnit(value: bigint, unit: AmountUnit, token: Amou
   }
 }
 
-/** SPEC §5: a percent shortcut takes that share of the balance, in integer maths. */
+/** A percent shortcut takes that share of the balance, in integer maths (docs/product.md#amounts). */
 export function getShareOfBalance(balance: bigint, percent: number): bigint {
   return (balance * BigInt(Math.round(percent))) / 100n
 }
 
 /**
- * SPEC §5 amount validation, in order: no or non-positive amount 'Enter a valid amount.'; zero
- * balance 'Insufficient balance.'; above the balance 'Amount exceeds available balance.'. The
+ * The amount checks (docs/product.md#amounts), in order: no or non-positive amount 'Enter a valid amount.';
+ * zero balance 'Insufficient balance.'; above the balance 'Amount exceeds available balance.'. The
  * balance checks wait for the balance (`null` while it loads). Null when the amount is valid.
  */
 export function validateAmount(amount: bigint | undefined, balance: bigint | null): string | null {

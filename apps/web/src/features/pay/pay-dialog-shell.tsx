@@ -4,7 +4,7 @@ import { Dialog, DialogTitle } from '../../ui/dialog'
 
 export type PayDialogShellProps = {
   title: string
-  /** Escape and a click outside (SPEC: the same as Back). */
+  /** Escape and a click outside: the same as Back (docs/product.md#pay-modal-rules). */
   onDismiss: () => void
   onBack?: (() => void) | undefined
   onClose?: (() => void) | undefined

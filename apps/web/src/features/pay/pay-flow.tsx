@@ -31,7 +31,7 @@ export type PayFlowProps = {
   onOpenChange: (open: boolean) => void
   onSuccess?: (() => void) | undefined
   onFailure?: (() => void) | undefined
-  /** The offered chains (SPEC §5), and the catalogue's message when reading them failed. */
+  /** The offered chains (docs/product.md#catalogue-filters), and the message when reading them failed. */
   chains: Chain[]
   chainsError: string | null
 }
@@ -64,7 +64,8 @@ function getChoice(state: PayModalState): {
 /**
  * The pay modal's steps inside wagmi: one reducer over the seven steps (`reducePayModal`), the data
  * they share (the chosen chain's tokens, the payer's balances, the parsed amount), and the modal
- * rules of SPEC §2 (reset on open, back to the wallet step on a disconnect, Back and Close).
+ * rules of docs/product.md#pay-modal-rules (reset on open, back to the wallet step on a disconnect, Back and
+ * Close).
  */
 export function PayFlow({
   link,
@@ -84,11 +85,11 @@ export function PayFlow({
   const isConnected =
     address !== undefined && (connection.status === 'connected' || connection.status === 'reconnecting')
 
-  // SPEC: every open starts on step 0.
+  // Every open starts on step 0.
   useEffect(() => {
     if (open) dispatch({ type: 'open' })
   }, [open])
-  // SPEC: a wallet that disconnects on steps 1-3 sends the payer back to step 0.
+  // A wallet that disconnects on steps 1-3 sends the payer back to step 0.
   useEffect(() => {
     if (!isConnected) dispatch({ type: 'disconnected' })
   }, [isConnected])

@@ -8,8 +8,8 @@ export function isLocalImage(uri: string | undefined): uri is string {
 }
 
 /**
- * A token, chain or wallet logo: the local image when there is one, else a monogram (DESIGN: never a
- * broken-image icon, no request leaves the origin). Decorative: the row's text names it.
+ * A token, chain or wallet logo: the local image when there is one, else a monogram (docs/product.md#logos:
+ * never a broken-image icon, no request leaves the origin). Decorative: the row's text names it.
  */
 export function PayLogo({
   src,

@@ -2,12 +2,12 @@ import type { Token } from '../routing/catalogue'
 import type { AmountUnit } from './pay-amount'
 
 /**
- * The pay modal's seven steps (SPEC §2 "Pay modal", numbered 0–6 there): wallet, chain and token,
+ * The pay modal's seven steps (docs/product.md#pay-modal-steps, numbered 0–6 there): wallet, chain and token,
  * amount, confirm, processing, success, failure.
  */
 export type PayStep = PayModalState['step']
 
-/** SPEC §2 step titles; each is the dialog's accessible name. */
+/** The step titles; each is the dialog's accessible name (docs/product.md#pay-modal-rules). */
 export const payStepTitles: Record<PayStep, string> = {
   wallet: 'Select Your Wallet',
   chainToken: 'Select Chain & Token',
@@ -44,7 +44,7 @@ export type PayDraft = { chainId: number | null; token: Token | null; amount: Am
 /** Step 0: choose and connect a wallet. */
 export type WalletStepState = {
   step: 'wallet'
-  /** SPEC §2: a connect advances once; false again only once the wallet has disconnected. */
+  /** A connect advances once (docs/product.md#pay-modal-transitions); false again only after a disconnect. */
   hasAutoAdvanced: boolean
   draft: PayDraft
 }
@@ -118,7 +118,7 @@ export type PayModalAction =
   | { type: 'succeeded' }
   | { type: 'failed'; message: string | null }
 
-/** Every open starts here (SPEC §2): the wallet step with nothing chosen. */
+/** Every open starts here (docs/product.md#pay-modal-rules): the wallet step with nothing chosen. */
 export const initialPayModalState: PayModalState = {
   step: 'wallet',
   hasAutoAdvanced: false,

@@ -362,7 +362,7 @@ describe('pay modal', () => {
       slippage: 1,
     })
 
-    // A rejection stays on step 3 with the SPEC toast.
+    // A rejection stays on step 3 with the documented toast.
     wallet.rejectNext()
     await user.click(screen.getByRole('button', { name: 'Confirm & Pay' }))
     // The toast stays reachable by role while the modal hides the rest of the page.

@@ -32,7 +32,7 @@ function getFallbackChain(link: PayLinkSummary): Chain {
 }
 
 /**
- * The payer's seven-step modal (SPEC §2 "Pay modal"), loaded with React.lazy on the first open: it
+ * The payer's seven-step modal (docs/product.md#pay-modal), loaded with React.lazy on the first open: it
  * carries wagmi, its connectors and viem's actions, which the pay page's first paint never waits for.
  */
 export default function PayModal(props: PayModalProps) {

@@ -148,7 +148,10 @@ function LinkLoadFailed({ onRetry, isRetrying }: { onRetry: () => void; isRetryi
   )
 }
 
-/** Copies the receiver's full address; confirms in place and to screen readers (DESIGN). */
+/**
+ * Copies the receiver's full address; confirms in place and to screen readers
+ * (docs/product.md#addresses-and-hashes).
+ */
 function CopyAddressButton({ address }: { address: string }) {
   const [copied, setCopied] = useState(false)
   useEffect(() => {
@@ -166,7 +169,7 @@ function CopyAddressButton({ address }: { address: string }) {
             await navigator.clipboard.writeText(address)
             setCopied(true)
           } catch {
-            // SPEC §8: a clipboard failure is silent.
+            // A clipboard failure is silent.
           }
         }}
         className="inline-flex size-11 items-center justify-center rounded-control text-muted hover:bg-subtle hover:text-fg [&_svg]:size-4"

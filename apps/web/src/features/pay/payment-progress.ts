@@ -1,11 +1,11 @@
 import type { NormalizedTransactionStatus } from '@quicklinks/core/transaction-status'
 import type { RouteStep } from './transaction-record'
 
-/** SPEC §9 step duration estimates, in seconds. */
+/** Step duration estimates, in seconds (docs/product.md#payment-progress). */
 export const stepDurationSeconds = { swap: 15, bridge: 180, transfer: 45, other: 30 } as const
-/** SPEC §9: the estimate when the route has no steps yet. */
+/** The estimate when the route has no steps yet. */
 export const noStepsDurationSeconds = 90
-/** SPEC §9 progress bounds. */
+/** Progress bounds (docs/product.md#payment-progress). */
 export const progressBounds = { min: 6, max: 100, initial: 6, submitted: 20, bridging: 60 } as const
 
 function clamp(value: number): number {
@@ -13,7 +13,7 @@ function clamp(value: number): number {
 }
 
 /**
- * SPEC §4 step-based progress: 10 with no steps; else (completed steps, plus 0.35 for one pending
+ * Step-based progress: 10 with no steps; else (completed steps, plus 0.35 for one pending
  * step) over the count, clamped to 6–100. A failure counts only the completed steps.
  */
 export function getStepProgress(steps: readonly Pick<RouteStep, 'status'>[], isFailure = false): number {
@@ -25,8 +25,8 @@ export function getStepProgress(steps: readonly Pick<RouteStep, 'status'>[], isF
 }
 
 /**
- * SPEC §4 progress percent: 6 before any record; at least 20 submitted and 60 bridging; 100 on
- * success; on failure the step-based value. Rounded to a whole percent.
+ * The progress percent (docs/product.md#payment-progress): 6 before any record; at least 20 submitted and 60
+ * bridging; 100 on success; on failure the step-based value. Rounded to a whole percent.
  */
 export function getProgressPercent(
   status: NormalizedTransactionStatus | null,
@@ -50,13 +50,13 @@ export function getProgressPercent(
   }
 }
 
-/** SPEC §9: the estimated seconds of a route: the sum of its steps, or 90 without steps. */
+/** The estimated seconds of a route: the sum of its steps, or 90 without steps. */
 export function getEstimatedSeconds(steps: readonly Pick<RouteStep, 'kind'>[]): number {
   if (steps.length === 0) return noStepsDurationSeconds
   return steps.reduce((sum, step) => sum + stepDurationSeconds[step.kind], 0)
 }
 
-/** SPEC §9: remaining time is the estimate minus the time since creation, floored at 0. */
+/** Remaining time is the estimate minus the time since creation, floored at 0. */
 export function getRemainingSeconds(
   steps: readonly Pick<RouteStep, 'kind'>[],
   createdAtMs: number,

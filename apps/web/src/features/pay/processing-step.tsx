@@ -21,12 +21,15 @@ const stepLabels: Record<RouteStep['kind'], string> = {
   other: 'Step',
 }
 
-/** SPEC §9: a hash keeps 6 characters at each end. */
+/** A hash keeps 6 characters at each end (docs/product.md#addresses-and-hashes). */
 function maskHash(hash: string): string {
   return maskMiddle(hash, 6, 6)
 }
 
-/** Step 4 'Payment Confirmation' (SPEC §2, §4 progress): ring, status, countdown, timeline, links. */
+/**
+ * Step 4 'Payment Confirmation' (docs/product.md#step-processing): ring, status, countdown,
+ * timeline, links.
+ */
 export function ProcessingStep({
   record,
   submittedAtMs,

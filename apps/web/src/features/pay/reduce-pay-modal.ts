@@ -27,8 +27,8 @@ function toWallet(
 }
 
 /**
- * The pay modal's transitions (SPEC §4 "Pay modal"), the only way its state changes. An action the
- * current step does not allow is refused: the same state comes back, so React renders nothing new.
+ * The pay modal's transitions (docs/product.md#pay-modal-transitions), the only way its state changes. An
+ * action the current step does not allow is refused: the same state comes back, so React renders nothing new.
  * Side effects (connecting, switching chains, sending) stay in the components.
  */
 export function reducePayModal(state: PayModalState, action: PayModalAction): PayModalState {
@@ -41,7 +41,7 @@ export function reducePayModal(state: PayModalState, action: PayModalAction): Pa
     case 'resume':
       return state.step === 'wallet' ? toChainToken(state.draft) : state
     case 'disconnected':
-      // SPEC §2: a wallet that disconnects on steps 1–3 sends the payer back to step 0.
+      // A wallet that disconnects on steps 1–3 sends the payer back to step 0.
       if (state.step === 'wallet') return state.hasAutoAdvanced ? toWallet(state, false) : state
       if (state.step === 'chainToken' || state.step === 'amount' || state.step === 'confirm') {
         return toWallet(state, false)

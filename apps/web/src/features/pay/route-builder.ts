@@ -2,11 +2,11 @@ import { AppError } from '@quicklinks/core/app-error'
 import { type ApiClient, api } from '../../lib/api-client'
 import { getRoutingProvider, type RoutingProviderSource } from '../routing/routing-provider'
 
-/** SPEC §9: slippage in percent and the debounce before a route is built. */
+/** Slippage in percent and the debounce before a route is built (docs/product.md#route-state). */
 export const routeSlippagePercent = 1
 export const routeDebounceMs = 250
 
-/** SPEC §3 Transaction request, as the wallet sends it. */
+/** The transaction request, as the wallet sends it (docs/api.md#transaction-request). */
 export type PayTransactionRequest = {
   to: `0x${string}`
   data: `0x${string}`
@@ -29,7 +29,7 @@ export type PayRouteAction = {
   estimatedMs: number
 }
 
-/** SPEC §3 Route request (chain ids, addresses, integer amount). */
+/** The route request: chain ids, addresses, integer amount (docs/api.md#route-request). */
 export type RouteInput = {
   fromChain: number
   toChain: number
@@ -41,13 +41,13 @@ export type RouteInput = {
   linkId?: string
 }
 
-/** SPEC §3 Route result, plus the spender the API names and the input it was built for. */
+/** The route result (docs/api.md#route-result), plus the spender and the input it was built for. */
 export type RouteResult = {
   intentId: `0x${string}`
   txReq: PayTransactionRequest
   actions: PayRouteAction[]
   spender: `0x${string}` | null
-  /** Contracts SPEC §5 falls back to for the spender (router, multicall, coral multicall). */
+  /** Contracts the spender falls back to (docs/product.md#approval-and-spender). */
   contracts: { router?: string; multicall?: string; coralMulticall?: string }
   estimatedDurationSeconds: number | null
   /** What the receiver is quoted and at least gets, in the link token's smallest unit (null when unknown). */
@@ -55,7 +55,7 @@ export type RouteResult = {
   toAmountMin: bigint | null
 }
 
-/** SPEC §3 Route state. */
+/** The route's state (docs/product.md#route-state). */
 export type RouteState =
   | { status: 'idle' }
   | { status: 'building'; key: string }
@@ -111,9 +111,9 @@ function readAction(value: unknown): PayRouteAction | undefined {
 }
 
 /**
- * Reads a route answer (SPEC §7: intentId and route.transactionRequest, and estimate.actions or
- * actions, each under data or at the top level). Throws 'Invalid route: missing transactionRequest
- * target/data' when the transaction has no data or no to/target (SPEC §5).
+ * Reads a route answer (docs/api.md#route-result: intentId and route.transactionRequest, and estimate.actions
+ * or actions, each under data or at the top level). Throws 'Invalid route: missing transactionRequest
+ * target/data' when the transaction has no data or no to/target.
  */
 export function parseRouteAnswer(body: unknown): RouteResult {
   const top = asRecord(body) ?? {}
@@ -200,7 +200,7 @@ export async function buildRoute(
   return parseRouteAnswer(body)
 }
 
-/** The message a failed build shows: the AppError's user message, else the error's, else SPEC's default. */
+/** A failed build's message: the AppError's user message, else the error's, else the default. */
 export function describeRouteError(error: unknown): string {
   if (error instanceof AppError) return error.userMessage
   if (error instanceof Error && error.message.length > 0) return error.message
@@ -220,8 +220,9 @@ export type RouteScheduler = {
 }
 
 /**
- * SPEC §4 route state: idle while any input is missing; otherwise, after `debounceMs`, building
- * (the previous request aborted), then ready or error. An aborted request leaves no error.
+ * The route state (docs/product.md#route-state): idle while any input is missing; otherwise, after
+ * `debounceMs`, building (the previous request aborted), then ready or error. An aborted request leaves no
+ * error.
  */
 export function createRouteScheduler({
   build,

@@ -1,9 +1,9 @@
 import type { RouteResult } from './route-builder'
 
 /**
- * SPEC §5 spender: the transaction request's to (or target), else the route's router, multicall or
- * coral multicall contract. The API's own `spender` (null for a native payment) comes first.
- * Null when none is known ('Missing Squid spender address for this route.').
+ * The spender (docs/product.md#approval-and-spender): the transaction request's to (or target), else the
+ * route's router, multicall or coral multicall contract. The API's own `spender` (null for a native payment)
+ * comes first. Null when none is known ('Missing Squid spender address for this route.').
  */
 export function selectSpender(
   route: Pick<RouteResult, 'spender' | 'txReq' | 'contracts'>,

@@ -1,7 +1,7 @@
 import { CheckCircle2 } from 'lucide-react'
 import { Button } from '../../ui/button'
 
-/** Step 5 'Payment Successful' (SPEC §2: 'Payment completed'). */
+/** Step 5 'Payment Successful': 'Payment completed' (docs/product.md#step-result). */
 export function SuccessStep({ summary, onClose }: { summary: string; onClose: () => void }) {
   return (
     <div className="flex flex-col items-center gap-3 py-4 text-center">

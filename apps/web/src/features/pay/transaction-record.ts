@@ -6,7 +6,7 @@ import {
 } from '@quicklinks/core/transaction-status'
 import { type ApiClient, api } from '../../lib/api-client'
 
-/** SPEC §3 Route step (derived), as the timeline shows it. */
+/** A route step as the timeline shows it (docs/product.md#step-status). */
 export type RouteStep = {
   kind: 'swap' | 'bridge' | 'transfer' | 'other'
   chainId: number
@@ -22,7 +22,7 @@ export type RouteStep = {
   status: 'ok' | 'fail' | 'pending'
 }
 
-/** SPEC §3 Transaction record (polled), the fields the modal reads. */
+/** The polled transaction record, the fields the modal reads (docs/api.md#transaction-record). */
 export type TransactionRecord = {
   id: string
   intentId: string | null
@@ -62,7 +62,7 @@ function readKind(value: unknown): RouteStep['kind'] {
   return value === 'swap' || value === 'bridge' || value === 'transfer' ? value : 'other'
 }
 
-/** Route path and route status side by side (SPEC: aligned) become the derived steps. */
+/** Route path and route status, aligned one to one, become the derived steps. */
 function readSteps(path: unknown, statuses: unknown, isSuccess: boolean): RouteStep[] {
   if (!Array.isArray(path)) return []
   const statusList = Array.isArray(statuses) ? statuses : []
@@ -147,7 +147,7 @@ export function isRecordOfTransaction(record: TransactionRecord, txHash: string)
 }
 
 /**
- * The intent's record (SPEC §7 picks by intent id, which the modal always knows), seen by the payer
+ * The intent's record (picked by intent id, which the modal always knows), seen by the payer
  * who sent `txHash`. Anyone may post a receipt for an
  * intent, so its record can follow another transaction (a bystander's hash posted first), or none
  * yet: such a record says nothing about this payment, and is shown as a pending one that keeps only
@@ -197,7 +197,7 @@ export function getPaymentOutcome(
   return record.status === 'success' || record.status === 'failed' ? record.status : null
 }
 
-/** POST /api/route-intent/{intentId}/receipt after the payment is sent; failures are ignored (SPEC §7). */
+/** POST /api/route-intent/{intentId}/receipt after the payment is sent; failures are ignored. */
 export async function postRouteReceipt(
   intentId: string,
   txHash: string,
@@ -210,6 +210,6 @@ export async function postRouteReceipt(
       queueWhenOffline: false,
     })
   } catch {
-    // SPEC §7: the tracker also finds the payment without it; nothing to tell the payer.
+    // Ignored (docs/product.md#step-processing): the modal polls for the record either way.
   }
 }

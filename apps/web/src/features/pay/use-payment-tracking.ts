@@ -13,7 +13,7 @@ import {
   type TransactionRecord,
 } from './transaction-record'
 
-/** SPEC §9: the transaction poll while step 4 is open. */
+/** The transaction poll while step 4 is open (docs/product.md#step-processing). */
 export const transactionPollMs = 2000
 
 export type PaymentTracking = {

@@ -9,13 +9,13 @@ import {
   type RouteState,
 } from './route-builder'
 
-/** SPEC §9: the confirm step's countdown. */
+/** The confirm step's countdown (docs/product.md#step-confirm). */
 export const confirmCountdownSeconds = 60
 
 /**
- * The confirm step's route (SPEC §4 route state) and its 60 s countdown: while `isActive`, every new
+ * The confirm step's route (docs/product.md#route-state) and its 60 s countdown: while `isActive`, every new
  * input is built after the debounce (the previous request aborted); when the countdown reaches 0:00
- * the route is rebuilt and the countdown restarts (SPEC-NOTES). A route built for another input
+ * the route is rebuilt and the countdown restarts. A route built for another input
  * than the current one reads as building, so a stale route is never paid.
  */
 export function useRouteState(

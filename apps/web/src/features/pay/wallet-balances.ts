@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query'
 import { type ApiClient, api } from '../../lib/api-client'
 import { isNativeTokenAddress, nativeTokenAddress } from '../routing/catalogue'
 
-/** SPEC §3 Balance record: one token's balance of the payer on one chain. */
+/** One token's balance of the payer on one chain (docs/api.md#balance-entry). */
 export type BalanceRecord = {
   chainId: number
   address: string
@@ -41,9 +41,9 @@ function readEntry(value: unknown, chainId: number): BalanceRecord | undefined {
 }
 
 /**
- * GET /api/data/wallets/{chain}/{address}/balances (SPEC §7), keyed by lowercase token address with
- * the native token under the all-e placeholder. A failed read gives an empty map (SPEC §8: a
- * failed balance lookup means zero balance).
+ * GET /api/data/wallets/{chain}/{address}/balances (docs/api.md#balances), keyed by lowercase token address
+ * with the native token under the all-e placeholder. A failed read gives an empty map: a
+ * failed balance lookup means zero balance (docs/product.md#catalogue-filters).
  */
 export async function getWalletBalances(
   chainId: number,

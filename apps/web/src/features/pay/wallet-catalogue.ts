@@ -1,7 +1,7 @@
 /**
- * The wallet catalogue (docs/product.md#wallet-catalogue): the wallets step 0 offers, with local monogram logos (no
- * image ever leaves the app's origin), EIP-6963 rdns values to match a detected wallet, and where to
- * send a payer whose browser has no such wallet: a deep link on a phone, the home page otherwise.
+ * The wallet catalogue (docs/product.md#wallet-catalogue): the wallets step 0 offers, with local monogram
+ * logos (no image ever leaves the app's origin), EIP-6963 rdns values to match a detected wallet, and where
+ * to send a payer whose browser has no such wallet: a deep link on a phone, the home page otherwise.
  */
 
 export type WalletCategory = 'injected' | 'app' | 'walletconnect'

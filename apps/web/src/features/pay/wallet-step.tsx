@@ -27,7 +27,10 @@ export type WalletStepProps = {
 const rowClassName =
   'flex min-h-14 w-full items-center gap-3 rounded-control border border-border bg-surface px-3 py-2 text-left transition-colors hover:bg-subtle disabled:cursor-not-allowed disabled:opacity-55'
 
-/** Step 0 'Select Your Wallet' (SPEC §2): detected wallets, the catalogue, WalletConnect. */
+/**
+ * Step 0 'Select Your Wallet' (docs/product.md#step-wallet): detected wallets, the catalogue,
+ * WalletConnect.
+ */
 export function WalletStep({
   detected,
   pendingId,

@@ -93,7 +93,7 @@ describe('routing catalogue', () => {
     expect(paths).toHaveLength(1)
   })
 
-  it('gives an empty list and SPEC messages on failure, and asks again next time', async () => {
+  it('gives an empty list and the documented messages on failure, and asks again next time', async () => {
     let fail = true
     const { client, paths } = fakeClient((path) =>
       fail
@@ -124,7 +124,7 @@ describe('routing catalogue', () => {
     ])
   })
 
-  it('gives the SPEC messages when GET /api/config fails, and asks for it again next time', async () => {
+  it('gives the documented messages when GET /api/config fails, and asks for it again later', async () => {
     let isConfigDown = true
     const { client, paths } = fakeClient((path) => {
       if (path === '/api/config') {

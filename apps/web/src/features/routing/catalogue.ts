@@ -1,11 +1,11 @@
 import { type ApiClient, api } from '../../lib/api-client'
 import { getRoutingProvider, type RoutingProviderSource } from './routing-provider'
 
-/** The native token's placeholder address (SPEC §3); the zero address also means native. */
+/** The native token's placeholder address; the zero address also means native (docs/api.md#token-object). */
 export const nativeTokenAddress = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'
 const zeroAddress = '0x0000000000000000000000000000000000000000'
 
-/** A chain of the routing provider's catalogue (SPEC §3 "Chain record"). */
+/** A chain of the routing provider's catalogue (docs/api.md#chain-object). */
 export type Chain = {
   chainId: number
   networkIdentifier: string
@@ -21,7 +21,7 @@ export type Chain = {
   blockExplorerUrl?: string
 }
 
-/** A token of the catalogue (SPEC §3 "Token"). */
+/** A token of the catalogue (docs/api.md#token-object). */
 export type Token = {
   chainId: number
   address: string
@@ -36,7 +36,7 @@ export type Token = {
   usdPrice?: number | null
 }
 
-/** A catalogue read: the list, and SPEC §8's message when it failed (the list is then empty). */
+/** A catalogue read: the list, and the documented message when it failed (the list is then empty). */
 export type CatalogueResult<T> = { items: T[]; error: string | null }
 
 /** True for the all-e placeholder and the zero address. */
@@ -184,14 +184,14 @@ export function createCatalogue(
 /** The app's catalogue: one per page load. */
 export const catalogue: Catalogue = createCatalogue()
 
-/** SPEC §5: only enabled and visible chains, sorted by network identifier. */
+/** Only enabled and visible chains, sorted by network identifier (docs/product.md#catalogue-filters). */
 export function selectOfferedChains(chains: readonly Chain[]): Chain[] {
   return chains
     .filter((chain) => chain.enabled && chain.visible)
     .sort((left, right) => left.networkIdentifier.localeCompare(right.networkIdentifier))
 }
 
-/** SPEC §5: only active and visible tokens, sorted by symbol. */
+/** Only active and visible tokens, sorted by symbol (docs/product.md#catalogue-filters). */
 export function selectOfferedTokens(tokens: readonly Token[]): Token[] {
   return tokens
     .filter((token) => token.active && token.visible)

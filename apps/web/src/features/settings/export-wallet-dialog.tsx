@@ -20,8 +20,8 @@ const kindLabels: Record<ExportKind, { option: string; action: string; shown: st
 }
 
 /**
- * 'Export wallet' (SPEC §4 "Export"): the secret is shown by the export frame, which the SDK puts
- * into a container inside this dialog. The frame lives on the frames origin, so this page never
+ * 'Export wallet' (docs/product.md#wallet-export): the secret is shown by the export frame, which the SDK
+ * puts into a container inside this dialog. The frame lives on the frames origin, so this page never
  * holds the words or the key; closing the dialog removes the frame and the secret with it.
  */
 export function ExportWalletDialog({

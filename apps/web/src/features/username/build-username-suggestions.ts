@@ -1,5 +1,5 @@
 /**
- * Names to offer when `name` is taken (SPEC §5 "Username"): the name stripped to letters, digits and
+ * Names to offer when `name` is taken (docs/product.md#username): the name stripped to letters, digits and
  * underscore, with the current year, '123', '_official', or month and day appended. Suggestions
  * that would break the 32-character limit are trimmed at the base; duplicates are dropped.
  */

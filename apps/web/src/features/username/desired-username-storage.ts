@@ -1,4 +1,4 @@
-/** SPEC §3 "Local storage": the name the visitor wants, kept across the sign-in. */
+/** The name the visitor wants, kept across the sign-in (docs/product.md#local-storage). */
 export const desiredUsernameStorageKey = 'tw_desired_username'
 
 /** The saved name, or null (also when storage is unavailable). */

@@ -1,4 +1,4 @@
-/** SPEC §9: the reservation countdown starts at 72 h 56 min 27 s. */
+/** The reservation countdown starts at 72 h 56 min 27 s (docs/product.md#username). */
 export const reserveCountdownStartSeconds = 72 * 3600 + 56 * 60 + 27
 
 /** Seconds as HH:MM:SS with hours past 24 kept whole: 262587 → '72:56:27'. Never negative. */

@@ -5,7 +5,7 @@ import { checkUsernameExists, usernameMinLength, usernamePattern } from './usern
 
 const currentDate = (): Date => new Date()
 
-/** SPEC §9: lookups wait 350 ms after the last keystroke. */
+/** Lookups wait 350 ms after the last keystroke (docs/product.md#username). */
 export const usernameLookupDebounceMs = 350
 
 export type UsernameAvailability =
@@ -23,7 +23,7 @@ export type UsernameAvailabilityControls = {
 }
 
 /**
- * The availability of the name in the search box (SPEC §4 "Username"): under 3 characters clears
+ * The availability of the name in the search box (docs/product.md#username): under 3 characters clears
  * everything; otherwise one lookup 350 ms after the last change. A newer lookup supersedes an older
  * one: the older request is aborted and its answer, should it still arrive, is ignored.
  */

@@ -2,10 +2,10 @@ import { AppError } from '@quicklinks/core/app-error'
 import { type ApiClient, api } from '../../lib/api-client'
 import type { SessionUser } from '../auth/session'
 
-/** SPEC §5 "Username": 3 to 32 letters, digits or underscores (the server's rule too). */
+/** 3 to 32 letters, digits or underscores, the server's rule too (docs/product.md#username-rules). */
 export const usernamePattern = /^[A-Za-z0-9_]{3,32}$/
 
-/** SPEC §9: no lookup below 3 characters. */
+/** No lookup below 3 characters (docs/product.md#username). */
 export const usernameMinLength = 3
 
 /**

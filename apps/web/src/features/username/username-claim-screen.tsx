@@ -23,7 +23,7 @@ export type UsernameClaimScreenProps = {
 }
 
 /**
- * /username, 'Claim Your Username' (SPEC §2 "Username claim screen", §4, §5): search a name (350 ms
+ * /username, 'Claim Your Username' (docs/product.md#username): search a name (350 ms
  * after typing, or at once on Enter or the search button), see whether it is free or pick a
  * suggestion, tick the terms and 'Claim Now'. Signed out, Claim Now opens the sign-in modal and the
  * saved name (`tw_desired_username`) is claimed once the sign-in completes, on this screen.
