@@ -38,8 +38,8 @@ import type { OutgoingTransaction, TestWallet } from '../fixtures/test-wallet.ts
  * A payer who lies (docs/decisions/0011): the test wallet sends a valid PayRouter call that is not
  * the route's (another receiver, a smaller amount), the chain mines it, and the server, which
  * proves every payment on chain, fails the record with 'Transaction does not match the route: …';
- * the pay modal ends on 'Payment Failed' (SPEC §2 step 6) and the link's receiver gets nothing.
- * Each test pays from a fresh funded account, to a fresh receiver, with a fresh attacker.
+ * the pay modal ends on 'Payment Failed' (step 6, docs/product.md#step-result) and the link's receiver gets
+ * nothing. Each test pays from a fresh funded account, to a fresh receiver, with a fresh attacker.
  */
 
 test.describe.configure({ timeout: 120_000 })
@@ -118,7 +118,7 @@ async function payWithLie(
   return { requested, sent, hash, intentId: decodeURIComponent(intentId) }
 }
 
-/** The failure view and toast: SPEC §2 step 6 with the record's error as the detail. */
+/** The failure view and toast (docs/product.md#step-result) with the record's error as the detail. */
 async function expectFailureView(page: Page, shot: string): Promise<void> {
   const failed = payModal(page, 'Payment Failed')
   await expect(failed.getByText('Your payment failed. You can close this window.')).toBeVisible()

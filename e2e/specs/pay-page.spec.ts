@@ -2,7 +2,7 @@ import { expect, openPayPage, test } from '../fixtures/pay.ts'
 import { expectNoSeriousAxeViolations } from '../fixtures/test.ts'
 
 /**
- * The public pay page of a payee's link (SPEC §2 "/pay/{alias_slug}"): what a payer sees before
+ * The public pay page of a payee's link (docs/product.md#pay-page): what a payer sees before
  * paying, and the tags that make a shared link preview.
  */
 

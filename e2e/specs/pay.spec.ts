@@ -14,8 +14,8 @@ import {
 } from '../fixtures/pay.ts'
 
 /**
- * A payer pays a payee's Base USDC link with the injected test wallet on the devnet (SPEC §2
- * "Pay modal", §4, §5, §8 "Payment"). Each test uses its own anvil account (3-8), so parallel
+ * A payer pays a payee's Base USDC link with the injected test wallet on the devnet
+ * (docs/product.md#pay-modal). Each test uses its own anvil account (3-8), so parallel
  * tests never share a nonce; each link pays a brand-new receiver, whose balance starts at 0.
  */
 

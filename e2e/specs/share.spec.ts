@@ -7,7 +7,7 @@ import { getSessionUser } from '../fixtures/sign-in.ts'
 import { expect, expectNoSeriousAxeViolations, test } from '../fixtures/test.ts'
 
 /**
- * The share dialog on the real stack (SPEC §2 "Share dialog"): a fresh payee signed in through the
+ * The share dialog on the real stack (docs/product.md#share-dialog): a fresh payee signed in through the
  * API (the signedInUser fixture) with one link made through the API opens it from the link card's
  * Share button.
  */
@@ -56,7 +56,7 @@ test('the QR code decodes to the link, Copy says Link Copied, social buttons sha
   await expect(page.getByText('The payable link has been copied to your clipboard.').first()).toBeVisible()
   await expect(dialog.getByText('Link copied', { exact: true })).toBeAttached()
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url)
-  // SPEC §9: the copy toast closes after 2 s.
+  // The copy toast closes after 2 s.
   await expect(toastTitle).toBeHidden({ timeout: 4000 })
 
   for (const platform of ['Facebook', 'X', 'Whatsapp', 'Telegram', 'Linkedin']) {

@@ -7,7 +7,7 @@ import { authDialog, requestEmailCode } from '../fixtures/sign-in.ts'
 import { expect, expectNoSeriousAxeViolations, test } from '../fixtures/test.ts'
 
 /**
- * The username claim screen on the real stack (SPEC §2 "Username claim screen", §4, §5, §8):
+ * The username claim screen on the real stack (docs/product.md#username):
  * lookups against GET /api/users/username/{name}/exists, claims through POST /api/users/username.
  */
 
