@@ -17,8 +17,10 @@ const outsidePointers = [
     what: 'a document outside the repository',
   },
   { pattern: /§\s*\d/, what: 'a numbered section of a document outside the repository' },
-  { pattern: /(\.\.\/)+shared\/|\/work\/shared\b/, what: 'a folder outside the repository' },
+  { pattern: /\/work\/shared\b/, what: 'a folder outside the repository' },
 ]
+/** A relative path into a `shared` folder; a pointer when it leads out of the repository. */
+const sharedPath = /(?:\.\.\/)+shared\/[^\s'"`)]*/g
 const docsCitation = /\bdocs\/([\w./-]+?\.md)#([\w-]+)/g
 const markdownLink = /\]\(([^)\s#]*\.md)?#([\w-]+)\)/g
 const anchor = /<a id="([^"]+)"><\/a>/g
@@ -63,6 +65,10 @@ for (const [file, text] of texts) {
     for (const { pattern, what } of outsidePointers) {
       const match = line.match(pattern)
       if (match) problems.push(`${where}: "${match[0]}" points at ${what}; cite docs/ instead`)
+    }
+    for (const [path] of line.matchAll(sharedPath)) {
+      const target = posix.normalize(posix.join(posix.dirname(file), path))
+      if (target.startsWith('../')) problems.push(`${where}: "${path}" points outside the repository`)
     }
     for (const [, page, id] of line.matchAll(docsCitation)) checkCitation(where, `docs/${page}`, id)
     if (file.startsWith('docs/') && file.endsWith('.md')) {
