@@ -1,22 +1,12 @@
+import { healthResponseSchema, readinessResponseSchema } from '@quicklinks/core/api/health'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { z } from 'zod'
 import { ensureCsrfCookie } from '../plugins/csrf-plugin.ts'
 import { checkReadiness, type Readiness } from '../services/health/check-readiness.ts'
-
-const healthResponseSchema = z.object({ status: z.literal('ok') })
 
 // The probe's answer never changes: written once, sent as it is (no schema pass per probe).
 const healthBody = healthResponseSchema.parse({ status: 'ok' })
 const healthText = JSON.stringify(healthBody)
 const serializeHealth = () => healthText
-
-const readinessResponseSchema = z.object({
-  status: z.enum(['ready', 'not_ready']),
-  checks: z.record(
-    z.string(),
-    z.object({ status: z.enum(['ok', 'failed']), ms: z.number(), error: z.string().optional() }),
-  ),
-})
 
 export type HealthRoutesOptions = {
   /** /ready also asks every configured chain's RPC (default true; the standalone signer has none). */

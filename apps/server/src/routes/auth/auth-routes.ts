@@ -1,23 +1,14 @@
+import {
+  loginRequestSchema,
+  logoutResponseSchema,
+  nonceResponseSchema,
+  userResponseSchema,
+} from '@quicklinks/core/api/auth'
+import { errorResponseSchema } from '@quicklinks/core/api/error-response'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { z } from 'zod'
 import { createSiweNonce } from '../../services/siwe/create-siwe-nonce.ts'
 import { signInWithSiwe } from '../../services/siwe/sign-in-with-siwe.ts'
 import { toPublicUser } from '../../services/users/to-public-user.ts'
-import { errorResponseSchema } from '../error-response-schema.ts'
-import { userSchema } from './user-schema.ts'
-
-export const loginRequestSchema = z
-  .object({
-    message: z.string().min(1).max(4096).describe('The EIP-4361 message the wallet signed'),
-    signature: z
-      .string()
-      .max(8192)
-      .regex(/^0x(?:[0-9a-fA-F]{2})+$/, 'must be 0x-prefixed hex')
-      .describe('The EIP-191 signature of the message'),
-  })
-  .meta({ id: 'LoginRequest' })
-
-export type LoginRequest = z.infer<typeof loginRequestSchema>
 
 // Per client IP, on top of the global limit: enough for retries, too few to spam the nonce table.
 const nonceRateLimit = { max: 60, timeWindow: '1 minute' }
@@ -36,7 +27,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'A single-use Sign-In with Ethereum nonce, valid for 10 minutes',
         tags: ['auth'],
         response: {
-          200: z.object({ data: z.object({ nonce: z.string() }) }),
+          200: nonceResponseSchema,
           429: errorResponseSchema,
         },
       },
@@ -57,7 +48,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['auth'],
         body: loginRequestSchema,
         response: {
-          200: z.object({ data: userSchema }),
+          200: userResponseSchema,
           401: errorResponseSchema,
           403: errorResponseSchema,
           422: errorResponseSchema,
@@ -83,7 +74,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         summary: 'Ends the session (if any) and clears its cookie',
         tags: ['auth'],
-        response: { 200: z.object({ data: z.object({ ok: z.literal(true) }) }), 403: errorResponseSchema },
+        response: { 200: logoutResponseSchema, 403: errorResponseSchema },
       },
     },
     // POST /api/auth/logout: revoke the session and clear the cookie; fine when signed out.

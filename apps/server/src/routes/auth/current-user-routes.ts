@@ -1,8 +1,7 @@
+import { userResponseSchema } from '@quicklinks/core/api/auth'
+import { errorResponseSchema } from '@quicklinks/core/api/error-response'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { z } from 'zod'
 import { toPublicUser } from '../../services/users/to-public-user.ts'
-import { errorResponseSchema } from '../error-response-schema.ts'
-import { userSchema } from './user-schema.ts'
 
 /** GET /api/auth/me; registered in the signed-in scope, whose preHandler answers 401 when signed out. */
 export const currentUserRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -12,7 +11,7 @@ export const currentUserRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         summary: 'The signed-in user; 401 when signed out',
         tags: ['auth'],
-        response: { 200: z.object({ data: userSchema }), 401: errorResponseSchema },
+        response: { 200: userResponseSchema, 401: errorResponseSchema },
       },
     },
     // GET /api/auth/me: the session's user.

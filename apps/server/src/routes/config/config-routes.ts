@@ -1,16 +1,5 @@
+import { type PublicConfig, publicConfigResponseSchema } from '@quicklinks/core/api/config'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { z } from 'zod'
-
-/** What the web needs to know about this server before it calls anything else. */
-export const publicConfigSchema = z.object({
-  routingProvider: z
-    .enum(['local', 'squid'])
-    .describe(
-      'The configured routing provider (ROUTING_PROVIDER): call /api/{routingProvider}/chains, /tokens, /route',
-    ),
-})
-
-export type PublicConfig = z.infer<typeof publicConfigSchema>
 
 // A restart is the only way the answer changes; a minute of caching keeps each page load to one call.
 const cacheControl = 'public, max-age=60'
@@ -23,7 +12,7 @@ export const configRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         summary: 'Public settings the web app reads once per page load: the routing provider (public)',
         tags: ['config'],
-        response: { 200: z.object({ data: publicConfigSchema }) },
+        response: { 200: publicConfigResponseSchema },
       },
     },
     // GET /api/config: the routing provider's name, so the web never builds it into its bundle.

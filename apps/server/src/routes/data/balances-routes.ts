@@ -1,10 +1,10 @@
+import { walletBalancesParamsSchema, walletBalancesResponseSchema } from '@quicklinks/core/api/balances'
+import { errorResponseSchema } from '@quicklinks/core/api/error-response'
 import { AppError } from '@quicklinks/core/app-error'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { getAddress } from 'viem'
-import { z } from 'zod'
-import { balanceEntrySchema, readWalletBalances } from '../../services/balances/read-wallet-balances.ts'
+import { readWalletBalances } from '../../services/balances/read-wallet-balances.ts'
 import { resolveBalanceChain } from '../../services/balances/resolve-balance-chain.ts'
-import { errorResponseSchema } from '../error-response-schema.ts'
 
 /** A wallet's balances: GET /api/data/wallets/{chain}/{address}/balances. */
 export const balancesRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -17,21 +17,9 @@ export const balancesRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           "A wallet's native and token balances on one chain (public), highest first; only the native entry (0) when the chain cannot be read",
         tags: ['data'],
-        params: z.object({
-          chain: z
-            .string()
-            .min(1)
-            .max(64)
-            .describe(
-              "A networkIdentifier ('base', 'avalanche', 'arbitrum' or 'arbitrum-one', any case) or a chain id",
-            ),
-          address: z
-            .string()
-            .regex(/^0x[0-9a-fA-F]{40}$/, 'address must be a 0x-prefixed 20-byte hex address.')
-            .describe('The wallet address'),
-        }),
+        params: walletBalancesParamsSchema,
         response: {
-          200: z.object({ data: z.array(balanceEntrySchema) }),
+          200: walletBalancesResponseSchema,
           404: errorResponseSchema,
           422: errorResponseSchema,
           503: errorResponseSchema,

@@ -1,10 +1,7 @@
+import { errorResponseSchema } from '@quicklinks/core/api/error-response'
+import { transactionListParamsSchema, transactionListResponseSchema } from '@quicklinks/core/api/transactions'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { z } from 'zod'
-import {
-  listTransactionRecords,
-  transactionRecordSchema,
-} from '../../services/tracking/list-transaction-records.ts'
-import { errorResponseSchema } from '../error-response-schema.ts'
+import { listTransactionRecords } from '../../services/tracking/list-transaction-records.ts'
 
 /** The payer's payments under /api/data/transactions. */
 export const transactionsRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -14,10 +11,10 @@ export const transactionsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/data/transactions/:address',
     {
       schema: {
-        summary: 'The payments a wallet sent, newest update first (public; SPEC transaction records)',
+        summary: 'The payments a wallet sent as transaction records, newest update first (public)',
         tags: ['data'],
-        params: z.object({ address: z.string().max(64).describe('The paying wallet') }),
-        response: { 200: z.object({ data: z.array(transactionRecordSchema) }), 422: errorResponseSchema },
+        params: transactionListParamsSchema,
+        response: { 200: transactionListResponseSchema, 422: errorResponseSchema },
       },
     },
     // GET /api/data/transactions/{address}: the wallet's transaction records, polled by the pay modal.

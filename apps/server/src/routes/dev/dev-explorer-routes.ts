@@ -1,10 +1,10 @@
+import { devTransactionParamsSchema, devTransactionResponseSchema } from '@quicklinks/core/api/dev'
+import { errorResponseSchema } from '@quicklinks/core/api/error-response'
 import { AppError } from '@quicklinks/core/app-error'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { z } from 'zod'
 import { getChainRpcUrl } from '../../services/chains/get-chain-rpc-url.ts'
 import { getLocalPublicClient } from '../../services/chains/get-local-public-client.ts'
 import { getDevnetDeploymentOrThrow } from '../../services/devnet/get-devnet-deployment-or-throw.ts'
-import { errorResponseSchema } from '../error-response-schema.ts'
 
 /** Turns bigints into decimal strings so a viem object can go out as JSON. */
 function toJson(value: unknown): unknown {
@@ -21,12 +21,9 @@ export const devExplorerRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         summary: 'A devnet transaction and its receipt as JSON (dev mode only)',
         tags: ['dev'],
-        params: z.object({
-          chainId: z.coerce.number().int().positive(),
-          hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a transaction hash (0x + 64 hex)'),
-        }),
+        params: devTransactionParamsSchema,
         response: {
-          200: z.object({ data: z.object({ transaction: z.unknown(), receipt: z.unknown().nullable() }) }),
+          200: devTransactionResponseSchema,
           404: errorResponseSchema,
           503: errorResponseSchema,
         },

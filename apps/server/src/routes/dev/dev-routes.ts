@@ -1,10 +1,10 @@
-import { type DevMail, type DevSms, devMailSchema, devSmsSchema } from '@quicklinks/core/dev-outbox'
+import { devMailListResponseSchema, devSmsListResponseSchema } from '@quicklinks/core/api/dev'
+import { errorResponseSchema } from '@quicklinks/core/api/error-response'
+import type { DevMail, DevSms } from '@quicklinks/core/dev-outbox'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { z } from 'zod'
 import type { DevOutbox } from '../../services/delivery/create-dev-outbox.ts'
 import { devnetDeploymentSchema } from '../../services/devnet/devnet-deployment-schema.ts'
 import { getDevnetDeploymentOrThrow } from '../../services/devnet/get-devnet-deployment-or-throw.ts'
-import { errorResponseSchema } from '../error-response-schema.ts'
 
 export type DevRoutesOptions = {
   /** Mail caught by the dev SMTP catcher. */
@@ -34,7 +34,7 @@ export const devRoutes: FastifyPluginAsyncZod<DevRoutesOptions> = async (app, op
       schema: {
         summary: 'Mail caught by the dev SMTP catcher, newest first (dev mode only)',
         tags: ['dev'],
-        response: { 200: z.object({ data: z.array(devMailSchema) }) },
+        response: { 200: devMailListResponseSchema },
       },
     },
     // GET /api/dev/mail: every mail the dev catcher holds, newest first.
@@ -47,7 +47,7 @@ export const devRoutes: FastifyPluginAsyncZod<DevRoutesOptions> = async (app, op
       schema: {
         summary: 'Text messages sent through the dev SMS outbox, newest first (dev mode only)',
         tags: ['dev'],
-        response: { 200: z.object({ data: z.array(devSmsSchema) }) },
+        response: { 200: devSmsListResponseSchema },
       },
     },
     // GET /api/dev/sms: every text message in the dev outbox, newest first.

@@ -1,11 +1,15 @@
+import { errorResponseSchema } from '@quicklinks/core/api/error-response'
+import {
+  routeReceiptParamsSchema,
+  routeReceiptRequestSchema,
+  routeReceiptResponseSchema,
+} from '@quicklinks/core/api/routing'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { z } from 'zod'
 import {
   type ReceiptOutcome,
   readReceiptOutcome,
   recordRouteReceipt,
 } from '../../services/route-intents/record-route-receipt.ts'
-import { errorResponseSchema } from '../error-response-schema.ts'
 
 /** How long the receipt call may follow a payment before it answers with the status so far. */
 const firstLookMs = 3_000
@@ -26,16 +30,10 @@ export const routeIntentsRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           'Posts the transaction that pays a route intent and tracks it at once (public). The hash is checked on chain: only the payer’s transaction of the route is tracked; 422 names why another is not',
         tags: ['routing'],
-        params: z.object({ intentId: z.string().max(80).describe('The intentId the route answered') }),
-        body: z.object({ txHash: z.unknown().describe('The payment transaction hash (0x + 64 hex)') }),
+        params: routeReceiptParamsSchema,
+        body: routeReceiptRequestSchema,
         response: {
-          202: z.object({
-            data: z.object({
-              intentId: z.string(),
-              txHash: z.string(),
-              status: z.enum(['submitted', 'bridging', 'success', 'failed']),
-            }),
-          }),
+          202: routeReceiptResponseSchema,
           404: errorResponseSchema,
           409: errorResponseSchema,
           422: errorResponseSchema,

@@ -1,17 +1,14 @@
-import { AppError } from '@quicklinks/core/app-error'
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { z } from 'zod'
+import { errorResponseSchema } from '@quicklinks/core/api/error-response'
 import {
-  buildRoute,
+  chainListResponseSchema,
+  providerParamsSchema,
   routeRequestBodySchema,
   routeResponseSchema,
-} from '../../services/routing/build-route.ts'
-import { routingChainSchema, routingTokenSchema } from '../../services/routing/routing-provider.ts'
-import { errorResponseSchema } from '../error-response-schema.ts'
-
-const providerParamsSchema = z.object({
-  provider: z.string().max(64).describe("The configured routing provider ('local' by default)"),
-})
+  tokenListResponseSchema,
+} from '@quicklinks/core/api/routing'
+import { AppError } from '@quicklinks/core/app-error'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { buildRoute } from '../../services/routing/build-route.ts'
 
 /** The routing provider: GET /api/{provider}/chains and /tokens, POST /api/{provider}/route. */
 export const routingRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -34,7 +31,7 @@ export const routingRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['routing'],
         params: providerParamsSchema,
         response: {
-          200: z.object({ data: z.array(routingChainSchema) }),
+          200: chainListResponseSchema,
           404: errorResponseSchema,
           503: errorResponseSchema,
         },
@@ -55,7 +52,7 @@ export const routingRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['routing'],
         params: providerParamsSchema,
         response: {
-          200: z.object({ data: z.array(routingTokenSchema) }),
+          200: tokenListResponseSchema,
           404: errorResponseSchema,
           503: errorResponseSchema,
         },
@@ -77,7 +74,7 @@ export const routingRoutes: FastifyPluginAsyncZod = async (app) => {
         params: providerParamsSchema,
         body: routeRequestBodySchema,
         response: {
-          200: z.object({ data: routeResponseSchema }),
+          200: routeResponseSchema,
           404: errorResponseSchema,
           422: errorResponseSchema,
           503: errorResponseSchema,

@@ -1,10 +1,9 @@
+import { userResponseSchema } from '@quicklinks/core/api/auth'
+import { errorResponseSchema } from '@quicklinks/core/api/error-response'
+import { claimUsernameRequestSchema } from '@quicklinks/core/api/users'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { z } from 'zod'
 import { claimUsername } from '../../services/users/claim-username.ts'
 import { toPublicUser } from '../../services/users/to-public-user.ts'
-import { claimUsernameRequestSchema } from '../../services/users/username-schema.ts'
-import { userSchema } from '../auth/user-schema.ts'
-import { errorResponseSchema } from '../error-response-schema.ts'
 
 // Per client IP, on top of the global limit.
 const claimRateLimit = { max: 30, timeWindow: '1 minute' }
@@ -20,7 +19,7 @@ export const usernameClaimRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['users'],
         body: claimUsernameRequestSchema,
         response: {
-          200: z.object({ data: userSchema }),
+          200: userResponseSchema,
           401: errorResponseSchema,
           403: errorResponseSchema,
           409: errorResponseSchema,

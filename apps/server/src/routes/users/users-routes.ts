@@ -1,8 +1,7 @@
+import { errorResponseSchema } from '@quicklinks/core/api/error-response'
+import { usernameExistsParamsSchema, usernameExistsResponseSchema } from '@quicklinks/core/api/users'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { z } from 'zod'
 import { isUsernameTaken } from '../../services/users/is-username-taken.ts'
-import { usernameSchema } from '../../services/users/username-schema.ts'
-import { errorResponseSchema } from '../error-response-schema.ts'
 
 // Per client IP: the claim screen looks up at most once per 350 ms of typing.
 const existsRateLimit = { max: 60, timeWindow: '1 minute' }
@@ -19,9 +18,9 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         summary: 'Whether a username is held, ignoring case (public, rate-limited per IP)',
         tags: ['users'],
-        params: z.object({ username: usernameSchema }),
+        params: usernameExistsParamsSchema,
         response: {
-          200: z.object({ exists: z.boolean() }),
+          200: usernameExistsResponseSchema,
           422: errorResponseSchema,
           429: errorResponseSchema,
         },

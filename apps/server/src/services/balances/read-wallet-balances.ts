@@ -1,6 +1,6 @@
 import { multicall3Abi } from '@quicklinks/contracts/generated/multicall3'
+import type { BalanceEntry } from '@quicklinks/core/api/balances'
 import { type ContractFunctionParameters, createPublicClient, erc20Abi, getAddress, http } from 'viem'
-import { z } from 'zod'
 import type { ServerConfig } from '../../env.ts'
 import { getChainRpcUrl } from '../chains/get-chain-rpc-url.ts'
 import {
@@ -15,23 +15,6 @@ export const multicall3Address = '0xcA11bde05977b3631167028862bE2a173976CA11'
 
 /** How long the one balances eth_call may take before the answer falls back to the native entry. */
 const balanceReadTimeoutMs = 5000
-
-/** One token a wallet holds (SPEC section 3, Balance record / balances-service entry). */
-export const balanceEntrySchema = z
-  .object({
-    chainId: z.number().int().positive(),
-    address: z.string().describe('Checksummed; the native token uses the all-e placeholder'),
-    symbol: z.string(),
-    name: z.string(),
-    decimals: z.number().int(),
-    balance: z.string().regex(/^\d+$/).describe('Integer in the smallest unit'),
-    native: z.boolean(),
-    category: z.enum(['native', 'erc20']),
-    logo_uri: z.string(),
-  })
-  .meta({ id: 'BalanceEntry' })
-
-export type BalanceEntry = z.infer<typeof balanceEntrySchema>
 
 export type ReadWalletBalancesInput = {
   config: Pick<ServerConfig, 'rpcUrls'>

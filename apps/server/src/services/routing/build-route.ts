@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
+import type { RouteResult } from '@quicklinks/core/api/routing'
 import { AppError } from '@quicklinks/core/app-error'
 import { eq } from 'drizzle-orm'
 import { getAddress } from 'viem'
-import { z } from 'zod'
 import type { Database } from '../../db/create-database-client.ts'
 import { links, routeIntents } from '../../db/schema.ts'
 import {
@@ -11,51 +11,8 @@ import {
   type RouteAction,
   type RouteRequest,
   type RoutingProvider,
-  routeActionSchema,
   type TransactionRequest,
-  transactionRequestSchema,
 } from './routing-provider.ts'
-
-/** SPEC section 3, Route request, as the API documents it (the service checks each field itself). */
-export const routeRequestBodySchema = z
-  .object({
-    fromChain: z
-      .union([z.number(), z.string()])
-      .optional()
-      .describe('Source chain id (number or numeric string)'),
-    toChain: z.union([z.number(), z.string()]).optional().describe('Destination chain id: the link’s chain'),
-    fromToken: z
-      .string()
-      .optional()
-      .describe('Token paid in; the all-e placeholder (or zero address) for native'),
-    toToken: z.string().optional().describe('Token the receiver gets: the link’s token'),
-    fromAmount: z.string().optional().describe("Integer string in fromToken's smallest unit"),
-    fromAddress: z.string().optional().describe('The paying wallet'),
-    toAddress: z.string().optional().describe('The receiver: the link’s receiver'),
-    slippage: z.union([z.number(), z.string()]).optional().describe('Percent, default 1'),
-    linkId: z.string().optional().describe('The link paid (uuid), when paying one'),
-  })
-  .meta({ id: 'RouteRequest' })
-
-/** The answer of POST /api/{provider}/route (SPEC section 3, Route result). */
-export const routeResponseSchema = z
-  .object({
-    intentId: z.string(),
-    route: z.object({
-      transactionRequest: transactionRequestSchema,
-      estimate: z.object({
-        fromAmount: z.string(),
-        toAmount: z.string(),
-        toAmountMin: z.string(),
-        estimatedRouteDuration: z.number().describe('Seconds'),
-        actions: z.array(routeActionSchema),
-      }),
-      spender: z.string().nullable().describe('Whom to approve for an ERC-20 input; null for native'),
-    }),
-  })
-  .meta({ id: 'RouteResult' })
-
-export type RouteResponse = z.infer<typeof routeResponseSchema>
 
 const addressPattern = /^0x[0-9a-fA-F]{40}$/
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -151,7 +108,7 @@ export async function buildRoute(
   db: Database,
   provider: RoutingProvider,
   body: unknown,
-): Promise<RouteResponse> {
+): Promise<RouteResult> {
   const request = parseRouteRequestOrThrow(body)
   if (request.linkId) await assertRoutePaysLink(db, request, request.linkId)
   const intentId = createIntentId()

@@ -1,95 +1,24 @@
-import { z } from 'zod'
-
 // The native-token placeholders live with the other token helpers, below every service that needs
 // them (the relayer must not import routing); re-exported for the routing provider's callers.
+
+// The API's shapes of chains, tokens, route actions and transaction requests are the contract's
+// (docs/api.md#chain-object, #token-object, #route-action, #transaction-request); re-exported for
+// the providers, which build them.
+export type {
+  RouteAction,
+  RouteTokenRef,
+  RoutingChain,
+  RoutingToken,
+  TransactionRequest,
+} from '@quicklinks/core/api/routing'
 export { isNativeTokenAddress, nativeTokenAddress, zeroAddress } from '../tokens/native-token-address.ts'
 
-/** A chain the routing provider can pay to (SPEC section 3, Chain record), as the API returns it. */
-export const routingChainSchema = z
-  .object({
-    chainId: z.number().int().positive(),
-    networkIdentifier: z.string(),
-    networkName: z.string(),
-    chainIconURI: z.string().describe('A path on this origin, or empty (the web then draws a monogram)'),
-    type: z.literal('evm'),
-    enabled: z.boolean(),
-    visible: z.boolean(),
-    nativeCurrency: z.object({ symbol: z.string(), decimals: z.number().int() }),
-    rpcUrl: z.string().describe('A public JSON-RPC URL a wallet can add (wallet_addEthereumChain)'),
-    blockExplorerUrl: z
-      .string()
-      .describe('Explorer base without a trailing slash; {base}/tx/{hash} shows a transaction. May be empty'),
-  })
-  .meta({ id: 'Chain' })
-
-/** A token the routing provider can pay in or to (SPEC section 3, Token), as the API returns it. */
-export const routingTokenSchema = z
-  .object({
-    chainId: z.number().int().positive(),
-    address: z.string().describe('Checksummed; the native token uses the all-e placeholder'),
-    symbol: z.string(),
-    name: z.string(),
-    decimals: z.number().int(),
-    type: z.literal('evm'),
-    logoURI: z.string().describe('A path on this origin, or empty'),
-    active: z.boolean(),
-    visible: z.boolean(),
-    usdPrice: z.number().nullable().describe('USD for one whole token; null when unknown'),
-  })
-  .meta({ id: 'Token' })
-
-export type RoutingChain = z.infer<typeof routingChainSchema>
-export type RoutingToken = z.infer<typeof routingTokenSchema>
-
-const integerStringSchema = z.string().regex(/^\d+$/, 'expected a non-negative integer as a decimal string')
-
-/** A token as a route action names it. */
-export const routeTokenRefSchema = z.object({
-  chainId: z.number().int().positive(),
-  address: z.string(),
-  symbol: z.string(),
-  decimals: z.number().int(),
-  logoURI: z.string(),
-})
-
-/**
- * One step of a route (SPEC section 3, Route step, before the web derives it): a swap on one
- * chain, a bridge between two, or a transfer to the receiver. Amounts in the smallest unit.
- */
-export const routeActionSchema = z
-  .object({
-    type: z.enum(['swap', 'bridge', 'transfer']),
-    fromChainId: z.number().int().positive(),
-    toChainId: z.number().int().positive(),
-    fromToken: routeTokenRefSchema,
-    toToken: routeTokenRefSchema,
-    fromAmount: integerStringSchema,
-    toAmount: integerStringSchema,
-    toAmountMin: integerStringSchema,
-    /** Who does the step: 'Uniswap V2', 'Quick Links relayer', or Squid's provider name. */
-    provider: z.string(),
-    providerLogoURI: z.string(),
-    estimatedMs: z.number().int().nonnegative(),
-  })
-  .meta({ id: 'RouteAction' })
-
-/** The transaction the payer's wallet sends (SPEC section 3, Transaction request). */
-export const transactionRequestSchema = z
-  .object({
-    /** The contract or account to call; `target` repeats it (Squid's name). */
-    to: z.string(),
-    target: z.string(),
-    data: z.string(),
-    value: integerStringSchema,
-    gasLimit: integerStringSchema.optional(),
-    maxFeePerGas: integerStringSchema.optional(),
-    maxPriorityFeePerGas: integerStringSchema.optional(),
-  })
-  .meta({ id: 'TransactionRequest' })
-
-export type RouteAction = z.infer<typeof routeActionSchema>
-export type RouteTokenRef = z.infer<typeof routeTokenRefSchema>
-export type TransactionRequest = z.infer<typeof transactionRequestSchema>
+import type {
+  RouteAction,
+  RoutingChain,
+  RoutingToken,
+  TransactionRequest,
+} from '@quicklinks/core/api/routing'
 
 /** What a provider needs to quote a payment; addresses checksummed, native = the all-e placeholder. */
 export type RouteRequest = {
@@ -101,7 +30,7 @@ export type RouteRequest = {
   fromAmount: bigint
   fromAddress: `0x${string}`
   toAddress: `0x${string}`
-  /** Percent, SPEC's default 1. */
+  /** Percent, 1 by default (docs/api.md#route-request). */
   slippage: number
   /** The route intent's id, chosen by the caller (0x + 64 hex); the local provider puts it on chain. */
   intentId: `0x${string}`
@@ -115,7 +44,10 @@ export type RouteQuote = {
   toAmount: bigint
   toAmountMin: bigint
   estimatedDurationMs: number
-  /** Whom the payer approves for an ERC-20 (SPEC section 5, spender); usually transactionRequest.to. */
+  /**
+   * Whom the payer approves for an ERC-20 (docs/product.md#approval-and-spender); usually
+   * transactionRequest.to.
+   */
   spender: `0x${string}` | null
   /** Whatever the provider needs later for status (Squid: x-request-id, quoteId); stored with the intent. */
   providerData: Record<string, unknown>
@@ -130,7 +62,7 @@ export type RouteStatusQuery = {
   providerData: Record<string, unknown>
 }
 
-/** One entry of SPEC's route_status: a step's raw status and its transaction, in route order. */
+/** A route_status entry (docs/api.md#transaction-record): a step's raw status and transaction, in order. */
 export type RouteStepStatus = {
   type: RouteAction['type']
   chainId: number
@@ -155,7 +87,7 @@ export type RouteStatus = {
 
 /**
  * A source of chains, tokens, routes and their status.
- * ARCHITECTURE.md "Routing": `local` reads the devnet, `squid` adapts Squid's API.
+ * docs/api.md#routing-providers: `local` reads the devnet, `squid` adapts Squid's API.
  */
 export type RoutingProvider = {
   /** Its name in the URL, /api/{name}/chains. */

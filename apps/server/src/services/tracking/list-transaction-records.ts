@@ -1,48 +1,12 @@
+import type { TransactionRecordResponse } from '@quicklinks/core/api/transactions'
 import { AppError } from '@quicklinks/core/app-error'
 import { readTransactionStatus } from '@quicklinks/core/transaction-status'
 import { and, desc, eq, isNotNull } from 'drizzle-orm'
-import { z } from 'zod'
 import type { Database } from '../../db/create-database-client.ts'
 import { type RouteIntent, routeIntents } from '../../db/schema.ts'
-import { routeActionSchema, transactionRequestSchema } from '../routing/routing-provider.ts'
 
-/** SPEC section 3, Transaction record (polled), snake_case as SPEC names it. */
-export const transactionRecordSchema = z
-  .object({
-    id: z.string(),
-    intent_id: z.string(),
-    from_chain_id: z.number().int(),
-    to_chain_id: z.number().int(),
-    source_tx_hash: z.string().nullable(),
-    dest_tx_hash: z.string().nullable(),
-    request_id: z.string().nullable(),
-    transaction_request: transactionRequestSchema,
-    status_raw: z.string().nullable(),
-    route_path: z.array(routeActionSchema),
-    route_status: z.array(
-      z.object({
-        type: z.string(),
-        chainId: z.number().int(),
-        txHash: z.string().nullable(),
-        status: z.string(),
-      }),
-    ),
-    status: z.enum(['submitted', 'bridging', 'success', 'failed']),
-    is_refunded: z.boolean(),
-    to_amount_wei: z.string().nullable(),
-    time_spent_ms: z.number().int().nullable(),
-    from_chain_tx_url: z.string().nullable(),
-    to_chain_tx_url: z.string().nullable(),
-    gas_status: z.string().nullable(),
-    is_gmp_transaction: z.boolean(),
-    axelar_transaction_url: z.string().nullable(),
-    error_message: z.string().nullable(),
-    create_date: z.string(),
-    update_date: z.string(),
-  })
-  .meta({ id: 'TransactionRecord' })
-
-export type TransactionRecord = z.infer<typeof transactionRecordSchema>
+/** A payment record as GET /api/data/transactions/{address} answers it (docs/api.md#transaction-record). */
+export type TransactionRecord = TransactionRecordResponse
 
 export type ListTransactionRecordsOptions = {
   /** Explorer base per chain id ('' when the chain has none, as on the devnet). */
@@ -57,7 +21,7 @@ const recordLimit = 50
 
 /**
  * The payments a wallet sent (route intents with a posted receipt whose payer is `address`),
- * newest update first, as SPEC's transaction records. Throws AppError 422 for a malformed address.
+ * newest update first, as transaction records. Throws AppError 422 for a malformed address.
  */
 export async function listTransactionRecords(
   db: Database,
@@ -79,7 +43,7 @@ export async function listTransactionRecords(
   return rows.map((row) => toTransactionRecord(row, options))
 }
 
-/** One route intent as SPEC's transaction record. */
+/** One route intent as a transaction record (docs/api.md#transaction-record). */
 export function toTransactionRecord(
   row: RouteIntent,
   options: ListTransactionRecordsOptions,

@@ -1,0 +1,16 @@
+import { z } from 'zod'
+
+/** What the web needs to know about this server before it calls anything else (docs/api.md#config). */
+export const publicConfigSchema = z.object({
+  routingProvider: z
+    .enum(['local', 'squid'])
+    .describe(
+      'The configured routing provider (ROUTING_PROVIDER): call /api/{routingProvider}/chains, /tokens, /route',
+    ),
+})
+
+/** The answer of GET /api/config. */
+export const publicConfigResponseSchema = z.object({ data: publicConfigSchema })
+
+/** The server's public settings. */
+export type PublicConfig = z.infer<typeof publicConfigSchema>
