@@ -34,7 +34,7 @@ module.exports = {
       to: {
         path: '^apps/signer/src/',
         pathNot:
-          '^apps/signer/src/(api/|routes/signer-plugin\\.ts$|db/migrate-signer\\.ts$|signer-config\\.ts$|delivery\\.ts$)',
+          '^apps/signer/src/(api/|routes/signer-plugin\\.ts$|db/signer-migrations\\.ts$|frames-server/build-frames-server\\.ts$|signer-config\\.ts$|delivery\\.ts$)',
       },
     },
     {

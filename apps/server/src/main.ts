@@ -1,8 +1,9 @@
 import type { DevMail } from '@quicklinks/core/dev-outbox'
 import { readExportSignerPublicKey } from '@quicklinks/signer/api/read-export-signer-public-key'
+import { buildFramesServer } from '@quicklinks/signer/frames-server/build-frames-server'
 // The app server process: parse the environment, migrate, listen; close cleanly on SIGINT/SIGTERM.
 import { buildApp } from './app.ts'
-import { buildFramesServer } from './frames/build-frames-server.ts'
+import { getTrustProxyOption } from './get-trust-proxy-option.ts'
 import { createDevOutbox } from './services/delivery/create-dev-outbox.ts'
 import { startMailCatcher } from './services/delivery/start-mail-catcher.ts'
 import { startServerProcess } from './start-server-process.ts'
@@ -36,10 +37,10 @@ serverProcess.closeOnExit(app)
 await serverProcess.listenOrExit(app, { port: config.port, name: 'Server' })
 
 // The signer frames origin: a second listener, so the frames run on an origin the app page cannot script.
-const frames = await buildFramesServer(config, {
-  logger,
-  getExportSignerPublicKey: () => readExportSignerPublicKey(app.db),
-})
+const frames = await buildFramesServer(
+  { publicOrigin: config.publicOrigin, trustProxy: getTrustProxyOption(config.trustProxy) },
+  { logger, getExportSignerPublicKey: () => readExportSignerPublicKey(app.db) },
+)
 serverProcess.closeOnExit(frames)
 await serverProcess.listenOrExit(frames, {
   port: config.framesPort,

@@ -1,9 +1,9 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { defaultFramesDistDir } from '@quicklinks/signer/frames-server/build-frames-server'
 import { afterEach, describe, expect, it } from 'vitest'
 import { repoRoot } from '../src/env.ts'
-import { defaultFramesDistDir } from '../src/frames/build-frames-server.ts'
 import { startEntryPoint } from './start-entry-point.ts'
 
 const mainPath = join(repoRoot, 'apps', 'server', 'src', 'main.ts')

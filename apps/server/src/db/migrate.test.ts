@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { signerMigrations } from '@quicklinks/signer/db/signer-migrations'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp } from '../../test/build-test-app.ts'
@@ -14,6 +15,13 @@ import { migrate, migrationsFolder } from './migrate.ts'
 /** How many migrations are checked in (drizzle-kit's journal lists each once). */
 const migrationCount = (
   JSON.parse(readFileSync(join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] }
+).entries.length
+
+/** How many migrations the signer's own set holds. */
+const signerMigrationCount = (
+  JSON.parse(readFileSync(join(signerMigrations.migrationsFolder, 'meta', '_journal.json'), 'utf8')) as {
+    entries: unknown[]
+  }
 ).entries.length
 
 const csrf = 'Wr_pgTqEdsYsZfUtASL3WjVWSx2LuyWGlKad1PfksSA'
@@ -53,6 +61,16 @@ function describeBackend(
       )
       expect(migrationCount).toBeGreaterThan(1)
       expect(applied.rows[0]?.count).toBe(migrationCount)
+    })
+
+    it("run the signer's own migration set too, recorded apart", async () => {
+      expect(await listTables(database)).toEqual(
+        expect.arrayContaining(['signer_organizations', 'signer_users', 'signer_wallets']),
+      )
+      const applied = await database.db.execute<{ count: number }>(
+        sql`SELECT count(*)::int AS count FROM drizzle.__signer_migrations`,
+      )
+      expect(applied.rows[0]?.count).toBe(signerMigrationCount)
     })
 
     it('support a session round trip through the services and the app', async () => {

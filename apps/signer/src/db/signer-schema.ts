@@ -13,8 +13,8 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core'
 
-// The signer's tables, all prefixed `signer_`. The app server's drizzle.config.ts includes this file,
-// so one migration set covers the whole database. Secrets never sit here in clear: seeds and the
+// The signer's tables, all prefixed `signer_`, with their own migration set (src/db/migrations,
+// `npm run db:generate -w apps/signer`); nothing outside the signer reads them. Secrets never sit here in clear: seeds and the
 // export signing key are sealed (seal-secret.ts), OTP codes are keyed hashes.
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()

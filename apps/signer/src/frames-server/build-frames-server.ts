@@ -1,12 +1,16 @@
 import { readFile } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import fastifyStatic from '@fastify/static'
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify'
-import { repoRoot, type ServerConfig } from '../env.ts'
-import { getTrustProxyOption } from '../get-trust-proxy-option.ts'
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyServerOptions,
+} from 'fastify'
 
-/** Where `npm run build` puts the frames (apps/signer/frames/vite.config.ts). */
-export const defaultFramesDistDir = resolve(repoRoot, 'apps/signer/dist/frames')
+/** Where `npm run build` puts the frames (apps/signer/frames/vite.config.ts): apps/signer/dist/frames. */
+export const defaultFramesDistDir = fileURLToPath(new URL('../../dist/frames', import.meta.url))
 
 /** The placeholder the frame pages carry in `<meta name="quicklinks-frame-config" content="…">`. */
 export const frameConfigPlaceholder = '__FRAME_CONFIG__'
@@ -16,6 +20,14 @@ const framePages = { '/auth-frame': 'auth-frame.html', '/export-frame': 'export-
 const notBuiltMessage =
   'Quick Links: the signer frames have not been built yet.\n\n' +
   'Run `npm run build` in the repository root (or `npm start`, which builds them), then reload.\n'
+
+/** What the frames server reads of the host's configuration. */
+export type FramesServerConfig = {
+  /** The app's origin: the only one that may embed the frames, and the one they talk to. */
+  publicOrigin: string
+  /** Fastify's `trustProxy`, as the host resolved it from TRUST_PROXY. */
+  trustProxy: FastifyServerOptions['trustProxy']
+}
 
 export type FramesServerOptions = {
   /** The built frames (default apps/signer/dist/frames). */
@@ -43,13 +55,13 @@ export type FramesServerOptions = {
  * throws is logged and the export frame served without a pin.
  */
 export async function buildFramesServer(
-  config: Pick<ServerConfig, 'publicOrigin' | 'trustProxy'>,
+  config: FramesServerConfig,
   options: FramesServerOptions,
 ): Promise<FastifyInstance> {
   const distDir = options.distDir ?? defaultFramesDistDir
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
-    trustProxy: getTrustProxyOption(config.trustProxy),
+    trustProxy: config.trustProxy,
   })
   const contentSecurityPolicy = [
     "default-src 'none'",
