@@ -1,6 +1,7 @@
-// npm run check: strict type checks of every workspace, Biome, then dependency-cruiser, which
-// fails on any import cycle between files or folders (.dependency-cruiser.cjs). On a fresh clone it
-// first installs the dependencies and compiles the contracts, whose typed ABIs the server imports.
+// npm run check: strict type checks of every workspace, Biome, the doc citations
+// (check-doc-citations.mjs), then dependency-cruiser, which fails on any import cycle between files
+// or folders (.dependency-cruiser.cjs). On a fresh clone it first installs the dependencies and
+// compiles the contracts, whose typed ABIs the server imports.
 import { spawnSync } from 'node:child_process'
 import { ensureDependencies, runOrExit } from './lib.mjs'
 
@@ -30,6 +31,11 @@ for (const workspace of workspaces) {
 }
 const lint = spawnSync('npx', ['biome', 'check', '.'], { stdio: 'inherit' })
 if (lint.status !== 0) failed = true
+// No file points at a document outside the repository, and every cited docs anchor exists.
+const citations = spawnSync(process.execPath, [`${import.meta.dirname}/check-doc-citations.mjs`], {
+  stdio: 'inherit',
+})
+if (citations.status !== 0) failed = true
 // Every app's and package's source; the config narrows it to src/ and leaves tests and build output out.
 const cycles = spawnSync(
   'npx',
