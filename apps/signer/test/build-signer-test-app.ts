@@ -7,9 +7,9 @@ import type { ServerConfig } from '@quicklinks/server/env'
 import { buildTestApp, type TestApp } from '@quicklinks/server/test/build-test-app'
 import type {} from '@quicklinks/server/test/global-setup'
 import type { LightMyRequestResponse } from 'fastify'
-import { decryptCredentialBundle } from '../src/bundles/decrypt-credential-bundle.ts'
+import { decryptCredentialBundle } from '../src/crypto/bundles/decrypt-credential-bundle.ts'
+import { createStamp } from '../src/crypto/stamps/create-stamp.ts'
 import type { Delivery, SignerEmail, SignerSms } from '../src/delivery.ts'
-import { createStamp } from '../src/stamps/create-stamp.ts'
 
 export const csrfToken = 'Wr_pgTqEdsYsZfUtASL3WjVWSx2LuyWGlKad1PfksSA'
 

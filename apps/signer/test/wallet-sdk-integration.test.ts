@@ -33,7 +33,7 @@ import {
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
 import { recoverAuthorizationAddress } from 'viem/utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openExportBundle } from '../src/bundles/open-export-bundle.ts'
+import { openExportBundle } from '../src/crypto/bundles/open-export-bundle.ts'
 
 type Mail = { to: string; subject: string; text: string; html: string }
 

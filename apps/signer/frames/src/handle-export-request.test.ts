@@ -4,7 +4,7 @@ import type { FrameRequest } from '@quicklinks/protocol/frame-messages'
 import { generateMnemonic } from '@scure/bip39'
 import { wordlist } from '@scure/bip39/wordlists/english.js'
 import { describe, expect, it, vi } from 'vitest'
-import { createExportBundle, type ExportSecret } from '../../src/bundles/create-export-bundle.ts'
+import { createExportBundle, type ExportSecret } from '../../src/crypto/bundles/create-export-bundle.ts'
 import { createExportRequestHandler, type ExportedSecret } from './handle-export-request.ts'
 
 let nextId = 0

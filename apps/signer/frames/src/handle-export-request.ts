@@ -9,8 +9,8 @@ import {
 } from '@quicklinks/protocol/frame-only-activities'
 import { validateMnemonic } from '@scure/bip39'
 import { wordlist } from '@scure/bip39/wordlists/english.js'
-import { BundleError } from '../../src/bundles/bundle-error.ts'
-import { openExportBundle } from '../../src/bundles/open-export-bundle.ts'
+import { BundleError } from '../../src/crypto/bundles/bundle-error.ts'
+import { openExportBundle } from '../../src/crypto/bundles/open-export-bundle.ts'
 
 /** What the export frame shows: the words of a seed phrase, or a 0x-hex private key. */
 export type ExportedSecret =

@@ -9,7 +9,7 @@ import {
   signInByEmail,
   stampRequest,
 } from '../../test/build-signer-test-app.ts'
-import { parseP256PublicKey } from '../keys/parse-p256-public-key.ts'
+import { parseP256PublicKey } from '../crypto/keys/parse-p256-public-key.ts'
 
 describe('signer-config and account routes', () => {
   let testApp: SignerTestApp

@@ -14,7 +14,7 @@ import {
   type SignerTestApp,
   signInByEmail,
 } from '../../test/build-signer-test-app.ts'
-import { decryptCredentialBundle } from '../bundles/decrypt-credential-bundle.ts'
+import { decryptCredentialBundle } from '../crypto/bundles/decrypt-credential-bundle.ts'
 
 /** The magic link in a sign-in mail's HTML. */
 function readMagicLink(html: string): URL {

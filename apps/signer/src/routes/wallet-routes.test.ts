@@ -28,10 +28,10 @@ import {
   signInByEmail,
   stampRequest,
 } from '../../test/build-signer-test-app.ts'
-import { decryptCredentialBundle } from '../bundles/decrypt-credential-bundle.ts'
-import { openExportBundle } from '../bundles/open-export-bundle.ts'
+import { decryptCredentialBundle } from '../crypto/bundles/decrypt-credential-bundle.ts'
+import { openExportBundle } from '../crypto/bundles/open-export-bundle.ts'
+import { createSessionKey } from '../crypto/sessions/create-session-key.ts'
 import { mintCredentialBundle } from '../services/sessions/mint-credential-bundle.ts'
-import { createSessionKey } from '../sessions/create-session-key.ts'
 
 type Whoami = { orgId: string; userId: string; address: Hex; solanaAddress: string; walletId: string }
 

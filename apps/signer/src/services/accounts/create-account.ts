@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { utf8ToBytes } from '@noble/hashes/utils.js'
+import { generateWallet } from '../../crypto/keystore/generate-wallet.ts'
+import { sealSecret } from '../../crypto/keystore/seal-secret.ts'
 import { lockForTransaction } from '../../db/lock-for-transaction.ts'
 import type { SignerDatabase } from '../../db/signer-database.ts'
 import { signerAuthMethods, signerOrganizations, signerUsers, signerWallets } from '../../db/signer-schema.ts'
-import { generateWallet } from '../../keystore/generate-wallet.ts'
-import { sealSecret } from '../../keystore/seal-secret.ts'
 import type { Contact } from '../contacts/contact-schemas.ts'
 import { findAccountByContact, type SignerAccount } from './find-account.ts'
 

@@ -1,7 +1,7 @@
 import { AppError } from '@quicklinks/core/app-error'
 import { eq } from 'drizzle-orm'
+import { parseMagicLinkToken } from '../../crypto/otp/magic-link-token.ts'
 import { signerOtps } from '../../db/signer-schema.ts'
-import { parseMagicLinkToken } from '../../otp/magic-link-token.ts'
 import type { SignerContext } from '../../signer-context.ts'
 import { consumeOtp, createOtpExpiredError } from '../otp/consume-otp.ts'
 import { finishContactSignIn } from './finish-contact-sign-in.ts'

@@ -3,12 +3,12 @@ import { hkdf } from '@noble/hashes/hkdf.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
 import { eq } from 'drizzle-orm'
+import { KeystoreError } from '../../crypto/keystore/keystore-error.ts'
+import { type LoadedMasterKey, loadMasterKey } from '../../crypto/keystore/load-master-key.ts'
+import { openSecret } from '../../crypto/keystore/open-secret.ts'
+import { sealSecret } from '../../crypto/keystore/seal-secret.ts'
 import type { SignerDatabase } from '../../db/signer-database.ts'
 import { signerServiceKeys } from '../../db/signer-schema.ts'
-import { KeystoreError } from '../../keystore/keystore-error.ts'
-import { type LoadedMasterKey, loadMasterKey } from '../../keystore/load-master-key.ts'
-import { openSecret } from '../../keystore/open-secret.ts'
-import { sealSecret } from '../../keystore/seal-secret.ts'
 
 /** Every key the signer works with, loaded once at start-up. */
 export type SignerKeyring = {

@@ -1,8 +1,8 @@
 import { and, desc, eq, gt, inArray, isNull } from 'drizzle-orm'
-import { encryptCredentialBundle } from '../../bundles/encrypt-credential-bundle.ts'
+import { encryptCredentialBundle } from '../../crypto/bundles/encrypt-credential-bundle.ts'
+import { createSessionKey } from '../../crypto/sessions/create-session-key.ts'
 import type { SignerDatabase } from '../../db/signer-database.ts'
 import { signerSessionKeys } from '../../db/signer-schema.ts'
-import { createSessionKey } from '../../sessions/create-session-key.ts'
 
 /** A user keeps at most this many live session keys; the oldest beyond it are revoked. */
 export const maxLiveSessionKeys = 10

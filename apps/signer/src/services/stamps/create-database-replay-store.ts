@@ -1,7 +1,7 @@
 import { and, eq, gt, lte, sql } from 'drizzle-orm'
+import type { StampReplayStore } from '../../crypto/stamps/verify-stamp.ts'
 import type { SignerDatabase } from '../../db/signer-database.ts'
 import { signerStampReplays } from '../../db/signer-schema.ts'
-import type { StampReplayStore } from '../../stamps/verify-stamp.ts'
 
 /**
  * The stamp replay store over `signer_stamp_replays`, shared by every instance. `markSeen` is one

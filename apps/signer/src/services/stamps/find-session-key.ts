@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
+import type { StampKeyRecord } from '../../crypto/stamps/verify-stamp.ts'
 import type { SignerDatabase } from '../../db/signer-database.ts'
 import { signerSessionKeys, signerUsers } from '../../db/signer-schema.ts'
-import type { StampKeyRecord } from '../../stamps/verify-stamp.ts'
 
 /** A session key and whose it is. */
 export type SessionKeyRecord = StampKeyRecord & { userId: string; organizationId: string }

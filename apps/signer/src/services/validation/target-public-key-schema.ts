@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { parseP256PublicKey } from '../../keys/parse-p256-public-key.ts'
+import { parseP256PublicKey } from '../../crypto/keys/parse-p256-public-key.ts'
 
 /** A frame's key for HPKE: an uncompressed P-256 point in hex (`04…`, 130 characters), lower-cased. */
 export const targetPublicKeySchema = z

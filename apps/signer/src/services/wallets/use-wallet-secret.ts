@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm'
+import { deriveWalletSeed } from '../../crypto/keystore/derive-wallet-seed.ts'
+import { openSecret } from '../../crypto/keystore/open-secret.ts'
 import type { SignerDatabase } from '../../db/signer-database.ts'
 import { signerWallets } from '../../db/signer-schema.ts'
-import { deriveWalletSeed } from '../../keystore/derive-wallet-seed.ts'
-import { openSecret } from '../../keystore/open-secret.ts'
 import { walletMnemonicPurpose } from '../accounts/create-account.ts'
 
 /** The decrypted wallet secret, alive only inside `useWalletSecret`'s callback. */
