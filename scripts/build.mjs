@@ -8,10 +8,12 @@ import { ensureDependencies, hashPaths, repoRoot, runOrExit } from './lib.mjs'
 export function buildAll() {
   runOrExit('npm', ['run', 'build', '--silent', '-w', 'packages/contracts'])
 
-  // The signer frames bundle the frames' own code, the signer's bundle code and the wallet SDK's crypto.
+  // The signer frames bundle the frames' own code, the signer's bundle code, the wallet SDK's crypto
+  // and the frame protocol.
   const framesHash = hashPaths([
     'apps/signer/frames',
     'apps/signer/src',
+    'packages/protocol/src',
     'packages/wallet/src',
     'packages/core/src',
     'package.json',
@@ -26,10 +28,11 @@ export function buildAll() {
     writeFileSync(framesMarker, framesHash)
   }
 
-  // The web app bundles the wallet SDK (the signer store, the frame stamper).
+  // The web app bundles the wallet SDK (the signer store, the frame stamper) and its protocol.
   const webHash = hashPaths([
     'apps/web',
     'packages/core/src',
+    'packages/protocol/src',
     'packages/wallet/src',
     'package.json',
     'package-lock.json',
