@@ -164,7 +164,8 @@ test.describe('sign-in with the embedded wallet', () => {
     await expect(dialog).toBeVisible()
     // The flat illustration heads the modal, and the landing page is behind it.
     await expect(dialog.locator('svg[aria-hidden="true"]').first()).toBeVisible()
-    await expect(page.getByRole('button', { name: 'Get started' })).toBeAttached()
+    // Behind the modal, so hidden from assistive technology while it is open.
+    await expect(page.getByRole('button', { name: 'Get started', includeHidden: true })).toBeAttached()
     await page.keyboard.press('Escape')
     await expect(dialog).toBeHidden()
     await expect(page).toHaveURL(/\/$/)

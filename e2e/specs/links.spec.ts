@@ -240,7 +240,7 @@ test('Back on the ready page returns to the new link’s details, and saving the
 }) => {
   const { address } = await getSessionUser(page)
   const alias = `Back ${Date.now()}`
-  await createLinkThroughModal(page, { alias, receiver: address, message: 'First' })
+  await createLinkThroughModal(page, { alias, receiver: address, token: 'USDC', message: 'First' })
 
   await linkDialog(page).getByRole('button', { name: 'Back' }).click()
   const details = page.getByRole('dialog', { name: 'Edit Payment Link' })
