@@ -3,7 +3,7 @@ import { connectFrame, createFrameElement, type FrameConnection } from './connec
 import type { Stamper } from './stamper.ts'
 import { createWalletError } from './wallet-error.ts'
 
-/** Ids of the hidden container and the auth iframe (SPEC: "provider-named"). */
+/** Ids of the hidden container and the auth iframe (docs/signer.md#frame-ids). */
 export const defaultIframeContainerId = 'quicklinks-signer-iframe-container'
 export const defaultAuthIframeId = 'quicklinks-auth-iframe'
 
@@ -21,8 +21,8 @@ export type FrameStamperOptions = {
 /**
  * A {@link Stamper} backed by the auth frame: a hidden iframe on the frames origin that holds the
  * embedded key and the session key, both non-extractable, in its own IndexedDB, and answers over
- * a MessageChannel (frame-messages.ts). The frame is created on first use: SPEC "A hidden
- * container for the signing iframe is created, or emptied if it exists".
+ * a MessageChannel (frame-messages.ts). The frame is created on first use, in a hidden
+ * container that is created, or emptied when it exists (docs/signer.md#frame-ids).
  *
  * The frame refuses to stamp export and contact-change bodies given to {@link Stamper.stamp}: a
  * contact change goes through `stampContactChange` (the frame builds the body), an export through

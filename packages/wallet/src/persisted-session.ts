@@ -4,7 +4,7 @@ import type { SignerUser } from './signer-types.ts'
 export const signerStorageKey = 'quicklinks:signer'
 export const signerStorageVersion = 1
 
-/** SPEC §3 "Persisted user": only these fields persist. */
+/** Only these fields persist (docs/signer.md#persisted-session). */
 export type PersistedUser = Pick<SignerUser, 'address' | 'solanaAddress' | 'orgId' | 'userId' | 'email'>
 
 export type PersistedSession = { user: PersistedUser; expiresAtMs: number }
@@ -14,7 +14,7 @@ export type SessionStorageLike = Pick<Storage, 'getItem' | 'setItem' | 'removeIt
 
 /**
  * Reads the stored session. A different version, malformed JSON, missing fields or an expired
- * session are removed and read as none (SPEC: persisted state of another version resets).
+ * session are removed and read as none (docs/signer.md#persisted-session).
  * Never throws: storage that throws (private mode, quota) reads as none.
  */
 export function readPersistedSession(

@@ -46,7 +46,7 @@ describe('pollActivity', () => {
   })
 
   it.each(['ACTIVITY_STATUS_FAILED', 'ACTIVITY_STATUS_REJECTED', 'ACTIVITY_STATUS_CONSENSUS_NEEDED'])(
-    'throws SPEC’s text for %s',
+    'throws the documented text for %s',
     async (status) => {
       const poll = setUp(['ACTIVITY_STATUS_PENDING', status])
       await expect(poll.run()).rejects.toThrow(

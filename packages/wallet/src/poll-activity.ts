@@ -1,7 +1,7 @@
 import type { Activity } from './signer-types.ts'
 import { createWalletError } from './wallet-error.ts'
 
-/** SPEC §9: activities are polled every 500 ms. */
+/** Activities are polled every 500 ms (docs/product.md#constants). */
 export const activityPollIntervalMs = 500
 
 const failedStatuses = new Set([
@@ -11,12 +11,12 @@ const failedStatuses = new Set([
 ])
 
 /**
- * Waits for an activity to finish (SPEC §4 "Activity polling"): COMPLETED returns it (with its
+ * Waits for an activity to finish (docs/signer.md#activities): COMPLETED returns it (with its
  * result); FAILED, REJECTED or CONSENSUS_NEEDED throw; any other status is fetched again after
  * `intervalMs` (500 ms).
  *
- * Fails by throwing 'Failed to get activity with with id {id} (status: {status})' (SPEC's text,
- * doubled word included) for a failed activity, 'Timed out waiting for activity {id}' after
+ * Fails by throwing 'Failed to get activity with with id {id} (status: {status})' (the documented
+ * text, doubled word included) for a failed activity, 'Timed out waiting for activity {id}' after
  * `timeoutMs` (default 2 minutes), or whatever `getActivity` rejects with.
  */
 export async function pollActivity<TResult>(input: {

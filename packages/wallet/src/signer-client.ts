@@ -96,7 +96,7 @@ export type SignerClient = {
  * Creates the client for the signer service mounted at `{baseUrl}/signer/v1`. Every call is a
  * JSON POST. Exports and contact changes have no helper here: their bodies are built and stamped
  * in the frames origin and relayed with {@link SignerClient.postStampedCall} (docs/decisions/0014). The client learns the server's clock from each response's `Date` header and stamps
- * server time, so a device whose clock is minutes off still signs in (ARCHITECTURE "Replay");
+ * server time, so a device whose clock is minutes off still signs in (docs/signer.md#clock-skew);
  * before the first stamped call it fetches `signer-config` if it has not heard the server yet.
  *
  * Fails: throws 'Missing base URL. Please verify env vars.' without a base URL. Calls reject with

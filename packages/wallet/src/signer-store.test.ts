@@ -199,7 +199,7 @@ describe('signer store: e-mail and SMS codes', () => {
       otpId: null,
       user: { address: whoami.address },
     })
-    // SPEC: only address, solanaAddress, orgId, userId and email persist.
+    // Only address, solanaAddress, orgId, userId and email persist (docs/signer.md#persisted-session).
     const persisted = JSON.parse(storage.entries.get(signerStorageKey) ?? '{}')
     expect(persisted.version).toBe(signerStorageVersion)
     expect(Object.keys(persisted.state.user).sort()).toEqual([
@@ -262,7 +262,7 @@ describe('signer store: e-mail and SMS codes', () => {
     })
   })
 
-  it('fails with SPEC’s text when the answer has no bundle', async () => {
+  it('fails with the documented text when the answer has no bundle', async () => {
     const { store } = setUp({ client: { otp: async () => ({}) as never } })
     await store.getState().authenticateWithEmail({ email: 'ada@example.com' })
     await expect(store.getState().submitOtpCode('123456')).rejects.toThrow(
@@ -288,7 +288,7 @@ describe('signer store: e-mail and SMS codes', () => {
     })
   })
 
-  it('fails with SPEC’s text when the bundle cannot be injected', async () => {
+  it('fails with the documented text when the bundle cannot be injected', async () => {
     const { store } = setUp()
     await expect(
       store.getState().completeMagicLink({ bundle: 'bad-bundle', orgId: 'org-1' }),

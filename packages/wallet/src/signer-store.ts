@@ -29,7 +29,7 @@ import type {
 import type { Stamper } from './stamper.ts'
 import { createWalletError, toStoredError } from './wallet-error.ts'
 
-/** SPEC §9: sessions last 900 000 ms by default. */
+/** Sessions last 900 000 ms by default (docs/product.md#constants). */
 export const defaultSessionExpirationMs = 900_000
 
 /** Message of the error thrown when an action needs a signed-in user and there is none. */
@@ -150,7 +150,7 @@ const logoutRevokeTimeoutMs = 2000
 
 /**
  * Creates the embedded-wallet signer store (zustand vanilla; in React: `useStore(store, selector)`),
- * with SPEC §4 "Signer status" transitions. It initialises at once from the persisted session:
+ * with the transitions of docs/signer.md#signer-status. It initialises at once from the persisted session:
  * CONNECTED if a stored, unexpired session user exists, else DISCONNECTED. At the session's
  * expiry it disconnects, and it follows sign-ins and logouts in other tabs (`storage` events).
  *
@@ -262,7 +262,7 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
         set({ status: 'AUTHENTICATING_EMAIL', error: null, otpId: null, isNewUser: undefined })
         try {
           const targetPublicKey = await stamper.getPublicKey()
-          // SPEC: look the user up first. The signer answers an orgId for every address, and
+          // Look the user up first (docs/signer.md#signer-status). The signer answers an orgId for every address, and
           // `auth` creates nothing until a code or link is used, so both kinds take this path.
           await client.lookup({ email })
           const { orgId, otpId } = await client.auth({
@@ -359,7 +359,7 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
         try {
           await stamper.reset()
         } catch {
-          // SPEC: a logout error is logged only; the page is signed out either way.
+          // A logout error is logged only (docs/signer.md#signer-status); the page is signed out either way.
         }
       },
 
@@ -461,7 +461,7 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
           `0x${bytesToHex(message)}`,
           'HASH_FUNCTION_NOT_APPLICABLE',
         )
-        // SPEC: Solana signatures are truncated to 64 bytes.
+        // Solana signatures are truncated to 64 bytes.
         return hexToBytes(signature.slice(2)).slice(0, 64)
       },
     }

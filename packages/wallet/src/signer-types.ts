@@ -1,7 +1,7 @@
 import type { ActivityStatus } from '@quicklinks/protocol/activity-statuses'
 import type { Address } from 'viem'
 
-/** SPEC §4 "Signer status". The AUTHENTICATING_* and AWAITING_* statuses count as authenticating. */
+/** docs/signer.md#signer-status. The AUTHENTICATING_* and AWAITING_* statuses count as authenticating. */
 export const signerStatuses = [
   'INITIALIZING',
   'DISCONNECTED',
@@ -18,12 +18,12 @@ export const signerStatuses = [
 
 export type SignerStatus = (typeof signerStatuses)[number]
 
-/** Whether a status is one of the authenticating or awaiting ones (SPEC §4). */
+/** Whether a status is one of the authenticating or awaiting ones (docs/signer.md#signer-status). */
 export function isAuthenticatingStatus(status: SignerStatus): boolean {
   return status.startsWith('AUTHENTICATING_') || status.startsWith('AWAITING_')
 }
 
-/** SPEC §3 "Signer user session". Passkey, OAuth and JWT fields stay unset until those logins exist. */
+/** The signer user (docs/signer.md#signer-user). Passkey, OAuth and JWT fields stay unset until those logins exist. */
 export type SignerUser = {
   orgId: string
   userId: string
@@ -39,13 +39,13 @@ export type SignerUser = {
   claims?: Record<string, unknown>
 }
 
-/** A stored failure (SPEC: "Stored auth failures are {name, message}"). */
+/** A stored failure (docs/signer.md#signer-user). */
 export type StoredError = { name: string; message: string }
 
-/** SPEC §3 "MFA status". */
+/** MFA status (docs/signer.md#signer-user). */
 export type MfaStatus = { mfaRequired: boolean; mfaFactorId: string | null }
 
-/** SPEC §3 "Auth-linking prompt" (social login, a later issue). */
+/** Auth-linking status (docs/signer.md#signer-user; social login, a later issue). */
 export type AuthLinkingStatus = {
   status: string
   idToken: string

@@ -7,7 +7,7 @@ import type { Stamp, StampedCall } from '@quicklinks/protocol/stamped-call'
  * keys non-extractable in its IndexedDB) and {@link createKeyStamper} (in memory, for Node).
  */
 export type Stamper = {
-  /** 'frame' sessions export the seed phrase by default (SPEC §4 Export); 'key' the private key. */
+  /** 'frame' sessions export the seed phrase by default (docs/product.md#wallet-export); 'key' the private key. */
   readonly kind: 'frame' | 'key'
   /** The embedded public key, uncompressed P-256 hex: a login's `targetPublicKey`. */
   getPublicKey(): Promise<string>

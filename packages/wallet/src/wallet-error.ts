@@ -2,7 +2,7 @@ import { AppError, type ErrorCode } from '@quicklinks/core/app-error'
 import type { StoredError } from './signer-types.ts'
 
 /**
- * An SDK failure whose text is meant to be shown (SPEC's sign-in and signer error texts): an
+ * An SDK failure whose text is meant to be shown (docs/product.md#errors-sign-in, docs/signer.md#signer-status): an
  * AppError with `message` and `userMessage` both set to `message`.
  */
 export function createWalletError(
@@ -18,8 +18,8 @@ export function createWalletError(
 }
 
 /**
- * What the store keeps of a failure (SPEC: "Stored auth failures are {name, message}; unknown
- * errors become 'Unknown error'"). An AppError keeps its user-safe message.
+ * What the store keeps of a failure ({name, message}; unknown errors become
+ * 'Unknown error', docs/signer.md#signer-status). An AppError keeps its user-safe message.
  */
 export function toStoredError(error: unknown): StoredError {
   if (error instanceof AppError) return { name: error.name, message: error.userMessage }

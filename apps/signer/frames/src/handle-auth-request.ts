@@ -18,7 +18,7 @@ import { openCredentialBundle } from '@quicklinks/wallet/crypto/open-credential-
 import type { AuthKeyStore, StoredSession } from './auth-key-store.ts'
 import type { FramesChannelRequest, FramesChannelResponse } from './frames-channel-messages.ts'
 
-/** How long a session key is used when the parent does not say (SPEC §9: 15 minutes). */
+/** How long a session key is used when the parent does not say (15 minutes, docs/product.md#constants). */
 const defaultSessionMs = 900_000
 
 /**

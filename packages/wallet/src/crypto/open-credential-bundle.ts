@@ -16,7 +16,7 @@ export const bundleNotOpenedMessage = 'Failed to inject credential bundle'
 
 /**
  * Opens a credential bundle with the embedded key pair and returns the session key's 32-byte
- * P-256 private scalar. Format (ARCHITECTURE "Wire formats"): bs58check(compressed enc (33) ‖
+ * P-256 private scalar. Format (docs/signer.md#credential-bundle): bs58check(compressed enc (33) ‖
  * AES-256-GCM ciphertext+tag); HPKE base mode DHKEM(P-256)/HKDF-SHA256/AES-256-GCM, info
  * `turnkey_hpke`, additional data `enc (65) ‖ receiver key (65)`, both uncompressed.
  *

@@ -6,8 +6,8 @@ import { deriveSolanaAccount } from './derive-solana-account.ts'
  * a plain 64-byte ed25519 signature. For a transaction, `message` is its serialised message,
  * and the result is the signature to place in the transaction.
  *
- * Why: Solana signatures are always exactly 64 bytes (SPEC: "Solana signatures truncated to 64
- * bytes"); ed25519 is deterministic, so the same request always gives the same signature.
+ * Why: Solana signatures are always exactly 64 bytes (docs/signer.md#activity-types); ed25519 is
+ * deterministic, so the same request always gives the same signature.
  *
  * Fails by throwing the `KeystoreError` `SEED_INVALID` for a bad seed.
  */

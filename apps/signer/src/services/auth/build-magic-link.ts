@@ -2,7 +2,7 @@
  * The magic link of a sign-in mail: `${publicOrigin}/login?bundle=…&orgId=…` (plus `isSignup=true`
  * when the contact had no account when the mail was sent, so the app can show onboarding),
  * followed by the caller's `redirectParams` (a query string), which cannot override those. The
- * `bundle` parameter keeps SPEC's auth-return name but carries the one-time link token, which the
+ * `bundle` parameter keeps the auth-return name (docs/product.md#auth-return-params) but carries the one-time link token, which the
  * SDK trades for a credential bundle at `magic-link` when the link is opened. Pure.
  */
 export function buildMagicLink(input: {
