@@ -21,7 +21,7 @@ export type FrameConnection = {
 const defaultTimeoutMs = 20_000
 
 /**
- * Sets up the MessageChannel to a signer frame (protocol in frame-messages.ts): waits for the
+ * Sets up the MessageChannel to a signer frame (protocol in @quicklinks/protocol/frame-messages): waits for the
  * iframe to load, posts `INIT_EMBEDDED_KEY` with a transferred port to `frameOrigin` only, and
  * resolves once the frame answers `EMBEDDED_PUBLIC_KEY` on that port.
  *

@@ -21,7 +21,7 @@ export type FrameStamperOptions = {
 /**
  * A {@link Stamper} backed by the auth frame: a hidden iframe on the frames origin that holds the
  * embedded key and the session key, both non-extractable, in its own IndexedDB, and answers over
- * a MessageChannel (frame-messages.ts). The frame is created on first use, in a hidden
+ * a MessageChannel (@quicklinks/protocol/frame-messages). The frame is created on first use, in a hidden
  * container that is created, or emptied when it exists (docs/signer.md#frame-ids).
  *
  * The frame refuses to stamp export and contact-change bodies given to {@link Stamper.stamp}: a

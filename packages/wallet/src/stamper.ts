@@ -22,7 +22,7 @@ export type Stamper = {
   }): Promise<void>
   /**
    * Stamps a request body with the session key; rejects when there is none or it expired. The
-   * auth frame refuses export and contact-change bodies (frame-only-activities.ts).
+   * auth frame refuses export and contact-change bodies (@quicklinks/protocol/frame-only-activities).
    */
   stamp(body: string): Promise<Stamp>
   /**

@@ -22,14 +22,14 @@ import type { FramesChannelRequest, FramesChannelResponse } from './frames-chann
 const defaultSessionMs = 900_000
 
 /**
- * The auth frame's answers (frame-messages.ts):
+ * The auth frame's answers (@quicklinks/protocol/frame-messages):
  * - `INIT_EMBEDDED_KEY` → `EMBEDDED_PUBLIC_KEY`: the stored embedded key pair (ECDH P-256,
  *   private half non-extractable), made and stored on first use; kept until RESET, so a magic
  *   link opened later in this browser still opens.
  * - `INJECT_CREDENTIAL_BUNDLE` → `BUNDLE_INJECTED {ok: true}`: opens the bundle with the embedded
  *   pair and stores the session key as a non-extractable ECDSA key with its org and expiry.
  * - `STAMP_REQUEST` → `STAMP`: the `X-Stamp` of `body` (low-S DER) with the session key, unless
- *   the body is an export or a contact change (frame-only-activities.ts): those the app page may
+ *   the body is an export or a contact change (@quicklinks/protocol/frame-only-activities): those the app page may
  *   not have stamped, whatever it puts in them (docs/decisions/0014).
  * - `STAMP_CONTACT_CHANGE` → `STAMPED_REQUEST`: builds the update-email/phone body itself from
  *   the high-level change, for the session's organization, and stamps it.

@@ -18,7 +18,7 @@ export type ExportedSecret =
   | { kind: 'PRIVATE_KEY'; privateKey: string }
 
 /**
- * The export frame's answers (frame-messages.ts):
+ * The export frame's answers (@quicklinks/protocol/frame-messages):
  * - `INIT_EMBEDDED_KEY` → `EMBEDDED_PUBLIC_KEY`: a FRESH P-256 key for this export, replacing any
  *   earlier one, kept in this page's memory only.
  * - `STAMP_EXPORT_REQUEST` → `STAMPED_REQUEST`: a fresh key again, the export activity for

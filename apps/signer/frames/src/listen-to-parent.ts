@@ -6,7 +6,7 @@ import { isFrameRequest } from '@quicklinks/protocol/frame-messages'
 export type FrameRequestHandler = (request: FrameRequest) => Promise<FrameResponse>
 
 /**
- * Accepts the parent's MessageChannel (protocol in packages/wallet/src/frame-messages.ts): only
+ * Accepts the parent's MessageChannel (protocol in packages/protocol/src/frame-messages.ts): only
  * an `INIT_EMBEDDED_KEY` `postMessage` whose `event.origin` is exactly `parentOrigin` and whose
  * source is this frame's parent, carrying a port. From then on the frame answers on that port
  * only; a later handshake from the same parent (e.g. the SDK reconnecting) replaces the port.
