@@ -1,5 +1,10 @@
 import { errorResponseSchema } from '@quicklinks/core/api/error-response'
 import {
+  rpcRelayParamsSchema,
+  rpcRelayRequestSchema,
+  rpcRelayResponseSchema,
+} from '@quicklinks/core/api/json-rpc-relay'
+import {
   chainListResponseSchema,
   providerParamsSchema,
   routeRequestBodySchema,
@@ -8,9 +13,13 @@ import {
 } from '@quicklinks/core/api/routing'
 import { AppError } from '@quicklinks/core/app-error'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { relayJsonRpc } from '../../services/chains/relay-json-rpc.ts'
 import { buildRoute } from '../../services/routing/build-route.ts'
 
-/** The routing provider: GET /api/{provider}/chains and /tokens, POST /api/{provider}/route. */
+/**
+ * The routing provider: GET /api/{provider}/chains and /tokens, POST /api/{provider}/route, and
+ * POST /api/{provider}/rpc/{chainId}, the signed-in user's JSON-RPC relay to a catalogue chain.
+ */
 export const routingRoutes: FastifyPluginAsyncZod = async (app) => {
   const provider = app.routingProvider
 
@@ -87,6 +96,43 @@ export const routingRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       assertConfiguredProvider(request.params.provider)
       return { data: await buildRoute(app.db, provider, request.body) }
+    },
+  )
+
+  app.post(
+    '/:provider/rpc/:chainId',
+    {
+      schema: {
+        summary:
+          "Relays one JSON-RPC request to a catalogue chain for the signed-in user's embedded wallet (reads, and raw transactions it signed itself)",
+        tags: ['routing'],
+        params: rpcRelayParamsSchema,
+        body: rpcRelayRequestSchema,
+        response: {
+          200: rpcRelayResponseSchema,
+          401: errorResponseSchema,
+          404: errorResponseSchema,
+          422: errorResponseSchema,
+          503: errorResponseSchema,
+        },
+      },
+      // A swap takes a few dozen calls (gas, nonce, fees, receipt polls every second).
+      config: { rateLimit: { max: 300, timeWindow: 60_000 } },
+    },
+    // POST /api/{provider}/rpc/{chainId}: the node's JSON-RPC answer; 401 signed out, 404 unknown chain.
+    async (request) => {
+      assertConfiguredProvider(request.params.provider)
+      const user = request.user
+      if (user === null) throw new AppError('UNAUTHORIZED', { message: 'RPC relay asked without a session' })
+      const chain = (await provider.chains()).find((each) => each.chainId === request.params.chainId)
+      const rpcUrl = app.config.rpcUrls[request.params.chainId] ?? chain?.rpcUrl ?? ''
+      if (chain === undefined || rpcUrl === '') {
+        throw new AppError('NOT_FOUND', {
+          message: `RPC relay asked for chain ${request.params.chainId}, which the catalogue lacks`,
+          userMessage: `Unknown chain ${request.params.chainId}.`,
+        })
+      }
+      return relayJsonRpc({ rpcUrl, senderAddress: user.address, request: request.body })
     },
   )
 }
