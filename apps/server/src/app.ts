@@ -2,13 +2,9 @@ import { randomUUID } from 'node:crypto'
 import fastifyCookie from '@fastify/cookie'
 import type { DevMail, DevSms } from '@quicklinks/core/dev-outbox'
 import { signerPlugin } from '@quicklinks/signer/routes/signer-plugin'
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyPluginAsync,
-  LogController,
-} from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify'
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
+import { buildRequestLogging } from './build-request-logging.ts'
 import { createLogger } from './create-logger.ts'
 import { createDatabaseClient, type DatabaseClient } from './db/create-database-client.ts'
 import { getDatabaseTarget } from './db/get-database-target.ts'
@@ -77,10 +73,6 @@ export type AppDependencies = {
 }
 
 export const requestIdHeader = 'x-request-id'
-/** The levels at which a quiet read's line is written (the object is not even built otherwise). */
-const debugLevels = new Set(['debug', 'trace'])
-/** A read slower than this is logged at info like a write. */
-const slowRequestMs = 1_000
 // An incoming id is kept only if it is short and plain, so it cannot forge log lines.
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/
 // Our own ids, UUID-shaped: a random prefix per process and a counter, unique across instances
@@ -111,28 +103,12 @@ export async function buildApp(
     },
     trustProxy: getTrustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
-    // One log line per request, written when it completes (below), instead of Fastify's two.
-    logController: new LogController({ disableRequestLogging: true }),
+    // One log line per request, written when it completes, from a request logger made only when
+    // something logs through it, instead of Fastify's two lines and a pino child per request.
+    ...buildRequestLogging(),
   })
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
-
-  // The request's one line: method, path (no query), address, status and time, with its id. At
-  // info for what an operator needs (every write, every refusal or failure, anything slow); a
-  // fast successful read (a probe, a pay page, a link read) at debug, so hot reads pay no log cost.
-  app.addHook('onResponse', (request, reply, done) => {
-    const responseTime = reply.elapsedTime
-    const isQuietRead =
-      (request.method === 'GET' || request.method === 'HEAD') &&
-      reply.statusCode < 400 &&
-      responseTime < slowRequestMs
-    if (isQuietRead) {
-      if (debugLevels.has(request.log.level)) {
-        request.log.debug({ req: request, res: reply, responseTime }, 'request completed')
-      }
-    } else request.log.info({ req: request, res: reply, responseTime }, 'request completed')
-    done()
-  })
 
   const mailOutbox = dependencies.mailOutbox ?? createDevOutbox<DevMail>()
   const smsOutbox = dependencies.smsOutbox ?? createDevOutbox<DevSms>()

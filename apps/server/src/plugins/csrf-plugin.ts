@@ -22,7 +22,8 @@ function createCsrfToken(): string {
     pool = randomBytes(tokenBytes * 256)
     poolOffset = 0
   }
-  const token = pool.subarray(poolOffset, poolOffset + tokenBytes).toString('base64url')
+  // Encoded straight from the pool (no view object per token).
+  const token = pool.toString('base64url', poolOffset, poolOffset + tokenBytes)
   // Used bytes are wiped, so the pool never holds a token that was handed out.
   pool.fill(0, poolOffset, poolOffset + tokenBytes)
   poolOffset += tokenBytes
