@@ -23,7 +23,13 @@ vi.mock('../features/auth/wallet-session', () => ({
 
 let server: TestServer
 let signedIn = false
-const user = { id: 'user-1', address: '0x71C7656EC7ab88b098defB751B7401B5f6d8976F', email: 'ada@example.com' }
+const user = {
+  id: '5f0c7a52-3b1e-4c9a-9d2f-8e6b1a4c7d30',
+  address: '0x71C7656EC7ab88b098defB751B7401B5f6d8976F',
+  email: 'ada@example.com',
+  username: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+}
 
 beforeAll(async () => {
   server = await startTestServer()
@@ -164,12 +170,15 @@ describe('routes and guards', () => {
       if (request.path === '/api/pay/links/coffee') {
         sendJson(response, 200, {
           data: {
+            id: '7c1e2b4a-9d3f-4e5a-8b6c-0d1e2f3a4b5c',
+            link_type: 'Payment Link',
             alias: 'Coffee Fund',
             alias_slug: 'coffee',
             receiver_address: user.address,
             chain: 'base',
             chain_id: 8453,
             token_name: 'USDC',
+            token_address: '0x5fbdb2315678afecb367f032d93f642f64180aa3',
             message: 'Thanks for supporting!',
           },
         })

@@ -1,5 +1,6 @@
 import { AppError } from '@quicklinks/core/app-error'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import {
   clearCookies,
   type RecordedRequest,
@@ -52,7 +53,7 @@ beforeEach(() => {
 describe('api client', () => {
   it('fetches /health for a CSRF cookie before the first write, then sends it as X-CSRF-Token', async () => {
     const client = createApiClient()
-    const body = await client.request<{ data: { method: string } }>('/api/links', {
+    const body = await client.request('/api/links', z.object({ data: z.object({ method: z.string() }) }), {
       method: 'POST',
       body: { alias: 'My Shop' },
     })
@@ -70,8 +71,8 @@ describe('api client', () => {
     server.handle(csrfServer({ current: 'known' }))
     const client = createApiClient()
 
-    await client.request('/api/links')
-    await client.request('/api/links/7', { method: 'DELETE' })
+    await client.request('/api/links', z.unknown())
+    await client.request('/api/links/7', z.unknown(), { method: 'DELETE' })
 
     expect(summary(server.requests)).toEqual(['GET /api/links -', 'DELETE /api/links/7 known'])
     expect(server.requests[0]?.headers['content-type']).toBeUndefined()
@@ -83,7 +84,7 @@ describe('api client', () => {
     setPageCookie('csrf_token', 'stale')
     const client = createApiClient()
 
-    const body = await client.request<{ data: { path: string } }>('/api/links/7', {
+    const body = await client.request('/api/links/7', z.object({ data: z.object({ path: z.string() }) }), {
       method: 'PUT',
       body: { alias: 'Renamed' },
     })
@@ -102,7 +103,11 @@ describe('api client', () => {
     const client = createApiClient()
 
     const failure = await client
-      .request('/api/links', { method: 'POST', body: { alias: 'x' }, fallbackMessage: 'Create failed (403)' })
+      .request('/api/links', z.unknown(), {
+        method: 'POST',
+        body: { alias: 'x' },
+        fallbackMessage: 'Create failed (403)',
+      })
       .catch((error: unknown) => error)
 
     expect(failure).toBeInstanceOf(AppError)
@@ -123,7 +128,21 @@ describe('api client', () => {
     const client = createApiClient()
 
     const failure = await client
-      .request('/api/links', { fallbackMessage: 'Failed to fetch links' })
+      .request('/api/links', z.unknown(), { fallbackMessage: 'Failed to fetch links' })
+      .catch((error: unknown) => error)
+
+    expect(failure).toBeInstanceOf(AppError)
+    expect((failure as AppError).code).toBe('INTERNAL')
+    expect((failure as AppError).userMessage).toBe('Failed to fetch links')
+  })
+
+  it('turns an OK answer its schema refuses into an INTERNAL AppError with the fallback message', async () => {
+    const client = createApiClient()
+
+    const failure = await client
+      .request('/api/links', z.object({ data: z.array(z.string()) }), {
+        fallbackMessage: 'Failed to fetch links',
+      })
       .catch((error: unknown) => error)
 
     expect(failure).toBeInstanceOf(AppError)
@@ -136,7 +155,7 @@ describe('api client', () => {
     await closed.close()
     const client = createApiClient({ baseUrl: closed.origin })
 
-    const failure = await client.request('/api/links').catch((error: unknown) => error)
+    const failure = await client.request('/api/links', z.unknown()).catch((error: unknown) => error)
 
     expect(failure).toBeInstanceOf(AppError)
     expect((failure as AppError).code).toBe('NETWORK')

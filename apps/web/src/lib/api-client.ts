@@ -1,4 +1,5 @@
 import { AppError, parseErrorBody } from '@quicklinks/core/app-error'
+import type { z } from 'zod'
 import { apiBaseUrl } from './env'
 import {
   createOfflineAnswer,
@@ -11,8 +12,8 @@ import {
 } from './offline-queue'
 
 /**
- * The one way the web app talks to its server (SPEC §7). Every call sends cookies and asks for
- * JSON; a write (any method but GET, HEAD, OPTIONS) echoes the `csrf_token` cookie in
+ * The one way the web app talks to its server (docs/api.md#web-api-client). Every call sends cookies and asks
+ * for JSON; a write (any method but GET, HEAD, OPTIONS) echoes the `csrf_token` cookie in
  * `X-CSRF-Token`, fetching GET /health first when the cookie is missing and once more, with one
  * retry, when the server answers 403. A write made offline is queued and answered with a 202
  * `{offline: true}` (see offline-queue.ts). Every failure reaches the caller as an `AppError`.
@@ -28,8 +29,11 @@ export type ApiRequestOptions = {
   body?: unknown
   headers?: Record<string, string>
   signal?: AbortSignal
-  /** The user-safe message when a failing answer carries none (SPEC gives one per call). */
-  fallbackMessage?: string
+  /**
+   * The user-safe message when a failing answer carries none, or when an answer does not match its
+   * schema (docs/product.md#errors-links); a function gets the answer's status.
+   */
+  fallbackMessage?: string | ((status: number) => string)
   /** Queue the write when offline (default true). Reads are never queued. */
   queueWhenOffline?: boolean
 }
@@ -42,10 +46,16 @@ export type ApiClient = {
    */
   send(path: string, options?: ApiRequestOptions): Promise<Response>
   /**
-   * Sends a request and resolves with its parsed JSON body (undefined when empty). A non-OK answer
-   * rejects with `parseErrorBody(body, status, fallbackMessage)`.
+   * Sends a request and resolves with its JSON body parsed by `schema` (the answer's schema from
+   * @quicklinks/core/api). A non-OK answer rejects with `parseErrorBody(body, status,
+   * fallbackMessage)`; an OK answer that `schema` refuses rejects with an AppError coded INTERNAL
+   * whose user message is the fallback.
    */
-  request<T>(path: string, options?: ApiRequestOptions): Promise<T>
+  request<Schema extends z.ZodType>(
+    path: string,
+    schema: Schema,
+    options?: ApiRequestOptions,
+  ): Promise<z.output<Schema>>
   /** Sends every queued offline write again, oldest first (see `replayOfflineRequests`). */
   replayOfflineQueue(): Promise<ReplayResult>
 }
@@ -156,17 +166,16 @@ export function createApiClient(config: ApiClientConfig = {}): ApiClient {
     }
   }
 
-  const request = async <T>(path: string, options: ApiRequestOptions = {}): Promise<T> => {
+  const request = async <Schema extends z.ZodType>(
+    path: string,
+    schema: Schema,
+    options: ApiRequestOptions = {},
+  ): Promise<z.output<Schema>> => {
     const response = await send(path, options)
-    const parsed = await readBody(response)
-    if (!response.ok) {
-      throw parseErrorBody(
-        parsed,
-        response.status,
-        options.fallbackMessage ?? `Request failed (${response.status})`,
-      )
-    }
-    return parsed as T
+    return readAnswer(response, schema, {
+      description: `${(options.method ?? 'GET').toUpperCase()} ${path}`,
+      ...(options.fallbackMessage === undefined ? {} : { fallbackMessage: options.fallbackMessage }),
+    })
   }
 
   const replayOfflineQueue = (): Promise<ReplayResult> =>
@@ -202,6 +211,35 @@ function buildRequestParts(options: ApiRequestOptions): {
   const contentType = headers['Content-Type'] ?? 'application/json'
   const body = typeof value === 'string' ? value : JSON.stringify(value)
   return { headers: { ...headers, 'Content-Type': contentType }, body, queueableBody: true }
+}
+
+/**
+ * Reads an answer (of `send`, or of a replayed write) with its schema: the parsed body when the
+ * status is OK and `schema` accepts it. Rejects with `parseErrorBody` for a failing status, and with
+ * an AppError coded INTERNAL (the user message is the fallback, the zod error the cause) for an OK
+ * answer that is not what the API documents.
+ */
+export async function readAnswer<Schema extends z.ZodType>(
+  response: Response,
+  schema: Schema,
+  options: { description?: string; fallbackMessage?: string | ((status: number) => string) } = {},
+): Promise<z.output<Schema>> {
+  const body = await readBody(response)
+  const { fallbackMessage } = options
+  const fallback =
+    typeof fallbackMessage === 'function'
+      ? fallbackMessage(response.status)
+      : (fallbackMessage ?? `Request failed (${response.status})`)
+  if (!response.ok) throw parseErrorBody(body, response.status, fallback)
+  const parsed = schema.safeParse(body)
+  if (parsed.success) return parsed.data
+  const issue = parsed.error.issues[0]
+  const where = issue === undefined || issue.path.length === 0 ? 'body' : issue.path.join('.')
+  throw new AppError('INTERNAL', {
+    message: `${options.description ?? 'The API'} answered an unexpected ${where}: ${issue?.message ?? 'not valid'}`,
+    userMessage: fallback,
+    cause: parsed.error,
+  })
 }
 
 async function readBody(response: Response): Promise<unknown> {

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { z } from 'zod'
 import {
   clearCookies,
   type RecordedRequest,
@@ -66,7 +67,10 @@ describe('offline queue', () => {
     await closed.close()
     const client = createApiClient({ baseUrl: closed.origin })
 
-    const body = await client.request('/api/links/3', { method: 'PUT', body: { favorite: true } })
+    const body = await client.request('/api/links/3', z.unknown(), {
+      method: 'PUT',
+      body: { favorite: true },
+    })
 
     expect(body).toEqual({ offline: true })
     expect(listOfflineRequests().map((entry) => entry.request.path)).toEqual(['/api/links/3'])
@@ -78,7 +82,7 @@ describe('offline queue', () => {
     await closed.close()
     const client = createApiClient({ baseUrl: closed.origin })
 
-    await expect(client.request('/api/links')).rejects.toMatchObject({ code: 'NETWORK' })
+    await expect(client.request('/api/links', z.unknown())).rejects.toMatchObject({ code: 'NETWORK' })
     expect(offlineKeys()).toEqual([])
   })
 

@@ -50,6 +50,13 @@ export const chainListResponseSchema = z.object({ data: z.array(routingChainSche
 /** The answer of GET /api/{provider}/tokens (docs/api.md#routing-tokens). */
 export const tokenListResponseSchema = z.object({ data: z.array(routingTokenSchema) })
 
+/**
+ * GET /api/{provider}/chains or /tokens as a client reads it, entry by entry: it keeps the entries
+ * `routingChainSchema` or `routingTokenSchema` accepts, so a chain type it does not know yet (the
+ * contract names only evm) is left out instead of failing the whole catalogue.
+ */
+export const catalogueAnswerSchema = z.object({ data: z.array(z.unknown()) })
+
 const integerStringSchema = z.string().regex(/^\d+$/, 'expected a non-negative integer as a decimal string')
 
 /** A token as a route action names it. */

@@ -48,7 +48,13 @@ beforeEach(() => {
   setPageUrl(`${server.origin}/login`)
   clearCookies()
   server.handle((request, response) => {
-    const user = { id: 'u1', address: account.address.toLowerCase(), email: 'ada@example.com' }
+    const user = {
+      id: '5f0c7a52-3b1e-4c9a-9d2f-8e6b1a4c7d30',
+      address: account.address.toLowerCase(),
+      email: 'ada@example.com',
+      username: null,
+      createdAt: '2026-01-01T00:00:00.000Z',
+    }
     if (request.path === '/health') sendJson(response, 200, {}, { 'Set-Cookie': 'csrf_token=t; Path=/' })
     else if (request.path === '/api/auth/me') {
       if (signedIn) sendJson(response, 200, { data: user })

@@ -1,8 +1,9 @@
+import { type UserResponse, userResponseSchema } from '@quicklinks/core/api/auth'
 import { AppError, parseErrorBody } from '@quicklinks/core/app-error'
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useCallback } from 'react'
 import { useNavigate } from 'react-router'
-import { type ApiClient, api } from '../../lib/api-client'
+import { type ApiClient, api, readAnswer } from '../../lib/api-client'
 import { clearNewUser, usePostSignInStore } from './post-sign-in'
 import { logoutWallet } from './wallet-session'
 
@@ -12,12 +13,8 @@ import { logoutWallet } from './wallet-session'
  * `sessionQueryOptions` (query options), `useSession` (thin hook).
  */
 
-/** The fields of the user (docs/api.md#user) the web reads, when present. */
-export type SessionUser = {
-  readonly [field: string]: unknown
-  address?: string
-  email?: string
-}
+/** The signed-in user as the API answers it (docs/api.md#user). */
+export type SessionUser = UserResponse
 
 export const sessionKeys = {
   all: ['session'] as const,
@@ -32,17 +29,19 @@ export const sessionKeys = {
 export async function getSession(client: ApiClient = api, signal?: AbortSignal): Promise<SessionUser | null> {
   const response = await client.send('/api/auth/me', signal === undefined ? {} : { signal })
   if (response.status === 401) return null
-  const text = await response.text()
   if (!response.ok) {
+    const text = await response.text()
     const parsed = parseErrorBody(parseJson(text), response.status, 'Could not check your session.')
     throw new AppError(parsed.code, {
       message: text.length > 0 ? text : `GET /api/auth/me answered ${response.status}`,
       userMessage: parsed.userMessage,
     })
   }
-  const body = parseJson(text)
-  const user = typeof body === 'object' && body !== null ? (body as { data?: unknown }).data : undefined
-  return typeof user === 'object' && user !== null ? (user as SessionUser) : null
+  const body = await readAnswer(response, userResponseSchema, {
+    description: 'GET /api/auth/me',
+    fallbackMessage: 'Could not check your session.',
+  })
+  return body.data
 }
 
 /** No cache, refetch on mount, no refetch on window focus, no retry (docs/product.md#session-state). */

@@ -1,3 +1,4 @@
+import { nonceResponseSchema, userResponseSchema } from '@quicklinks/core/api/auth'
 import type { Address, Hex } from 'viem'
 import { type ApiClient, api } from '../../lib/api-client'
 import { buildSiweMessage } from './build-siwe-message'
@@ -25,12 +26,12 @@ export async function signInWithWallet(
   signer: SiweSigner,
   { client = api, origin = window.location.origin }: SignInWithWalletOptions = {},
 ): Promise<SessionUser> {
-  const nonceAnswer = await client.request<{ data: { nonce: string } }>('/api/auth/nonce', {
+  const nonceAnswer = await client.request('/api/auth/nonce', nonceResponseSchema, {
     fallbackMessage: 'Could not start signing in. Try again.',
   })
   const message = buildSiweMessage({ address: signer.address, nonce: nonceAnswer.data.nonce, origin })
   const signature = await signer.signMessage({ message })
-  const login = await client.request<{ data: SessionUser }>('/api/auth/login', {
+  const login = await client.request('/api/auth/login', userResponseSchema, {
     method: 'POST',
     body: { message, signature },
     queueWhenOffline: false,

@@ -1,4 +1,4 @@
-import { AppError } from '@quicklinks/core/app-error'
+import { devMailListResponseSchema, devSmsListResponseSchema } from '@quicklinks/core/api/dev'
 import type { DevMail, DevSms } from '@quicklinks/core/dev-outbox'
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { type ApiClient, api } from '../../lib/api-client'
@@ -20,23 +20,23 @@ export const devOutboxPollMs = 2000
 
 /**
  * GET /api/dev/mail. Rejects with the API client's AppError: NOT_FOUND when dev mode is off,
- * BAD_REQUEST when the answer is not a list.
+ * INTERNAL when the answer is not a list of mail.
  */
 export async function listDevMail(client: ApiClient = api, signal?: AbortSignal): Promise<DevMail[]> {
-  const body = await client.request<unknown>('/api/dev/mail', {
+  const body = await client.request('/api/dev/mail', devMailListResponseSchema, {
     fallbackMessage: 'Could not read the dev mail.',
     ...(signal === undefined ? {} : { signal }),
   })
-  return readList(body).filter(isDevMail)
+  return body.data
 }
 
 /** GET /api/dev/sms; fails like `listDevMail`. */
 export async function listDevSms(client: ApiClient = api, signal?: AbortSignal): Promise<DevSms[]> {
-  const body = await client.request<unknown>('/api/dev/sms', {
+  const body = await client.request('/api/dev/sms', devSmsListResponseSchema, {
     fallbackMessage: 'Could not read the dev text messages.',
     ...(signal === undefined ? {} : { signal }),
   })
-  return readList(body).filter(isDevSms)
+  return body.data
 }
 
 // Both poll while they work and stop once one failed (dev mode off), so a 404 is not asked again.
@@ -64,39 +64,4 @@ export function useDevMail() {
 
 export function useDevSms() {
   return useQuery(devSmsQueryOptions())
-}
-
-function readList(body: unknown): unknown[] {
-  const data = typeof body === 'object' && body !== null ? (body as { data?: unknown }).data : undefined
-  if (!Array.isArray(data))
-    throw new AppError('BAD_REQUEST', { message: `Not a list: ${JSON.stringify(body)}` })
-  return data
-}
-
-// Checked by hand rather than with core's zod schemas, so the web bundle does not carry zod for a
-// dev-only page.
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null
-}
-
-function isDevMail(value: unknown): value is DevMail {
-  return (
-    isRecord(value) &&
-    typeof value.id === 'string' &&
-    typeof value.to === 'string' &&
-    typeof value.subject === 'string' &&
-    typeof value.text === 'string' &&
-    (typeof value.html === 'string' || value.html === null) &&
-    typeof value.date === 'string'
-  )
-}
-
-function isDevSms(value: unknown): value is DevSms {
-  return (
-    isRecord(value) &&
-    typeof value.id === 'string' &&
-    typeof value.to === 'string' &&
-    typeof value.body === 'string' &&
-    typeof value.date === 'string'
-  )
 }

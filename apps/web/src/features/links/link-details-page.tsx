@@ -1,3 +1,4 @@
+import { maxMessageLength } from '@quicklinks/core/api/links'
 import { type Dispatch, useEffect, useId, useMemo, useState } from 'react'
 import { Button } from '../../ui/button'
 import { classNames } from '../../ui/class-names'
@@ -19,7 +20,7 @@ import {
 } from './link-modal-state'
 import { TokenOptions } from './token-options'
 import { useSaveLinkDraft } from './use-save-link-draft'
-import { type DraftProblems, messageMaxLength, validateLinkDraft } from './validate-link-draft'
+import { type DraftProblems, validateLinkDraft } from './validate-link-draft'
 
 export type LinkDetailsPageProps = { state: LinkModalState; dispatch: Dispatch<LinkModalAction> }
 
@@ -227,7 +228,7 @@ export function LinkDetailsPage({ state, dispatch }: LinkDetailsPageProps) {
             className={classNames(getInputClassName(shown('message') !== undefined), 'min-h-20 py-2.5')}
             placeholder="Thanks for supporting!"
             value={draft.message}
-            maxLength={messageMaxLength}
+            maxLength={maxMessageLength}
             rows={2}
             aria-describedby={`${ids.message}-message`}
             onChange={(event) => dispatch({ type: 'setMessage', value: event.target.value })}

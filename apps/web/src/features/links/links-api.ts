@@ -1,46 +1,41 @@
-import { AppError, parseErrorBody } from '@quicklinks/core/app-error'
+import {
+  deleteLinkResponseSchema,
+  linkListResponseSchema,
+  linkResponseSchema,
+} from '@quicklinks/core/api/links'
+import { AppError } from '@quicklinks/core/app-error'
 import { type ApiClient, api } from '../../lib/api-client'
-import { type CreateLinkInput, isLink, type Link, type UpdateLinkInput } from './link'
+import type { CreateLinkInput, Link, UpdateLinkInput } from './link'
 
 /**
- * The owner's link calls (SPEC §7). Plain functions over the API client; each failure is an
- * AppError whose user message is the server's, else SPEC §8's fallback for that call.
+ * The owner's link calls (docs/api.md#links-list to #links-delete). Plain functions over the API
+ * client, each answer parsed with its schema from @quicklinks/core/api/links; each failure is an
+ * AppError whose user message is the server's, else the fallback for that call
+ * (docs/product.md#errors-links).
  */
-
-function readData(body: unknown): unknown {
-  return typeof body === 'object' && body !== null ? (body as { data?: unknown }).data : undefined
-}
-
-function readLinkOrThrow(body: unknown): Link {
-  const data = readData(body)
-  if (!isLink(data)) throw new AppError('BAD_REQUEST', { message: `Not a link: ${JSON.stringify(body)}` })
-  return data
-}
 
 /** GET /api/links: the caller's links, newest first. Rejects with 'Failed to fetch links' by default. */
 export async function listLinks(client: ApiClient = api, signal?: AbortSignal): Promise<Link[]> {
-  const body = await client.request<unknown>('/api/links', {
+  const body = await client.request('/api/links', linkListResponseSchema, {
     fallbackMessage: 'Failed to fetch links',
     ...(signal === undefined ? {} : { signal }),
   })
-  const data = readData(body)
-  if (!Array.isArray(data)) throw new AppError('BAD_REQUEST', { userMessage: 'Failed to fetch links' })
-  return data.filter(isLink)
+  return body.data
 }
 
 /** GET /api/links/{id}. Rejects with NOT_FOUND for another user's link, 'Failed to get link' by default. */
 export async function getLink(id: string, client: ApiClient = api): Promise<Link> {
-  const body = await client.request<unknown>(`/api/links/${encodeURIComponent(id)}`, {
+  const body = await client.request(`/api/links/${encodeURIComponent(id)}`, linkResponseSchema, {
     fallbackMessage: 'Failed to get link',
   })
-  return readLinkOrThrow(body)
+  return body.data
 }
 
 /**
- * POST /api/links. SPEC §5: alias and receiver_address are required after trimming; chain and
- * token_address are lowercased and chain_id is a number. The same idempotency_key answers the same
- * link. Rejects with the server's error (409 with a suggested slug, 422 naming the field), else
- * 'Create failed ({status})'.
+ * POST /api/links (docs/api.md#links-create): alias and receiver_address are required after
+ * trimming; chain and token_address are lowercased and chain_id is a number. The same
+ * idempotency_key answers the same link. Rejects with the server's error (409 with a suggested
+ * slug, 422 naming the field), else 'Create failed ({status})'.
  */
 export async function createLink(input: CreateLinkInput, client: ApiClient = api): Promise<Link> {
   const alias = input.alias.trim()
@@ -48,7 +43,7 @@ export async function createLink(input: CreateLinkInput, client: ApiClient = api
   if (alias.length === 0 || receiver.length === 0) {
     throw new AppError('VALIDATION_FAILED', { userMessage: 'Alias and receiver_address are required' })
   }
-  const response = await client.send('/api/links', {
+  const body = await client.request('/api/links', linkResponseSchema, {
     method: 'POST',
     queueWhenOffline: false,
     body: {
@@ -59,49 +54,30 @@ export async function createLink(input: CreateLinkInput, client: ApiClient = api
       token_address: input.token_address.toLowerCase(),
       chain_id: Number(input.chain_id),
     },
+    fallbackMessage: (status) => `Create failed (${status})`,
   })
-  return readLinkResponse(response, 'Create failed')
+  return body.data
 }
 
 /** PUT /api/links/{id}. Rejects with the server's error, else 'Update failed ({status})'. */
 export async function updateLink(input: UpdateLinkInput, client: ApiClient = api): Promise<Link> {
   if (input.id.length === 0)
     throw new AppError('VALIDATION_FAILED', { userMessage: 'Missing link id for update' })
-  const response = await client.send(`/api/links/${encodeURIComponent(input.id)}`, {
+  const body = await client.request(`/api/links/${encodeURIComponent(input.id)}`, linkResponseSchema, {
     method: 'PUT',
     queueWhenOffline: false,
     body: input,
+    fallbackMessage: (status) => `Update failed (${status})`,
   })
-  return readLinkResponse(response, 'Update failed')
+  return body.data
 }
 
 /** DELETE /api/links/{id}. Rejects with the server's error, else 'Delete failed ({status})'. */
 export async function deleteLink(id: string, client: ApiClient = api): Promise<{ id: string }> {
-  const response = await client.send(`/api/links/${encodeURIComponent(id)}`, {
+  const body = await client.request(`/api/links/${encodeURIComponent(id)}`, deleteLinkResponseSchema, {
     method: 'DELETE',
     queueWhenOffline: false,
+    fallbackMessage: (status) => `Delete failed (${status})`,
   })
-  const body = await readJson(response)
-  if (!response.ok) throw errorFrom(body, response.status, 'Delete failed')
-  return { id }
-}
-
-async function readLinkResponse(response: Response, fallbackPrefix: string): Promise<Link> {
-  const body = await readJson(response)
-  if (!response.ok) throw errorFrom(body, response.status, fallbackPrefix)
-  return readLinkOrThrow(body)
-}
-
-async function readJson(response: Response): Promise<unknown> {
-  const text = await response.text()
-  if (text.length === 0) return undefined
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    return text
-  }
-}
-
-function errorFrom(body: unknown, status: number, fallbackPrefix: string): AppError {
-  return parseErrorBody(body, status, `${fallbackPrefix} (${status})`)
+  return body.data
 }

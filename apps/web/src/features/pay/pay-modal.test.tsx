@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event'
 import { useState } from 'react'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { Toaster } from '../../app/toaster'
+import { buildTransactionRecordAnswer } from '../../test/build-transaction-record-answer'
 import {
   type RecordedRequest,
   sendJson,
@@ -218,11 +219,24 @@ function handleApi(request: RecordedRequest, response: Parameters<Parameters<Tes
           chainId: 8453,
           address: native,
           symbol: 'ETH',
+          name: 'Ether',
           decimals: 18,
           balance: '2000000000000000000',
           native: true,
+          category: 'native',
+          logo_uri: '',
         },
-        { chainId: 8453, address: usdc, symbol: 'USDC', decimals: 6, balance: '50000000', native: false },
+        {
+          chainId: 8453,
+          address: usdc,
+          symbol: 'USDC',
+          name: 'USD Coin',
+          decimals: 6,
+          balance: '50000000',
+          native: false,
+          category: 'erc20',
+          logo_uri: '',
+        },
       ],
     })
     return
@@ -264,7 +278,7 @@ function handleApi(request: RecordedRequest, response: Parameters<Parameters<Tes
     transactionPolls.push(Date.now())
     sendJson(response, 200, {
       data: [
-        {
+        buildTransactionRecordAnswer({
           id: 'r1',
           intent_id: intentId,
           from_chain_id: 8453,
@@ -275,7 +289,7 @@ function handleApi(request: RecordedRequest, response: Parameters<Parameters<Tes
           route_status: [],
           create_date: new Date().toISOString(),
           update_date: new Date().toISOString(),
-        },
+        }),
       ],
     })
     return

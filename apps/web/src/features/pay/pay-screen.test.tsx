@@ -7,6 +7,8 @@ import { sendJson, setPageUrl, startTestServer, type TestServer } from '../../te
 import { PayScreen } from './pay-screen'
 
 const link = {
+  id: '7c1e2b4a-9d3f-4e5a-8b6c-0d1e2f3a4b5c',
+  link_type: 'Payment Link',
   alias: 'Coffee Fund',
   alias_slug: 'coffee-fund',
   receiver_address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',

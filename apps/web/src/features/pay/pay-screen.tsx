@@ -55,7 +55,7 @@ function PayCard({ link }: { link: PublicLink }) {
           <h1 className="truncate font-semibold text-xl tracking-tight">{link.alias}</h1>
         </div>
       </div>
-      {link.message === null ? null : (
+      {link.message === '' ? null : (
         <p className="mt-5 rounded-control bg-subtle px-4 py-3 text-sm">{link.message}</p>
       )}
       <dl className="mt-6 grid gap-3 text-sm">

@@ -1,12 +1,16 @@
 import { render, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
+import { buildTransactionRecordAnswer } from '../../test/build-transaction-record-answer'
 import { ProcessingStep } from './processing-step'
-import { parseTransactionRecord } from './transaction-record'
+import { toTransactionRecord } from './transaction-record'
 
 const hash = `0x${'ab'.repeat(32)}`
 
 function renderWith(raw: Record<string, unknown> | undefined, nowMs = 10_000) {
-  const record = raw === undefined ? undefined : parseTransactionRecord({ id: 'r', intent_id: '0x1', ...raw })
+  const record =
+    raw === undefined
+      ? undefined
+      : toTransactionRecord(buildTransactionRecordAnswer({ id: 'r', intent_id: '0x1', ...raw }))
   return render(
     <ProcessingStep
       record={record}

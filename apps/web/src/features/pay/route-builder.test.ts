@@ -1,3 +1,4 @@
+import { routeResponseSchema } from '@quicklinks/core/api/routing'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createApiClient } from '../../lib/api-client'
 import { createRoutingProviderSource } from '../routing/routing-provider'
@@ -5,10 +6,10 @@ import {
   buildRoute,
   createRouteScheduler,
   describeRouteError,
-  parseRouteAnswer,
   type RouteInput,
   type RouteResult,
   type RouteState,
+  toRouteResult,
 } from './route-builder'
 import { selectSpender } from './spender'
 
@@ -28,11 +29,25 @@ const answer = {
             type: 'swap',
             fromChainId: 8453,
             toChainId: 8453,
-            fromToken: { symbol: 'ETH' },
-            toToken: { symbol: 'USDC' },
+            fromToken: {
+              chainId: 8453,
+              address: `0x${'e'.repeat(40)}`,
+              symbol: 'ETH',
+              decimals: 18,
+              logoURI: '',
+            },
+            toToken: {
+              chainId: 8453,
+              address: `0x${'c'.repeat(40)}`,
+              symbol: 'USDC',
+              decimals: 6,
+              logoURI: '',
+            },
             fromAmount: '10',
             toAmount: '9',
+            toAmountMin: '9',
             provider: 'Uniswap V2',
+            providerLogoURI: '',
             estimatedMs: 15000,
           },
         ],
@@ -42,7 +57,10 @@ const answer = {
   },
 }
 
-describe('parseRouteAnswer', () => {
+/** A route answer as the client reads it: its schema, then the wallet's view. */
+const parseRouteAnswer = (body: unknown) => toRouteResult(routeResponseSchema.parse(body).data)
+
+describe('toRouteResult', () => {
   it('reads the intent, the transaction and the actions', () => {
     const route = parseRouteAnswer(answer)
     expect(route.intentId).toBe(`0x${'1'.repeat(64)}`)
@@ -54,18 +72,28 @@ describe('parseRouteAnswer', () => {
     expect([route.toAmount, route.toAmountMin]).toEqual([9n, 9n])
   })
 
-  it('accepts the route at the top level and target instead of to', () => {
+  it('calls target when to is not an address', () => {
+    const { transactionRequest } = answer.data.route
     const route = parseRouteAnswer({
-      intentId: 'intent',
-      transactionRequest: { target: router, data: '0x01', value: '0' },
-      actions: [],
+      data: {
+        ...answer.data,
+        route: { ...answer.data.route, transactionRequest: { ...transactionRequest, to: '' } },
+      },
     })
     expect(route.txReq.to).toBe(router)
   })
 
   it('refuses a route without a target or data', () => {
     expect(() =>
-      parseRouteAnswer({ data: { intentId: 'x', route: { transactionRequest: { to: router } } } }),
+      parseRouteAnswer({
+        data: {
+          ...answer.data,
+          route: {
+            ...answer.data.route,
+            transactionRequest: { to: router, target: router, data: '', value: '0' },
+          },
+        },
+      }),
     ).toThrow('Invalid route: missing transactionRequest target/data')
   })
 })

@@ -1,3 +1,4 @@
+import { type RouteResult as ApiRouteResult, routeResponseSchema } from '@quicklinks/core/api/routing'
 import { AppError } from '@quicklinks/core/app-error'
 import { type ApiClient, api } from '../../lib/api-client'
 import { getRoutingProvider, type RoutingProviderSource } from '../routing/routing-provider'
@@ -77,84 +78,60 @@ export function getRouteInputKey(input: RouteInput): string {
 
 const invalidRouteMessage = 'Invalid route: missing transactionRequest target/data'
 
-function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined
+function readAddress(value: string): `0x${string}` | undefined {
+  return /^0x[0-9a-fA-F]{40}$/.test(value) ? (value as `0x${string}`) : undefined
 }
 
-function readBigInt(value: unknown): bigint | undefined {
-  if (typeof value === 'bigint') return value
-  if (typeof value === 'number' && Number.isInteger(value)) return BigInt(value)
-  if (typeof value === 'string' && /^(0x[0-9a-fA-F]+|\d+)$/.test(value)) return BigInt(value)
-  return undefined
-}
-
-function readAddress(value: unknown): `0x${string}` | undefined {
-  return typeof value === 'string' && /^0x[0-9a-fA-F]{40}$/.test(value) ? (value as `0x${string}`) : undefined
-}
-
-function readAction(value: unknown): PayRouteAction | undefined {
-  const record = asRecord(value)
-  if (record === undefined) return undefined
-  const fromToken = asRecord(record.fromToken) ?? {}
-  const toToken = asRecord(record.toToken) ?? {}
-  return {
-    type: typeof record.type === 'string' ? record.type : 'other',
-    fromChainId: Number(record.fromChainId ?? fromToken.chainId ?? 0),
-    toChainId: Number(record.toChainId ?? toToken.chainId ?? 0),
-    fromSymbol: typeof fromToken.symbol === 'string' ? fromToken.symbol : '',
-    toSymbol: typeof toToken.symbol === 'string' ? toToken.symbol : '',
-    fromAmount: typeof record.fromAmount === 'string' ? record.fromAmount : '',
-    toAmount: typeof record.toAmount === 'string' ? record.toAmount : '',
-    provider: typeof record.provider === 'string' ? record.provider : '',
-    estimatedMs: typeof record.estimatedMs === 'number' ? record.estimatedMs : 0,
-  }
+function readBigInt(value: string | undefined): bigint | undefined {
+  return value === undefined ? undefined : BigInt(value)
 }
 
 /**
- * Reads a route answer (docs/api.md#route-result: intentId and route.transactionRequest, and estimate.actions
- * or actions, each under data or at the top level). Throws 'Invalid route: missing transactionRequest
- * target/data' when the transaction has no data or no to/target.
+ * The wallet's view of a route the API answered (already parsed by `routeResponseSchema`,
+ * docs/api.md#route-result): the transaction with bigints, the actions by symbol, the spender.
+ * Throws 'Invalid route: missing transactionRequest target/data' when the transaction has no data or
+ * no address to call.
  */
-export function parseRouteAnswer(body: unknown): RouteResult {
-  const top = asRecord(body) ?? {}
-  const data = asRecord(top.data) ?? top
-  const route = asRecord(data.route) ?? data
-  const request = asRecord(route.transactionRequest) ?? asRecord(data.transactionRequest) ?? {}
+export function toRouteResult(answer: ApiRouteResult): RouteResult {
+  const { route } = answer
+  const request = route.transactionRequest
   const to = readAddress(request.to) ?? readAddress(request.target)
-  const callData = typeof request.data === 'string' && request.data.startsWith('0x') ? request.data : ''
-  if (to === undefined || callData.length === 0) throw new Error(invalidRouteMessage)
-  const intentId = data.intentId ?? top.intentId
-  if (typeof intentId !== 'string' || intentId.length === 0) throw new Error('Route has no intent id')
-  const estimate = asRecord(route.estimate) ?? {}
-  const rawActions = Array.isArray(estimate.actions)
-    ? estimate.actions
-    : Array.isArray(route.actions)
-      ? route.actions
-      : []
+  if (to === undefined || !request.data.startsWith('0x')) {
+    throw new Error(invalidRouteMessage)
+  }
   const gasLimit = readBigInt(request.gasLimit)
   const maxFeePerGas = readBigInt(request.maxFeePerGas)
   const maxPriorityFeePerGas = readBigInt(request.maxPriorityFeePerGas)
-  const duration = Number(estimate.estimatedRouteDuration)
+  const { estimate } = route
   return {
-    intentId: intentId as `0x${string}`,
+    intentId: answer.intentId as `0x${string}`,
     txReq: {
       to,
-      data: callData as `0x${string}`,
-      value: readBigInt(request.value) ?? 0n,
+      data: request.data as `0x${string}`,
+      value: BigInt(request.value),
       ...(gasLimit === undefined ? {} : { gasLimit }),
       ...(maxFeePerGas === undefined ? {} : { maxFeePerGas }),
       ...(maxPriorityFeePerGas === undefined ? {} : { maxPriorityFeePerGas }),
     },
-    actions: rawActions.map(readAction).filter((action) => action !== undefined),
-    spender: readAddress(route.spender) ?? null,
-    contracts: {
-      ...(typeof route.router === 'string' ? { router: route.router } : {}),
-      ...(typeof route.multicall === 'string' ? { multicall: route.multicall } : {}),
-      ...(typeof route.coralMulticall === 'string' ? { coralMulticall: route.coralMulticall } : {}),
-    },
-    estimatedDurationSeconds: Number.isFinite(duration) ? duration : null,
-    toAmount: readBigInt(estimate.toAmount) ?? null,
-    toAmountMin: readBigInt(estimate.toAmountMin) ?? null,
+    actions: estimate.actions.map((action) => ({
+      type: action.type,
+      fromChainId: action.fromChainId,
+      toChainId: action.toChainId,
+      fromSymbol: action.fromToken.symbol,
+      toSymbol: action.toToken.symbol,
+      fromAmount: action.fromAmount,
+      toAmount: action.toAmount,
+      provider: action.provider,
+      estimatedMs: action.estimatedMs,
+    })),
+    spender: route.spender === null ? null : (readAddress(route.spender) ?? null),
+    // The API names no fallback contracts; the spender falls back to the transaction's `to`.
+    contracts: {},
+    estimatedDurationSeconds: Number.isFinite(estimate.estimatedRouteDuration)
+      ? estimate.estimatedRouteDuration
+      : null,
+    toAmount: /^\d+$/.test(estimate.toAmount) ? BigInt(estimate.toAmount) : null,
+    toAmountMin: /^\d+$/.test(estimate.toAmountMin) ? BigInt(estimate.toAmountMin) : null,
   }
 }
 
@@ -180,7 +157,7 @@ export async function buildRoute(
       cause: error,
     })
   }
-  const body = await client.request<unknown>(`/api/${provider}/route`, {
+  const body = await client.request(`/api/${provider}/route`, routeResponseSchema, {
     method: 'POST',
     body: {
       fromChain: input.fromChain,
@@ -197,7 +174,7 @@ export async function buildRoute(
     queueWhenOffline: false,
     fallbackMessage: 'Failed to build route',
   })
-  return parseRouteAnswer(body)
+  return toRouteResult(body.data)
 }
 
 /** A failed build's message: the AppError's user message, else the error's, else the default. */

@@ -1,13 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiClient } from '../../lib/api-client'
+import { buildTransactionRecordAnswer } from '../../test/build-transaction-record-answer'
 import { sendJson, setPageUrl, startTestServer, type TestServer } from '../../test/test-server'
 import {
   getPaymentOutcome,
   getTransactions,
-  parseTransactionRecord,
   selectPaymentRecord,
   type TransactionRecord,
+  toTransactionRecord,
 } from './transaction-record'
+
+/** A record as the client reads it: the contract's answer, then the modal's view. */
+const parseTransactionRecord = (raw: Record<string, unknown>) =>
+  toTransactionRecord(buildTransactionRecordAnswer(raw))
 
 const record = {
   id: 'r1',
@@ -41,15 +46,15 @@ const record = {
   update_date: '2026-01-02T00:00:00Z',
 }
 
-describe('parseTransactionRecord', () => {
+describe('toTransactionRecord', () => {
   it('normalises the status and aligns steps with their statuses', () => {
     const parsed = parseTransactionRecord(record)
     expect(parsed?.status).toBe('bridging')
     expect(parsed?.steps.map((step) => `${step.kind}:${step.status}`)).toEqual(['swap:ok', 'bridge:pending'])
   })
 
-  it('accepts camelCase and reads a refund as a failure', () => {
-    const parsed = parseTransactionRecord({ id: 'r2', intentId: '0x1', statusRaw: 'refunded' })
+  it('reads a refund as a failure', () => {
+    const parsed = parseTransactionRecord({ id: 'r2', intent_id: '0x1', status_raw: 'refunded' })
     expect(parsed).toMatchObject({ intentId: '0x1', status: 'failed', isRefunded: true })
   })
 
@@ -136,7 +141,9 @@ describe('getTransactions', () => {
 
   it('reads the data array, treats 404 as none and rejects other failures with the message', async () => {
     const client = createApiClient({ baseUrl: server.origin, isOffline: () => false })
-    server.handle((_request, response) => sendJson(response, 200, { data: [record] }))
+    server.handle((_request, response) =>
+      sendJson(response, 200, { data: [buildTransactionRecordAnswer(record)] }),
+    )
     expect((await getTransactions('0xabc', client)).map((entry) => entry.id)).toEqual(['r1'])
     server.handle((_request, response) =>
       sendJson(response, 404, { error: { code: 'NOT_FOUND', message: 'x' } }),

@@ -1,3 +1,8 @@
+import { routeReceiptResponseSchema } from '@quicklinks/core/api/routing'
+import {
+  type TransactionRecordResponse,
+  transactionListResponseSchema,
+} from '@quicklinks/core/api/transactions'
 import { AppError } from '@quicklinks/core/app-error'
 import {
   type NormalizedTransactionStatus,
@@ -41,82 +46,55 @@ export type TransactionRecord = {
   updateDate: string | null
 }
 
-function asRecord(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {}
+function nonEmpty(value: string | null): string | null {
+  return value === null || value.length === 0 ? null : value
 }
 
-function pick(record: Record<string, unknown>, snake: string, camel: string): unknown {
-  return record[snake] ?? record[camel]
-}
-
-function text(value: unknown): string | null {
-  return typeof value === 'string' && value.length > 0 ? value : null
-}
-
-function numberOrNull(value: unknown): number | null {
-  const parsed = Number(value)
-  return value !== null && value !== undefined && Number.isFinite(parsed) ? parsed : null
-}
-
-function readKind(value: unknown): RouteStep['kind'] {
-  return value === 'swap' || value === 'bridge' || value === 'transfer' ? value : 'other'
-}
-
-/** Route path and route status, aligned one to one, become the derived steps. */
-function readSteps(path: unknown, statuses: unknown, isSuccess: boolean): RouteStep[] {
-  if (!Array.isArray(path)) return []
-  const statusList = Array.isArray(statuses) ? statuses : []
-  return path.map((entry, index) => {
-    const action = asRecord(entry)
-    const status = asRecord(statusList[index])
-    const fromToken = asRecord(action.fromToken)
-    const toToken = asRecord(action.toToken)
-    const fromChainId = numberOrNull(action.fromChainId ?? fromToken.chainId) ?? 0
-    const toChainId = numberOrNull(action.toChainId ?? toToken.chainId) ?? fromChainId
+/** Route path and route status side by side (aligned, docs/api.md#transaction-record) become the derived steps. */
+function toSteps(record: TransactionRecordResponse, isSuccess: boolean): RouteStep[] {
+  return record.route_path.map((action, index) => {
+    const status = record.route_status[index]
     return {
-      kind: readKind(action.type),
-      chainId: numberOrNull(status.chainId) ?? fromChainId,
-      srcChainId: fromChainId,
-      dstChainId: toChainId,
-      tokenIn: text(fromToken.symbol) ?? '',
-      tokenOut: text(toToken.symbol) ?? '',
-      providerName: text(action.provider) ?? '',
-      estimatedMs: numberOrNull(action.estimatedMs) ?? 0,
-      amountIn: text(action.fromAmount) ?? '',
-      amountOut: text(action.toAmount) ?? '',
-      txHash: text(status.txHash),
-      status: isSuccess ? 'ok' : readStepStatus(text(status.status)),
+      kind: action.type,
+      chainId: status?.chainId ?? action.fromChainId,
+      srcChainId: action.fromChainId,
+      dstChainId: action.toChainId,
+      tokenIn: action.fromToken.symbol,
+      tokenOut: action.toToken.symbol,
+      providerName: action.provider,
+      estimatedMs: action.estimatedMs,
+      amountIn: action.fromAmount,
+      amountOut: action.toAmount,
+      txHash: nonEmpty(status?.txHash ?? null),
+      status: isSuccess ? 'ok' : readStepStatus(status?.status),
     }
   })
 }
 
-/** Reads one record (snake_case, camelCase aliases accepted); undefined when it is no record. */
-export function parseTransactionRecord(value: unknown): TransactionRecord | undefined {
-  const record = asRecord(value)
-  const id = text(record.id) ?? text(pick(record, 'intent_id', 'intentId'))
-  if (id === null) return undefined
-  const statusRaw = text(pick(record, 'status_raw', 'statusRaw')) ?? text(record.status) ?? ''
+/**
+ * The modal's view of a record the API answered (already parsed by its schema): the status
+ * normalised from the provider's raw word (docs/product.md#transaction-status), the steps derived
+ * from the route, empty texts as null.
+ */
+export function toTransactionRecord(record: TransactionRecordResponse): TransactionRecord {
+  const statusRaw = nonEmpty(record.status_raw) ?? record.status
   const reading = readTransactionStatus(statusRaw)
   return {
-    id,
-    intentId: text(pick(record, 'intent_id', 'intentId')),
-    fromChainId: numberOrNull(pick(record, 'from_chain_id', 'fromChainId')),
-    toChainId: numberOrNull(pick(record, 'to_chain_id', 'toChainId')),
-    sourceTxHash: text(pick(record, 'source_tx_hash', 'sourceTxHash')),
-    destTxHash: text(pick(record, 'dest_tx_hash', 'destTxHash')),
+    id: record.id,
+    intentId: nonEmpty(record.intent_id),
+    fromChainId: record.from_chain_id,
+    toChainId: record.to_chain_id,
+    sourceTxHash: nonEmpty(record.source_tx_hash),
+    destTxHash: nonEmpty(record.dest_tx_hash),
     statusRaw,
     status: reading.status,
-    isRefunded: reading.isRefunded || pick(record, 'is_refunded', 'isRefunded') === true,
-    steps: readSteps(
-      pick(record, 'route_path', 'routePath'),
-      pick(record, 'route_status', 'routeStatus'),
-      reading.status === 'success',
-    ),
-    fromChainTxUrl: text(pick(record, 'from_chain_tx_url', 'fromChainTxUrl')),
-    toChainTxUrl: text(pick(record, 'to_chain_tx_url', 'toChainTxUrl')),
-    errorMessage: text(pick(record, 'error_message', 'errorMessage')),
-    createDate: text(pick(record, 'create_date', 'createDate')),
-    updateDate: text(pick(record, 'update_date', 'updateDate')),
+    isRefunded: reading.isRefunded || record.is_refunded,
+    steps: toSteps(record, reading.status === 'success'),
+    fromChainTxUrl: nonEmpty(record.from_chain_tx_url),
+    toChainTxUrl: nonEmpty(record.to_chain_tx_url),
+    errorMessage: nonEmpty(record.error_message),
+    createDate: nonEmpty(record.create_date),
+    updateDate: nonEmpty(record.update_date),
   }
 }
 
@@ -129,12 +107,12 @@ export async function getTransactions(
   client: ApiClient = api,
 ): Promise<TransactionRecord[]> {
   try {
-    const body = await client.request<unknown>(`/api/data/transactions/${encodeURIComponent(address)}`, {
-      fallbackMessage: 'Failed to load transaction',
-    })
-    const list = Array.isArray(body) ? body : asRecord(body).data
-    if (!Array.isArray(list)) return []
-    return list.map(parseTransactionRecord).filter((record) => record !== undefined)
+    const body = await client.request(
+      `/api/data/transactions/${encodeURIComponent(address)}`,
+      transactionListResponseSchema,
+      { fallbackMessage: 'Failed to load transaction' },
+    )
+    return body.data.map(toTransactionRecord)
   } catch (error) {
     if (error instanceof AppError && error.code === 'NOT_FOUND') return []
     throw error
@@ -204,11 +182,15 @@ export async function postRouteReceipt(
   client: ApiClient = api,
 ): Promise<void> {
   try {
-    await client.request(`/api/route-intent/${encodeURIComponent(intentId)}/receipt`, {
-      method: 'POST',
-      body: { txHash },
-      queueWhenOffline: false,
-    })
+    await client.request(
+      `/api/route-intent/${encodeURIComponent(intentId)}/receipt`,
+      routeReceiptResponseSchema,
+      {
+        method: 'POST',
+        body: { txHash },
+        queueWhenOffline: false,
+      },
+    )
   } catch {
     // Ignored (docs/product.md#step-processing): the modal polls for the record either way.
   }

@@ -1,11 +1,16 @@
 import { act, renderHook } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { parseRouteAnswer, type RouteInput } from './route-builder'
+import { type RouteInput, toRouteResult } from './route-builder'
 import { useRouteState } from './use-route-state'
 
 const router = `0x${'b'.repeat(40)}`
-const result = parseRouteAnswer({
-  data: { intentId: '0x01', route: { transactionRequest: { to: router, data: '0x01', value: '0' } } },
+const result = toRouteResult({
+  intentId: '0x01',
+  route: {
+    transactionRequest: { to: router, target: router, data: '0x01', value: '0' },
+    estimate: { fromAmount: '5', toAmount: '5', toAmountMin: '5', estimatedRouteDuration: 0, actions: [] },
+    spender: null,
+  },
 })
 const input: RouteInput = {
   fromChain: 8453,

@@ -1,3 +1,4 @@
+import { type BalanceEntry, walletBalancesResponseSchema } from '@quicklinks/core/api/balances'
 import { queryOptions } from '@tanstack/react-query'
 import { type ApiClient, api } from '../../lib/api-client'
 import { isNativeTokenAddress, nativeTokenAddress } from '../routing/catalogue'
@@ -11,32 +12,15 @@ export type BalanceRecord = {
   balance: bigint
 }
 
-function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined
-}
-
-function readEntry(value: unknown, chainId: number): BalanceRecord | undefined {
-  const entry = asRecord(value)
-  if (entry === undefined) return undefined
-  const isNative = entry.native === true || entry.category === 'native'
-  const rawAddress = entry.contract ?? entry.token_address ?? entry.address
-  const address = typeof rawAddress === 'string' ? rawAddress : isNative ? nativeTokenAddress : undefined
-  const decimals = Number(entry.decimals ?? (isNative ? 18 : Number.NaN))
-  const symbol = typeof entry.symbol === 'string' ? entry.symbol : isNative ? '' : undefined
-  if (address === undefined || !Number.isInteger(decimals) || symbol === undefined) return undefined
-  const rawBalance = entry.balance
-  const balance =
-    typeof rawBalance === 'string' && /^\d+$/.test(rawBalance)
-      ? BigInt(rawBalance)
-      : typeof rawBalance === 'number' && Number.isSafeInteger(rawBalance)
-        ? BigInt(rawBalance)
-        : 0n
+/** One entry of the API's answer, keyed the way the pay modal looks tokens up. */
+function toBalanceRecord(entry: BalanceEntry, chainId: number): BalanceRecord {
+  const isNative = entry.native || entry.category === 'native'
   return {
     chainId,
-    address: isNative ? nativeTokenAddress : address.toLowerCase(),
-    symbol,
-    decimals,
-    balance,
+    address: isNative ? nativeTokenAddress : entry.address.toLowerCase(),
+    symbol: entry.symbol,
+    decimals: entry.decimals,
+    balance: BigInt(entry.balance),
   }
 }
 
@@ -51,25 +35,18 @@ export async function getWalletBalances(
   client: ApiClient = api,
 ): Promise<Map<string, BalanceRecord>> {
   const balances = new Map<string, BalanceRecord>()
-  let list: unknown[] = []
+  let list: BalanceEntry[]
   try {
-    const body = await client.request<unknown>(
+    const body = await client.request(
       `/api/data/wallets/${chainId}/${encodeURIComponent(address)}/balances`,
+      walletBalancesResponseSchema,
     )
-    const record = asRecord(body)
-    list = Array.isArray(body)
-      ? body
-      : Array.isArray(record?.data)
-        ? record.data
-        : Array.isArray(record?.balances)
-          ? record.balances
-          : []
+    list = body.data
   } catch {
     return balances
   }
   for (const value of list) {
-    const entry = readEntry(value, chainId)
-    if (entry === undefined) continue
+    const entry = toBalanceRecord(value, chainId)
     const existing = balances.get(entry.address)
     if (existing === undefined || entry.balance > existing.balance) balances.set(entry.address, entry)
   }

@@ -1,3 +1,5 @@
+import { catalogueAnswerSchema, routingChainSchema, routingTokenSchema } from '@quicklinks/core/api/routing'
+import type { z } from 'zod'
 import { type ApiClient, api } from '../../lib/api-client'
 import { getRoutingProvider, type RoutingProviderSource } from './routing-provider'
 
@@ -51,58 +53,15 @@ export function isSameTokenAddress(left: string, right: string): boolean {
   return left.toLowerCase() === right.toLowerCase()
 }
 
-function readList(body: unknown): unknown[] {
-  if (Array.isArray(body)) return body
-  if (typeof body === 'object' && body !== null) {
-    const data = (body as { data?: unknown }).data
-    if (Array.isArray(data)) return data
-  }
-  return []
-}
-
-function parseChain(value: unknown): Chain | undefined {
-  if (typeof value !== 'object' || value === null) return undefined
-  const record = value as Record<string, unknown>
-  const chainId = Number(record.chainId ?? record.id)
-  if (!Number.isFinite(chainId) || typeof record.networkIdentifier !== 'string') return undefined
-  const native = (record.nativeCurrency ?? {}) as Record<string, unknown>
-  return {
-    chainId,
-    networkIdentifier: record.networkIdentifier,
-    networkName: typeof record.networkName === 'string' ? record.networkName : record.networkIdentifier,
-    chainIconURI: typeof record.chainIconURI === 'string' ? record.chainIconURI : '',
-    type: typeof record.type === 'string' ? record.type : '',
-    enabled: record.enabled !== false,
-    visible: record.visible !== false,
-    nativeCurrency: {
-      symbol: typeof native.symbol === 'string' ? native.symbol : '',
-      decimals: typeof native.decimals === 'number' ? native.decimals : 18,
-    },
-    ...(typeof record.rpcUrl === 'string' ? { rpcUrl: record.rpcUrl } : {}),
-    ...(typeof record.blockExplorerUrl === 'string' ? { blockExplorerUrl: record.blockExplorerUrl } : {}),
-  }
-}
-
-function parseToken(value: unknown): Token | undefined {
-  if (typeof value !== 'object' || value === null) return undefined
-  const record = value as Record<string, unknown>
-  const chainId = Number(record.chainId)
-  if (!Number.isFinite(chainId) || typeof record.address !== 'string' || typeof record.symbol !== 'string') {
-    return undefined
-  }
-  return {
-    chainId,
-    address: record.address,
-    symbol: record.symbol,
-    name: typeof record.name === 'string' ? record.name : '',
-    decimals: typeof record.decimals === 'number' ? record.decimals : 18,
-    type: typeof record.type === 'string' ? record.type : '',
-    logoURI: typeof record.logoURI === 'string' ? record.logoURI : '',
-    active: record.active !== false,
-    visible: record.visible !== false,
-    usdPrice:
-      typeof record.usdPrice === 'number' && Number.isFinite(record.usdPrice) ? record.usdPrice : null,
-  }
+/** The entries `schema` accepts, parsed; the others (a chain type the contract does not name) are left out. */
+function keepParsed<Schema extends z.ZodType>(
+  entries: readonly unknown[],
+  schema: Schema,
+): z.output<Schema>[] {
+  return entries.flatMap((entry) => {
+    const parsed = schema.safeParse(entry)
+    return parsed.success ? [parsed.data] : []
+  })
 }
 
 export type Catalogue = {
@@ -133,13 +92,10 @@ export function createCatalogue(
   const loadChains = async (): Promise<CatalogueResult<Chain>> => {
     try {
       const provider = await loadProvider()
-      const body = await client.request<unknown>(`/api/${provider}/chains`, {
+      const body = await client.request(`/api/${provider}/chains`, catalogueAnswerSchema, {
         fallbackMessage: 'Failed to load chains',
       })
-      const items = readList(body)
-        .map(parseChain)
-        .filter((chain): chain is Chain => chain !== undefined && chain.type === 'evm')
-      return { items, error: null }
+      return { items: keepParsed(body.data, routingChainSchema), error: null }
     } catch {
       chains = undefined
       return { items: [], error: 'Failed to load chains' }
@@ -149,12 +105,11 @@ export function createCatalogue(
   const loadTokens = async (): Promise<Map<number, Token[]> | null> => {
     try {
       const provider = await loadProvider()
-      const body = await client.request<unknown>(`/api/${provider}/tokens`, {
+      const body = await client.request(`/api/${provider}/tokens`, catalogueAnswerSchema, {
         fallbackMessage: 'Failed to load tokens',
       })
       const index = new Map<number, Token[]>()
-      for (const token of readList(body).map(parseToken)) {
-        if (token === undefined || token.type !== 'evm') continue
+      for (const token of keepParsed(body.data, routingTokenSchema)) {
         const list = index.get(token.chainId) ?? []
         list.push(token)
         index.set(token.chainId, list)

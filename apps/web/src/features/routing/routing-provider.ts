@@ -1,4 +1,4 @@
-import { AppError } from '@quicklinks/core/app-error'
+import { publicConfigResponseSchema } from '@quicklinks/core/api/config'
 import { type ApiClient, api } from '../../lib/api-client'
 
 /**
@@ -7,26 +7,15 @@ import { type ApiClient, api } from '../../lib/api-client'
  * /api/{provider}/chains, /tokens and /route with it.
  */
 
-// A path segment the server could name a provider by; anything else is a malformed answer.
-const providerNamePattern = /^[a-z0-9][a-z0-9-]{0,63}$/
-
 /**
  * GET /api/config: the configured routing provider's name. Rejects with the client's AppError when
  * the call fails, or an AppError coded INTERNAL when the answer names no provider.
  */
 export async function fetchRoutingProvider(client: ApiClient = api): Promise<string> {
-  const body = await client.request<unknown>('/api/config', { fallbackMessage: 'Failed to load settings' })
-  const data = typeof body === 'object' && body !== null ? (body as { data?: unknown }).data : undefined
-  const name =
-    typeof data === 'object' && data !== null
-      ? (data as { routingProvider?: unknown }).routingProvider
-      : undefined
-  if (typeof name !== 'string' || !providerNamePattern.test(name)) {
-    throw new AppError('INTERNAL', {
-      message: `GET /api/config named no routing provider: ${JSON.stringify(body)}`,
-    })
-  }
-  return name
+  const body = await client.request('/api/config', publicConfigResponseSchema, {
+    fallbackMessage: 'Failed to load settings',
+  })
+  return body.data.routingProvider
 }
 
 /** Resolves with the routing provider's name; see `createRoutingProviderSource`. */

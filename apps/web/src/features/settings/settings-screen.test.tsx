@@ -14,6 +14,7 @@ vi.mock('../auth/wallet-session', () => ({
 }))
 
 const address = '0x71C7656EC7ab88b098defB751B7401B5f6d8976F'
+const createdAt = '2026-01-01T00:00:00.000Z'
 let server: TestServer
 
 beforeAll(async () => {
@@ -50,14 +51,26 @@ function accountRow(label: string): HTMLElement {
 
 describe('settings', () => {
   it('invites a user without a username to claim one', async () => {
-    renderSettings({ address, email: 'ada@example.com', username: null })
+    renderSettings({
+      id: '5f0c7a52-3b1e-4c9a-9d2f-8e6b1a4c7d30',
+      address,
+      email: 'ada@example.com',
+      username: null,
+      createdAt,
+    })
     await screen.findByText('ada@example.com')
     const link = within(accountRow('Username')).getByRole('link', { name: 'Claim a username' })
     expect(link.getAttribute('href')).toBe('/username')
   })
 
   it("shows the user's username with a way to change it, the wallet address, theme, export and logout", async () => {
-    renderSettings({ address, email: 'ada@example.com', username: 'ada_l' })
+    renderSettings({
+      id: '5f0c7a52-3b1e-4c9a-9d2f-8e6b1a4c7d30',
+      address,
+      email: 'ada@example.com',
+      username: 'ada_l',
+      createdAt,
+    })
     await screen.findByText('ada@example.com')
     const row = accountRow('Username')
     expect(within(row).getByText('@ada_l')).toBeTruthy()

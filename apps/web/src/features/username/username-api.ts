@@ -1,4 +1,5 @@
-import { AppError } from '@quicklinks/core/app-error'
+import { userResponseSchema } from '@quicklinks/core/api/auth'
+import { usernameExistsResponseSchema } from '@quicklinks/core/api/users'
 import { type ApiClient, api } from '../../lib/api-client'
 import type { SessionUser } from '../auth/session'
 
@@ -18,15 +19,15 @@ export async function checkUsernameExists(
   client: ApiClient = api,
   signal?: AbortSignal,
 ): Promise<boolean> {
-  const body = await client.request<unknown>(`/api/users/username/${encodeURIComponent(username)}/exists`, {
-    fallbackMessage: 'Could not check availability. Please try again.',
-    ...(signal === undefined ? {} : { signal }),
-  })
-  const exists = typeof body === 'object' && body !== null ? (body as { exists?: unknown }).exists : undefined
-  if (typeof exists !== 'boolean') {
-    throw new AppError('BAD_REQUEST', { message: `Not an availability answer: ${JSON.stringify(body)}` })
-  }
-  return exists
+  const body = await client.request(
+    `/api/users/username/${encodeURIComponent(username)}/exists`,
+    usernameExistsResponseSchema,
+    {
+      fallbackMessage: 'Could not check availability. Please try again.',
+      ...(signal === undefined ? {} : { signal }),
+    },
+  )
+  return body.exists
 }
 
 /**
@@ -35,16 +36,12 @@ export async function checkUsernameExists(
  * UNAUTHORIZED when signed out, VALIDATION_FAILED when the name breaks the rule.
  */
 export async function claimUsername(username: string, client: ApiClient = api): Promise<SessionUser> {
-  const body = await client.request<unknown>('/api/users/username', {
+  const body = await client.request('/api/users/username', userResponseSchema, {
     method: 'POST',
     body: { username },
     fallbackMessage: 'Could not claim the username. Please try again.',
     // A claim replayed later could take a name the user has since given up.
     queueWhenOffline: false,
   })
-  const user = typeof body === 'object' && body !== null ? (body as { data?: unknown }).data : undefined
-  if (typeof user !== 'object' || user === null) {
-    throw new AppError('BAD_REQUEST', { message: `Not a user: ${JSON.stringify(body)}` })
-  }
-  return user as SessionUser
+  return body.data
 }

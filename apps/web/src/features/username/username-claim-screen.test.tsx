@@ -27,7 +27,13 @@ let signedIn = false
 let taken = new Set<string>()
 let delays = new Map<string, number>()
 let failLookups = false
-const user = { id: 'user-1', address: '0x71C7656EC7ab88b098defB751B7401B5f6d8976F', username: null }
+const user = {
+  id: '5f0c7a52-3b1e-4c9a-9d2f-8e6b1a4c7d30',
+  address: '0x71C7656EC7ab88b098defB751B7401B5f6d8976F',
+  email: null,
+  username: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+}
 
 const fifthOfMarch2026 = () => new Date(2026, 2, 5, 12, 0, 0)
 
