@@ -68,6 +68,8 @@ export type AppDependencies = {
   startWorkers?: boolean
   /** The workers' clock (epoch ms), default `Date.now`. */
   workerNow?: () => number
+  /** Called when a worker round ends (see `startWorkers`): tests await rounds instead of sleeping. */
+  onWorkerRound?: (workerName: string, lane: string) => void
   /** Extra routes registered under /api with every plugin applied. For tests only. */
   extraApiRoutes?: FastifyPluginAsync
 }
@@ -212,7 +214,11 @@ export async function buildApp(
         tracker: app.paymentTracker,
         ...(dependencies.workerNow ? { now: dependencies.workerNow } : {}),
       }),
-      { intervalMs: config.workerIntervalMs, logger: app.log },
+      {
+        intervalMs: config.workerIntervalMs,
+        logger: app.log,
+        ...(dependencies.onWorkerRound ? { onRoundEnd: dependencies.onWorkerRound } : {}),
+      },
     )
   }
   return app

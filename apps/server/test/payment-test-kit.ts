@@ -20,6 +20,7 @@ import {
 import { mnemonicToAccount } from 'viem/accounts'
 import { vi } from 'vitest'
 import { findFreePorts } from '../../../packages/devnet/test/find-free-ports.ts'
+import type { AppDependencies } from '../src/app.ts'
 import type { Database } from '../src/db/create-database-client.ts'
 import { links } from '../src/db/schema.ts'
 import type { ServerConfig } from '../src/env.ts'
@@ -226,11 +227,13 @@ export async function createTestLink(
 
 /**
  * An app on the devnet in dev mode with the devnet's relayer key, running its tracker and relayer
- * every 100 ms, as the payment tests need it; `overrides` change the config.
+ * every 100 ms, as the payment tests need it; `overrides` change the config, `onWorkerRound` hears
+ * each worker round end (see createWorkerRounds).
  */
 export function startPaymentApp(
   devnet: PaymentDevnet,
   overrides: Partial<ServerConfig> = {},
+  dependencies: Pick<AppDependencies, 'onWorkerRound'> = {},
 ): Promise<TestApp> {
   return buildTestApp(
     {
@@ -240,6 +243,6 @@ export function startPaymentApp(
       workerIntervalMs: 100,
       ...overrides,
     },
-    { startWorkers: true },
+    { startWorkers: true, ...dependencies },
   )
 }

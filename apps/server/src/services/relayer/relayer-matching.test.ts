@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm'
 import { parseUnits } from 'viem'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, createTestDatabase, type TestApp } from '../../../test/build-test-app.ts'
+import { createWorkerRounds, type WorkerRounds } from '../../../test/create-worker-rounds.ts'
 import {
   buildTestRoute,
   getDevnetRelayerPrivateKey,
@@ -268,17 +269,34 @@ describe('the relayer fills only deposits that match their quotes', { timeout: 6
   })
 
   it('two app instances on one database relay with one writer, each deposit filled once, and the other takes over', async () => {
-    const startApp = () =>
-      buildTestApp(
+    // Each instance's worker rounds, so the test waits for rounds instead of time.
+    const rounds = new Map<TestApp, WorkerRounds>()
+    const startApp = async () => {
+      const appRounds = createWorkerRounds()
+      const testApp = await buildTestApp(
         {
           devMode: true,
           devnetDeploymentFile: devnet.deploymentFile,
           relayerPrivateKey: getDevnetRelayerPrivateKey(),
           workerIntervalMs: 100,
         },
-        { database, startWorkers: true },
+        { database, startWorkers: true, onWorkerRound: appRounds.onWorkerRound },
       )
+      rounds.set(testApp, appRounds)
+      return testApp
+    }
     const apps = [await startApp(), await startApp()]
+    const roundsOf = (testApp: TestApp): WorkerRounds => {
+      const appRounds = rounds.get(testApp)
+      if (!appRounds) throw new Error('an app without its rounds')
+      return appRounds
+    }
+    let closed: TestApp | undefined
+    // The next relayer round of any instance still running.
+    const nextRelayerRound = () =>
+      Promise.race(
+        apps.filter((testApp) => testApp !== closed).map((testApp) => roundsOf(testApp).next('relayer')),
+      )
     const lockMessage = 'Relayer holds the writer lock of its key'
     const writers = () => apps.filter((testApp) => testApp.logs.some((line) => line.msg === lockMessage))
     try {
@@ -300,10 +318,14 @@ describe('the relayer fills only deposits that match their quotes', { timeout: 6
         paid.push({ ...payment, intentId, deposit })
       }
       for (const payment of paid) {
-        await waitForTestValue(async () => {
-          const row = await readTestDeposit(database, payment.deposit.orderKey).catch(() => undefined)
-          return row?.state === 'settled' ? row : undefined
-        }, `settlement of ${payment.intentId}`)
+        await waitForTestValue(
+          async () => {
+            const row = await readTestDeposit(database, payment.deposit.orderKey).catch(() => undefined)
+            return row?.state === 'settled' ? row : undefined
+          },
+          `settlement of ${payment.intentId}`,
+          nextRelayerRound,
+        )
       }
       expect(writers().length).toBe(1)
       const [writer] = writers()
@@ -317,6 +339,7 @@ describe('the relayer fills only deposits that match their quotes', { timeout: 6
 
       // The writer stops: the other instance takes the lock and relays the next payment.
       await writer.app.close()
+      closed = writer
       const { intentId, route } = await quoteUsdcRoute(8453, 43114, parseUnits('1', 6))
       const last = await payTestRoute(
         devnet,
@@ -326,14 +349,18 @@ describe('the relayer fills only deposits that match their quotes', { timeout: 6
         devnet.token(8453, 'USDC'),
         parseUnits('1', 6),
       )
-      await waitForTestValue(async () => {
-        const row = await readTestDeposit(database, last.orderKey).catch(() => undefined)
-        return row?.state === 'settled' ? row : undefined
-      }, 'settlement after the takeover')
+      await waitForTestValue(
+        async () => {
+          const row = await readTestDeposit(database, last.orderKey).catch(() => undefined)
+          return row?.state === 'settled' ? row : undefined
+        },
+        'settlement after the takeover',
+        nextRelayerRound,
+      )
       expect(other.logs.some((line) => line.msg === lockMessage)).toBe(true)
 
-      // A few more rounds of the remaining instance change nothing.
-      await new Promise((resolve) => setTimeout(resolve, 500))
+      // A few more rounds of the remaining instance (every chain's lane) change nothing.
+      await roundsOf(other).settle('relayer', 3)
       for (const payment of [...paid, { to: 43114, intentId }]) {
         expect(await getTestFills(devnet, payment.to, payment.intentId)).toHaveLength(1)
       }

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm'
 import { type Hash, parseUnits } from 'viem'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, createTestDatabase, type TestApp } from '../../../test/build-test-app.ts'
+import { createWorkerRounds } from '../../../test/create-worker-rounds.ts'
 import {
   buildTestRoute,
   getDevnetRelayerPrivateKey,
@@ -89,11 +90,20 @@ describe('the relayer across restarts and deadlines', { timeout: 60_000 }, () =>
 
     // A relayer starts afterwards, in the background as the app runs it.
     const relayer = createRelayer()
-    const running = startWorkers([relayer], { intervalMs: 100, logger: routesApp.app.log })
-    const settled = await waitForTestValue(async () => {
-      const row = await readTestDeposit(database, deposit.orderKey).catch(() => undefined)
-      return row?.state === 'settled' ? row : undefined
-    }, 'settlement')
+    const rounds = createWorkerRounds()
+    const running = startWorkers([relayer], {
+      intervalMs: 100,
+      logger: routesApp.app.log,
+      onRoundEnd: rounds.onWorkerRound,
+    })
+    const settled = await waitForTestValue(
+      async () => {
+        const row = await readTestDeposit(database, deposit.orderKey).catch(() => undefined)
+        return row?.state === 'settled' ? row : undefined
+      },
+      'settlement',
+      () => rounds.next('relayer'),
+    )
     await running.stop()
 
     const fills = await getTestFills(devnet, 43114, intentId)

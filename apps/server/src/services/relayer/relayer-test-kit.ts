@@ -257,17 +257,23 @@ export async function readTestDeposit(database: DatabaseClient, orderKey: string
   return row
 }
 
-/** Polls until `read` returns something (background workers), or throws after `timeoutMs`. */
+/**
+ * Reads again after each round of the background workers (`nextRound`, see createWorkerRounds)
+ * until `read` returns something; throws when it still has not after `timeoutMs`.
+ */
 export async function waitForTestValue<T>(
   read: () => Promise<T | undefined>,
   what: string,
+  nextRound: () => Promise<void>,
   timeoutMs = 30_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
+    // Listening before the read: a round that ends during the read is not missed.
+    const round = nextRound()
     const value = await read()
     if (value !== undefined) return value
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    await round
   }
   throw new Error(`${what} did not happen within ${timeoutMs} ms`)
 }

@@ -67,16 +67,13 @@ describe('the relayer writer lock on PostgreSQL', () => {
       expect(await third.acquire()).toBe(false)
 
       // The holder's session ends (a crash, a dropped connection): the lock goes with it, so another
-      // instance can take it, and the former holder finds it taken at its next check.
-      await one.db.execute(
-        sql`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND pid <> pg_backend_pid()`,
+      // instance can take it, and the former holder finds it taken at its next check. With a
+      // timeout, pg_terminate_backend returns once the backend has exited (its locks released).
+      const terminated = await one.db.execute<{ isTerminated: boolean }>(
+        sql`SELECT pg_terminate_backend(pid, 10000) AS "isTerminated" FROM pg_locks WHERE locktype = 'advisory' AND pid <> pg_backend_pid()`,
       )
-      let isTaken = false
-      for (let attempt = 0; attempt < 100 && !isTaken; attempt++) {
-        isTaken = await third.acquire()
-        if (!isTaken) await new Promise((resolve) => setTimeout(resolve, 20))
-      }
-      expect(isTaken).toBe(true)
+      expect(terminated.rows.map((row) => row.isTerminated)).toEqual([true])
+      expect(await third.acquire()).toBe(true)
       expect(await second.acquire()).toBe(false)
     } finally {
       // A held lock keeps its pooled connection: the pools only end once the locks are given back.

@@ -1,6 +1,7 @@
 import { erc20Abi, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TestApp } from '../../../test/build-test-app.ts'
+import { createWorkerRounds } from '../../../test/create-worker-rounds.ts'
 import {
   buildTestRoute,
   type PaymentDevnet,
@@ -17,10 +18,15 @@ import {
 let devnet: PaymentDevnet
 let testApp: TestApp
 const payerIndex = 1
+const rounds = createWorkerRounds()
 
 beforeAll(async () => {
   devnet = await startPaymentDevnet()
-  testApp = await startPaymentApp(devnet, { confirmations: { 8453: 2 } })
+  testApp = await startPaymentApp(
+    devnet,
+    { confirmations: { 8453: 2 } },
+    { onWorkerRound: rounds.onWorkerRound },
+  )
 })
 
 afterAll(async () => {
@@ -41,9 +47,11 @@ async function waitForStatus(
   const deadline = Date.now() + 20_000
   let last: TestTransactionRecord | undefined
   while (Date.now() < deadline) {
+    // Read again after each tracker round (listening first, so a round during the read counts).
+    const round = rounds.next('tracker')
     last = await readRecord(payer, intentId)
     if (last?.status === status) return last
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    await round
   }
   throw new Error(`record never ${status}: ${JSON.stringify(last)}`)
 }
@@ -94,7 +102,8 @@ describe('a reorg under a same-chain payment, confirmation depth 2', { timeout: 
       txHash: hash,
     })
     expect(posted.json().data.status).toBe('submitted')
-    await new Promise((resolve) => setTimeout(resolve, 500))
+    // Three more rounds of every tracker lane do not make one block enough.
+    await rounds.settle('tracker', 3)
     expect((await readRecord(payer, route.intentId))?.status).toBe('submitted')
 
     await rpc('anvil_mine', ['0x2'])

@@ -7,6 +7,7 @@ import {
 import { erc20Abi, type Hash, parseEther } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts'
+import { createWorkerRounds } from '../../../test/create-worker-rounds.ts'
 import {
   nativeToken,
   type PaymentDevnet,
@@ -41,6 +42,9 @@ let testApp: TestApp
 let statusReply: Record<string, unknown> | null = null
 let destTxHash: string = recordedDestTxHash
 
+/** The tracker's rounds: the tests wait for them, not for time. */
+const rounds = createWorkerRounds()
+
 beforeAll(async () => {
   devnet = await startPaymentDevnet()
   squid = await startSquidStandIn({ deployment: devnet.deployment, integratorId })
@@ -61,7 +65,7 @@ beforeAll(async () => {
       rpcUrls: Object.fromEntries(devnet.deployment.chains.map((chain) => [chain.chainId, chain.rpcUrl])),
       workerIntervalMs: 100,
     },
-    { startWorkers: true },
+    { startWorkers: true, onWorkerRound: rounds.onWorkerRound },
   )
 })
 
@@ -155,13 +159,15 @@ async function waitForRecord(
   const deadline = Date.now() + timeoutMs
   let last: (TestTransactionRecord & Record<string, unknown>) | undefined
   while (Date.now() < deadline) {
+    // Read again after each tracker round (listening first, so a round during the read counts).
+    const round = rounds.next('tracker')
     const response = await testApp.app.inject({ method: 'GET', url: `/api/data/transactions/${payer}` })
     expect(response.statusCode, response.body).toBe(200)
     last = (response.json().data as (TestTransactionRecord & Record<string, unknown>)[]).find(
       (record) => record.intent_id === intentId,
     )
     if (last && isDone(last)) return last
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    await round
   }
   throw new Error(`record of ${intentId} never got there within ${timeoutMs} ms: ${JSON.stringify(last)}`)
 }
@@ -237,7 +243,7 @@ describe('Squid-routed payments, from POST /api/squid/route to the transaction r
     expect(record.route_status.map((step) => step.status)).toEqual(['success', 'success'])
     // A final payment is no longer polled.
     const callsAtEnd = statusCallsFor(hash).length
-    await new Promise((resolve) => setTimeout(resolve, 500))
+    await rounds.settle('tracker', 3)
     expect(statusCallsFor(hash).length).toBe(callsAtEnd)
   })
 
@@ -272,7 +278,7 @@ describe('Squid-routed payments, from POST /api/squid/route to the transaction r
     await expectBridging(payment.payer, payment.built.intentId, payment.hash)
     destTxHash = `0x${'7e'.repeat(32)}`
     statusReply = fixture('status-success')
-    await new Promise((resolve) => setTimeout(resolve, 500))
+    await rounds.settle('tracker', 3)
     const record = await waitForRecord(payment.payer, payment.built.intentId, () => true)
     expect(record.status).not.toBe('success')
   })

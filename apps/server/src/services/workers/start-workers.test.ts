@@ -92,4 +92,25 @@ describe('startWorkers: one loop per worker lane', () => {
     expect(finished).toBe(true)
     expect(attempts).toBe(3)
   })
+
+  it('reports the end of every round, failed ones too, with its worker and lane', async () => {
+    let attempts = 0
+    const ended: string[] = []
+    const worker: Worker = {
+      name: 'relayer',
+      lanes: async () => ['8453'],
+      runOnce: async () => {
+        attempts += 1
+        if (attempts === 1) throw new Error('RPC down')
+      },
+    }
+    const running = startWorkers([worker], {
+      intervalMs: 10,
+      logger,
+      onRoundEnd: (workerName, lane) => void ended.push(`${workerName}:${lane}:${attempts}`),
+    })
+    await vi.advanceTimersByTimeAsync(25)
+    await running.stop()
+    expect(ended).toEqual(['relayer:8453:1', 'relayer:8453:2', 'relayer:8453:3'])
+  })
 })

@@ -31,6 +31,11 @@ export type RunningWorkers = {
 export type StartWorkersOptions = {
   intervalMs: number
   logger: FastifyBaseLogger
+  /**
+   * Called when a round of a lane has ended (failed rounds too), before the lane sleeps: tests
+   * await rounds through it instead of sleeping.
+   */
+  onRoundEnd?: (workerName: string, lane: string) => void
 }
 
 type Loop = {
@@ -77,6 +82,7 @@ export function startWorkers(workers: readonly Worker[], options: StartWorkersOp
             })
             .finally(() => {
               loop.isRunning = false
+              options.onRoundEnd?.(worker.name, lane)
               if (!isStopped && !loop.isStopped) loop.schedule(loop.isWoken ? 0 : options.intervalMs)
             })
         }, delayMs)
