@@ -17,6 +17,7 @@ import { csrfPlugin } from './plugins/csrf-plugin.ts'
 import { databasePlugin } from './plugins/database-plugin.ts'
 import { errorHandlerPlugin } from './plugins/error-handler-plugin.ts'
 import { jsonBodyPlugin } from './plugins/json-body-plugin.ts'
+import { metricsPlugin } from './plugins/metrics-plugin.ts'
 import { openapiDocumentRoute, openapiPlugin } from './plugins/openapi-plugin.ts'
 import { paymentTrackerPlugin } from './plugins/payment-tracker-plugin.ts'
 import { rateLimitPlugin } from './plugins/rate-limit-plugin.ts'
@@ -149,6 +150,8 @@ export async function buildApp(
     ...(dependencies.rateLimitWindowMs === undefined ? {} : { timeWindow: dependencies.rateLimitWindowMs }),
   })
   await app.register(openapiPlugin)
+  // Before every route: it adds its measuring hook to each one as it is declared.
+  await app.register(metricsPlugin, { client: database, token: config.metricsToken })
 
   await app.register(healthRoutes)
   // The payer's public link read, the hottest API route, reads no cookie and answers from memory

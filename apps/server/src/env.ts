@@ -80,6 +80,7 @@ const environmentSchema = z.object({
     .regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL such as redis://redis.internal:6379')
     .optional(),
   RATE_LIMIT_MAX: z.coerce.number().int().positive().default(600),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   FRAMES_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
   SIGNER_PORT: z.coerce.number().int().min(0).max(65535).default(3002),
   FRAMES_ORIGIN: z.url({ protocol: /^https?$/, error: 'must be an http(s) origin' }).optional(),
@@ -133,6 +134,8 @@ export type ServerConfig = {
   rateLimitMax: number
   /** REDIS_URL: rate-limit counters shared by every instance (app.redis); else each counts in memory. */
   redisUrl: string | undefined
+  /** METRICS_TOKEN: when set, GET /metrics wants `Authorization: Bearer <token>`; else it is open. */
+  metricsToken: string | undefined
   /** Port of the signer frames origin (auth and export frames), a different origin on purpose. */
   framesPort: number
   /** Origin the browser loads the frames from, without a trailing slash. */
@@ -220,6 +223,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     trustProxy: env.TRUST_PROXY,
     rateLimitMax: env.RATE_LIMIT_MAX,
     redisUrl: env.REDIS_URL,
+    metricsToken: env.METRICS_TOKEN,
     framesPort: env.FRAMES_PORT,
     framesOrigin: new URL(env.FRAMES_ORIGIN ?? `http://localhost:${env.FRAMES_PORT}`).origin,
     signerPort: env.SIGNER_PORT,

@@ -38,6 +38,7 @@ export function createTestConfig(overrides: Partial<ServerConfig> = {}): ServerC
     trustProxy: false,
     rateLimitMax: 1000,
     redisUrl: undefined,
+    metricsToken: undefined,
     framesPort: 0,
     signerPort: 0,
     framesOrigin: 'http://localhost:3998',
