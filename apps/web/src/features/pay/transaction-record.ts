@@ -73,7 +73,7 @@ function toSteps(record: TransactionRecordResponse, isSuccess: boolean): RouteSt
 
 /**
  * The modal's view of a record the API answered (already parsed by its schema): the status
- * normalised from the provider's raw word (docs/product.md#transaction-status), the steps derived
+ * normalised from the provider's raw word (docs/product.md#payment-states), the steps derived
  * from the route, empty texts as null.
  */
 export function toTransactionRecord(record: TransactionRecordResponse): TransactionRecord {
