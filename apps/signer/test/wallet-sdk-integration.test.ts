@@ -1,7 +1,7 @@
 // The wallet SDK (packages/wallet) against the real app server (signer mounted at /signer/v1, CSRF,
-// rate limits, PGlite), listening on an ephemeral port; it lives here, not in the SDK, because a
-// package depends on no app (docs/decisions/0016): sign-up by e-mail code, then every kind of signature checked
-// with viem (and ed25519 for Solana), export bundles opened as the export frame opens them.
+// rate limits, PGlite), listening on an ephemeral port: sign-up by e-mail code, then every kind of
+// signature checked with viem (and ed25519 for Solana), export bundles opened as the export frame
+// opens them. It lives here, not in the SDK, because a package depends on no app (docs/decisions/0016).
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
