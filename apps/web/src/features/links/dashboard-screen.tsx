@@ -1,4 +1,4 @@
-import { Link2, Plus, RotateCw } from 'lucide-react'
+import { ArrowLeftRight, Link2, Plus, RotateCw } from 'lucide-react'
 import { useCallback, useReducer, useState } from 'react'
 import { Button } from '../../ui/button'
 import { Card } from '../../ui/card'
@@ -6,6 +6,7 @@ import { ConfirmDeleteDialog } from '../../ui/confirm-delete-dialog'
 import { Skeleton } from '../../ui/skeleton'
 import { type SessionUser, useSession } from '../auth/session'
 import { LazyPayModal } from '../pay/lazy-pay-modal'
+import { LazySelfSwapDialog } from '../swap/lazy-self-swap-dialog'
 import type { Link } from './link'
 import { LinkCard } from './link-card'
 import { LinkManagerModal } from './link-manager-modal'
@@ -44,6 +45,7 @@ export function DashboardScreen() {
   const [deleting, setDeleting] = useState<Link | null>(null)
   const [sharing, setSharing] = useState<Link | null>(null)
   const [toppingUp, setToppingUp] = useState<Link | null>(null)
+  const [isSwapping, setSwapping] = useState(false)
   const openCreate = useCallback(
     () => dispatch({ type: 'openCreate', idempotencyKey: createIdempotencyKey() }),
     [],
@@ -59,12 +61,18 @@ export function DashboardScreen() {
           <h1 className="font-semibold text-2xl tracking-tight">Links</h1>
           <p className="mt-1 text-muted text-sm">Your payment links.</p>
         </div>
-        {shown.length > 0 ? (
-          <Button onClick={openCreate}>
-            <Plus aria-hidden="true" />
-            New link
+        <div className="flex flex-wrap justify-end gap-2">
+          <Button variant="secondary" onClick={() => setSwapping(true)}>
+            <ArrowLeftRight aria-hidden="true" />
+            Self Swap
           </Button>
-        ) : null}
+          {shown.length > 0 ? (
+            <Button onClick={openCreate}>
+              <Plus aria-hidden="true" />
+              New link
+            </Button>
+          ) : null}
+        </div>
       </div>
       {storeError === null ? null : (
         <p role="alert" className="mt-4 flex items-center gap-3 text-danger text-sm">
@@ -134,6 +142,7 @@ export function DashboardScreen() {
           }}
         />
       )}
+      <LazySelfSwapDialog open={isSwapping} onClose={() => setSwapping(false)} />
       <ConfirmDeleteDialog
         open={deleting !== null}
         onOpenChange={(open) => {

@@ -36,6 +36,8 @@ export type ConfirmPaymentStepProps = {
   /** POST …/receipt for the transaction `txHash` settled. */
   onReceiptPosted: (txHash: string) => void
   onFailure?: (() => void) | undefined
+  /** The confirm button's label (default 'Confirm & Pay'). */
+  confirmLabel?: string | undefined
 }
 
 /**
@@ -203,6 +205,7 @@ export function ConfirmPaymentStep(props: ConfirmPaymentStepProps) {
       onApprove={(kind) => void approve(kind)}
       onBack={props.onBack}
       onConfirm={() => void confirm()}
+      confirmLabel={props.confirmLabel}
     />
   )
 }

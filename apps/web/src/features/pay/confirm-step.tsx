@@ -30,6 +30,8 @@ export type ConfirmStepProps = {
   onApprove: (kind: 'exact' | 'max') => void
   onBack: () => void
   onConfirm: () => void
+  /** The primary button's label: 'Confirm & Pay' unless the caller names another (the Self Swap's). */
+  confirmLabel?: string | undefined
 }
 
 const zeroAddress = '0x0000000000000000000000000000000000000000'
@@ -160,7 +162,7 @@ export function ConfirmStep(props: ConfirmStepProps) {
           Back
         </Button>
         <Button size="lg" disabled={!props.canConfirm} isBusy={props.isConfirming} onClick={props.onConfirm}>
-          Confirm &amp; Pay
+          {props.confirmLabel ?? 'Confirm & Pay'}
         </Button>
       </div>
     </div>

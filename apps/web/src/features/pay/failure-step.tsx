@@ -2,14 +2,23 @@ import { XCircle } from 'lucide-react'
 import { Button } from '../../ui/button'
 
 /** Step 6 'Payment Failed' (docs/product.md#step-result): the status text and a contact-support prompt. */
-export function FailureStep({ detail, onClose }: { detail: string | null; onClose: () => void }) {
+export function FailureStep({
+  detail,
+  onClose,
+  statusText = 'Your payment failed. You can close this window.',
+}: {
+  detail: string | null
+  onClose: () => void
+  /** The status line (default the pay modal's; the Self Swap names its own). */
+  statusText?: string
+}) {
   return (
     <div className="flex flex-col items-center gap-3 py-4 text-center">
       <span className="flex size-16 items-center justify-center rounded-full bg-danger-soft text-danger">
         <XCircle aria-hidden="true" className="size-9" />
       </span>
       <p role="status" className="font-medium">
-        Your payment failed. You can close this window.
+        {statusText}
       </p>
       {detail === null ? null : <p className="break-words text-muted text-sm">{detail}</p>}
       <p className="text-muted text-sm">
