@@ -7,7 +7,8 @@ import { expect, test } from '../fixtures/test.ts'
 /**
  * Self Swap (docs/product.md#self-swap): a payee signed up with an e-mail code (so the frames hold
  * the embedded wallet's session key) swaps Base ETH for Base USDC in that wallet, through the
- * routing provider with the payee as receiver; the balances are read on the devnet, not the UI.
+ * routing provider with the payee as receiver, then some USDC back (approving it first); the
+ * balances are read on the devnet, not the UI.
  */
 test('a Self Swap of Base ETH to USDC on the devnet changes the payee’s balances', async ({
   page,
@@ -88,5 +89,30 @@ test('a Self Swap of Base ETH to USDC on the devnet changes the payee’s balanc
 
   await done.getByRole('button', { name: 'Done' }).click()
   await expect(page.getByRole('dialog')).toHaveCount(0)
+
+  // And back: an ERC-20 source needs an allowance first ('Approve Exact', then the swap).
+  await page.getByRole('button', { name: 'Self Swap' }).click()
+  const from2 = page.getByRole('dialog', { name: 'Swap From' })
+  await from2.getByRole('button', { name: /^Base\b/ }).click()
+  await from2.getByRole('button', { name: /^USDC\b/ }).click()
+  await from2.getByRole('button', { name: 'Continue' }).click()
+  const to2 = page.getByRole('dialog', { name: 'Swap To' })
+  await to2.getByRole('tab', { name: 'Tokens' }).click()
+  await to2.getByRole('button', { name: /^ETH\b/ }).click()
+  await to2.getByRole('button', { name: 'Continue' }).click()
+  const amount2 = page.getByRole('dialog', { name: 'Swap Amount' })
+  const usdcUnit = amount2.getByRole('button', { name: 'USDC', exact: true })
+  await usdcUnit.click()
+  await expect(usdcUnit).toHaveAttribute('aria-pressed', 'true')
+  await amount2.getByLabel('Amount').fill('100')
+  await amount2.getByRole('button', { name: 'Next' }).click()
+  const confirm2 = page.getByRole('dialog', { name: 'Confirm Swap' })
+  await expect(confirm2.getByText('Route ready ✓')).toBeVisible({ timeout: 20_000 })
+  await confirm2.getByRole('button', { name: 'Approve Exact' }).click()
+  await expect(confirm2.getByText('Allowance sufficient ✓')).toBeVisible({ timeout: 30_000 })
+  await confirm2.getByRole('button', { name: 'Confirm & Swap' }).click()
+  await expect(page.getByRole('dialog', { name: 'Swap Complete' })).toBeVisible({ timeout: 60_000 })
+  expect(usdcAfter - (await readTokenBalance(devnet, 8453, usdc, address))).toBe(100_000_000n)
+  expect(await chain.getBalance({ address })).toBeGreaterThan(ethAfter)
   expect(consoleErrors).toEqual([])
 })
