@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
 
 /**
  * What the dev outboxes hold (dev mode only): mail caught by the server's SMTP catcher
@@ -9,20 +9,22 @@ import { z } from 'zod'
 export const devMailSchema = z
   .object({
     id: z.string(),
-    to: z.string().describe('Envelope recipients, comma-separated'),
+    to: z.string().register(z.globalRegistry, { description: 'Envelope recipients, comma-separated' }),
     subject: z.string(),
     text: z.string(),
-    html: z.string().nullable().describe('The HTML part; null for a text-only mail'),
-    date: z.iso.datetime().describe('When the catcher received it'),
+    html: z
+      .nullable(z.string())
+      .register(z.globalRegistry, { description: 'The HTML part; null for a text-only mail' }),
+    date: z.iso.datetime().register(z.globalRegistry, { description: 'When the catcher received it' }),
   })
-  .meta({ id: 'DevMail' })
+  .register(z.globalRegistry, { id: 'DevMail' })
 
 /** A mail as the dev catcher keeps it. */
 export type DevMail = z.infer<typeof devMailSchema>
 
 export const devSmsSchema = z
   .object({ id: z.string(), to: z.string(), body: z.string(), date: z.iso.datetime() })
-  .meta({ id: 'DevSms' })
+  .register(z.globalRegistry, { id: 'DevSms' })
 
 /** A text message as the dev SMS provider keeps it. */
 export type DevSms = z.infer<typeof devSmsSchema>

@@ -1,5 +1,5 @@
 import { AppError, parseErrorBody } from '@quicklinks/core/app-error'
-import type { z } from 'zod'
+import * as z from 'zod/mini'
 import { apiBaseUrl } from './env'
 import {
   createOfflineAnswer,
@@ -51,7 +51,7 @@ export type ApiClient = {
    * fallbackMessage)`; an OK answer that `schema` refuses rejects with an AppError coded INTERNAL
    * whose user message is the fallback.
    */
-  request<Schema extends z.ZodType>(
+  request<Schema extends z.core.$ZodType>(
     path: string,
     schema: Schema,
     options?: ApiRequestOptions,
@@ -166,7 +166,7 @@ export function createApiClient(config: ApiClientConfig = {}): ApiClient {
     }
   }
 
-  const request = async <Schema extends z.ZodType>(
+  const request = async <Schema extends z.core.$ZodType>(
     path: string,
     schema: Schema,
     options: ApiRequestOptions = {},
@@ -219,7 +219,7 @@ function buildRequestParts(options: ApiRequestOptions): {
  * an AppError coded INTERNAL (the user message is the fallback, the zod error the cause) for an OK
  * answer that is not what the API documents.
  */
-export async function readAnswer<Schema extends z.ZodType>(
+export async function readAnswer<Schema extends z.core.$ZodType>(
   response: Response,
   schema: Schema,
   options: { description?: string; fallbackMessage?: string | ((status: number) => string) } = {},
@@ -231,7 +231,7 @@ export async function readAnswer<Schema extends z.ZodType>(
       ? fallbackMessage(response.status)
       : (fallbackMessage ?? `Request failed (${response.status})`)
   if (!response.ok) throw parseErrorBody(body, response.status, fallback)
-  const parsed = schema.safeParse(body)
+  const parsed = z.safeParse(schema, body)
   if (parsed.success) return parsed.data
   const issue = parsed.error.issues[0]
   const where = issue === undefined || issue.path.length === 0 ? 'body' : issue.path.join('.')

@@ -1,15 +1,18 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
+import { describeSchema } from './describe-schema.ts'
+import { nameSchema } from './name-schema.ts'
 
 /** The signed-in user (docs/api.md#user), as sign-in and GET /api/auth/me answer it. */
-export const userSchema = z
-  .object({
+export const userSchema = nameSchema(
+  z.object({
     id: z.uuid(),
-    address: z.string().describe('EVM address, lower-case'),
-    email: z.string().nullable(),
-    username: z.string().nullable().describe('The claimed username, or null'),
+    address: describeSchema(z.string(), 'EVM address, lower-case'),
+    email: z.nullable(z.string()),
+    username: describeSchema(z.nullable(z.string()), 'The claimed username, or null'),
     createdAt: z.iso.datetime(),
-  })
-  .meta({ id: 'User' })
+  }),
+  'User',
+)
 
 /** The answer of POST /api/auth/login, GET /api/auth/me and POST /api/users/username: the user. */
 export const userResponseSchema = z.object({ data: userSchema })
@@ -18,16 +21,19 @@ export const userResponseSchema = z.object({ data: userSchema })
 export const nonceResponseSchema = z.object({ data: z.object({ nonce: z.string() }) })
 
 /** POST /api/auth/login's body (docs/api.md#auth-login): a signed Sign-In with Ethereum message. */
-export const loginRequestSchema = z
-  .object({
-    message: z.string().min(1).max(4096).describe('The EIP-4361 message the wallet signed'),
-    signature: z
-      .string()
-      .max(8192)
-      .regex(/^0x(?:[0-9a-fA-F]{2})+$/, 'must be 0x-prefixed hex')
-      .describe('The EIP-191 signature of the message'),
-  })
-  .meta({ id: 'LoginRequest' })
+export const loginRequestSchema = nameSchema(
+  z.object({
+    message: describeSchema(
+      z.string().check(z.minLength(1), z.maxLength(4096)),
+      'The EIP-4361 message the wallet signed',
+    ),
+    signature: describeSchema(
+      z.string().check(z.maxLength(8192), z.regex(/^0x(?:[0-9a-fA-F]{2})+$/, 'must be 0x-prefixed hex')),
+      'The EIP-191 signature of the message',
+    ),
+  }),
+  'LoginRequest',
+)
 
 /** The answer of POST /api/auth/logout (docs/api.md#auth-logout). */
 export const logoutResponseSchema = z.object({ data: z.object({ ok: z.literal(true) }) })

@@ -1,12 +1,12 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
+import { describeSchema } from './describe-schema.ts'
 
 /** What the web needs to know about this server before it calls anything else (docs/api.md#config). */
 export const publicConfigSchema = z.object({
-  routingProvider: z
-    .enum(['local', 'squid'])
-    .describe(
-      'The configured routing provider (ROUTING_PROVIDER): call /api/{routingProvider}/chains, /tokens, /route',
-    ),
+  routingProvider: describeSchema(
+    z.enum(['local', 'squid']),
+    'The configured routing provider (ROUTING_PROVIDER): call /api/{routingProvider}/chains, /tokens, /route',
+  ),
 })
 
 /** The answer of GET /api/config. */

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
 
 /** The answer of GET /health (docs/api.md#health): alive. */
 export const healthResponseSchema = z.object({ status: z.literal('ok') })
@@ -8,6 +8,6 @@ export const readinessResponseSchema = z.object({
   status: z.enum(['ready', 'not_ready']),
   checks: z.record(
     z.string(),
-    z.object({ status: z.enum(['ok', 'failed']), ms: z.number(), error: z.string().optional() }),
+    z.object({ status: z.enum(['ok', 'failed']), ms: z.number(), error: z.optional(z.string()) }),
   ),
 })

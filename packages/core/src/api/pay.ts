@@ -1,13 +1,14 @@
-import { z } from 'zod'
-import { linkSchema } from './links.ts'
+import * as z from 'zod/mini'
+import { linkSchema } from './link.ts'
+import { nameSchema } from './name-schema.ts'
 
 /**
  * The payer's read of a link (docs/api.md#pay-link, #public-link): GET /api/pay/links/{slug}
  * answers an enabled link with only what paying needs; the owner's flags, settings and
  * idempotency key stay on the owner's endpoints.
  */
-export const publicLinkSchema = linkSchema
-  .pick({
+export const publicLinkSchema = nameSchema(
+  z.pick(linkSchema, {
     id: true,
     link_type: true,
     alias: true,
@@ -18,11 +19,12 @@ export const publicLinkSchema = linkSchema
     token_name: true,
     token_address: true,
     message: true,
-  })
-  .meta({ id: 'PublicLink' })
+  }),
+  'PublicLink',
+)
 
 /** The path of GET /api/pay/links/{slug}: the slug, any case. */
-export const publicLinkParamsSchema = z.object({ slug: z.string().max(256) })
+export const publicLinkParamsSchema = z.object({ slug: z.string().check(z.maxLength(256)) })
 
 /** The answer of GET /api/pay/links/{slug}. */
 export const publicLinkResponseSchema = z.object({ data: publicLinkSchema })

@@ -1,4 +1,6 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
+import { describeSchema } from './describe-schema.ts'
+import { nameSchema } from './name-schema.ts'
 
 /**
  * The routing provider's API (docs/api.md#routing-providers): its chains and tokens, the route
@@ -7,42 +9,53 @@ import { z } from 'zod'
 
 /** The path of GET /api/{provider}/chains, /tokens and POST /api/{provider}/route. */
 export const providerParamsSchema = z.object({
-  provider: z.string().max(64).describe("The configured routing provider ('local' by default)"),
+  provider: describeSchema(
+    z.string().check(z.maxLength(64)),
+    "The configured routing provider ('local' by default)",
+  ),
 })
 
+const positiveIntegerSchema = z.int().check(z.positive())
+
 /** A chain the routing provider can pay to (docs/api.md#chain-object). */
-export const routingChainSchema = z
-  .object({
-    chainId: z.number().int().positive(),
+export const routingChainSchema = nameSchema(
+  z.object({
+    chainId: positiveIntegerSchema,
     networkIdentifier: z.string(),
     networkName: z.string(),
-    chainIconURI: z.string().describe('A path on this origin, or empty (the web then draws a monogram)'),
+    chainIconURI: describeSchema(
+      z.string(),
+      'A path on this origin, or empty (the web then draws a monogram)',
+    ),
     type: z.literal('evm'),
     enabled: z.boolean(),
     visible: z.boolean(),
-    nativeCurrency: z.object({ symbol: z.string(), decimals: z.number().int() }),
-    rpcUrl: z.string().describe('A public JSON-RPC URL a wallet can add (wallet_addEthereumChain)'),
-    blockExplorerUrl: z
-      .string()
-      .describe('Explorer base without a trailing slash; {base}/tx/{hash} shows a transaction. May be empty'),
-  })
-  .meta({ id: 'Chain' })
+    nativeCurrency: z.object({ symbol: z.string(), decimals: z.int() }),
+    rpcUrl: describeSchema(z.string(), 'A public JSON-RPC URL a wallet can add (wallet_addEthereumChain)'),
+    blockExplorerUrl: describeSchema(
+      z.string(),
+      'Explorer base without a trailing slash; {base}/tx/{hash} shows a transaction. May be empty',
+    ),
+  }),
+  'Chain',
+)
 
 /** A token the routing provider can pay in or to (docs/api.md#token-object). */
-export const routingTokenSchema = z
-  .object({
-    chainId: z.number().int().positive(),
-    address: z.string().describe('Checksummed; the native token uses the all-e placeholder'),
+export const routingTokenSchema = nameSchema(
+  z.object({
+    chainId: positiveIntegerSchema,
+    address: describeSchema(z.string(), 'Checksummed; the native token uses the all-e placeholder'),
     symbol: z.string(),
     name: z.string(),
-    decimals: z.number().int(),
+    decimals: z.int(),
     type: z.literal('evm'),
-    logoURI: z.string().describe('A path on this origin, or empty'),
+    logoURI: describeSchema(z.string(), 'A path on this origin, or empty'),
     active: z.boolean(),
     visible: z.boolean(),
-    usdPrice: z.number().nullable().describe('USD for one whole token; null when unknown'),
-  })
-  .meta({ id: 'Token' })
+    usdPrice: describeSchema(z.nullable(z.number()), 'USD for one whole token; null when unknown'),
+  }),
+  'Token',
+)
 
 /** The answer of GET /api/{provider}/chains (docs/api.md#routing-chains). */
 export const chainListResponseSchema = z.object({ data: z.array(routingChainSchema) })
@@ -57,79 +70,85 @@ export const tokenListResponseSchema = z.object({ data: z.array(routingTokenSche
  */
 export const catalogueAnswerSchema = z.object({ data: z.array(z.unknown()) })
 
-const integerStringSchema = z.string().regex(/^\d+$/, 'expected a non-negative integer as a decimal string')
+const integerStringSchema = z
+  .string()
+  .check(z.regex(/^\d+$/, 'expected a non-negative integer as a decimal string'))
 
 /** A token as a route action names it. */
 export const routeTokenRefSchema = z.object({
-  chainId: z.number().int().positive(),
+  chainId: positiveIntegerSchema,
   address: z.string(),
   symbol: z.string(),
-  decimals: z.number().int(),
+  decimals: z.int(),
   logoURI: z.string(),
 })
 
 /**
  * One step of a route (docs/api.md#route-action): a swap on one chain, a bridge between two, or a
- * transfer to the receiver. Amounts in the smallest unit.
+ * transfer to the receiver. Amounts in the smallest unit. `provider` is who does the step: 'Uniswap
+ * V2', 'Quick Links relayer', or Squid's provider name.
  */
-export const routeActionSchema = z
-  .object({
+export const routeActionSchema = nameSchema(
+  z.object({
     type: z.enum(['swap', 'bridge', 'transfer']),
-    fromChainId: z.number().int().positive(),
-    toChainId: z.number().int().positive(),
+    fromChainId: positiveIntegerSchema,
+    toChainId: positiveIntegerSchema,
     fromToken: routeTokenRefSchema,
     toToken: routeTokenRefSchema,
     fromAmount: integerStringSchema,
     toAmount: integerStringSchema,
     toAmountMin: integerStringSchema,
-    /** Who does the step: 'Uniswap V2', 'Quick Links relayer', or Squid's provider name. */
     provider: z.string(),
     providerLogoURI: z.string(),
-    estimatedMs: z.number().int().nonnegative(),
-  })
-  .meta({ id: 'RouteAction' })
+    estimatedMs: z.int().check(z.nonnegative()),
+  }),
+  'RouteAction',
+)
 
-/** The transaction the payer's wallet sends (docs/api.md#transaction-request). */
-export const transactionRequestSchema = z
-  .object({
-    /** The contract or account to call; `target` repeats it (Squid's name). */
+/**
+ * The transaction the payer's wallet sends (docs/api.md#transaction-request): `to` is the contract
+ * or account to call, `target` repeats it (Squid's name).
+ */
+export const transactionRequestSchema = nameSchema(
+  z.object({
     to: z.string(),
     target: z.string(),
     data: z.string(),
     value: integerStringSchema,
-    gasLimit: integerStringSchema.optional(),
-    maxFeePerGas: integerStringSchema.optional(),
-    maxPriorityFeePerGas: integerStringSchema.optional(),
-  })
-  .meta({ id: 'TransactionRequest' })
+    gasLimit: z.optional(integerStringSchema),
+    maxFeePerGas: z.optional(integerStringSchema),
+    maxPriorityFeePerGas: z.optional(integerStringSchema),
+  }),
+  'TransactionRequest',
+)
+
+const chainIdInputSchema = z.union([z.number(), z.string()])
 
 /**
  * POST /api/{provider}/route's body (docs/api.md#route-request) as the API documents it; the
  * server checks each field itself, with a sentence the pay modal can show.
  */
-export const routeRequestBodySchema = z
-  .object({
-    fromChain: z
-      .union([z.number(), z.string()])
-      .optional()
-      .describe('Source chain id (number or numeric string)'),
-    toChain: z.union([z.number(), z.string()]).optional().describe('Destination chain id: the link’s chain'),
-    fromToken: z
-      .string()
-      .optional()
-      .describe('Token paid in; the all-e placeholder (or zero address) for native'),
-    toToken: z.string().optional().describe('Token the receiver gets: the link’s token'),
-    fromAmount: z.string().optional().describe("Integer string in fromToken's smallest unit"),
-    fromAddress: z.string().optional().describe('The paying wallet'),
-    toAddress: z.string().optional().describe('The receiver: the link’s receiver'),
-    slippage: z.union([z.number(), z.string()]).optional().describe('Percent, default 1'),
-    linkId: z.string().optional().describe('The link paid (uuid), when paying one'),
-  })
-  .meta({ id: 'RouteRequest' })
+export const routeRequestBodySchema = nameSchema(
+  z.object({
+    fromChain: describeSchema(z.optional(chainIdInputSchema), 'Source chain id (number or numeric string)'),
+    toChain: describeSchema(z.optional(chainIdInputSchema), 'Destination chain id: the link’s chain'),
+    fromToken: describeSchema(
+      z.optional(z.string()),
+      'Token paid in; the all-e placeholder (or zero address) for native',
+    ),
+    toToken: describeSchema(z.optional(z.string()), 'Token the receiver gets: the link’s token'),
+    fromAmount: describeSchema(z.optional(z.string()), "Integer string in fromToken's smallest unit"),
+    fromAddress: describeSchema(z.optional(z.string()), 'The paying wallet'),
+    toAddress: describeSchema(z.optional(z.string()), 'The receiver: the link’s receiver'),
+    slippage: describeSchema(z.optional(z.union([z.number(), z.string()])), 'Percent, default 1'),
+    linkId: describeSchema(z.optional(z.string()), 'The link paid (uuid), when paying one'),
+  }),
+  'RouteRequest',
+)
 
 /** The route POST /api/{provider}/route answers (docs/api.md#route-result). */
-export const routeResultSchema = z
-  .object({
+export const routeResultSchema = nameSchema(
+  z.object({
     intentId: z.string(),
     route: z.object({
       transactionRequest: transactionRequestSchema,
@@ -137,25 +156,26 @@ export const routeResultSchema = z
         fromAmount: z.string(),
         toAmount: z.string(),
         toAmountMin: z.string(),
-        estimatedRouteDuration: z.number().describe('Seconds'),
+        estimatedRouteDuration: describeSchema(z.number(), 'Seconds'),
         actions: z.array(routeActionSchema),
       }),
-      spender: z.string().nullable().describe('Whom to approve for an ERC-20 input; null for native'),
+      spender: describeSchema(z.nullable(z.string()), 'Whom to approve for an ERC-20 input; null for native'),
     }),
-  })
-  .meta({ id: 'RouteResult' })
+  }),
+  'RouteResult',
+)
 
 /** The answer of POST /api/{provider}/route. */
 export const routeResponseSchema = z.object({ data: routeResultSchema })
 
 /** The path of POST /api/route-intent/{intentId}/receipt (docs/api.md#route-receipt). */
 export const routeReceiptParamsSchema = z.object({
-  intentId: z.string().max(80).describe('The intentId the route answered'),
+  intentId: describeSchema(z.string().check(z.maxLength(80)), 'The intentId the route answered'),
 })
 
 /** POST /api/route-intent/{intentId}/receipt's body: the server checks the hash on chain itself. */
 export const routeReceiptRequestSchema = z.object({
-  txHash: z.unknown().describe('The payment transaction hash (0x + 64 hex)'),
+  txHash: describeSchema(z.unknown(), 'The payment transaction hash (0x + 64 hex)'),
 })
 
 /** The answer of POST /api/route-intent/{intentId}/receipt: the payment's status after a first look. */

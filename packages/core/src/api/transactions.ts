@@ -1,45 +1,48 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
+import { describeSchema } from './describe-schema.ts'
+import { nameSchema } from './name-schema.ts'
 import { routeActionSchema, transactionRequestSchema } from './routing.ts'
 
 /** A payment as the payer's records show it (docs/api.md#transaction-record), snake_case. */
-export const transactionRecordSchema = z
-  .object({
+export const transactionRecordSchema = nameSchema(
+  z.object({
     id: z.string(),
     intent_id: z.string(),
-    from_chain_id: z.number().int(),
-    to_chain_id: z.number().int(),
-    source_tx_hash: z.string().nullable(),
-    dest_tx_hash: z.string().nullable(),
-    request_id: z.string().nullable(),
+    from_chain_id: z.int(),
+    to_chain_id: z.int(),
+    source_tx_hash: z.nullable(z.string()),
+    dest_tx_hash: z.nullable(z.string()),
+    request_id: z.nullable(z.string()),
     transaction_request: transactionRequestSchema,
-    status_raw: z.string().nullable(),
+    status_raw: z.nullable(z.string()),
     route_path: z.array(routeActionSchema),
     route_status: z.array(
       z.object({
         type: z.string(),
-        chainId: z.number().int(),
-        txHash: z.string().nullable(),
+        chainId: z.int(),
+        txHash: z.nullable(z.string()),
         status: z.string(),
       }),
     ),
     status: z.enum(['submitted', 'bridging', 'success', 'failed']),
     is_refunded: z.boolean(),
-    to_amount_wei: z.string().nullable(),
-    time_spent_ms: z.number().int().nullable(),
-    from_chain_tx_url: z.string().nullable(),
-    to_chain_tx_url: z.string().nullable(),
-    gas_status: z.string().nullable(),
+    to_amount_wei: z.nullable(z.string()),
+    time_spent_ms: z.nullable(z.int()),
+    from_chain_tx_url: z.nullable(z.string()),
+    to_chain_tx_url: z.nullable(z.string()),
+    gas_status: z.nullable(z.string()),
     is_gmp_transaction: z.boolean(),
-    axelar_transaction_url: z.string().nullable(),
-    error_message: z.string().nullable(),
+    axelar_transaction_url: z.nullable(z.string()),
+    error_message: z.nullable(z.string()),
     create_date: z.string(),
     update_date: z.string(),
-  })
-  .meta({ id: 'TransactionRecord' })
+  }),
+  'TransactionRecord',
+)
 
 /** The path of GET /api/data/transactions/{address} (docs/api.md#transactions). */
 export const transactionListParamsSchema = z.object({
-  address: z.string().max(64).describe('The paying wallet'),
+  address: describeSchema(z.string().check(z.maxLength(64)), 'The paying wallet'),
 })
 
 /** The answer of GET /api/data/transactions/{address}: the wallet's payments, newest update first. */

@@ -1,15 +1,18 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
+import { describeSchema } from './describe-schema.ts'
+import { nameSchema } from './name-schema.ts'
 
 /** A username (docs/product.md#username-rules): 3 to 32 letters, digits or underscores. */
-export const usernameSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9_]{3,32}$/, 'must be 3 to 32 letters, digits or underscores')
-  .describe('3 to 32 letters, digits or underscores; unique ignoring case')
+export const usernameSchema = describeSchema(
+  z.string().check(z.regex(/^[A-Za-z0-9_]{3,32}$/, 'must be 3 to 32 letters, digits or underscores')),
+  '3 to 32 letters, digits or underscores; unique ignoring case',
+)
 
 /** POST /api/users/username's body; it answers the user (`userResponseSchema`). */
-export const claimUsernameRequestSchema = z
-  .object({ username: usernameSchema })
-  .meta({ id: 'ClaimUsernameRequest' })
+export const claimUsernameRequestSchema = nameSchema(
+  z.object({ username: usernameSchema }),
+  'ClaimUsernameRequest',
+)
 
 /** The path of GET /api/users/username/{username}/exists (docs/api.md#username-exists). */
 export const usernameExistsParamsSchema = z.object({ username: usernameSchema })

@@ -1,13 +1,12 @@
 import { errorResponseSchema } from '@quicklinks/core/api/error-response'
 import {
-  createLinkRequestSchema,
   deleteLinkResponseSchema,
   type LinkListResponse,
   linkIdParamsSchema,
   linkListResponseSchema,
   linkResponseSchema,
-  updateLinkRequestSchema,
-} from '@quicklinks/core/api/links'
+} from '@quicklinks/core/api/link'
+import { createLinkRequestSchema, updateLinkRequestSchema } from '@quicklinks/core/api/links'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import type { Link } from '../../db/schema.ts'
 import { type CachedJsonAnswer, sendCachedJson } from '../../services/http/encode-once.ts'

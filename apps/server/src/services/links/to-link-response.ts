@@ -1,4 +1,4 @@
-import type { LinkResponse } from '@quicklinks/core/api/links'
+import type { LinkResponse } from '@quicklinks/core/api/link'
 import type { PublicLinkResponse } from '@quicklinks/core/api/pay'
 import type { Link } from '../../db/schema.ts'
 

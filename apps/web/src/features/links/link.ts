@@ -1,8 +1,5 @@
-import type {
-  LinkFormInput,
-  LinkResponse,
-  UpdateLinkInput as UpdateLinkRequestInput,
-} from '@quicklinks/core/api/links'
+import type { LinkResponse } from '@quicklinks/core/api/link'
+import type { LinkFormInput, UpdateLinkInput as UpdateLinkRequestInput } from '@quicklinks/core/api/links'
 
 /** A payment link as the owner's API answers it (docs/api.md#link-object). */
 export type Link = LinkResponse

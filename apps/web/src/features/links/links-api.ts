@@ -2,7 +2,7 @@ import {
   deleteLinkResponseSchema,
   linkListResponseSchema,
   linkResponseSchema,
-} from '@quicklinks/core/api/links'
+} from '@quicklinks/core/api/link'
 import { AppError } from '@quicklinks/core/app-error'
 import { type ApiClient, api } from '../../lib/api-client'
 import type { CreateLinkInput, Link, UpdateLinkInput } from './link'

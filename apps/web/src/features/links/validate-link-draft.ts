@@ -6,7 +6,7 @@ import {
   receiverMinLength,
   updateLinkRequestSchema,
 } from '@quicklinks/core/api/links'
-import type { z } from 'zod'
+import type * as z from 'zod/mini'
 import type { DraftFieldName, LinkDraft } from './link-modal-state'
 
 export type DraftProblems = Partial<Record<DraftFieldName, string>>

@@ -1,5 +1,5 @@
 import { catalogueAnswerSchema, routingChainSchema, routingTokenSchema } from '@quicklinks/core/api/routing'
-import type { z } from 'zod'
+import * as z from 'zod/mini'
 import { type ApiClient, api } from '../../lib/api-client'
 import { getRoutingProvider, type RoutingProviderSource } from './routing-provider'
 
@@ -54,12 +54,12 @@ export function isSameTokenAddress(left: string, right: string): boolean {
 }
 
 /** The entries `schema` accepts, parsed; the others (a chain type the contract does not name) are left out. */
-function keepParsed<Schema extends z.ZodType>(
+function keepParsed<Schema extends z.core.$ZodType>(
   entries: readonly unknown[],
   schema: Schema,
 ): z.output<Schema>[] {
   return entries.flatMap((entry) => {
-    const parsed = schema.safeParse(entry)
+    const parsed = z.safeParse(schema, entry)
     return parsed.success ? [parsed.data] : []
   })
 }
