@@ -5,6 +5,7 @@ import { createLogger } from './create-logger.ts'
 import { createDatabaseClient, type DatabaseClient } from './db/create-database-client.ts'
 import { getDatabaseTarget } from './db/get-database-target.ts'
 import { migrate } from './db/migrate.ts'
+import { type ConnectionDrain, trackConnections } from './drain-connections.ts'
 import { parseEnv, type ServerConfig } from './env.ts'
 
 const shutdownTimeoutMs = 10_000
@@ -29,7 +30,11 @@ export type ServerProcess = {
     server: FastifyInstance,
     options: { port: number; name: string; portVariable?: string },
   ): Promise<void>
-  /** On SIGINT or SIGTERM closes everything (newest first) and exits 0; exits 1 after 10 s or on error. */
+  /**
+   * On SIGINT or SIGTERM: stops taking requests (new ones get 503, the listeners close), lets the
+   * ones in flight finish, closes everything (newest first) and exits 0. Exits 1 after 10 s, on an
+   * error, or at once on a second signal.
+   */
   closeOnSignals(): void
 }
 
@@ -58,8 +63,17 @@ export async function startServerProcess(): Promise<ServerProcess> {
 
   // Oldest first; closed in reverse, so a server closes before the database it uses.
   const opened: Closeable[] = [database]
+  const closing = new Map<Closeable, Promise<unknown>>()
+  const closeOnce = (resource: Closeable): Promise<unknown> => {
+    let closed = closing.get(resource)
+    if (closed === undefined) {
+      closed = resource.close()
+      closing.set(resource, closed)
+    }
+    return closed
+  }
   const closeAll = async () => {
-    for (const resource of [...opened].reverse()) await resource.close()
+    for (const resource of [...opened].reverse()) await closeOnce(resource)
   }
   const exitWithFailure = async (error: unknown, message: string): Promise<never> => {
     logger.fatal({ err: error }, message)
@@ -74,9 +88,15 @@ export async function startServerProcess(): Promise<ServerProcess> {
     await exitWithFailure(error, 'Database migration failed')
   }
 
+  // The listening servers' connections, drained on shutdown so every request gets an answer.
+  const drains: ConnectionDrain[] = []
+  const listening: FastifyInstance[] = []
   let isClosing = false
   const shutDown = async (signal: NodeJS.Signals): Promise<void> => {
-    if (isClosing) return
+    if (isClosing) {
+      logger.warn({ signal }, 'Second signal; exiting now')
+      process.exit(1)
+    }
     isClosing = true
     logger.info({ signal }, 'Shutting down')
     const forceExit = setTimeout(() => {
@@ -84,7 +104,10 @@ export async function startServerProcess(): Promise<ServerProcess> {
       process.exit(1)
     }, shutdownTimeoutMs)
     forceExit.unref()
+    for (const connections of drains) connections.drain()
     try {
+      // Every listener starts closing at once, so from now on new requests (/ready too) get 503.
+      await Promise.all(listening.map(closeOnce))
       await closeAll()
       process.exit(0)
     } catch (error) {
@@ -102,6 +125,8 @@ export async function startServerProcess(): Promise<ServerProcess> {
     },
     exitWithFailure,
     listenOrExit: async (server, { port, name, portVariable }) => {
+      drains.push(trackConnections(server.server))
+      listening.push(server)
       try {
         await server.listen({
           port,

@@ -1,0 +1,77 @@
+import type { Server, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+
+/**
+ * A stopping server keeps accepting and reading until no connection has come for `quietMs` (at
+ * most `acceptGraceMaxMs`) before it closes its listener: every connection already in the
+ * kernel's queue or with a request in its buffer gets an answer (503 from Fastify while it
+ * closes) instead of a reset. A busy event loop (an embedded database) accepts late, hence the wait.
+ */
+const quietMs = 300
+const acceptGraceMaxMs = 3_000
+const sweepMs = 50
+
+/** Drains one listening HTTP server's connections on shutdown (see `trackConnections`). */
+export type ConnectionDrain = {
+  /**
+   * Call before closing the app: answers in flight end their connection when sent; for a short
+   * grace the listener stays open and nothing unread is reaped, so queued requests are answered
+   * (503 while closing); then the listener closes and idle connections go as they become idle.
+   */
+  drain(): void
+}
+
+/**
+ * Tracks a server's sockets (once per connection, nothing per request) so a graceful stop can
+ * give every request a definite answer. Left to itself, `server.close()` resets the connections
+ * still in the listen queue and every connection whose request is not parsed yet (both common
+ * under load), and a keep-alive connection whose answer went out before the close stays open
+ * until its keep-alive time-out.
+ */
+export function trackConnections(server: Server): ConnectionDrain {
+  const sockets = new Set<Socket>()
+  let lastConnectionAt = 0
+  server.on('connection', (socket: Socket) => {
+    lastConnectionAt = Date.now()
+    sockets.add(socket)
+    socket.once('close', () => sockets.delete(socket))
+  })
+  return {
+    drain: () => {
+      for (const socket of sockets) {
+        // Node keeps the answer in progress on its socket; not public, but stable since Node 0.x.
+        const response = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage
+        if (response instanceof Object && !response.headersSent) response.shouldKeepAlive = false
+      }
+      const close = server.close.bind(server)
+      const closeIdleConnections = server.closeIdleConnections.bind(server)
+      let pendingClose: ((error?: Error) => void) | undefined
+      let isGraceOver = false
+      // Fastify calls close() when its own closing starts; the listener closes after the grace.
+      server.close = (callback?: (error?: Error) => void) => {
+        if (isGraceOver) close(callback)
+        else pendingClose = callback ?? (() => {})
+        return server
+      }
+      server.closeIdleConnections = () => {}
+      const startedAt = Date.now()
+      const endGrace = () => {
+        isGraceOver = true
+        server.close = close
+        server.closeIdleConnections = closeIdleConnections
+        if (pendingClose !== undefined) close(pendingClose)
+        const sweep = setInterval(closeIdleConnections, sweepMs)
+        sweep.unref()
+        server.once('close', () => clearInterval(sweep))
+      }
+      const watch = setInterval(() => {
+        const now = Date.now()
+        const isQuiet = now - Math.max(startedAt, lastConnectionAt) >= quietMs
+        if (!isQuiet && now - startedAt < acceptGraceMaxMs) return
+        clearInterval(watch)
+        endGrace()
+      }, sweepMs)
+      watch.unref()
+    },
+  }
+}

@@ -1,0 +1,159 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { createSiweMessage } from 'viem/siwe'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { repoRoot } from '../src/env.ts'
+import { getFreePort } from './get-free-port.ts'
+import { type PaymentDevnet, startPaymentDevnet } from './payment-test-kit.ts'
+import { type RunningEntryPoint, startEntryPoint } from './start-entry-point.ts'
+
+/**
+ * SIGTERM to the real server process (src/main.ts) while 100 link creations are in flight: every
+ * request gets a definite answer (an answer, or a connection refused before anything was sent,
+ * never a reset), the process exits 0, and every link it acknowledged is there after a restart.
+ */
+
+const mainPath = join(repoRoot, 'apps', 'server', 'src', 'main.ts')
+const inFlight = 100
+
+let devnet: PaymentDevnet
+const dataDir = mkdtempSync(join(tmpdir(), 'ql-graceful-'))
+beforeAll(async () => {
+  devnet = await startPaymentDevnet()
+}, 120_000)
+afterAll(async () => {
+  await devnet?.stop()
+  rmSync(dataDir, { recursive: true, force: true })
+})
+
+function startServer(port: number): RunningEntryPoint {
+  return startEntryPoint(mainPath, {
+    PORT: String(port),
+    FRAMES_PORT: '0',
+    HOST: '127.0.0.1',
+    PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    DEVNET_DEPLOYMENT_FILE: devnet.deploymentFile,
+    SIGNER_MASTER_KEY: '5e'.repeat(32),
+    RATE_LIMIT_MAX: '100000',
+    LOG_LEVEL: 'warn',
+  })
+}
+
+async function waitUntilListening(origin: string, server: RunningEntryPoint): Promise<void> {
+  for (;;) {
+    if (server.child.exitCode !== null) throw new Error(`the server exited:\n${server.output()}`)
+    const ok = await fetch(`${origin}/health`).then(
+      (response) => response.ok,
+      () => false,
+    )
+    if (ok) return
+    await new Promise((done) => setTimeout(done, 100))
+  }
+}
+
+function readCookie(response: Response, name: string): string {
+  const cookie = response.headers.getSetCookie().find((entry) => entry.startsWith(`${name}=`))
+  if (cookie === undefined) throw new Error(`no ${name} cookie`)
+  return cookie.split(';', 1)[0]?.slice(name.length + 1) ?? ''
+}
+
+/** Signs in with SIWE as a fresh account; answers the cookie header and CSRF token to send. */
+async function signIn(origin: string): Promise<{ cookie: string; csrf: string; address: `0x${string}` }> {
+  const csrf = readCookie(await fetch(`${origin}/health`), 'csrf_token')
+  const { nonce } = ((await (await fetch(`${origin}/api/auth/nonce`)).json()) as { data: { nonce: string } })
+    .data
+  const account = privateKeyToAccount(generatePrivateKey())
+  const url = new URL(origin)
+  const message = createSiweMessage({
+    address: account.address,
+    chainId: 8453,
+    domain: url.host,
+    nonce,
+    uri: url.origin,
+    version: '1',
+    issuedAt: new Date(),
+  })
+  const login = await fetch(`${origin}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-csrf-token': csrf, cookie: `csrf_token=${csrf}` },
+    body: JSON.stringify({ message, signature: await account.signMessage({ message }) }),
+  })
+  if (login.status !== 200) throw new Error(`login answered ${login.status}: ${await login.text()}`)
+  return {
+    cookie: `csrf_token=${csrf}; ql_session=${readCookie(login, 'ql_session')}`,
+    csrf,
+    address: account.address,
+  }
+}
+
+type Outcome = { status: number; id?: string } | { error: string }
+
+describe('SIGTERM under load', () => {
+  it('answers every in-flight link creation, exits 0, and keeps every acknowledged link', async () => {
+    const port = await getFreePort()
+    const origin = `http://127.0.0.1:${port}`
+    const first = startServer(port)
+    await waitUntilListening(origin, first)
+    const session = await signIn(origin)
+    const usdc = devnet.token(8453, 'USDC')
+
+    let firstAnswer: () => void = () => {}
+    const answered = new Promise<void>((done) => {
+      firstAnswer = done
+    })
+    const creations = Array.from({ length: inFlight }, async (_, index): Promise<Outcome> => {
+      try {
+        const response = await fetch(`${origin}/api/links`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-csrf-token': session.csrf,
+            cookie: session.cookie,
+          },
+          body: JSON.stringify({
+            alias: `Graceful ${index} ${Date.now()}`,
+            receiver_address: session.address,
+            chain: 'base',
+            chain_id: 8453,
+            token_name: 'USDC',
+            token_address: usdc.toLowerCase(),
+            idempotency_key: `graceful-${index}-${Date.now()}`,
+          }),
+        })
+        firstAnswer()
+        const body = (await response.json()) as { data?: { id: string } }
+        return { status: response.status, ...(body.data?.id === undefined ? {} : { id: body.data.id }) }
+      } catch (error) {
+        const cause = (error as { cause?: { code?: string; message?: string } }).cause
+        return { error: cause?.code ?? cause?.message ?? String(error) }
+      }
+    })
+    await answered
+    first.child.kill('SIGTERM')
+    const outcomes = await Promise.all(creations)
+    expect(await first.exited, first.output()).toBe(0)
+
+    const failures = outcomes.filter((outcome): outcome is { error: string } => 'error' in outcome)
+    // Refused before anything was sent is definite; a reset or a socket closed mid-answer is not.
+    expect(failures.filter((failure) => failure.error !== 'ECONNREFUSED')).toEqual([])
+    const statuses = outcomes.flatMap((outcome) => ('status' in outcome ? [outcome.status] : []))
+    expect(statuses.filter((status) => status !== 201 && status !== 200 && status !== 503)).toEqual([])
+    const acknowledged = outcomes.flatMap((outcome) => ('id' in outcome && outcome.id ? [outcome.id] : []))
+    expect(acknowledged.length).toBeGreaterThan(0)
+
+    const second = startServer(port)
+    try {
+      await waitUntilListening(origin, second)
+      const list = await fetch(`${origin}/api/links`, { headers: { cookie: session.cookie } })
+      expect(list.status).toBe(200)
+      const stored = new Set(((await list.json()) as { data: { id: string }[] }).data.map((link) => link.id))
+      expect(acknowledged.filter((id) => !stored.has(id))).toEqual([])
+    } finally {
+      second.child.kill('SIGTERM')
+      await second.exited
+    }
+  }, 180_000)
+})
