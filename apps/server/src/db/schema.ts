@@ -62,7 +62,7 @@ export const siweNonces = pgTable(
 )
 
 /**
- * Payment links (SPEC section 3, Link). Each belongs to one user; slugs are unique across all
+ * Payment links (docs/api.md#link-object). Each belongs to one user; slugs are unique across all
  * links ignoring case (the public address is /pay/{alias_slug}); an idempotency key is unique per
  * user, so a retried create returns the first link instead of a second one.
  */
@@ -103,7 +103,7 @@ export const links = pgTable(
 /**
  * Route intents: every route the server quoted (`POST /api/{provider}/route`), with what the
  * payer's wallet was asked to send, and, once a receipt is posted, the payment's tracking state
- * (SPEC section 3, Transaction record). Amounts are integer strings in the token's smallest unit;
+ * (docs/api.md#transaction-record). Amounts are integer strings in the token's smallest unit;
  * addresses lower-case. The tracker takes due rows (`next_check_at`) with `FOR UPDATE SKIP LOCKED`.
  */
 export const routeIntents = pgTable(
