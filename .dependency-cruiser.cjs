@@ -25,6 +25,14 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'core-imports-no-app',
+      severity: 'error',
+      comment:
+        'packages/core holds the API contract (its schemas) and the shared error model for every app: it must not depend on one.',
+      from: { path: '^packages/core/src/' },
+      to: { path: '^apps/' },
+    },
+    {
       name: 'server-asks-the-signer',
       severity: 'error',
       comment:
