@@ -5,6 +5,8 @@ import { sendJson, setPageUrl, startTestServer, type TestServer } from '../../te
 import {
   getPaymentOutcome,
   getTransactions,
+  postRouteReceipt,
+  receiptRetryDelaysMs,
   selectPaymentRecord,
   type TransactionRecord,
   toTransactionRecord,
@@ -154,5 +156,55 @@ describe('getTransactions', () => {
       userMessage: 'Failed to load transaction',
     })
     expect(server.requests.at(-1)?.path).toBe('/api/data/transactions/0xabc')
+  })
+})
+
+describe('postRouteReceipt', () => {
+  let server: TestServer
+  beforeAll(async () => {
+    server = await startTestServer()
+    setPageUrl(`${server.origin}/pay/coffee`)
+  })
+  afterAll(async () => {
+    await server.close()
+  })
+
+  const intentId = `0x${'12'.repeat(32)}`
+  const txHash = `0x${'34'.repeat(32)}`
+  const answerWith = (statuses: number[]) => {
+    server.requests.length = 0
+    server.handle((request, response) => {
+      if (request.path === '/health') {
+        sendJson(response, 200, {}, { 'Set-Cookie': 'csrf_token=t; Path=/' })
+        return
+      }
+      const status = statuses.shift() ?? 200
+      if (status === 200) sendJson(response, 200, { data: { intentId, txHash, status: 'submitted' } })
+      else sendJson(response, status, { error: { code: 'X', message: `answered ${status}` } })
+    })
+  }
+  const receiptPosts = () => server.requests.filter((request) => request.path.endsWith('/receipt')).length
+
+  it('retries a post that failed for a passing reason until the server has the receipt', async () => {
+    const client = createApiClient({ baseUrl: server.origin, isOffline: () => false })
+    const waits: number[] = []
+    answerWith([503, 429, 200])
+    const posted = await postRouteReceipt(intentId, txHash, client, async (ms) => {
+      waits.push(ms)
+    })
+    expect(posted).toBe(true)
+    expect(receiptPosts()).toBe(3)
+    expect(waits).toEqual(receiptRetryDelaysMs.slice(0, 2))
+  })
+
+  it('stops at an answer that will not change, and gives up after the last delay', async () => {
+    const client = createApiClient({ baseUrl: server.origin, isOffline: () => false })
+    const noWait = async () => {}
+    answerWith([404])
+    expect(await postRouteReceipt(intentId, txHash, client, noWait)).toBe(false)
+    expect(receiptPosts()).toBe(1)
+    answerWith(Array.from({ length: 20 }, () => 500))
+    expect(await postRouteReceipt(intentId, txHash, client, noWait)).toBe(false)
+    expect(receiptPosts()).toBe(receiptRetryDelaysMs.length + 1)
   })
 })

@@ -175,23 +175,46 @@ export function getPaymentOutcome(
   return record.status === 'success' || record.status === 'failed' ? record.status : null
 }
 
-/** POST /api/route-intent/{intentId}/receipt after the payment is sent; failures are ignored. */
+/** Waits before each retry of a receipt post: the tracker follows only payments with a receipt. */
+export const receiptRetryDelaysMs = [
+  1_000, 2_000, 4_000, 8_000, 15_000, 15_000, 30_000, 30_000, 60_000,
+] as const
+
+/**
+ * POST /api/route-intent/{intentId}/receipt after the payment is sent. The server tracks a payment
+ * only once a receipt names its transaction, so a post that fails for a reason that may pass (the
+ * network, a 5xx, a rate limit) is retried after each of `receiptRetryDelaysMs` (about three
+ * minutes in all); an answer that will not change (an unknown intent, a malformed hash, a payment
+ * already recorded with another transaction) ends it. Never rejects: the modal polls either way.
+ * Resolves true once the server has the receipt.
+ */
 export async function postRouteReceipt(
   intentId: string,
   txHash: string,
   client: ApiClient = api,
-): Promise<void> {
-  try {
-    await client.request(
-      `/api/route-intent/${encodeURIComponent(intentId)}/receipt`,
-      routeReceiptResponseSchema,
-      {
-        method: 'POST',
-        body: { txHash },
-        queueWhenOffline: false,
-      },
-    )
-  } catch {
-    // Ignored (docs/product.md#step-processing): the modal polls for the record either way.
+  sleep: (ms: number) => Promise<void> = (ms) => new Promise((done) => setTimeout(done, ms)),
+): Promise<boolean> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      await client.request(
+        `/api/route-intent/${encodeURIComponent(intentId)}/receipt`,
+        routeReceiptResponseSchema,
+        { method: 'POST', body: { txHash }, queueWhenOffline: false },
+      )
+      return true
+    } catch (error) {
+      const delayMs = receiptRetryDelaysMs[attempt]
+      if (!isWorthRetrying(error) || delayMs === undefined) {
+        console.warn('The payment receipt could not be posted', error)
+        return false
+      }
+      await sleep(delayMs)
+    }
   }
+}
+
+/** A network failure, a time-out, a rate limit or a server error may pass; a 4xx answer will not. */
+function isWorthRetrying(error: unknown): boolean {
+  if (!(error instanceof AppError)) return true
+  return error.status >= 500 || error.status === 429 || error.status === 408 || error.code === 'NETWORK'
 }
