@@ -15,7 +15,7 @@ import { ConfirmPaymentStep } from './confirm-payment-step'
 import { ConnectWalletStep } from './connect-wallet-step'
 import { FailureStep } from './failure-step'
 import { getPayBackOutcome } from './get-pay-back-outcome'
-import { formatTokenAmount, getUsdValue, parseAmountText } from './pay-amount'
+import { formatTokenAmount, parseAmountText } from './pay-amount'
 import { PayDialogShell } from './pay-dialog-shell'
 import type { PayLinkSummary } from './pay-link-summary'
 import { type AmountEntry, initialPayModalState, type PayModalState, payStepTitles } from './pay-modal-state'
@@ -23,7 +23,7 @@ import { reducePayModal } from './reduce-pay-modal'
 import { SuccessStep } from './success-step'
 import { TrackPaymentStep } from './track-payment-step'
 import { useEnsureChain } from './use-ensure-chain'
-import { getTokenBalance, walletBalancesQueryOptions } from './wallet-balances'
+import { getTokenBalance, getTotalUsdValue, walletBalancesQueryOptions } from './wallet-balances'
 
 export type PayFlowProps = {
   link: PayLinkSummary
@@ -143,16 +143,7 @@ export function PayFlow({
   const balances = balancesQuery.data
   const getBalance = (token: Token): bigint | null =>
     balances === undefined ? null : getTokenBalance(balances, token.address)
-  const totalUsd =
-    balances === undefined
-      ? null
-      : tokensByChain.reduce((sum, token) => {
-          const usd = getUsdValue(getTokenBalance(balances, token.address), {
-            decimals: token.decimals,
-            usdPrice: token.usdPrice ?? null,
-          })
-          return sum + (usd ?? 0)
-        }, 0)
+  const totalUsd = getTotalUsdValue(balances, tokensByChain)
   const getNativeUsdPrice = (chain: Chain): number | null =>
     (tokensQuery.data?.items ?? []).find(
       (token) => token.chainId === chain.chainId && isNativeTokenAddress(token.address),

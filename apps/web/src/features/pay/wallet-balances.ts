@@ -2,6 +2,7 @@ import { type BalanceEntry, walletBalancesResponseSchema } from '@quicklinks/cor
 import { queryOptions } from '@tanstack/react-query'
 import { type ApiClient, api } from '../../lib/api-client'
 import { isNativeTokenAddress, nativeTokenAddress } from '../routing/catalogue'
+import { getUsdValue } from './pay-amount'
 
 /** One token's balance of the payer on one chain (docs/api.md#balance-entry). */
 export type BalanceRecord = {
@@ -57,6 +58,24 @@ export async function getWalletBalances(
 export function getTokenBalance(balances: ReadonlyMap<string, BalanceRecord>, tokenAddress: string): bigint {
   const key = isNativeTokenAddress(tokenAddress) ? nativeTokenAddress : tokenAddress.toLowerCase()
   return balances.get(key)?.balance ?? 0n
+}
+
+/**
+ * The dollar value of a wallet's holdings among `tokens` (the chain step's header figure); null
+ * while the balances are unknown. Tokens without a price count as nothing.
+ */
+export function getTotalUsdValue(
+  balances: ReadonlyMap<string, BalanceRecord> | undefined,
+  tokens: readonly { address: string; decimals: number; usdPrice?: number | null | undefined }[],
+): number | null {
+  if (balances === undefined) return null
+  return tokens.reduce((sum, token) => {
+    const usd = getUsdValue(getTokenBalance(balances, token.address), {
+      decimals: token.decimals,
+      usdPrice: token.usdPrice ?? null,
+    })
+    return sum + (usd ?? 0)
+  }, 0)
 }
 
 export const balanceKeys = {

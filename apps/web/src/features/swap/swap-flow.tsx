@@ -4,12 +4,12 @@ import { AmountStep } from '../pay/amount-step'
 import { ChainTokenStep } from '../pay/chain-token-step'
 import { ConfirmPaymentStep } from '../pay/confirm-payment-step'
 import { FailureStep } from '../pay/failure-step'
-import { formatTokenAmount, getUsdValue, parseAmountText } from '../pay/pay-amount'
+import { formatTokenAmount, parseAmountText } from '../pay/pay-amount'
 import { PayDialogShell } from '../pay/pay-dialog-shell'
 import type { PayLinkSummary } from '../pay/pay-link-summary'
 import { SuccessStep } from '../pay/success-step'
 import { TrackPaymentStep } from '../pay/track-payment-step'
-import { getTokenBalance, walletBalancesQueryOptions } from '../pay/wallet-balances'
+import { getTokenBalance, getTotalUsdValue, walletBalancesQueryOptions } from '../pay/wallet-balances'
 import {
   type Chain,
   isNativeTokenAddress,
@@ -88,16 +88,7 @@ export function SwapFlow({
     // The target never lists the source token itself.
     return source === null ? offered : offered.filter((token) => !isSameToken(token, source))
   }, [allTokens, pickChainId, source])
-  const totalUsd =
-    balances === undefined
-      ? null
-      : pickTokens.reduce((sum, token) => {
-          const usd = getUsdValue(getTokenBalance(balances, token.address), {
-            decimals: token.decimals,
-            usdPrice: token.usdPrice ?? null,
-          })
-          return sum + (usd ?? 0)
-        }, 0)
+  const totalUsd = getTotalUsdValue(balances, pickTokens)
   const getNativeUsdPrice = (chain: Chain): number | null =>
     allTokens.find((token) => token.chainId === chain.chainId && isNativeTokenAddress(token.address))
       ?.usdPrice ?? null
