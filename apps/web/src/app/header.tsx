@@ -1,11 +1,17 @@
-import { LogOut } from 'lucide-react'
+import { LogOut, Menu } from 'lucide-react'
+import { lazy, Suspense } from 'react'
 import { Link, useLocation } from 'react-router'
 import { useAuthModalStore } from '../features/auth/auth-modal-store'
 import { useLogout, useSession } from '../features/auth/session'
 import { productName } from '../lib/env'
 import { Button } from '../ui/button'
-import { NavigationMenu } from './navigation-menu'
 import { ThemeToggle } from './theme-toggle'
+
+// Only signed-in pages have the menu, and its Radix code is not needed for first paint: it loads
+// when a page with a menu shows, while an identical button holds its place.
+const NavigationMenu = lazy(() =>
+  import('./navigation-menu').then((module) => ({ default: module.NavigationMenu })),
+)
 
 export type HeaderProps = {
   /** Shows the menu button on the left: the page has a menu (the signed-in pages). */
@@ -27,7 +33,19 @@ export function Header({ hasMenu = false }: HeaderProps) {
   return (
     <header className="sticky top-0 z-30 border-border border-b bg-surface/85 backdrop-blur supports-[backdrop-filter]:bg-surface/75">
       <div className="mx-auto grid h-16 max-w-5xl grid-cols-[1fr_auto_1fr] items-center gap-2 px-2 sm:px-4">
-        <div className="flex items-center">{hasMenu ? <NavigationMenu /> : null}</div>
+        <div className="flex items-center">
+          {hasMenu ? (
+            <Suspense
+              fallback={
+                <Button variant="ghost" size="icon" aria-label="Open menu" aria-haspopup="menu">
+                  <Menu aria-hidden="true" />
+                </Button>
+              }
+            >
+              <NavigationMenu />
+            </Suspense>
+          ) : null}
+        </div>
         <Link
           to={session.isSignedIn ? '/dashboard' : '/'}
           className="flex min-h-11 items-center gap-2 rounded-control px-2 font-semibold text-base tracking-tight"

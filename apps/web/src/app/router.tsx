@@ -10,9 +10,7 @@ import { SlugRedirect } from './slug-redirect'
 
 // The two public screens a visitor lands on (/ and /pay) are small and ship with the chrome, so
 // their first paint needs no second round trip. Everything behind sign-in loads on demand.
-const LoginScreen = lazy(() =>
-  import('../features/auth/login-screen').then((module) => ({ default: module.LoginScreen })),
-)
+const LoginScreen = lazy(() => import('./login-screen').then((module) => ({ default: module.LoginScreen })))
 const OnboardingScreen = lazy(() =>
   import('../features/auth/onboarding-screen').then((module) => ({ default: module.OnboardingScreen })),
 )

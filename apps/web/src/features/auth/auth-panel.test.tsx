@@ -9,6 +9,7 @@ import { AppProviders } from '../../app/providers'
 import { createQueryClient } from '../../app/query-client'
 import { appRoutes } from '../../app/router'
 import { clearCookies, sendJson, setPageUrl, startTestServer, type TestServer } from '../../test/test-server'
+import { useAuthModalStore } from './auth-modal-store'
 import { useAuthReturnStore } from './auth-return-params'
 import { newUserStorageKey } from './post-sign-in'
 
@@ -43,6 +44,8 @@ beforeEach(() => {
   logins = []
   sessionStorage.clear()
   useAuthReturnStore.setState({ params: {} })
+  // /login opens the (global) auth modal: each test starts with it closed.
+  useAuthModalStore.setState({ isOpen: false, hasOpened: false, purpose: 'navigate' })
   for (const mock of Object.values(wallet)) mock.mockReset()
   wallet.getWalletAccount.mockResolvedValue(account)
   setPageUrl(`${server.origin}/login`)
@@ -181,7 +184,9 @@ describe('sign-in flow', () => {
           new Error('Too many codes were sent to this address. Wait 3 minutes, then try again.'),
         )
       renderAt('/login')
-      const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime })
+      // /login shows the flow in the modal; happy-dom does not see the pointer-events Radix gives
+      // the modal's layer over the body's 'none'.
+      const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime, pointerEventsCheck: 0 })
       await user.type(await screen.findByLabelText('Email'), 'ada@example.com')
       await user.click(screen.getByRole('button', { name: 'Continue with email' }))
       const resend = await screen.findByRole('button', { name: /Resend code/ })
@@ -303,7 +308,7 @@ describe('sign-in flow', () => {
     expect(passkey.hasAttribute('disabled')).toBe(true)
     fireEvent.click(screen.getByRole('button', { name: 'Close' }))
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
-    fireEvent.click(screen.getByRole('button', { name: 'Sign in' }))
+    fireEvent.click(await screen.findByRole('button', { name: 'Sign in' }))
     expect(await screen.findByRole('dialog', { name: 'Sign in' })).toBeTruthy()
   })
 })
