@@ -46,6 +46,22 @@ module.exports = {
       },
     },
     {
+      name: 'signer-depends-on-no-server',
+      severity: 'error',
+      comment:
+        'The signer is one app with one door (docs/decisions/0016): the app server uses it, never the ' +
+        'other way round; what both processes need lives in packages/runtime.',
+      from: { path: '^apps/signer/' },
+      to: { path: '^apps/server/' },
+    },
+    {
+      name: 'runtime-imports-no-app',
+      severity: 'error',
+      comment: 'packages/runtime is the host both processes share (docs/decisions/0016): it imports no app.',
+      from: { path: '^packages/runtime/' },
+      to: { path: '^apps/' },
+    },
+    {
       name: 'packages-depend-on-no-app',
       severity: 'error',
       comment: 'A package (the SDK, the protocol, core…) is used by apps and never imports one.',

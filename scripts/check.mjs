@@ -15,6 +15,7 @@ const workspaces = [
   'packages/contracts',
   'packages/devnet',
   'packages/wallet',
+  'packages/runtime',
   'apps/signer',
   'apps/signer/frames',
   'apps/server',

@@ -17,11 +17,11 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { RunningDevnet } from '@quicklinks/devnet/start-devnet'
 import { startDevnet } from '@quicklinks/devnet/start-devnet'
+import { type RunningPostgres, startPostgres } from '@quicklinks/runtime/test/start-postgres'
 import autocannon from 'autocannon'
 import { type Browser, chromium } from 'playwright-core'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { createSiweMessage } from 'viem/siwe'
-import { type RunningPostgres, startPostgres } from '../test/start-postgres.ts'
 
 const helloPort = 3400
 const appPort = 3401

@@ -10,9 +10,9 @@ import { performance } from 'node:perf_hooks'
 import { devnetMnemonic } from '@quicklinks/devnet/devnet-chains'
 import type { DevnetChainDeployment } from '@quicklinks/devnet/devnet-deployment'
 import { startDevnet } from '@quicklinks/devnet/start-devnet'
+import { parseEnv } from '@quicklinks/runtime/env'
 import { mnemonicToAccount } from 'viem/accounts'
 import { buildApp } from '../src/app.ts'
-import { parseEnv } from '../src/env.ts'
 
 const callsPerOperation = 200
 const preferredPorts = [8945, 8946, 8947]

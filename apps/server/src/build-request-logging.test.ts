@@ -1,7 +1,7 @@
+import { createLogger } from '@quicklinks/runtime/create-logger'
 import Fastify from 'fastify'
 import { describe, expect, it } from 'vitest'
 import { buildRequestLogging } from './build-request-logging.ts'
-import { createLogger } from './create-logger.ts'
 
 async function buildLoggedApp(level: 'info' | 'debug') {
   const lines: Record<string, unknown>[] = []

@@ -1,14 +1,15 @@
 import type { DevMail } from '@quicklinks/core/dev-outbox'
+import { createDevOutbox } from '@quicklinks/runtime/delivery/create-dev-outbox'
+import { getTrustProxyOption } from '@quicklinks/runtime/get-trust-proxy-option'
+import { startServerProcess } from '@quicklinks/runtime/start-server-process'
 import { readExportSignerPublicKey } from '@quicklinks/signer/api/read-export-signer-public-key'
 import { buildFramesServer } from '@quicklinks/signer/frames-server/build-frames-server'
 // The app server process: parse the environment, migrate, listen; close cleanly on SIGINT/SIGTERM.
 import { buildApp } from './app.ts'
-import { getTrustProxyOption } from './get-trust-proxy-option.ts'
-import { createDevOutbox } from './services/delivery/create-dev-outbox.ts'
+import { migrate } from './db/migrate.ts'
 import { startMailCatcher } from './services/delivery/start-mail-catcher.ts'
-import { startServerProcess } from './start-server-process.ts'
 
-const serverProcess = await startServerProcess()
+const serverProcess = await startServerProcess({ migrate })
 const { config, logger, database } = serverProcess
 
 // Dev mode catches all mail on loopback (config.smtpUrl points at it unless SMTP_URL says otherwise).

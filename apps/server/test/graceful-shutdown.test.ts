@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { repoRoot } from '@quicklinks/runtime/env'
+import { getFreePort } from '@quicklinks/runtime/test/get-free-port'
+import { type RunningEntryPoint, startEntryPoint } from '@quicklinks/runtime/test/start-entry-point'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { createSiweMessage } from 'viem/siwe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { repoRoot } from '../src/env.ts'
-import { getFreePort } from './get-free-port.ts'
 import { type PaymentDevnet, startPaymentDevnet } from './payment-test-kit.ts'
-import { type RunningEntryPoint, startEntryPoint } from './start-entry-point.ts'
 
 /**
  * SIGTERM to the real server process (src/main.ts) while 100 link creations are in flight: every

@@ -1,10 +1,10 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { repoRoot } from '@quicklinks/runtime/env'
+import { startEntryPoint } from '@quicklinks/runtime/test/start-entry-point'
 import { defaultFramesDistDir } from '@quicklinks/signer/frames-server/build-frames-server'
 import { afterEach, describe, expect, it } from 'vitest'
-import { repoRoot } from '../src/env.ts'
-import { startEntryPoint } from './start-entry-point.ts'
 
 const mainPath = join(repoRoot, 'apps', 'server', 'src', 'main.ts')
 

@@ -5,6 +5,8 @@ import { buildViemChain } from '@quicklinks/devnet/build-viem-chain'
 import { devnetMnemonic } from '@quicklinks/devnet/devnet-chains'
 import type { DevnetChainDeployment, DevnetDeployment } from '@quicklinks/devnet/devnet-deployment'
 import { startDevnet } from '@quicklinks/devnet/start-devnet'
+import type { Database } from '@quicklinks/runtime/db/create-database-client'
+import type { ServerConfig } from '@quicklinks/runtime/env'
 import type { FastifyInstance } from 'fastify'
 import {
   type Chain,
@@ -21,9 +23,7 @@ import { mnemonicToAccount } from 'viem/accounts'
 import { vi } from 'vitest'
 import { findFreePorts } from '../../../packages/devnet/test/find-free-ports.ts'
 import type { AppDependencies } from '../src/app.ts'
-import type { Database } from '../src/db/create-database-client.ts'
 import { links } from '../src/db/schema.ts'
-import type { ServerConfig } from '../src/env.ts'
 import { getOrCreateUser } from '../src/services/users/get-or-create-user.ts'
 import { buildTestApp, type TestApp } from './build-test-app.ts'
 

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
-import { getFreePort } from './get-free-port.ts'
+import { getFreePort } from '@quicklinks/runtime/test/get-free-port'
 
 export type RunningRedis = {
   /** redis://127.0.0.1:<port> (no password, loopback only). */

@@ -1,12 +1,16 @@
-// Route tests drive the signer as the app server mounts it (/signer/v1, with CSRF, rate limits and
-// the error handler), on a fresh PGlite from the server's migrated snapshot.
+// Route tests drive the standalone signer app (/signer/v1, with the CSRF check, rate limits and
+// error handler the app server mounts it behind too), on a fresh PGlite from the signer's migrated
+// snapshot (test/global-setup.ts).
 
 import { p256 } from '@noble/curves/nist.js'
 import { bytesToHex } from '@noble/hashes/utils.js'
-import type { ServerConfig } from '@quicklinks/server/env'
-import { buildTestApp, type TestApp } from '@quicklinks/server/test/build-test-app'
-import type {} from '@quicklinks/server/test/global-setup'
-import type { LightMyRequestResponse } from 'fastify'
+import { createLogger } from '@quicklinks/runtime/create-logger'
+import type { DatabaseClient } from '@quicklinks/runtime/db/create-database-client'
+import type { ServerConfig } from '@quicklinks/runtime/env'
+import { createTestConfig } from '@quicklinks/runtime/test/create-test-config'
+import { createTestDatabase } from '@quicklinks/runtime/test/pglite-template'
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import { buildSignerApp } from '../src/build-signer-app.ts'
 import { decryptCredentialBundle } from '../src/crypto/bundles/decrypt-credential-bundle.ts'
 import { createStamp } from '../src/crypto/stamps/create-stamp.ts'
 import type { Delivery, SignerEmail, SignerSms } from '../src/delivery.ts'
@@ -34,7 +38,13 @@ export function createRecordingDelivery(): RecordingDelivery {
 /** A movable clock for the signer (codes, session keys, stamp freshness). */
 export type TestClock = { now(): number; advance(ms: number): void }
 
-export type SignerTestApp = TestApp & {
+export type SignerTestApp = {
+  app: FastifyInstance
+  database: DatabaseClient
+  /** Every JSON log line the app wrote, parsed. */
+  logs: Record<string, unknown>[]
+  /** Closes the app, then the database. */
+  close(): Promise<void>
   delivery: RecordingDelivery
   clock: TestClock
   /** POSTs JSON to /signer/v1/{path} with the CSRF cookie and header, as the SDK does. */
@@ -50,16 +60,27 @@ export async function buildSignerTestApp(overrides: Partial<ServerConfig> = {}):
       offsetMs += ms
     },
   }
-  const testApp = await buildTestApp(
-    { sms: { provider: 'dev' }, ...overrides },
-    { delivery, signerNow: clock.now },
-  )
+  const config = createTestConfig({ sms: { provider: 'dev' }, ...overrides })
+  const database = await createTestDatabase()
+  const logs: Record<string, unknown>[] = []
+  const logger = createLogger(config.logLevel, {
+    write: (line: string) => {
+      logs.push(JSON.parse(line) as Record<string, unknown>)
+    },
+  })
+  const app = await buildSignerApp(config, { database, logger, delivery, signerNow: clock.now })
   return {
-    ...testApp,
+    app,
+    database,
+    logs,
+    close: async () => {
+      await app.close()
+      await database.close()
+    },
     delivery,
     clock,
     post: (path, body, options = {}) =>
-      testApp.app.inject({
+      app.inject({
         method: 'POST',
         url: `/signer/v1/${path}`,
         cookies: { csrf_token: csrfToken },

@@ -1,2 +1,5 @@
-// The server's global setup: one migrated PGlite snapshot per run, which every route test's app boots from.
-export { default } from '@quicklinks/server/test/global-setup'
+import { createPgliteSnapshotSetup } from '@quicklinks/runtime/test/pglite-template'
+import { migrateSignerDatabase } from '../src/db/migrate-signer-database.ts'
+
+/** Once per run: migrate one PGlite with the signer's own set and snapshot it for every route test's app. */
+export default createPgliteSnapshotSetup(migrateSignerDatabase)

@@ -1,5 +1,5 @@
-// The wallet SDK (packages/wallet) against the real app server (signer mounted at /signer/v1, CSRF,
-// rate limits, PGlite), listening on an ephemeral port: sign-up by e-mail code, then every kind of
+// The wallet SDK (packages/wallet) against the real signer (the standalone app: /signer/v1 behind the
+// CSRF check and rate limits the app server mounts it behind too, PGlite), on an ephemeral port: sign-up by e-mail code, then every kind of
 // signature checked with viem (and ed25519 for Solana), export bundles opened as the export frame
 // opens them. It lives here, not in the SDK, because a package depends on no app (docs/decisions/0016).
 import { randomBytes } from 'node:crypto'
@@ -15,10 +15,9 @@ import {
   describeExportActivity,
   type ExportTarget,
 } from '@quicklinks/protocol/frame-only-activities'
-import { buildApp } from '@quicklinks/server/app'
-import { createDatabaseClient, type DatabaseClient } from '@quicklinks/server/db/create-database-client'
-import { migrate } from '@quicklinks/server/db/migrate'
-import { parseEnv, type ServerConfig } from '@quicklinks/server/env'
+import { createLogger } from '@quicklinks/runtime/create-logger'
+import { createDatabaseClient, type DatabaseClient } from '@quicklinks/runtime/db/create-database-client'
+import { parseEnv, type ServerConfig } from '@quicklinks/runtime/env'
 import { createKeyStamper } from '@quicklinks/wallet/create-key-stamper'
 import { createSignerClient, type ExportResult } from '@quicklinks/wallet/signer-client'
 import { createSignerStore, type SignerStore } from '@quicklinks/wallet/signer-store'
@@ -34,7 +33,9 @@ import {
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
 import { recoverAuthorizationAddress } from 'viem/utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildSignerApp } from '../src/build-signer-app.ts'
 import { openExportBundle } from '../src/crypto/bundles/open-export-bundle.ts'
+import { migrateSignerDatabase } from '../src/db/migrate-signer-database.ts'
 
 type Mail = { to: string; subject: string; text: string; html: string }
 
@@ -43,7 +44,7 @@ let app: FastifyInstance
 let store: SignerStore
 const mails: Mail[] = []
 
-/** The server's own environment parsing, on a throw-away data dir, with no dev mode, mail or SMS. */
+/** The servers' shared environment parsing, on a throw-away data dir, with no dev mode, mail or SMS. */
 function createConfig(): ServerConfig {
   return parseEnv({
     PORT: '0',
@@ -66,7 +67,7 @@ function readCode(to: string): string {
 }
 
 async function createStore(baseUrl: string): Promise<SignerStore> {
-  // The app server's CSRF plugin covers /signer: the cookie from /health, echoed in a header.
+  // The CSRF plugin covers /signer: the cookie from /health, echoed in a header.
   const health = await fetch(`${baseUrl}/health`)
   const token = /csrf_token=([^;]+)/.exec(health.headers.get('set-cookie') ?? '')?.[1]
   if (token === undefined) throw new Error('no CSRF cookie from /health')
@@ -79,9 +80,10 @@ async function createStore(baseUrl: string): Promise<SignerStore> {
 
 beforeAll(async () => {
   database = await createDatabaseClient({ kind: 'pglite' })
-  await migrate(database)
-  app = await buildApp(createConfig(), {
+  await migrateSignerDatabase(database)
+  app = await buildSignerApp(createConfig(), {
     database,
+    logger: createLogger('silent'),
     delivery: {
       sendEmail: async (mail) => void mails.push(mail),
       sendSms: async () => undefined,

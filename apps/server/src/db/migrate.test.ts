@@ -1,15 +1,19 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import {
+  createDatabaseClient,
+  type DatabaseClient,
+  type DatabaseTarget,
+} from '@quicklinks/runtime/db/create-database-client'
+import { startPostgres } from '@quicklinks/runtime/test/start-postgres'
 import { signerMigrations } from '@quicklinks/signer/db/signer-migrations'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp } from '../../test/build-test-app.ts'
-import { startPostgres } from '../../test/start-postgres.ts'
 import { createSession } from '../services/sessions/create-session.ts'
 import { getSessionUser } from '../services/sessions/get-session-user.ts'
 import { revokeSession } from '../services/sessions/revoke-session.ts'
 import { getOrCreateUser } from '../services/users/get-or-create-user.ts'
-import { createDatabaseClient, type DatabaseClient, type DatabaseTarget } from './create-database-client.ts'
 import { migrate, migrationsFolder } from './migrate.ts'
 
 /** How many migrations are checked in (drizzle-kit's journal lists each once). */

@@ -1,8 +1,9 @@
 // `npm run db:migrate -w apps/server`: applies pending migrations to the configured database
 // (DATABASE_URL, else PGlite in $DATA_DIR/pg) and exits. The server also migrates at start.
-import { parseEnv } from '../env.ts'
-import { createDatabaseClient } from './create-database-client.ts'
-import { getDatabaseTarget } from './get-database-target.ts'
+
+import { createDatabaseClient } from '@quicklinks/runtime/db/create-database-client'
+import { getDatabaseTarget } from '@quicklinks/runtime/db/get-database-target'
+import { parseEnv } from '@quicklinks/runtime/env'
 import { migrate } from './migrate.ts'
 
 const config = (() => {

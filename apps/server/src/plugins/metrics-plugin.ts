@@ -1,9 +1,9 @@
 import { timingSafeEqual } from 'node:crypto'
 import { AppError } from '@quicklinks/core/app-error'
+import type { DatabaseClient } from '@quicklinks/runtime/db/create-database-client'
 import type { FastifyBaseLogger, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
-import type { DatabaseClient } from '../db/create-database-client.ts'
 import {
   type DurationQuantiles,
   type PaymentMetrics,

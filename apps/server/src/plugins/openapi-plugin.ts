@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import fastifySwagger from '@fastify/swagger'
+import { repoRoot } from '@quicklinks/runtime/env'
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod'
-import { repoRoot } from '../env.ts'
 
 function readProductVersion(): string {
   const packageJson: unknown = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'))

@@ -1,12 +1,16 @@
+import type { ServerConfig } from '@quicklinks/runtime/env'
+import {
+  createRateLimitHook,
+  getBodyFieldKey,
+  getClientIpKey,
+} from '@quicklinks/runtime/plugins/rate-limit-plugin'
+import { getFreePort } from '@quicklinks/runtime/test/get-free-port'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { Redis } from 'ioredis'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { buildTestApp, createTestDatabase, type TestApp } from '../../test/build-test-app.ts'
-import { getFreePort } from '../../test/get-free-port.ts'
 import { type RunningRedis, startRedis } from '../../test/start-redis.ts'
-import type { ServerConfig } from '../env.ts'
-import { createRateLimitHook, getBodyFieldKey, getClientIpKey } from './rate-limit-plugin.ts'
 
 const csrf = 'Wr_pgTqEdsYsZfUtASL3WjVWSx2LuyWGlKad1PfksSA'
 

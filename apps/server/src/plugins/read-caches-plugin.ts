@@ -1,6 +1,6 @@
+import type { DatabaseClient } from '@quicklinks/runtime/db/create-database-client'
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
-import type { DatabaseClient } from '../db/create-database-client.ts'
 import { subscribeToCacheChanges } from '../services/cache/cache-change-feed.ts'
 import { applyCacheChanges, createReadCaches, type ReadCaches } from '../services/cache/read-caches.ts'
 

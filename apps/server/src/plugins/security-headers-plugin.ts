@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { isSecureOrigin, type ServerConfig } from '@quicklinks/runtime/env'
+import { isApiPath } from '@quicklinks/runtime/plugins/is-api-path'
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
-import { isSecureOrigin, type ServerConfig } from '../env.ts'
-import { isApiPath } from './is-api-path.ts'
 
 /**
  * What the web build says it needs beyond its own origin, per CSP directive (apps/web writes it

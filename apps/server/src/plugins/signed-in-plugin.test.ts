@@ -1,8 +1,8 @@
+import { errorHandlerPlugin } from '@quicklinks/runtime/plugins/error-handler-plugin'
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { User } from '../db/schema.ts'
-import { errorHandlerPlugin } from './error-handler-plugin.ts'
 import { signedInPlugin } from './signed-in-plugin.ts'
 
 const alice: User = {

@@ -3,14 +3,14 @@ import { readFile, stat } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import fastifyStatic from '@fastify/static'
 import { AppError } from '@quicklinks/core/app-error'
+import { isApiPath } from '@quicklinks/runtime/plugins/is-api-path'
+import { isNotCounted } from '@quicklinks/runtime/plugins/rate-limit-plugin'
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Link } from '../db/schema.ts'
 import { type EncodableText, encodeOnce, pickEncoding } from '../services/http/encode-once.ts'
 import { getPublicLinkOrThrow } from '../services/links/get-public-link-or-throw.ts'
 import { buildPayPageMeta, genericPayPageMeta, injectPayPageMeta } from './inject-pay-page-meta.ts'
-import { isApiPath } from './is-api-path.ts'
-import { isNotCounted } from './rate-limit-plugin.ts'
 
 const notBuiltMessage =
   'Quick Links: the web app has not been built yet.\n\n' +

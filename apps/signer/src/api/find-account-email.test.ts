@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { createTestDatabase } from '@quicklinks/server/test/build-test-app'
+import { createTestDatabase } from '@quicklinks/runtime/test/pglite-template'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SignerDatabase } from '../db/signer-database.ts'

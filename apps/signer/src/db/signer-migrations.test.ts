@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { PGlite } from '@electric-sql/pglite'
-import { getPgliteRuntime } from '@quicklinks/server/test/pglite-template'
+import { getPgliteRuntime } from '@quicklinks/runtime/test/pglite-template'
 import { sql } from 'drizzle-orm'
 import { drizzle } from 'drizzle-orm/pglite'
 import { migrate } from 'drizzle-orm/pglite/migrator'

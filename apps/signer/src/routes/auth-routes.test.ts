@@ -1,7 +1,8 @@
 import { p256 } from '@noble/curves/nist.js'
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js'
 import { AppError } from '@quicklinks/core/app-error'
-import { buildTestApp } from '@quicklinks/server/test/build-test-app'
+import { createLogger } from '@quicklinks/runtime/create-logger'
+import { createTestConfig } from '@quicklinks/runtime/test/create-test-config'
 import { sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
@@ -14,6 +15,7 @@ import {
   type SignerTestApp,
   signInByEmail,
 } from '../../test/build-signer-test-app.ts'
+import { buildSignerApp } from '../build-signer-app.ts'
 import { decryptCredentialBundle } from '../crypto/bundles/decrypt-credential-bundle.ts'
 
 /** The magic link in a sign-in mail's HTML. */
@@ -535,11 +537,13 @@ describe('signer sign-in routes', () => {
       expect(testApp.delivery.emails.filter((mail) => mail.subject === lockNoticeSubject)).toHaveLength(1)
 
       // The lock lives in the database: a second instance on it refuses too.
-      const other = await buildTestApp(
-        { sms: { provider: 'dev' } },
-        { database: testApp.database, delivery: testApp.delivery, signerNow: testApp.clock.now },
-      )
-      const onOther = await other.app.inject({
+      const other = await buildSignerApp(createTestConfig({ sms: { provider: 'dev' } }), {
+        database: testApp.database,
+        logger: createLogger('silent'),
+        delivery: testApp.delivery,
+        signerNow: testApp.clock.now,
+      })
+      const onOther = await other.inject({
         method: 'POST',
         url: '/signer/v1/otp',
         cookies: { csrf_token: csrfToken },
@@ -552,7 +556,7 @@ describe('signer sign-in routes', () => {
         },
       })
       expect(onOther.statusCode).toBe(429)
-      await other.app.close()
+      await other.close()
 
       testApp.clock.advance(55 * 60_000 + 1_000)
       const after = await startEmailAuth(email)

@@ -1,10 +1,10 @@
 import { devTransactionParamsSchema, devTransactionResponseSchema } from '@quicklinks/core/api/dev'
 import { errorResponseSchema } from '@quicklinks/core/api/error-response'
 import { AppError } from '@quicklinks/core/app-error'
+import { getDevnetDeploymentOrThrow } from '@quicklinks/runtime/devnet/get-devnet-deployment-or-throw'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { getChainRpcUrl } from '../../services/chains/get-chain-rpc-url.ts'
 import { getLocalPublicClient } from '../../services/chains/get-local-public-client.ts'
-import { getDevnetDeploymentOrThrow } from '../../services/devnet/get-devnet-deployment-or-throw.ts'
 
 /** Turns bigints into decimal strings so a viem object can go out as JSON. */
 function toJson(value: unknown): unknown {

@@ -1,10 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { DevMail } from '@quicklinks/core/dev-outbox'
+import { createLogger } from '@quicklinks/runtime/create-logger'
+import { createDevOutbox } from '@quicklinks/runtime/delivery/create-dev-outbox'
 import { afterEach, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts'
-import { createLogger } from '../../create-logger.ts'
-import { createDevOutbox } from '../../services/delivery/create-dev-outbox.ts'
 import { type MailCatcher, startMailCatcher } from '../../services/delivery/start-mail-catcher.ts'
 
 const deployment = {

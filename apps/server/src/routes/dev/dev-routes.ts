@@ -1,10 +1,10 @@
 import { devMailListResponseSchema, devSmsListResponseSchema } from '@quicklinks/core/api/dev'
 import { errorResponseSchema } from '@quicklinks/core/api/error-response'
 import type { DevMail, DevSms } from '@quicklinks/core/dev-outbox'
+import type { DevOutbox } from '@quicklinks/runtime/delivery/create-dev-outbox'
+import { getDevnetDeploymentOrThrow } from '@quicklinks/runtime/devnet/get-devnet-deployment-or-throw'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import type { DevOutbox } from '../../services/delivery/create-dev-outbox.ts'
 import { devnetDeploymentSchema } from '../../services/devnet/devnet-deployment-schema.ts'
-import { getDevnetDeploymentOrThrow } from '../../services/devnet/get-devnet-deployment-or-throw.ts'
 
 export type DevRoutesOptions = {
   /** Mail caught by the dev SMTP catcher. */

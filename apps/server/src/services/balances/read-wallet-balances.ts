@@ -1,7 +1,7 @@
 import { multicall3Abi } from '@quicklinks/contracts/generated/multicall3'
 import type { BalanceEntry } from '@quicklinks/core/api/balances'
+import type { ServerConfig } from '@quicklinks/runtime/env'
 import { type ContractFunctionParameters, createPublicClient, erc20Abi, getAddress, http } from 'viem'
-import type { ServerConfig } from '../../env.ts'
 import { getChainRpcUrl } from '../chains/get-chain-rpc-url.ts'
 import {
   isNativeTokenAddress,

@@ -1,7 +1,7 @@
+import type { Database, DatabaseClient } from '@quicklinks/runtime/db/create-database-client'
 import { sql } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
 import pg from 'pg'
-import type { Database, DatabaseClient } from '../../db/create-database-client.ts'
 
 /** The Postgres NOTIFY channel every instance listens on (docs/decisions/0013). */
 export const cacheChangeChannel = 'ql_cache_changed'

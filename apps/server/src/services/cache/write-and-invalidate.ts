@@ -1,4 +1,4 @@
-import type { Database } from '../../db/create-database-client.ts'
+import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { type CacheChanges, notifyCacheChanges } from './cache-change-feed.ts'
 import { applyCacheChanges, type ReadCaches } from './read-caches.ts'
 

@@ -1,9 +1,9 @@
 import { createConnection } from 'node:net'
 import type { DevMail } from '@quicklinks/core/dev-outbox'
+import { createLogger } from '@quicklinks/runtime/create-logger'
+import { createDelivery } from '@quicklinks/runtime/delivery/create-delivery'
+import { createDevOutbox } from '@quicklinks/runtime/delivery/create-dev-outbox'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createLogger } from '../../create-logger.ts'
-import { createDelivery } from './create-delivery.ts'
-import { createDevOutbox } from './create-dev-outbox.ts'
 import { type MailCatcher, startMailCatcher } from './start-mail-catcher.ts'
 
 const logger = createLogger('silent')

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import type { AddressInfo } from 'node:net'
 import type { DevMail } from '@quicklinks/core/dev-outbox'
+import type { DeliveryLogger } from '@quicklinks/runtime/delivery/create-delivery'
+import type { DevOutbox } from '@quicklinks/runtime/delivery/create-dev-outbox'
 import { simpleParser } from 'mailparser'
 import { SMTPServer } from 'smtp-server'
-import type { DeliveryLogger } from './create-delivery.ts'
-import type { DevOutbox } from './create-dev-outbox.ts'
 
 export type MailCatcher = {
   /** The port it listens on (the real one when asked for port 0). */

@@ -1,8 +1,8 @@
 import { AppError } from '@quicklinks/core/app-error'
 import { createValidationError } from '@quicklinks/core/parse-input-or-throw'
 import { buildSlug, getSlugProblem } from '@quicklinks/core/slug'
+import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { and, inArray, ne, sql } from 'drizzle-orm'
-import type { Database } from '../../db/create-database-client.ts'
 import { links } from '../../db/schema.ts'
 
 const maxSlugLength = 64

@@ -1,7 +1,7 @@
 import type { CreateLinkRequest } from '@quicklinks/core/api/links'
+import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { and, eq } from 'drizzle-orm'
 import { getAddress } from 'viem'
-import type { Database } from '../../db/create-database-client.ts'
 import { type Link, links } from '../../db/schema.ts'
 import type { ReadCaches } from '../cache/read-caches.ts'
 import { writeAndInvalidate } from '../cache/write-and-invalidate.ts'

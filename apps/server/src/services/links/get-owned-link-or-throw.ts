@@ -1,6 +1,6 @@
 import { AppError } from '@quicklinks/core/app-error'
+import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { and, eq } from 'drizzle-orm'
-import type { Database } from '../../db/create-database-client.ts'
 import { type Link, links } from '../../db/schema.ts'
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i

@@ -1,6 +1,6 @@
 import { AppError } from '@quicklinks/core/app-error'
+import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { and, eq, sql } from 'drizzle-orm'
-import type { Database } from '../../db/create-database-client.ts'
 import { type Link, links } from '../../db/schema.ts'
 import type { PublicLinkCache } from '../cache/public-link-cache.ts'
 

@@ -1,5 +1,5 @@
+import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { desc, eq } from 'drizzle-orm'
-import type { Database } from '../../db/create-database-client.ts'
 import { type Link, links } from '../../db/schema.ts'
 
 /** The user's links, newest first. Rejects when the database fails. */

@@ -1,5 +1,5 @@
+import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { sql } from 'drizzle-orm'
-import type { Database } from '../../db/create-database-client.ts'
 
 /** Quantiles of a duration in seconds over a recent window; null when nothing finished in it. */
 export type DurationQuantiles = { p50: number | null; p90: number | null; p99: number | null; count: number }

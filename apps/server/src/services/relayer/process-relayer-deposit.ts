@@ -1,7 +1,7 @@
+import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { and, eq, inArray, ne } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
 import { erc20Abi, type Hash, maxUint256, type PublicClient, type TransactionReceipt } from 'viem'
-import type { Database } from '../../db/create-database-client.ts'
 import { type RelayerDeposit, relayerDeposits, routeIntents } from '../../db/schema.ts'
 import { listBlockRanges, maxLogBlockRange } from '../chains/list-block-ranges.ts'
 import { getLocalTokenOrThrow, getLocalUsdcOrThrow, type LocalToken } from '../chains/local-devnet-chain.ts'

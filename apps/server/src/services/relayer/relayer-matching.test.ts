@@ -1,3 +1,4 @@
+import type { DatabaseClient } from '@quicklinks/runtime/db/create-database-client'
 import { eq } from 'drizzle-orm'
 import { parseUnits } from 'viem'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -9,7 +10,6 @@ import {
   type PaymentDevnet,
   startPaymentDevnet,
 } from '../../../test/payment-test-kit.ts'
-import type { DatabaseClient } from '../../db/create-database-client.ts'
 import { routeIntents } from '../../db/schema.ts'
 import { recordRouteReceipt } from '../route-intents/record-route-receipt.ts'
 import { getRoutingProvider } from '../routing/get-routing-provider.ts'

@@ -1,3 +1,4 @@
+import type { DatabaseClient } from '@quicklinks/runtime/db/create-database-client'
 import { eq } from 'drizzle-orm'
 import { type Hash, parseUnits } from 'viem'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -10,7 +11,6 @@ import {
   type PaymentDevnet,
   startPaymentDevnet,
 } from '../../../test/payment-test-kit.ts'
-import type { DatabaseClient } from '../../db/create-database-client.ts'
 import { relayerDeposits } from '../../db/schema.ts'
 import { getPayRouterAddressOrThrow } from '../payrouter/get-pay-router-address-or-throw.ts'
 import { startWorkers } from '../workers/start-workers.ts'

@@ -1,5 +1,6 @@
 import { payRouterAbi } from '@quicklinks/contracts/generated/pay-router'
 import { buildViemChain } from '@quicklinks/devnet/build-viem-chain'
+import type { DatabaseClient } from '@quicklinks/runtime/db/create-database-client'
 import { asc, eq } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
 import { createTestClient, erc20Abi, type Hash, http, parseEventLogs } from 'viem'
@@ -8,7 +9,6 @@ import {
   type PaymentDevnet,
   type TestRoute,
 } from '../../../test/payment-test-kit.ts'
-import type { DatabaseClient } from '../../db/create-database-client.ts'
 import { type RelayerDeposit, relayerDeposits, routeIntents } from '../../db/schema.ts'
 import { getPayRouterAddressOrThrow } from '../payrouter/get-pay-router-address-or-throw.ts'
 import { createRelayerWorker, type RelayerWorker } from './create-relayer-worker.ts'

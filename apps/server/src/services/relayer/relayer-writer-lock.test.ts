@@ -1,8 +1,8 @@
+import { createDatabaseClient, type DatabaseClient } from '@quicklinks/runtime/db/create-database-client'
+import { type RunningPostgres, startPostgres } from '@quicklinks/runtime/test/start-postgres'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestDatabase } from '../../../test/build-test-app.ts'
-import { type RunningPostgres, startPostgres } from '../../../test/start-postgres.ts'
-import { createDatabaseClient, type DatabaseClient } from '../../db/create-database-client.ts'
 import { createRelayerWriterLock } from './relayer-writer-lock.ts'
 
 const relayer = `0x${'a9'.repeat(20)}`

@@ -1,6 +1,6 @@
+import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import pg from 'pg'
 import { keccak256, stringToHex } from 'viem'
-import type { Database } from '../../db/create-database-client.ts'
 
 /**
  * The right to send transactions from one relayer key. Two processes signing with one key would

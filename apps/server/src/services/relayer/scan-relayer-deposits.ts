@@ -1,7 +1,7 @@
+import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { eq, sql } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
 import type { PublicClient } from 'viem'
-import type { Database } from '../../db/create-database-client.ts'
 import { relayerCursors, relayerDeposits } from '../../db/schema.ts'
 import { listBlockRanges } from '../chains/list-block-ranges.ts'
 import { getPayRouterEvents } from '../payrouter/get-pay-router-events.ts'

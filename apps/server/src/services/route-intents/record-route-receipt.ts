@@ -1,7 +1,7 @@
 import { AppError } from '@quicklinks/core/app-error'
 import { readTransactionStatus } from '@quicklinks/core/transaction-status'
+import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { and, asc, eq, inArray, sql } from 'drizzle-orm'
-import type { Database } from '../../db/create-database-client.ts'
 import { routeIntentReceipts, routeIntents } from '../../db/schema.ts'
 import { mismatchStatusRaw } from '../tracking/track-payment.ts'
 

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import type { RouteResult } from '@quicklinks/core/api/routing'
 import { AppError } from '@quicklinks/core/app-error'
+import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { eq } from 'drizzle-orm'
 import { getAddress } from 'viem'
-import type { Database } from '../../db/create-database-client.ts'
 import { links, routeIntents } from '../../db/schema.ts'
 import {
   isNativeTokenAddress,

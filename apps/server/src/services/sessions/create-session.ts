@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import type { Database } from '../../db/create-database-client.ts'
+import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { sessions } from '../../db/schema.ts'
 import { hashSessionToken } from './hash-session-token.ts'
 

@@ -1,5 +1,5 @@
+import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { and, eq, gt, isNull } from 'drizzle-orm'
-import type { Database } from '../../db/create-database-client.ts'
 import { sessions, type User, users } from '../../db/schema.ts'
 import type { ReadCache } from '../cache/create-read-cache.ts'
 import type { SessionUser } from '../cache/read-caches.ts'

@@ -1,5 +1,5 @@
+import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { and, eq, isNull } from 'drizzle-orm'
-import type { Database } from '../../db/create-database-client.ts'
 import { sessions } from '../../db/schema.ts'
 import type { ReadCaches } from '../cache/read-caches.ts'
 import { writeAndInvalidate } from '../cache/write-and-invalidate.ts'

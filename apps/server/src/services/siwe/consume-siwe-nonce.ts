@@ -1,5 +1,5 @@
+import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { and, eq, gt } from 'drizzle-orm'
-import type { Database } from '../../db/create-database-client.ts'
 import { siweNonces } from '../../db/schema.ts'
 
 /**

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
+import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { lte } from 'drizzle-orm'
-import type { Database } from '../../db/create-database-client.ts'
 import { siweNonces } from '../../db/schema.ts'
 
 /** How long a nonce can be used after it was handed out. */

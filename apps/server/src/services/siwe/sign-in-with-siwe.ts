@@ -1,7 +1,7 @@
+import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { findAccountEmail } from '@quicklinks/signer/api/find-account-email'
 import { eq } from 'drizzle-orm'
 import type { Address } from 'viem'
-import type { Database } from '../../db/create-database-client.ts'
 import { type User, users } from '../../db/schema.ts'
 import type { ReadCaches } from '../cache/read-caches.ts'
 import { writeAndInvalidate } from '../cache/write-and-invalidate.ts'

@@ -1,8 +1,8 @@
 import { AppError } from '@quicklinks/core/app-error'
 import { createValidationError } from '@quicklinks/core/parse-input-or-throw'
+import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { type Address, getAddress, type Hex, isAddress } from 'viem'
 import { parseSiweMessage, type SiweMessage, validateSiweMessage } from 'viem/siwe'
-import type { Database } from '../../db/create-database-client.ts'
 import { consumeSiweNonce } from './consume-siwe-nonce.ts'
 import { type SiweSignatureVerifier, verifyEoaSignature } from './verify-eoa-signature.ts'
 

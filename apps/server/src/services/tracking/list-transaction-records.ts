@@ -1,8 +1,8 @@
 import type { TransactionRecordResponse } from '@quicklinks/core/api/transactions'
 import { AppError } from '@quicklinks/core/app-error'
 import { readTransactionStatus } from '@quicklinks/core/transaction-status'
+import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { and, desc, eq, isNotNull } from 'drizzle-orm'
-import type { Database } from '../../db/create-database-client.ts'
 import { type RouteIntent, routeIntents } from '../../db/schema.ts'
 
 /** A payment record as GET /api/data/transactions/{address} answers it (docs/api.md#transaction-record). */

@@ -1,6 +1,6 @@
 import { AppError } from '@quicklinks/core/app-error'
+import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { and, eq, ne, sql } from 'drizzle-orm'
-import type { Database } from '../../db/create-database-client.ts'
 import { type User, users } from '../../db/schema.ts'
 import type { ReadCaches } from '../cache/read-caches.ts'
 import { writeAndInvalidate } from '../cache/write-and-invalidate.ts'

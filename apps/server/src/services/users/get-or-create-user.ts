@@ -1,4 +1,4 @@
-import type { Database } from '../../db/create-database-client.ts'
+import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { type User, users } from '../../db/schema.ts'
 
 const evmAddressPattern = /^0x[0-9a-fA-F]{40}$/

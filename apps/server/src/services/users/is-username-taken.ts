@@ -1,5 +1,5 @@
+import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { sql } from 'drizzle-orm'
-import type { Database } from '../../db/create-database-client.ts'
 import { users } from '../../db/schema.ts'
 
 /** Whether any user holds `username`, ignoring case. Rejects when the database fails. */

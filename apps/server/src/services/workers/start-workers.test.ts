@@ -1,5 +1,5 @@
+import { createLogger } from '@quicklinks/runtime/create-logger'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createLogger } from '../../create-logger.ts'
 import { startWorkers, type Worker } from './start-workers.ts'
 
 const logger = createLogger('silent')

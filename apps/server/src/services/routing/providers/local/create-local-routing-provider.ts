@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs'
 import { AppError } from '@quicklinks/core/app-error'
 import type { DevnetDeployment } from '@quicklinks/devnet/devnet-deployment'
+import { getDevnetDeploymentOrThrow } from '@quicklinks/runtime/devnet/get-devnet-deployment-or-throw'
 import { getChainRpcUrl } from '../../../chains/get-chain-rpc-url.ts'
-import { getDevnetDeploymentOrThrow } from '../../../devnet/get-devnet-deployment-or-throw.ts'
 import { readPoolUsdPrices } from '../../../uniswap/read-pool-usd-prices.ts'
 import {
   nativeTokenAddress,

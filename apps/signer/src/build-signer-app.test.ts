@@ -1,9 +1,10 @@
+import { createLogger } from '@quicklinks/runtime/create-logger'
+import type { DatabaseClient } from '@quicklinks/runtime/db/create-database-client'
+import { createTestConfig } from '@quicklinks/runtime/test/create-test-config'
+import { createTestDatabase } from '@quicklinks/runtime/test/pglite-template'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestConfig, createTestDatabase } from '../test/build-test-app.ts'
 import { buildSignerApp } from './build-signer-app.ts'
-import { createLogger } from './create-logger.ts'
-import type { DatabaseClient } from './db/create-database-client.ts'
 
 const csrf = 'Wr_pgTqEdsYsZfUtASL3WjVWSx2LuyWGlKad1PfksSA'
 

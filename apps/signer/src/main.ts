@@ -1,10 +1,13 @@
-// The signer service on its own (npm run signer -w apps/server): the same database and
-// configuration as the app server, only GET /health and /signer/v1, on SIGNER_PORT.
+// The signer service on its own (npm run signer -w apps/signer): the same database and
+// configuration as the app server, only GET /health and /signer/v1, on SIGNER_PORT. It migrates
+// only the signer's own tables (docs/decisions/0016).
 // The default set-up mounts the signer in the app server instead (docs/decisions/0006).
-import { buildSignerApp } from './build-signer-app.ts'
-import { startServerProcess } from './start-server-process.ts'
 
-const serverProcess = await startServerProcess()
+import { startServerProcess } from '@quicklinks/runtime/start-server-process'
+import { buildSignerApp } from './build-signer-app.ts'
+import { migrateSignerDatabase } from './db/migrate-signer-database.ts'
+
+const serverProcess = await startServerProcess({ migrate: migrateSignerDatabase })
 const { config, logger, database } = serverProcess
 
 const app = await buildSignerApp(config, { database, logger }).catch((error: unknown) =>

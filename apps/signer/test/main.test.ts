@@ -1,15 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { repoRoot } from '@quicklinks/runtime/env'
+import { startEntryPoint } from '@quicklinks/runtime/test/start-entry-point'
 import { afterEach, describe, expect, it } from 'vitest'
-import { repoRoot } from '../src/env.ts'
-import { startEntryPoint } from './start-entry-point.ts'
 
-const signerMainPath = join(repoRoot, 'apps', 'server', 'src', 'signer-main.ts')
+const signerMainPath = join(repoRoot, 'apps', 'signer', 'src', 'main.ts')
 
 const startSignerMain = (env: Record<string, string>) => startEntryPoint(signerMainPath, env)
 
-describe('src/signer-main.ts', () => {
+describe('src/main.ts', () => {
   const cleanups: (() => void)[] = []
   afterEach(() => {
     for (const cleanup of cleanups.splice(0)) cleanup()

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { repoRoot } from '../src/env.ts'
 
-/** A server entry point (main.ts, signer-main.ts) running as a child process under test. */
+/** A server entry point (apps/server/src/main.ts, apps/signer/src/main.ts) running as a child process under test. */
 export type RunningEntryPoint = {
   child: ChildProcess
   output: () => string

@@ -1,7 +1,7 @@
 import { AppError } from '@quicklinks/core/app-error'
 import type { DevSms } from '@quicklinks/core/dev-outbox'
 import { describe, expect, it } from 'vitest'
-import { createLogger } from '../../create-logger.ts'
+import { createLogger } from '../create-logger.ts'
 import { createDelivery } from './create-delivery.ts'
 import { createDevOutbox } from './create-dev-outbox.ts'
 

@@ -4,18 +4,17 @@ import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import pg from 'pg'
-import * as schema from './schema.ts'
-
-export type DatabaseSchema = typeof schema
-
 /** What `db.execute` resolves to on both drivers: PGlite's Results and pg's QueryResult both carry `rows`. */
 export interface RowsQueryResultHKT extends PgQueryResultHKT {
   type: QueryRows<this['row']>
 }
 type QueryRows<Row> = { rows: Row[] }
 
-/** The Drizzle handle every repository and service takes; the same API on PGlite and Postgres. */
-export type Database = PgDatabase<RowsQueryResultHKT, DatabaseSchema>
+/**
+ * The Drizzle handle every repository and service takes; the same API on PGlite and Postgres.
+ * Queries name their tables (each app's schema.ts), so the handle carries no schema of its own.
+ */
+export type Database = PgDatabase<RowsQueryResultHKT>
 
 /** Where the data lives: a Postgres server, or PGlite on disk (`dataDir`) or in memory (none). */
 export type DatabaseTarget = { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir?: string }
@@ -70,7 +69,7 @@ export async function createDatabaseClient(
       idle_in_transaction_session_timeout: postgresPoolDefaults.idleInTransactionTimeoutMs,
     })
     pool.on('error', (error) => options.onPoolError?.(error))
-    const db = drizzleNodePostgres({ client: pool, schema })
+    const db = drizzleNodePostgres({ client: pool })
     let closed: Promise<void> | undefined
     return { kind: 'postgres', db, pool, close: () => (closed ??= pool.end()) }
   }
@@ -85,7 +84,7 @@ export async function createDatabaseClient(
  * common interface; closing the client closes the PGlite.
  */
 export function createPgliteDatabaseClient(pglite: PGlite): DatabaseClient {
-  const db = drizzlePglite({ client: pglite, schema })
+  const db = drizzlePglite({ client: pglite })
   let closed: Promise<void> | undefined
   return {
     kind: 'pglite',

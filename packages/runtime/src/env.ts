@@ -140,7 +140,7 @@ export type ServerConfig = {
   framesPort: number
   /** Origin the browser loads the frames from, without a trailing slash. */
   framesOrigin: string
-  /** Port of the standalone signer (`npm run signer -w apps/server`); by default the app server mounts it. */
+  /** Port of the standalone signer (`npm run signer -w apps/signer`); by default the app server mounts it. */
   signerPort: number
   /** Key-encryption key for wallet seeds (32 bytes, hex or base64); required outside dev mode, else a 0600 file in dataDir. */
   signerMasterKey: string | undefined

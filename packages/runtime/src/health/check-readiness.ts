@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs'
 import { withTimeout } from '@quicklinks/core/with-timeout'
 import { sql } from 'drizzle-orm'
-import type { Database } from '../../db/create-database-client.ts'
-import type { ServerConfig } from '../../env.ts'
+import type { Database } from '../db/create-database-client.ts'
 import { getDevnetDeploymentOrThrow } from '../devnet/get-devnet-deployment-or-throw.ts'
+import type { ServerConfig } from '../env.ts'
 
 /** One dependency's answer: whether it is usable, how long it took, and why not. */
 export type ReadinessCheck = { status: 'ok' | 'failed'; ms: number; error?: string }

@@ -1,10 +1,9 @@
-// Start-up and shut-down shared by the two entry points (main.ts, signer-main.ts).
+// Start-up and shut-down shared by the two entry points (apps/server/src/main.ts, apps/signer/src/main.ts).
 import type { FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
 import { createLogger } from './create-logger.ts'
 import { createDatabaseClient, type DatabaseClient } from './db/create-database-client.ts'
 import { getDatabaseTarget } from './db/get-database-target.ts'
-import { migrate } from './db/migrate.ts'
 import { type ConnectionDrain, trackConnections } from './drain-connections.ts'
 import { parseEnv, type ServerConfig } from './env.ts'
 
@@ -38,12 +37,18 @@ export type ServerProcess = {
   closeOnSignals(): void
 }
 
+export type StartServerProcessOptions = {
+  /** Applies the process's pending migrations (the app server's and the signer's, or the signer's). */
+  migrate(client: DatabaseClient): Promise<void>
+}
+
 /**
- * Parses the environment, opens the database and migrates it: the start every server process
- * shares. Never rejects: a bad environment prints the message and exits 1; a database that does not
- * open or migrate is logged as fatal and exits 1 (closing the database if it opened).
+ * Parses the environment, opens the database and migrates it with `options.migrate`: the start
+ * every server process shares. Never rejects: a bad environment prints the message and exits 1; a
+ * database that does not open or migrate is logged as fatal and exits 1 (closing the database if it
+ * opened).
  */
-export async function startServerProcess(): Promise<ServerProcess> {
+export async function startServerProcess(options: StartServerProcessOptions): Promise<ServerProcess> {
   let config: ServerConfig
   try {
     config = parseEnv()
@@ -82,7 +87,7 @@ export async function startServerProcess(): Promise<ServerProcess> {
   }
 
   try {
-    await migrate(database)
+    await options.migrate(database)
     logger.info({ database: target.kind }, 'Database migrated')
   } catch (error) {
     await exitWithFailure(error, 'Database migration failed')

@@ -1,7 +1,7 @@
 import { healthResponseSchema, readinessResponseSchema } from '@quicklinks/core/api/health'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { ensureCsrfCookie } from '../plugins/csrf-plugin.ts'
-import { checkReadiness, type Readiness } from '../services/health/check-readiness.ts'
+import { checkReadiness, type Readiness } from './check-readiness.ts'
 
 // The probe's answer never changes: written once, sent as it is (no schema pass per probe).
 const healthBody = healthResponseSchema.parse({ status: 'ok' })
