@@ -1,6 +1,6 @@
 import { act, configure, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { createMemoryRouter, RouterProvider } from 'react-router'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { AppProviders } from '../../app/providers'
 import { createQueryClient } from '../../app/query-client'
 import { createApiClient } from '../../lib/api-client'
@@ -16,6 +16,7 @@ import { dismissToast } from '../../ui/use-toast'
 import { useAuthModalStore } from '../auth/auth-modal-store'
 import { sessionKeys } from '../auth/session'
 import { desiredUsernameStorageKey } from './desired-username-storage'
+import { usernameLookupDebounceMs } from './use-username-availability'
 import { UsernameClaimScreen } from './username-claim-screen'
 
 // Lookups wait 350 ms before a real HTTP round trip; leave room when the machine is busy.
@@ -27,6 +28,8 @@ let signedIn = false
 let taken = new Set<string>()
 let delays = new Map<string, number>()
 let failLookups = false
+/** Names whose lookup the server has answered, in order (the client may have stopped listening). */
+let answeredLookups: string[] = []
 const user = {
   id: '5f0c7a52-3b1e-4c9a-9d2f-8e6b1a4c7d30',
   address: '0x71C7656EC7ab88b098defB751B7401B5f6d8976F',
@@ -48,6 +51,7 @@ beforeEach(() => {
   taken = new Set(['ada'])
   delays = new Map()
   failLookups = false
+  answeredLookups = []
   useAuthModalStore.setState({ isOpen: false, purpose: 'navigate' })
   setPageUrl(`${server.origin}/username`)
   clearCookies()
@@ -66,10 +70,14 @@ beforeEach(() => {
         sendJson(response, 500, { error: { code: 'INTERNAL', message: 'Something went wrong.' } })
         return
       }
-      setTimeout(
-        () => sendJson(response, 200, { exists: taken.has(name.toLowerCase()) }),
-        delays.get(name) ?? 0,
-      )
+      const answer = () => {
+        sendJson(response, 200, { exists: taken.has(name.toLowerCase()) })
+        answeredLookups.push(name)
+      }
+      // At once unless delayed: tests that fake setTimeout for the debounce still get answers.
+      const delay = delays.get(name)
+      if (delay === undefined) answer()
+      else setTimeout(answer, delay)
     } else if (request.method === 'POST' && request.path === '/api/users/username') {
       const { username } = JSON.parse(request.body) as { username: string }
       if (taken.has(username.toLowerCase())) {
@@ -107,15 +115,33 @@ function renderScreen() {
 const lookups = () => server.requests.filter((request) => request.path.endsWith('/exists'))
 const searchBox = () => screen.getByRole('searchbox', { name: 'Search for your 0x Username' })
 const type = (value: string) => fireEvent.change(searchBox(), { target: { value } })
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+/**
+ * Fakes only the debounce's clock (the test server and HTTP stay real). Testing Library's findBy*
+ * and waitFor need real timers, so a test fakes them only around the steps it times.
+ */
+const fakeDebounceTimers = () => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+const advanceBy = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms))
 
 describe('username claim screen', () => {
   it('looks a name up once, 350 ms after the last keystroke', async () => {
     renderScreen()
     await screen.findByRole('heading', { name: 'Claim Your Username' })
-    for (const value of ['gr', 'gra', 'grac', 'grace']) type(value)
-    await sleep(250)
-    expect(lookups()).toHaveLength(0)
+    fakeDebounceTimers()
+    try {
+      for (const value of ['gr', 'gra', 'grac', 'grace']) {
+        type(value)
+        await advanceBy(100)
+      }
+      // A lookup shows Checking… the moment it starts, before its request leaves.
+      await advanceBy(usernameLookupDebounceMs - 101)
+      expect(screen.queryByText('Checking…')).toBeNull()
+      expect(lookups()).toHaveLength(0)
+      await advanceBy(1)
+      expect(screen.getByText('Checking…')).toBeTruthy()
+    } finally {
+      // Testing Library's findBy* waits on real timers.
+      vi.useRealTimers()
+    }
     expect(await screen.findByText('@grace is available!')).toBeTruthy()
     expect(lookups().map((request) => request.path)).toEqual(['/api/users/username/grace/exists'])
   })
@@ -165,7 +191,12 @@ describe('username claim screen', () => {
     type('fastname')
     fireEvent.submit(searchBox())
     expect(await screen.findByText('That handle is taken. Try one:')).toBeTruthy()
-    await sleep(600)
+    // The server sends the older answer; a later round trip to the same server ends after it would
+    // have arrived, and act lets React apply whatever it would have set.
+    await waitFor(() => expect(answeredLookups).toContain('slowname'))
+    await act(async () => {
+      await fetch(`${server.origin}/health`)
+    })
     expect(screen.queryByText('@slowname is available!')).toBeNull()
     expect(screen.getByText('That handle is taken. Try one:')).toBeTruthy()
   })
@@ -174,11 +205,18 @@ describe('username claim screen', () => {
     renderScreen()
     type('grace')
     await screen.findByText('@grace is available!')
-    type('gr')
-    expect(screen.queryByText('@grace is available!')).toBeNull()
-    expect(screen.queryByRole('region', { name: 'Selected username' })).toBeNull()
-    await sleep(450)
-    expect(lookups()).toHaveLength(1)
+    fakeDebounceTimers()
+    try {
+      type('gr')
+      expect(screen.queryByText('@grace is available!')).toBeNull()
+      expect(screen.queryByRole('region', { name: 'Selected username' })).toBeNull()
+      // Past the debounce no lookup starts: one would show Checking… before its request leaves.
+      await advanceBy(usernameLookupDebounceMs)
+      expect(screen.queryByText('Checking…')).toBeNull()
+      expect(lookups()).toHaveLength(1)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it('says when availability cannot be checked', async () => {
