@@ -425,8 +425,11 @@ describe('pay modal', () => {
     await dialogNamed('Select Chain & Token')
     await user.click(screen.getByRole('button', { name: 'Back' }))
     await dialogNamed('Select Your Wallet')
-    // No automatic advance while the wallet is still disconnecting.
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    // No automatic advance while the wallet is still disconnecting: by the time the disconnect
+    // reaches the wallet, Back has rendered the wallet step with the wallet still connected.
+    await waitFor(() =>
+      expect(wallet.requests.map((request) => request.method)).toContain('wallet_revokePermissions'),
+    )
     expect(screen.getByRole('dialog', { name: 'Select Your Wallet' })).toBeTruthy()
     fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Escape' })
     await waitFor(() => expect(closed).toBe(true))
@@ -501,9 +504,9 @@ describe('pay modal', () => {
     expect(transactionPolls[0]).toBeGreaterThanOrEqual(answeredAt)
     expect((transactionPolls[0] ?? 0) - answeredAt).toBeLessThan(1500)
 
-    // The other transaction's failure is not this payer's: still confirming after another poll.
-    await waitFor(() => expect(transactionPolls.length).toBeGreaterThanOrEqual(2), { timeout: 4000 })
-    await act(() => new Promise((resolve) => setTimeout(resolve, 100)))
+    // The other transaction's failure is not this payer's: still confirming after another poll. A
+    // third poll is sent only once the second answer has been handled, so it was not taken as final.
+    await waitFor(() => expect(transactionPolls.length).toBeGreaterThanOrEqual(3), { timeout: 6000 })
     expect(screen.getByRole('dialog', { name: 'Payment Confirmation' })).toBeTruthy()
     expect(within(processing).getByText('Confirming...')).toBeTruthy()
     expect(
