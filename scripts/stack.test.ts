@@ -22,6 +22,8 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 type Stack = {
   child: ChildProcess
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+  /** Resolves when the stack prints its 'running' banner; rejects if it exits first. */
+  banner: Promise<void>
   /** The end of what the stack printed, for a failure's message. */
   tail(): string
 }
@@ -43,29 +45,30 @@ function startStack(): Stack {
   })
   // Drained so a full pipe never blocks the stack; kept for a failure's message.
   let output = ''
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString()
+  let onBanner: () => void = () => {}
+  const banner = new Promise<void>((resolve, reject) => {
+    onBanner = resolve
+    child.once('exit', () => reject(new Error(`the stack exited while starting:\n${output.slice(-4000)}`)))
   })
-  child.stderr?.on('data', (chunk: Buffer) => {
+  // Handled here too: a stack that exits after its banner must not leave a stray rejection.
+  banner.catch(() => {})
+  const append = (chunk: Buffer) => {
     output += chunk.toString()
-  })
+    if (output.includes('Quick Links is running')) onBanner()
+  }
+  child.stdout?.on('data', append)
+  child.stderr?.on('data', append)
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
     child.on('exit', (code, signal) => done({ code, signal })),
   )
-  return { child, exited, tail: () => output.slice(-4000) }
+  return { child, exited, banner, tail: () => output.slice(-4000) }
 }
 
+/** Resolves once the stack prints its banner, which it does after the app answered /health. */
 async function waitForHealth(stack: Stack): Promise<void> {
-  const deadline = Date.now() + 180_000
-  while (Date.now() < deadline) {
-    if (stack.child.exitCode !== null) throw new Error(`the stack exited while starting:\n${stack.tail()}`)
-    const ok = await fetch(`http://127.0.0.1:${appPort}/health`)
-      .then((response) => response.ok)
-      .catch(() => false)
-    if (ok) return
-    await new Promise((done) => setTimeout(done, 250))
-  }
-  throw new Error(`the stack did not become healthy within 180 s:\n${stack.tail()}`)
+  await stack.banner
+  const health = await fetch(`http://127.0.0.1:${appPort}/health`)
+  expect(health.status).toBe(200)
 }
 
 /** The stack's child processes (Linux /proc), with their command lines. */

@@ -38,20 +38,14 @@ function startServer(port: number): RunningEntryPoint {
     DEVNET_DEPLOYMENT_FILE: devnet.deploymentFile,
     SIGNER_MASTER_KEY: '5e'.repeat(32),
     RATE_LIMIT_MAX: '100000',
-    LOG_LEVEL: 'warn',
+    // info: the listening line is what the test waits for.
+    LOG_LEVEL: 'info',
   })
 }
 
-async function waitUntilListening(origin: string, server: RunningEntryPoint): Promise<void> {
-  for (;;) {
-    if (server.child.exitCode !== null) throw new Error(`the server exited:\n${server.output()}`)
-    const ok = await fetch(`${origin}/health`).then(
-      (response) => response.ok,
-      () => false,
-    )
-    if (ok) return
-    await new Promise((done) => setTimeout(done, 100))
-  }
+/** Resolves once the server logs that it listens (its own event, not a poll). */
+async function waitUntilListening(server: RunningEntryPoint): Promise<void> {
+  await server.waitForOutput(/(Server listening on) http/)
 }
 
 function readCookie(response: Response, name: string): string {
@@ -96,7 +90,7 @@ describe('SIGTERM under load', () => {
     const port = await getFreePort()
     const origin = `http://127.0.0.1:${port}`
     const first = startServer(port)
-    await waitUntilListening(origin, first)
+    await waitUntilListening(first)
     const session = await signIn(origin)
     const usdc = devnet.token(8453, 'USDC')
 
@@ -146,7 +140,7 @@ describe('SIGTERM under load', () => {
 
     const second = startServer(port)
     try {
-      await waitUntilListening(origin, second)
+      await waitUntilListening(second)
       const list = await fetch(`${origin}/api/links`, { headers: { cookie: session.cookie } })
       expect(list.status).toBe(200)
       const stored = new Set(((await list.json()) as { data: { id: string }[] }).data.map((link) => link.id))

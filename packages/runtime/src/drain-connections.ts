@@ -30,9 +30,9 @@ export type ConnectionDrain = {
  */
 export function trackConnections(server: Server): ConnectionDrain {
   const sockets = new Set<Socket>()
-  let lastConnectionAt = 0
+  let connectionCount = 0
   server.on('connection', (socket: Socket) => {
-    lastConnectionAt = Date.now()
+    connectionCount += 1
     sockets.add(socket)
     socket.once('close', () => sockets.delete(socket))
   })
@@ -64,10 +64,16 @@ export function trackConnections(server: Server): ConnectionDrain {
         sweep.unref()
         server.once('close', () => clearInterval(sweep))
       }
+      // Quiet is counted in ticks, not read off the clock: between two ticks the loop polls and
+      // accepts what waits in the queue, so a loop that was blocked (an embedded database) does
+      // not mistake its own stall for quiet.
+      let seenCount = connectionCount
+      let quietTicks = 0
       const watch = setInterval(() => {
-        const now = Date.now()
-        const isQuiet = now - Math.max(startedAt, lastConnectionAt) >= quietMs
-        if (!isQuiet && now - startedAt < acceptGraceMaxMs) return
+        quietTicks = connectionCount === seenCount ? quietTicks + 1 : 0
+        seenCount = connectionCount
+        const isQuiet = quietTicks * sweepMs >= quietMs
+        if (!isQuiet && Date.now() - startedAt < acceptGraceMaxMs) return
         clearInterval(watch)
         endGrace()
       }, sweepMs)
