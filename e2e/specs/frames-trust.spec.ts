@@ -203,19 +203,18 @@ test.describe('the seed and the sign-in stay out of the app page’s reach', () 
     expect((await getSessionUser(page)).email).toBe(email)
 
     // The frames' own channel is out of the page's reach: a request posted on a channel of the
-    // same name from the app origin reaches no frame, and no answer comes back.
-    const channelAnswers = await page.evaluate(async (exportBody) => {
+    // same name from the app origin reaches no frame, and the page hears nothing on it. The listener
+    // stays open through the export below, whose frames talk on that channel (the export frame's
+    // request, the auth frame's stamp) before the words can show: had the page shared the frames'
+    // channel, it would have heard that traffic and the answer to its own request by then.
+    await page.evaluate((exportBody) => {
       const channel = new BroadcastChannel('quicklinks-signer-frames')
-      const answers: unknown[] = []
-      channel.onmessage = (event) => answers.push(event.data)
+      const heard: unknown[] = []
+      channel.onmessage = (event) => heard.push(event.data)
       channel.postMessage({ type: 'STAMP_EXPORT_BODY', requestId: 'page', body: exportBody })
-      // A real wait on purpose: what is checked is that nothing answers, and no event marks the end
-      // of "nothing". A frame on the channel would answer within milliseconds; 1.5 s is the window.
-      await new Promise((resolve) => setTimeout(resolve, 1500))
-      channel.close()
-      return answers
+      ;(window as unknown as { channelProbe: { channel: BroadcastChannel; heard: unknown[] } }).channelProbe =
+        { channel, heard }
     }, exports[0] ?? '')
-    expect(channelAnswers).toEqual([])
 
     // The export itself still works, with the words inside the export frame only.
     await page.getByRole('button', { name: 'Export wallet' }).click()
@@ -225,6 +224,13 @@ test.describe('the seed and the sign-in stay out of the app page’s reach', () 
       .frameLocator('iframe[title="Wallet export"]')
       .getByRole('list', { name: 'Recovery phrase words' })
     await expect(list).toBeVisible({ timeout: 20_000 })
+    const heardOnChannel = await page.evaluate(() => {
+      const probe = (window as unknown as { channelProbe: { channel: BroadcastChannel; heard: unknown[] } })
+        .channelProbe
+      probe.channel.close()
+      return probe.heard
+    })
+    expect(heardOnChannel).toEqual([])
     const words = (await list.locator('.word-text').allTextContents()).map((word) => word.trim())
     expect(mnemonicToAccount(words.join(' ')).address.toLowerCase()).toBe(address.toLowerCase())
     const content = await page.content()
