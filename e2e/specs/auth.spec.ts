@@ -162,6 +162,9 @@ test.describe('sign-in with the embedded wallet', () => {
     await page.goto('/login')
     const dialog = page.getByRole('dialog', { name: 'Sign in' })
     await expect(dialog).toBeVisible()
+    // The address stays /login while the modal is open (it must not leave on its own).
+    await expect(page.getByLabel('Email')).toBeFocused()
+    expect(new URL(page.url()).pathname).toBe('/login')
     // The flat illustration heads the modal, and the landing page is behind it.
     await expect(dialog.locator('svg[aria-hidden="true"]').first()).toBeVisible()
     // Behind the modal, so hidden from assistive technology while it is open.

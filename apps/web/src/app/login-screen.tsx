@@ -14,6 +14,7 @@ export function LoginScreen() {
   const isOpen = useAuthModalStore((state) => state.isOpen)
   const open = useAuthModalStore((state) => state.open)
   const hasOpenedHere = useRef(false)
+  const hasBeenOpen = useRef(false)
 
   // Only for a visitor known to be signed out: a signed-in one is being sent on (the guard).
   useEffect(() => {
@@ -22,8 +23,14 @@ export function LoginScreen() {
     hasOpenedHere.current = true
   }, [isPending, isSignedIn, open])
 
+  // Leaves once the modal, having been seen open here, is closed without a sign-in. (Reading the
+  // open flag of the render that opened it would see it still closed and leave at once.)
   useEffect(() => {
-    if (hasOpenedHere.current && !isOpen && !isSignedIn) void navigate('/', { replace: true })
+    if (isOpen) {
+      hasBeenOpen.current = hasOpenedHere.current
+      return
+    }
+    if (hasBeenOpen.current && !isSignedIn) void navigate('/', { replace: true })
   }, [isOpen, isSignedIn, navigate])
 
   return <LandingScreen />

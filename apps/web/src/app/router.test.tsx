@@ -1,6 +1,7 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { createMemoryRouter, RouterProvider } from 'react-router'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { useAuthModalStore } from '../features/auth/auth-modal-store'
 import { markNewUser, newUserStorageKey } from '../features/auth/post-sign-in'
 import {
   clearCookies,
@@ -39,6 +40,8 @@ afterAll(async () => {
 })
 beforeEach(() => {
   signedIn = false
+  // /login opens the (global) auth modal: each test starts with it closed.
+  useAuthModalStore.setState({ isOpen: false, hasOpened: false, purpose: 'navigate' })
   sessionStorage.clear()
   wallet.logoutWallet.mockClear()
   setPageUrl(`${server.origin}/`)
@@ -104,6 +107,14 @@ describe('routes and guards', () => {
     expect(router.state.location.pathname).toBe('/dashboard')
     const nav = screen.getByRole('navigation', { name: 'Main' })
     expect(nav.querySelector('[aria-current="page"]')?.textContent).toBe('Links')
+  })
+
+  it('shows /login as the landing page under the sign-in modal, and leaves for / when it closes', async () => {
+    const router = renderAt('/login')
+    expect(await screen.findByRole('dialog', { name: 'Sign in' })).toBeTruthy()
+    expect(router.state.location.pathname).toBe('/login')
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'))
   })
 
   it('sends a signed-in user from /login to the caller-supplied target', async () => {
