@@ -274,3 +274,22 @@ test('the signed-in header has a menu that goes to Settings and back to Links', 
   await expect(page).toHaveURL(/\/$/)
   await expect(menuButton).toHaveCount(0)
 })
+
+test("a delete the server fails says 'Delete failed (500)' and keeps the link", async ({ page }) => {
+  const { address } = await getSessionUser(page)
+  const alias = `Kept ${Date.now()}`
+  await createLinkThroughModal(page, { alias, receiver: address, token: 'USDC' })
+  await linkDialog(page).getByRole('button', { name: 'Done' }).click()
+  // The server answers the delete with a bare 500 (no error body), as a proxy in front of it might.
+  await page.route('**/api/links/*', (route) =>
+    route.request().method() === 'DELETE' ? route.fulfill({ status: 500, body: '' }) : route.fallback(),
+  )
+  await linkCard(page, alias)
+    .getByRole('button', { name: `More actions for ${alias}` })
+    .click()
+  await page.getByRole('menuitem', { name: 'Delete' }).click()
+  await page.getByRole('alertdialog', { name: 'Delete Link' }).getByRole('button', { name: 'Delete' }).click()
+  await expect(toast(page).getByText('Link not deleted')).toBeVisible()
+  await expect(toast(page).getByText('Delete failed (500)')).toBeVisible()
+  await expect(linkCard(page, alias)).toBeVisible()
+})

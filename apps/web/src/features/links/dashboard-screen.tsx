@@ -1,9 +1,11 @@
+import { AppError } from '@quicklinks/core/app-error'
 import { ArrowLeftRight, Link2, Plus, RotateCw } from 'lucide-react'
 import { useCallback, useReducer, useState } from 'react'
 import { Button } from '../../ui/button'
 import { Card } from '../../ui/card'
 import { ConfirmDeleteDialog } from '../../ui/confirm-delete-dialog'
 import { Skeleton } from '../../ui/skeleton'
+import { toast } from '../../ui/use-toast'
 import { type SessionUser, useSession } from '../auth/session'
 import { LazyPayModal } from '../pay/lazy-pay-modal'
 import { LazySelfSwapDialog } from '../swap/lazy-self-swap-dialog'
@@ -152,7 +154,14 @@ export function DashboardScreen() {
         description="Are you sure you want to delete this link? This action cannot be undone."
         isDeleting={remove.isPending}
         onConfirm={async () => {
-          if (deleting !== null) await remove.mutateAsync(deleting.id)
+          if (deleting === null) return
+          try {
+            await remove.mutateAsync(deleting.id)
+          } catch (error) {
+            // The server's message, else 'Delete failed ({status})' (docs/product.md#errors-links).
+            const description = error instanceof AppError ? error.userMessage : 'Delete failed'
+            toast({ title: 'Link not deleted', description, variant: 'destructive' })
+          }
         }}
       />
     </div>
