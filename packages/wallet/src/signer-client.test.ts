@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { createKeyStamper } from './create-key-stamper.ts'
+import { sdkVersion, sdkVersionHeader } from './sdk-version.ts'
 import { createSignerClient } from './signer-client.ts'
 import { getSignerErrorCode } from './wallet-error.ts'
 
@@ -70,12 +72,29 @@ describe('createSignerClient', () => {
     expect(getSignerErrorCode(error)).toBe('STAMP_REPLAYED')
   })
 
-  it('says {status} {statusText} when the error body is not JSON', async () => {
+  it('throws a plain-text error body as its text, and says {status} {statusText} for an HTML page', async () => {
+    const text = createFakeFetch(
+      () =>
+        new Response('Signer is restarting, try again', { status: 503, statusText: 'Service Unavailable' }),
+    )
+    const textClient = createSignerClient({ baseUrl: 'https://pay.example', fetch: text.fetch })
+    await expect(textClient.lookup({ email: 'a@b.c' })).rejects.toThrow('Signer is restarting, try again')
     const { fetch } = createFakeFetch(
       () => new Response('<html>bad gateway</html>', { status: 502, statusText: 'Bad Gateway' }),
     )
     const client = createSignerClient({ baseUrl: 'https://pay.example', fetch })
     await expect(client.lookup({ email: 'a@b.c' })).rejects.toThrow('502 Bad Gateway')
+  })
+
+  it('sends the SDK version, the one in package.json, with every call', async () => {
+    const { fetch, sent } = createFakeFetch(() => json({ orgId: 'org-1' }))
+    const client = createSignerClient({ baseUrl: 'https://pay.example', fetch })
+    await client.lookup({ email: 'a@b.c' })
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string
+    }
+    expect(sent[0]?.headers[sdkVersionHeader]).toBe(version)
+    expect(sdkVersion).toBe(version)
   })
 
   it('stamps server time learned from the Date header, fetching signer-config first if needed', async () => {

@@ -2,6 +2,7 @@ import { type AppError, isErrorCode, parseErrorBody } from '@quicklinks/core/app
 import { buildActivityBody } from '@quicklinks/protocol/frame-only-activities'
 import { signerActivities } from '@quicklinks/protocol/signer-activities'
 import type { StampedCall } from '@quicklinks/protocol/stamped-call'
+import { sdkVersion, sdkVersionHeader } from './sdk-version.ts'
 import type {
   Activity,
   AuthMethods,
@@ -94,14 +95,15 @@ export type SignerClient = {
 
 /**
  * Creates the client for the signer service mounted at `{baseUrl}/signer/v1`. Every call is a
- * JSON POST. Exports and contact changes have no helper here: their bodies are built and stamped
+ * JSON POST carrying the SDK's version (`x-quicklinks-sdk-version`). Exports and contact changes have no helper here: their bodies are built and stamped
  * in the frames origin and relayed with {@link SignerClient.postStampedCall} (docs/decisions/0014). The client learns the server's clock from each response's `Date` header and stamps
  * server time, so a device whose clock is minutes off still signs in (docs/signer.md#clock-skew);
  * before the first stamped call it fetches `signer-config` if it has not heard the server yet.
  *
  * Fails: throws 'Missing base URL. Please verify env vars.' without a base URL. Calls reject with
  * an AppError: the response's `error.message` (and its code; a signer-specific code such as
- * `OTP_INVALID` is kept in `details.reason`), '{status} {statusText}' when the body is not JSON,
+ * `OTP_INVALID` is kept in `details.reason`), the response's text when the body is short plain
+ * text, '{status} {statusText}' for any other non-JSON body,
  * or a NETWORK error when the request never completed.
  */
 export function createSignerClient(options: SignerClientOptions): SignerClient {
@@ -130,6 +132,7 @@ export function createSignerClient(options: SignerClientOptions): SignerClient {
       ...(options.getHeaders ? await options.getHeaders() : {}),
       accept: 'application/json',
       'content-type': 'application/json',
+      [sdkVersionHeader]: sdkVersion,
     }
     const sentAtMs = now()
     let response: Response
@@ -155,7 +158,7 @@ export function createSignerClient(options: SignerClientOptions): SignerClient {
     } catch {
       isJson = false
     }
-    if (!response.ok) throw toSignerError(parsed, isJson, response)
+    if (!response.ok) throw toSignerError(parsed, isJson, response, text)
     if (!isJson)
       throw createWalletError(`${response.status} ${response.statusText}`, { code: 'UPSTREAM_FAILED' })
     return parsed as TResult
@@ -231,8 +234,16 @@ export function createSignerClient(options: SignerClientOptions): SignerClient {
   }
 }
 
-function toSignerError(body: unknown, isJson: boolean, response: Response): AppError {
-  const fallback = `${response.status} ${response.statusText}`.trim()
+/** A plain-text error body longer than this, or any HTML page, is not shown as the message. */
+const maxTextErrorLength = 300
+
+function toSignerError(body: unknown, isJson: boolean, response: Response, text: string): AppError {
+  // A non-JSON error is thrown as the response's text (a proxy's or the signer's own plain
+  // answer); an HTML page or a long dump is not something to show, so it says the status.
+  const plain = text.trim()
+  const isShowableText =
+    !isJson && plain.length > 0 && plain.length <= maxTextErrorLength && !plain.startsWith('<')
+  const fallback = isShowableText ? plain : `${response.status} ${response.statusText}`.trim()
   const error = parseErrorBody(isJson ? body : undefined, response.status, fallback)
   const rawCode =
     typeof body === 'object' && body !== null && 'error' in body
