@@ -60,3 +60,25 @@ test("a wallet that adds the chain but stays off it fails with 'User rejected sw
   expect(wallet.sentTransactions).toEqual([])
   expect(await readBaseUsdcBalance(devnet, link.receiver)).toBe(0n)
 })
+
+test('balances are read under the chain’s name (/api/data/wallets/base/…), and shown', async ({
+  page,
+  payee,
+  devnet,
+}) => {
+  const link = await payee.createLink()
+  await openPayPage(page, devnet, link, 7)
+  const balancesRead = page.waitForResponse((response) =>
+    new URL(response.url()).pathname.startsWith('/api/data/wallets/base/'),
+  )
+  await page.getByRole('button', { name: 'Pay', exact: true }).click()
+  await payModal(page, 'Select Your Wallet')
+    .getByRole('button', { name: /^Test Wallet/ })
+    .click()
+  const step = payModal(page, 'Select Chain & Token')
+  await step.getByRole('tab', { name: 'Chains' }).click()
+  await step.getByRole('button', { name: /^Base\b/ }).click()
+  expect((await balancesRead).status()).toBe(200)
+  // The devnet's funded account holds ETH on Base: its row shows a balance above zero.
+  await expect(step.getByRole('button', { name: /^ETH\b/ })).toContainText(/Balance: [1-9]/)
+})

@@ -137,7 +137,13 @@ export function PayFlow({
       : (tokensByChain.find((token) => isSameTokenAddress(token.address, choice.token?.address ?? '')) ??
         choice.token)
   const balancesQuery = useQuery({
-    ...walletBalancesQueryOptions(choice.chainId ?? 0, address ?? ''),
+    ...walletBalancesQueryOptions(
+      {
+        chainId: choice.chainId ?? 0,
+        networkName: chains.find((chain) => chain.chainId === choice.chainId)?.networkName,
+      },
+      address ?? '',
+    ),
     enabled: open && isConnected && choice.chainId !== null && address !== undefined,
   })
   const balances = balancesQuery.data

@@ -212,7 +212,8 @@ function handleApi(request: RecordedRequest, response: Parameters<Parameters<Tes
     sendJson(response, 200, { data: [token(native, 'ETH', 18, 3000), token(usdc, 'USDC', 6, 1)] })
     return
   }
-  if (path.startsWith('/api/data/wallets/8453/')) {
+  // The chain segment is the network name (docs/api.md#balances), not the id.
+  if (path.startsWith('/api/data/wallets/base/')) {
     sendJson(response, 200, {
       data: [
         {

@@ -25,21 +25,36 @@ function toBalanceRecord(entry: BalanceEntry, chainId: number): BalanceRecord {
   }
 }
 
+/** The chain a balance read is for: its id, and its network name when the catalogue has it. */
+export type BalanceChain = { chainId: number; networkName?: string | undefined }
+
+/**
+ * The chain segment of a balances path (docs/api.md#balances): the network name lowercased with
+ * spaces as hyphens ('Arbitrum One' → 'arbitrum-one'); the chain id while the name is unknown.
+ */
+export function toChainPathSegment(chain: BalanceChain): string {
+  const name = chain.networkName?.trim()
+  return name === undefined || name.length === 0
+    ? String(chain.chainId)
+    : name.toLowerCase().replace(/\s+/g, '-')
+}
+
 /**
  * GET /api/data/wallets/{chain}/{address}/balances (docs/api.md#balances), keyed by lowercase token address
  * with the native token under the all-e placeholder. A failed read gives an empty map: a
  * failed balance lookup means zero balance (docs/product.md#catalogue-filters).
  */
 export async function getWalletBalances(
-  chainId: number,
+  chain: BalanceChain,
   address: string,
   client: ApiClient = api,
 ): Promise<Map<string, BalanceRecord>> {
+  const { chainId } = chain
   const balances = new Map<string, BalanceRecord>()
   let list: BalanceEntry[]
   try {
     const body = await client.request(
-      `/api/data/wallets/${chainId}/${encodeURIComponent(address)}/balances`,
+      `/api/data/wallets/${encodeURIComponent(toChainPathSegment(chain))}/${encodeURIComponent(address)}/balances`,
       walletBalancesResponseSchema,
     )
     list = body.data
@@ -84,10 +99,11 @@ export const balanceKeys = {
 }
 
 /** The payer's balances on one chain as a query (fresh for 15 s; refetched after a payment). */
-export function walletBalancesQueryOptions(chainId: number, address: string, client: ApiClient = api) {
+export function walletBalancesQueryOptions(chain: BalanceChain, address: string, client: ApiClient = api) {
+  const { chainId } = chain
   return queryOptions({
     queryKey: balanceKeys.wallet(chainId, address),
-    queryFn: () => getWalletBalances(chainId, address, client),
+    queryFn: () => getWalletBalances(chain, address, client),
     staleTime: 15_000,
   })
 }

@@ -2,6 +2,7 @@ import { UserRejectedRequestError } from 'viem'
 import { describe, expect, it } from 'vitest'
 import type { Connector } from 'wagmi'
 import { listDetectedWallets } from './list-detected-wallets'
+import { toChainPathSegment } from './wallet-balances'
 import {
   findCatalogueEntry,
   findCatalogueEntryByFlags,
@@ -103,5 +104,13 @@ describe('wallet errors', () => {
     )
     expect(describePaymentError(new Error('line one\nline two'))).toBe('line one')
     expect(describePaymentError(undefined)).toBe('Failed to submit transaction.')
+  })
+})
+
+describe('balances path', () => {
+  it('names the chain by its network name, lowercased with hyphens, or by id while unknown', () => {
+    expect(toChainPathSegment({ chainId: 8453, networkName: 'Base' })).toBe('base')
+    expect(toChainPathSegment({ chainId: 42161, networkName: 'Arbitrum One' })).toBe('arbitrum-one')
+    expect(toChainPathSegment({ chainId: 43114 })).toBe('43114')
   })
 })

@@ -72,7 +72,13 @@ export function SwapFlow({
   const allTokens = tokensQuery.data?.items ?? []
   const balanceChainId = getBalanceChainId(state)
   const balancesQuery = useQuery({
-    ...walletBalancesQueryOptions(balanceChainId ?? 0, address),
+    ...walletBalancesQueryOptions(
+      {
+        chainId: balanceChainId ?? 0,
+        networkName: chains.find((chain) => chain.chainId === balanceChainId)?.networkName,
+      },
+      address,
+    ),
     enabled: balanceChainId !== null,
   })
   const balances = balancesQuery.data
