@@ -175,7 +175,9 @@ describe('username claim screen', () => {
     renderScreen()
     type('ada')
     fireEvent.click(await screen.findByRole('button', { name: '@ada123' }))
-    expect(screen.getByRole('region', { name: 'Selected username' }).textContent).toContain('@ada123')
+    expect((await screen.findByRole('region', { name: 'Selected username' })).textContent).toContain(
+      '@ada123',
+    )
     expect(localStorage.getItem(desiredUsernameStorageKey)).toBe('ada123')
     expect((searchBox() as HTMLInputElement).value).toBe('ada123')
     expect(await screen.findByText('@ada123 is available!')).toBeTruthy()
