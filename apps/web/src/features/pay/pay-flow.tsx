@@ -3,7 +3,8 @@ import { useCallback, useEffect, useMemo, useReducer } from 'react'
 import { useConnection, useDisconnect } from 'wagmi'
 import {
   type Chain,
-  isNativeTokenAddress,
+  findNativeUsdPrice,
+  getChainName,
   isSameTokenAddress,
   selectOfferedTokens,
   type Token,
@@ -151,9 +152,7 @@ export function PayFlow({
     balances === undefined ? null : getTokenBalance(balances, token.address)
   const totalUsd = getTotalUsdValue(balances, tokensByChain)
   const getNativeUsdPrice = (chain: Chain): number | null =>
-    (tokensQuery.data?.items ?? []).find(
-      (token) => token.chainId === chain.chainId && isNativeTokenAddress(token.address),
-    )?.usdPrice ?? null
+    findNativeUsdPrice(tokensQuery.data?.items ?? [], chain.chainId)
 
   const selectChain = (chain: Chain) => {
     dispatch({ type: 'selectChain', chainId: chain.chainId })
@@ -171,8 +170,7 @@ export function PayFlow({
         )
   const balance = selectedToken === undefined ? null : getBalance(selectedToken)
 
-  const chainName = (chainId: number) =>
-    chains.find((chain) => chain.chainId === chainId)?.networkName ?? `Chain ${chainId}`
+  const chainName = (chainId: number) => getChainName(chains, chainId)
   const receives = `${link.token_name.length > 0 ? link.token_name : 'Tokens'} on ${chainName(link.chain_id)}`
   const linkToken = (tokensQuery.data?.items ?? []).find(
     (token) =>

@@ -47,6 +47,18 @@ export function isNativeTokenAddress(address: string): boolean {
   return lower === nativeTokenAddress || lower === zeroAddress
 }
 
+/** A chain's network name from the catalogue, or 'Chain {id}' when the catalogue lacks it. */
+export function getChainName(chains: readonly Chain[], chainId: number): string {
+  return chains.find((chain) => chain.chainId === chainId)?.networkName ?? `Chain ${chainId}`
+}
+
+/** The USD price of a chain's native token among `tokens`, or null when none is priced. */
+export function findNativeUsdPrice(tokens: readonly Token[], chainId: number): number | null {
+  return (
+    tokens.find((token) => token.chainId === chainId && isNativeTokenAddress(token.address))?.usdPrice ?? null
+  )
+}
+
 /** True when two token addresses name the same token (case-insensitive; both natives are equal). */
 export function isSameTokenAddress(left: string, right: string): boolean {
   if (isNativeTokenAddress(left) && isNativeTokenAddress(right)) return true

@@ -12,7 +12,8 @@ import { TrackPaymentStep } from '../pay/track-payment-step'
 import { getTokenBalance, getTotalUsdValue, walletBalancesQueryOptions } from '../pay/wallet-balances'
 import {
   type Chain,
-  isNativeTokenAddress,
+  findNativeUsdPrice,
+  getChainName,
   isSameTokenAddress,
   selectOfferedTokens,
   type Token,
@@ -95,11 +96,8 @@ export function SwapFlow({
     return source === null ? offered : offered.filter((token) => !isSameToken(token, source))
   }, [allTokens, pickChainId, source])
   const totalUsd = getTotalUsdValue(balances, pickTokens)
-  const getNativeUsdPrice = (chain: Chain): number | null =>
-    allTokens.find((token) => token.chainId === chain.chainId && isNativeTokenAddress(token.address))
-      ?.usdPrice ?? null
-  const chainName = (chainId: number) =>
-    chains.find((chain) => chain.chainId === chainId)?.networkName ?? `Chain ${chainId}`
+  const getNativeUsdPrice = (chain: Chain): number | null => findNativeUsdPrice(allTokens, chain.chainId)
+  const chainName = (chainId: number) => getChainName(chains, chainId)
   // The catalogue's current entry of a chosen token (its USD price may have changed since).
   const current = (token: Token): Token =>
     allTokens.find(
