@@ -149,6 +149,42 @@ describe('parseEnv', () => {
     )
   })
 
+  it('PRODUCTION=true names every setting the devnet would otherwise fill in, and refuses dev mode', () => {
+    const production = {
+      ...deployed,
+      PRODUCTION: 'true',
+      DATABASE_URL: 'postgres://app@db:5432/quicklinks',
+      REDIS_URL: 'redis://redis.internal:6379',
+      PUBLIC_ORIGIN: 'https://pay.example.com',
+      FRAMES_ORIGIN: 'https://frames.example.com',
+      SMTP_URL: 'smtps://mailer:secret@smtp.example.com',
+      RPC_URL_8453: 'https://base.example/rpc',
+      ROUTING_PROVIDER: 'squid',
+      SQUID_INTEGRATOR_ID: 'quick-links',
+    }
+    expect(parseEnv(production).rpcUrls).toEqual({ 8453: 'https://base.example/rpc' })
+    let message = ''
+    try {
+      parseEnv({ SIGNER_MASTER_KEY: masterKey, PRODUCTION: 'true' })
+    } catch (error) {
+      message = (error as Error).message
+    }
+    for (const name of ['DATABASE_URL', 'REDIS_URL', 'PUBLIC_ORIGIN', 'FRAMES_ORIGIN', 'SMTP_URL']) {
+      expect(message).toContain(`  ${name}: required in production (`)
+    }
+    expect(message).toContain('  RPC_URL_<chainId>: required in production')
+    expect(message).toContain('  DEVNET_DEPLOYMENT_FILE: ROUTING_PROVIDER=local needs')
+    expect(() => parseEnv({ ...production, RPC_URL_8453: '' })).toThrow(/RPC_URL_<chainId>: required/)
+    expect(() => parseEnv({ ...production, DEV_MODE: 'true', PUBLIC_ORIGIN: 'http://localhost:3000' })).toThrow(
+      /DEV_MODE: production never runs in dev mode/,
+    )
+    expect(() => parseEnv({ ...production, ROUTING_PROVIDER: 'local' })).toThrow(/DEVNET_DEPLOYMENT_FILE: ROUTING_PROVIDER=local/)
+    expect(
+      parseEnv({ ...production, ROUTING_PROVIDER: 'local', DEVNET_DEPLOYMENT_FILE: '/etc/ql/contracts.json' })
+        .devnetDeploymentFile,
+    ).toBe('/etc/ql/contracts.json')
+  })
+
   it('fails naming every invalid variable', () => {
     expect(() =>
       parseEnv({

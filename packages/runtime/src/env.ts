@@ -68,6 +68,7 @@ const environmentSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection string')
     .optional(),
   DEV_MODE: booleanSchema.default(false),
+  PRODUCTION: booleanSchema.default(false),
   DEVNET_DEPLOYMENT_FILE: z.string().min(1).optional(),
   PUBLIC_ORIGIN: z
     .url({ protocol: /^https?$/, error: 'must be an http(s) origin such as https://pay.example.com' })
@@ -102,6 +103,10 @@ const environmentSchema = z.object({
   ROUTING_PROVIDER: z.enum(['local', 'squid']).default('local'),
   SQUID_API_URL: z.url({ protocol: /^https?$/ }).default('https://v2.api.squidrouter.com'),
   SQUID_INTEGRATOR_ID: z.string().min(1).optional(),
+  WALLETCONNECT_PROJECT_ID: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/i, 'must be a WalletConnect (Reown) project id: 32 hex digits, from cloud.reown.com')
+    .optional(),
   RELAYER_PRIVATE_KEY: z
     .string()
     .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 32-byte hex private key (0x + 64 hex digits)')
@@ -172,6 +177,12 @@ export type ServerConfig = {
   /** Squid's x-integrator-id; required when routingProvider is 'squid'. */
   squidIntegratorId: string | undefined
   /**
+   * The WalletConnect (Reown) project id (WALLETCONNECT_PROJECT_ID): served to the web by
+   * GET /api/config, and the CSP then admits WalletConnect's relay; without it the pay modal's
+   * 'Continue with WalletConnect' is off.
+   */
+  walletConnectProjectId: string | undefined
+  /**
    * JSON-RPC endpoint per chain id, from RPC_URL_<chainId> variables (production, and what
    * `npm start` passes for the devnet). The local provider falls back to the devnet deployment's.
    */
@@ -206,7 +217,11 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     throw new Error(`Invalid environment:\n${lines.join('\n')}`)
   }
   const env = parsed.data
-  checkDeploymentSafety(env)
+  const problems = [
+    ...findDeploymentRisks(env),
+    ...(env.PRODUCTION ? findMissingProductionSettings(env, source) : []),
+  ]
+  if (problems.length > 0) throw new Error(`Invalid environment:\n${problems.join('\n')}`)
   const dataDir = resolveFromRoot(env.DATA_DIR)
   return {
     port: env.PORT,
@@ -240,6 +255,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     routingProvider: env.ROUTING_PROVIDER,
     squidApiUrl: env.SQUID_API_URL.replace(/\/+$/, ''),
     squidIntegratorId: parseSquidIntegratorId(env),
+    walletConnectProjectId: env.WALLETCONNECT_PROJECT_ID,
     rpcUrls: parseRpcUrls(source),
     relayerPrivateKey: env.RELAYER_PRIVATE_KEY as `0x${string}` | undefined,
     workerIntervalMs: env.WORKER_INTERVAL_MS,
@@ -273,11 +289,11 @@ export function getConfirmations(
 }
 
 /**
- * Refuses the two settings that leak secrets quietly: dev mode (whose mailbox at /api/dev/mail shows
+ * The two settings that leak secrets quietly: dev mode (whose mailbox at /api/dev/mail shows
  * every sign-in code) behind an https public origin, and a deployment without SIGNER_MASTER_KEY
  * (the seeds' key would silently live in a file beside the data it protects).
  */
-function checkDeploymentSafety(env: z.infer<typeof environmentSchema>): void {
+function findDeploymentRisks(env: z.infer<typeof environmentSchema>): string[] {
   const problems: string[] = []
   if (env.DEV_MODE && env.PUBLIC_ORIGIN?.startsWith('https:')) {
     problems.push(
@@ -289,7 +305,43 @@ function checkDeploymentSafety(env: z.infer<typeof environmentSchema>): void {
       '  SIGNER_MASTER_KEY: required outside dev mode (32 bytes as 64 hex digits, e.g. `openssl rand -hex 32`, kept in your secret store)',
     )
   }
-  if (problems.length > 0) throw new Error(`Invalid environment:\n${problems.join('\n')}`)
+  return problems
+}
+
+/**
+ * PRODUCTION=true (what `npm run serve` sets): the app server runs alone, with no devnet beside it,
+ * so every setting that dev mode or the devnet would otherwise fill in must be given. Names each one
+ * missing, with what it is for.
+ */
+function findMissingProductionSettings(
+  env: z.infer<typeof environmentSchema>,
+  source: Record<string, string | undefined>,
+): string[] {
+  const problems: string[] = []
+  const require = (name: keyof typeof env, why: string) => {
+    if (env[name] === undefined) problems.push(`  ${name}: required in production (${why})`)
+  }
+  if (env.DEV_MODE) {
+    problems.push(
+      '  DEV_MODE: production never runs in dev mode (it shows every sign-in code at /api/dev/mail)',
+    )
+  }
+  require('DATABASE_URL', 'a postgres:// URL; the embedded PGlite is for one process on a laptop')
+  require('REDIS_URL', 'a redis:// URL; every instance counts rate limits in it')
+  require('PUBLIC_ORIGIN', 'the https origin payers open, e.g. https://pay.example.com')
+  require('FRAMES_ORIGIN', 'the signer frames origin, a different host, e.g. https://frames.example.com')
+  require('SMTP_URL', 'where sign-in codes are mailed, e.g. smtps://user:pass@smtp.example.com')
+  if (Object.keys(parseRpcUrls(source)).length === 0) {
+    problems.push(
+      '  RPC_URL_<chainId>: required in production, one per chain payments land on (e.g. RPC_URL_8453=https://…); there is no devnet to fall back to',
+    )
+  }
+  if (env.ROUTING_PROVIDER === 'local' && env.DEVNET_DEPLOYMENT_FILE === undefined) {
+    problems.push(
+      '  DEVNET_DEPLOYMENT_FILE: ROUTING_PROVIDER=local needs the deployment of its contracts on your chains; use ROUTING_PROVIDER=squid otherwise',
+    )
+  }
+  return problems
 }
 
 function parseSquidIntegratorId(env: z.infer<typeof environmentSchema>): string | undefined {
