@@ -15,8 +15,9 @@ import {
  * The one way the web app talks to its server (docs/api.md#web-api-client). Every call sends cookies and asks
  * for JSON; a write (any method but GET, HEAD, OPTIONS) echoes the `csrf_token` cookie in
  * `X-CSRF-Token`, fetching GET /health first when the cookie is missing and once more, with one
- * retry, when the server answers 403. A write made offline is queued and answered with a 202
- * `{offline: true}` (see offline-queue.ts). Every failure reaches the caller as an `AppError`.
+ * retry, when the server answers 403. A write that opts in (`queueWhenOffline`) and is made offline is
+ * queued and answered with a 202 `{offline: true}` (see offline-queue.ts); its replay reads the CSRF
+ * cookie then, never a stored one. Every failure reaches the caller as an `AppError`.
  */
 
 export const csrfCookieName = 'csrf_token'
@@ -34,7 +35,10 @@ export type ApiRequestOptions = {
    * schema (docs/product.md#errors-links); a function gets the answer's status.
    */
   fallbackMessage?: string | ((status: number) => string)
-  /** Queue the write when offline (default true). Reads are never queued. */
+  /**
+   * Queue the write when offline (default false: only writes that are safe to send later opt in, the
+   * link writes; payments and sign-in never do). Reads are never queued.
+   */
   queueWhenOffline?: boolean
 }
 
@@ -143,7 +147,7 @@ export function createApiClient(config: ApiClientConfig = {}): ApiClient {
   const send = async (path: string, options: ApiRequestOptions = {}): Promise<Response> => {
     const method = (options.method ?? 'GET').toUpperCase()
     const { headers, body, queueableBody } = buildRequestParts(options)
-    const queueable = isWriteMethod(method) && options.queueWhenOffline !== false && queueableBody
+    const queueable = isWriteMethod(method) && options.queueWhenOffline === true && queueableBody
     const queue = (): Response => {
       const request: QueuedRequest = {
         method,

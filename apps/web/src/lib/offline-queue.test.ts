@@ -9,7 +9,13 @@ import {
   type TestServer,
 } from '../test/test-server'
 import { createApiClient } from './api-client'
-import { enqueueOfflineRequest, listOfflineRequests, startOfflineReplay } from './offline-queue'
+import {
+  enqueueOfflineRequest,
+  listOfflineRequests,
+  removeOfflineRequest,
+  startOfflineReplay,
+  subscribeOfflineQueue,
+} from './offline-queue'
 
 let server: TestServer
 let online = true
@@ -50,7 +56,11 @@ describe('offline queue', () => {
     online = false
     const client = createApiClient()
 
-    const response = await client.send('/api/links', { method: 'POST', body: { alias: 'Coffee' } })
+    const response = await client.send('/api/links', {
+      method: 'POST',
+      body: { alias: 'Coffee' },
+      queueWhenOffline: true,
+    })
 
     expect(response.status).toBe(202)
     expect(await response.json()).toEqual({ offline: true })
@@ -70,6 +80,7 @@ describe('offline queue', () => {
     const body = await client.request('/api/links/3', z.unknown(), {
       method: 'PUT',
       body: { favorite: true },
+      queueWhenOffline: true,
     })
 
     expect(body).toEqual({ offline: true })
@@ -103,7 +114,7 @@ describe('offline queue', () => {
     online = false
     const client = createApiClient()
     for (const alias of ['first', 'second', 'third']) {
-      await client.send('/api/links', { method: 'POST', body: { alias } })
+      await client.send('/api/links', { method: 'POST', body: { alias }, queueWhenOffline: true })
     }
     expect(offlineKeys()).toHaveLength(3)
 
@@ -122,9 +133,9 @@ describe('offline queue', () => {
     online = false
     const logger = { warn: vi.fn(), error: vi.fn() }
     const client = createApiClient({ logger })
-    await client.send('/api/links', { method: 'POST', body: { alias: 'ok-1' } })
-    await client.send('/api/links', { method: 'POST', body: { alias: 'rejected' } })
-    await client.send('/api/links', { method: 'POST', body: { alias: 'ok-2' } })
+    await client.send('/api/links', { method: 'POST', body: { alias: 'ok-1' }, queueWhenOffline: true })
+    await client.send('/api/links', { method: 'POST', body: { alias: 'rejected' }, queueWhenOffline: true })
+    await client.send('/api/links', { method: 'POST', body: { alias: 'ok-2' }, queueWhenOffline: true })
     const [, rejectedKey] = offlineKeys()
     let reject = true
     server.handle((request, response) => {
@@ -143,6 +154,8 @@ describe('offline queue', () => {
 
     await vi.waitFor(() => expect(offlineKeys()).toEqual([rejectedKey]))
     expect(logger.error).toHaveBeenCalledTimes(1)
+    // The entry says why, for the card that shows it.
+    expect(listOfflineRequests()[0]?.request.lastError).toBe('Try later.')
     expect(writes(server.requests).map((request) => JSON.parse(request.body).alias)).toEqual([
       'ok-1',
       'rejected',
@@ -152,5 +165,90 @@ describe('offline queue', () => {
     reject = false
     window.dispatchEvent(new Event('online'))
     await vi.waitFor(() => expect(offlineKeys()).toEqual([]))
+  })
+
+  it('sends a write that does not opt in, and fails it offline instead of queueing it', async () => {
+    online = false
+    const closed = await startTestServer()
+    await closed.close()
+    const client = createApiClient({ baseUrl: closed.origin })
+
+    await expect(
+      client.request('/api/route', z.unknown(), { method: 'POST', body: { amount: '1' } }),
+    ).rejects.toMatchObject({ code: 'NETWORK' })
+    await expect(
+      client.request('/api/route', z.unknown(), { method: 'POST', body: {}, queueWhenOffline: false }),
+    ).rejects.toMatchObject({ code: 'NETWORK' })
+    expect(offlineKeys()).toEqual([])
+  })
+
+  it('replays with the CSRF token of replay time, fetching a fresh one when the held cookie is refused', async () => {
+    online = false
+    const client = createApiClient()
+    await client.send('/api/links/1', { method: 'PUT', body: { favorite: true }, queueWhenOffline: true })
+    // While offline the token rotated: the cookie the page holds now is stale.
+    document.cookie = 'csrf_token=stale; Path=/'
+    server.handle((request, response) => {
+      if (request.path === '/health') {
+        sendJson(response, 200, {}, { 'Set-Cookie': 'csrf_token=fresh; Path=/' })
+      } else if (request.headers['x-csrf-token'] !== 'fresh') {
+        sendJson(response, 403, { error: { code: 'FORBIDDEN', message: 'Bad CSRF token' } })
+      } else {
+        sendJson(response, 200, { data: {} })
+      }
+    })
+
+    online = true
+    const result = await client.replayOfflineQueue()
+
+    expect(result.failed).toEqual([])
+    expect(offlineKeys()).toEqual([])
+    expect(writes(server.requests).map((request) => request.headers['x-csrf-token'])).toEqual([
+      'stale',
+      'fresh',
+    ])
+  })
+
+  it('removes a replayed DELETE the server answers 404 (already deleted) and keeps a PUT of a missing link', async () => {
+    online = false
+    const client = createApiClient()
+    await client.send('/api/links/gone', { method: 'DELETE', queueWhenOffline: true })
+    await client.send('/api/links/other', { method: 'PUT', body: {}, queueWhenOffline: true })
+    server.handle((request, response) => {
+      if (request.path === '/health') {
+        sendJson(response, 200, {}, { 'Set-Cookie': 'csrf_token=token-1; Path=/' })
+      } else {
+        sendJson(response, 404, { error: { code: 'NOT_FOUND', message: 'Link not found' } })
+      }
+    })
+
+    online = true
+    const result = await client.replayOfflineQueue()
+
+    expect(result.replayed).toHaveLength(1)
+    const left = listOfflineRequests()
+    expect(left.map((entry) => [entry.request.method, entry.request.lastError])).toEqual([
+      ['PUT', 'Link not found'],
+    ])
+  })
+
+  it('tells subscribers when a write is queued, replayed or discarded', async () => {
+    online = false
+    const changes = vi.fn()
+    stops.push(subscribeOfflineQueue(changes))
+    const client = createApiClient()
+    await client.send('/api/links/1', { method: 'PUT', body: {}, queueWhenOffline: true })
+    await client.send('/api/links/2', { method: 'PUT', body: {}, queueWhenOffline: true })
+    expect(changes).toHaveBeenCalledTimes(2)
+
+    const [first, second] = offlineKeys()
+    removeOfflineRequest(second ?? '')
+    expect(changes).toHaveBeenCalledTimes(3)
+    expect(offlineKeys()).toEqual([first])
+
+    online = true
+    await client.replayOfflineQueue()
+    expect(changes).toHaveBeenCalledTimes(4)
+    expect(offlineKeys()).toEqual([])
   })
 })

@@ -1,8 +1,11 @@
+import { parseErrorBody } from '@quicklinks/core/app-error'
+
 /**
  * The offline write queue (docs/product.md#offline-queue). A write made while the browser is offline is kept
  * in localStorage under 'offline-' + a timestamp, answered with a synthetic 202 `{offline: true}`, and
  * replayed in order when the browser is back online. A replayed entry is removed; a failed replay is
- * logged and the entry stays queued for the next 'online' event.
+ * logged, keeps its reason on the entry (`lastError`, shown to the user) and stays queued for the
+ * next 'online' event, page load or retry. Only calls that opt in are queued (the link writes).
  */
 
 export const offlineKeyPrefix = 'offline-'
@@ -14,6 +17,8 @@ export type QueuedRequest = {
   headers: Record<string, string>
   body: string | null
   queuedAt: string
+  /** Why the last replay failed (the server's message, else 'Failed ({status})'); absent until one fails. */
+  lastError?: string
 }
 
 export type QueuedEntry = { key: string; request: QueuedRequest }
@@ -28,6 +33,32 @@ export type OfflineAnswer = { offline: true }
 const keyPattern = /^offline-(\d+)$/
 
 let lastTimestamp = 0
+
+const listeners = new Set<() => void>()
+
+/** Tells every subscriber that the queue changed in this tab. */
+function notifyOfflineQueue(): void {
+  for (const listener of listeners) listener()
+}
+
+/**
+ * Calls `listener` whenever the queue changes: in this tab (enqueue, replay, discard) and in another
+ * tab (the 'storage' event of an 'offline-' key). Returns the unsubscribe.
+ */
+export function subscribeOfflineQueue(
+  listener: () => void,
+  target: Window | undefined = globalThis.window,
+): () => void {
+  listeners.add(listener)
+  const onStorage = (event: StorageEvent): void => {
+    if (event.key === null || event.key.startsWith(offlineKeyPrefix)) listener()
+  }
+  target?.addEventListener('storage', onStorage)
+  return () => {
+    listeners.delete(listener)
+    target?.removeEventListener('storage', onStorage)
+  }
+}
 
 /** True when the browser says it has no network. Unknown (no navigator) counts as online. */
 export function isBrowserOffline(): boolean {
@@ -45,7 +76,15 @@ export function enqueueOfflineRequest(request: QueuedRequest, storage: Storage =
   lastTimestamp = timestamp
   const key = `${offlineKeyPrefix}${timestamp}`
   storage.setItem(key, JSON.stringify(request))
+  notifyOfflineQueue()
   return key
+}
+
+/** Drops one queued write without sending it (the user discards a change that cannot be applied). */
+export function removeOfflineRequest(key: string, storage: Storage = localStorage): void {
+  if (storage.getItem(key) === null) return
+  storage.removeItem(key)
+  notifyOfflineQueue()
 }
 
 /** The queued writes, oldest first. Entries that are not valid JSON requests are dropped with a warning. */
@@ -86,9 +125,12 @@ export function isOfflineAnswer(body: unknown): body is OfflineAnswer {
 }
 
 /**
- * Sends every queued write, oldest first, through `send`. An entry is removed only when `send`
- * resolves with an OK response; a thrown error or a non-OK answer is logged and the entry stays.
- * Later entries are still tried, so one rejected write does not hold back the others.
+ * Sends every queued write, oldest first, one at a time, through `send`. An entry is removed when
+ * `send` resolves with an OK answer, or with a 404 to a DELETE (the thing is already gone: a replay
+ * of a delete that had reached the server before the network failed). A thrown error or any other
+ * answer is logged, its reason is kept on the entry as `lastError`, and the entry stays; later
+ * entries are still tried, so one rejected write does not hold back the others. An entry another
+ * tab replayed (or the user discarded) meanwhile is skipped.
  */
 export async function replayOfflineRequests(
   send: (request: QueuedRequest) => Promise<Response>,
@@ -97,17 +139,48 @@ export async function replayOfflineRequests(
 ): Promise<ReplayResult> {
   const result: ReplayResult = { replayed: [], failed: [] }
   for (const { key, request } of listOfflineRequests(storage, logger)) {
+    if (storage.getItem(key) === null) continue
+    let reason: string
     try {
       const response = await send(request)
-      if (!response.ok) throw new Error(`${request.method} ${request.path} answered ${response.status}`)
-      storage.removeItem(key)
-      result.replayed.push(key)
+      if (response.ok || isAlreadyApplied(request, response)) {
+        storage.removeItem(key)
+        result.replayed.push(key)
+        notifyOfflineQueue()
+        continue
+      }
+      reason = await describeFailedAnswer(response)
+      logger.error(
+        `Offline request ${key} (${request.method} ${request.path}) answered ${response.status}; it stays queued.`,
+      )
     } catch (error) {
+      reason = 'No connection to the server.'
       logger.error(`Offline request ${key} could not be replayed; it stays queued.`, error)
-      result.failed.push(key)
     }
+    if (storage.getItem(key) !== null) {
+      storage.setItem(key, JSON.stringify({ ...request, lastError: reason } satisfies QueuedRequest))
+    }
+    result.failed.push(key)
+    notifyOfflineQueue()
   }
   return result
+}
+
+/** A DELETE answered 404 has done what it was for: the resource is not there. */
+function isAlreadyApplied(request: QueuedRequest, response: Response): boolean {
+  return request.method === 'DELETE' && response.status === 404
+}
+
+/** The server's message for a failed replay, else 'Failed ({status})'. */
+async function describeFailedAnswer(response: Response): Promise<string> {
+  let body: unknown
+  try {
+    const text = await response.text()
+    body = text.length === 0 ? undefined : JSON.parse(text)
+  } catch {
+    body = undefined
+  }
+  return parseErrorBody(body, response.status, `Failed (${response.status})`).userMessage
 }
 
 /**
@@ -153,7 +226,7 @@ function parseQueuedRequest(text: string | null): QueuedRequest | undefined {
   try {
     const value: unknown = JSON.parse(text)
     if (typeof value !== 'object' || value === null) return undefined
-    const { method, path, headers, body, queuedAt } = value as Record<string, unknown>
+    const { method, path, headers, body, queuedAt, lastError } = value as Record<string, unknown>
     if (typeof method !== 'string' || typeof path !== 'string') return undefined
     return {
       method,
@@ -161,6 +234,7 @@ function parseQueuedRequest(text: string | null): QueuedRequest | undefined {
       headers: isStringRecord(headers) ? headers : {},
       body: typeof body === 'string' ? body : null,
       queuedAt: typeof queuedAt === 'string' ? queuedAt : '',
+      ...(typeof lastError === 'string' ? { lastError } : {}),
     }
   } catch {
     return undefined
