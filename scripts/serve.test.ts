@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { devnetMnemonic } from '@quicklinks/devnet/devnet-chains'
 import { type AnvilProcess, spawnAnvil } from '@quicklinks/devnet/spawn-anvil'
-import { startRedis } from '@quicklinks/server/test/start-redis'
 import { getFreePort } from '@quicklinks/runtime/test/get-free-port'
-import { type RunningPostgres, startPostgres } from '@quicklinks/runtime/test/start-postgres'
 import { startEntryPoint } from '@quicklinks/runtime/test/start-entry-point'
+import { type RunningPostgres, startPostgres } from '@quicklinks/runtime/test/start-postgres'
+import { startRedis } from '@quicklinks/server/test/start-redis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 /**

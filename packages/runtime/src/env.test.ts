@@ -70,6 +70,17 @@ describe('parseEnv', () => {
     ).toBe('acme-1')
   })
 
+  it('reads WALLETCONNECT_PROJECT_ID as a 32-hex-digit project id, off when unset', () => {
+    expect(parseEnv(deployed).walletConnectProjectId).toBeUndefined()
+    expect(
+      parseEnv({ ...deployed, WALLETCONNECT_PROJECT_ID: '0123456789abcdef0123456789ABCDEF' })
+        .walletConnectProjectId,
+    ).toBe('0123456789abcdef0123456789ABCDEF')
+    expect(() => parseEnv({ ...deployed, WALLETCONNECT_PROJECT_ID: 'my-project' })).toThrow(
+      /WALLETCONNECT_PROJECT_ID: must be a WalletConnect \(Reown\) project id/,
+    )
+  })
+
   it('uses the dev SMTP catcher and SMS outbox in dev mode, and needs every Twilio setting', () => {
     const dev = parseEnv({ DEV_MODE: 'true', SMTP_PORT: '2625' })
     expect(dev.smtpUrl).toBe('smtp://127.0.0.1:2625')
@@ -175,10 +186,12 @@ describe('parseEnv', () => {
     expect(message).toContain('  RPC_URL_<chainId>: required in production')
     expect(message).toContain('  DEVNET_DEPLOYMENT_FILE: ROUTING_PROVIDER=local needs')
     expect(() => parseEnv({ ...production, RPC_URL_8453: '' })).toThrow(/RPC_URL_<chainId>: required/)
-    expect(() => parseEnv({ ...production, DEV_MODE: 'true', PUBLIC_ORIGIN: 'http://localhost:3000' })).toThrow(
-      /DEV_MODE: production never runs in dev mode/,
+    expect(() =>
+      parseEnv({ ...production, DEV_MODE: 'true', PUBLIC_ORIGIN: 'http://localhost:3000' }),
+    ).toThrow(/DEV_MODE: production never runs in dev mode/)
+    expect(() => parseEnv({ ...production, ROUTING_PROVIDER: 'local' })).toThrow(
+      /DEVNET_DEPLOYMENT_FILE: ROUTING_PROVIDER=local/,
     )
-    expect(() => parseEnv({ ...production, ROUTING_PROVIDER: 'local' })).toThrow(/DEVNET_DEPLOYMENT_FILE: ROUTING_PROVIDER=local/)
     expect(
       parseEnv({ ...production, ROUTING_PROVIDER: 'local', DEVNET_DEPLOYMENT_FILE: '/etc/ql/contracts.json' })
         .devnetDeploymentFile,

@@ -105,7 +105,10 @@ const environmentSchema = z.object({
   SQUID_INTEGRATOR_ID: z.string().min(1).optional(),
   WALLETCONNECT_PROJECT_ID: z
     .string()
-    .regex(/^[0-9a-f]{32}$/i, 'must be a WalletConnect (Reown) project id: 32 hex digits, from cloud.reown.com')
+    .regex(
+      /^[0-9a-f]{32}$/i,
+      'must be a WalletConnect (Reown) project id: 32 hex digits, from cloud.reown.com',
+    )
     .optional(),
   RELAYER_PRIVATE_KEY: z
     .string()
