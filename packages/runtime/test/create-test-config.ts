@@ -37,6 +37,7 @@ export function createTestConfig(overrides: Partial<ServerConfig> = {}): ServerC
     routingProvider: 'local',
     squidApiUrl: 'http://127.0.0.1:9',
     squidIntegratorId: undefined,
+    walletConnectProjectId: undefined,
     rpcUrls: {},
     relayerPrivateKey: undefined,
     // Workers stay idle in tests unless a test turns them on with a shorter interval.

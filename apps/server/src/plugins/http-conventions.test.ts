@@ -22,7 +22,7 @@ const assetJs = `export const words = ${JSON.stringify('lorem ipsum dolor sit am
 const framesOrigin = 'http://localhost:3998'
 
 /** Writes a small web build: index.html and one JS asset, each with .br and .gz beside it. */
-function writeWebBuild(options: { cspSources?: Record<string, string[]> } = {}): string {
+function writeWebBuild(): string {
   const distDir = mkdtempSync(join(tmpdir(), 'ql-web-dist-'))
   mkdirSync(join(distDir, 'assets'))
   for (const [path, text] of [
@@ -33,7 +33,6 @@ function writeWebBuild(options: { cspSources?: Record<string, string[]> } = {}):
     writeFileSync(join(distDir, `${path}.br`), brotliCompressSync(text))
     writeFileSync(join(distDir, `${path}.gz`), gzipSync(text))
   }
-  if (options.cspSources) writeFileSync(join(distDir, 'csp-sources.json'), JSON.stringify(options.cspSources))
   return distDir
 }
 
@@ -267,31 +266,37 @@ describe('HTTP on the app origin', () => {
 describe('security headers with WalletConnect and https', () => {
   let testApp: TestApp
   beforeAll(async () => {
-    const distDir = writeWebBuild({
-      cspSources: {
-        'connect-src': ['wss://relay.walletconnect.org'],
-        'frame-src': ['https://verify.walletconnect.org'],
-        'frame-ancestors': ['https://evil.example'],
-      },
+    testApp = await buildTestApp({
+      webDistDir: writeWebBuild(),
+      framesOrigin,
+      publicOrigin: 'https://pay.example',
+      walletConnectProjectId: '0123456789abcdef0123456789abcdef',
     })
-    testApp = await buildTestApp({ webDistDir: distDir, framesOrigin, publicOrigin: 'https://pay.example' })
   })
   afterAll(async () => {
     await testApp.close()
   })
 
-  it('adds what the build says it needs, never to the framing rules, and HSTS on https', async () => {
+  it("admits WalletConnect's relay and verify frames when the server has a project id, never in the framing rules, and HSTS on https", async () => {
     const response = await testApp.app.inject({
       method: 'GET',
       url: '/dashboard',
       headers: { accept: 'text/html' },
     })
     const csp = parseCsp(response.headers['content-security-policy'])
-    expect(csp['connect-src']).toEqual(["'self'", 'wss://relay.walletconnect.org'])
-    expect(csp['frame-src']).toEqual([framesOrigin, 'https://verify.walletconnect.org'])
+    expect(csp['connect-src']?.[0]).toBe("'self'")
+    expect(csp['connect-src']).toEqual(
+      expect.arrayContaining(['wss://relay.walletconnect.org', 'https://rpc.walletconnect.org']),
+    )
+    expect(csp['frame-src']).toEqual(
+      expect.arrayContaining([framesOrigin, 'https://verify.walletconnect.org']),
+    )
+    expect(csp['font-src']).toEqual(["'self'", 'https://fonts.reown.com'])
     expect(csp['frame-ancestors']).toEqual(["'none'"])
+    expect(csp['script-src']).toEqual(["'self'", ...hashInlineScripts(indexHtml)])
     expect(response.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains')
     const api = await testApp.app.inject({ method: 'GET', url: '/health' })
     expect(api.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains')
+    expect(api.headers['content-security-policy']).not.toContain('walletconnect')
   })
 })

@@ -5,14 +5,10 @@ import { isSecureOrigin, type ServerConfig } from '@quicklinks/runtime/env'
 import { isApiPath } from '@quicklinks/runtime/plugins/is-api-path'
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
+import { walletConnectCspSources } from './wallet-connect-csp-sources.ts'
 
-/**
- * What the web build says it needs beyond its own origin, per CSP directive (apps/web writes it
- * as `csp-sources.json` beside index.html, e.g. WalletConnect's relay when a project id was built in).
- */
-export type CspSources = Partial<Record<string, string[]>>
-
-export const cspSourcesFileName = 'csp-sources.json'
+/** What the CSP needs from the server's settings. */
+type CspConfig = Pick<ServerConfig, 'framesOrigin' | 'routingProvider' | 'walletConnectProjectId'>
 
 /** The SHA-256 CSP sources of index.html's inline scripts (the theme script that runs before first paint). */
 export function hashInlineScripts(html: string): string[] {
@@ -26,13 +22,10 @@ export function hashInlineScripts(html: string): string[] {
   return hashes
 }
 
-/** The web build's inline-script hashes and extra sources; none when it has not been built. */
-function readWebBuild(distDir: string): { scriptHashes: string[]; sources: CspSources } {
+/** The web build's inline-script hashes; none when it has not been built. */
+function readWebBuild(distDir: string): { scriptHashes: string[] } {
   const indexPath = join(distDir, 'index.html')
-  const scriptHashes = existsSync(indexPath) ? hashInlineScripts(readFileSync(indexPath, 'utf8')) : []
-  const sourcesPath = join(distDir, cspSourcesFileName)
-  const sources = existsSync(sourcesPath) ? (JSON.parse(readFileSync(sourcesPath, 'utf8')) as CspSources) : {}
-  return { scriptHashes, sources }
+  return { scriptHashes: existsSync(indexPath) ? hashInlineScripts(readFileSync(indexPath, 'utf8')) : [] }
 }
 
 /**
@@ -40,12 +33,10 @@ function readWebBuild(distDir: string): { scriptHashes: string[]; sources: CspSo
  * inline theme script), the signer frames in frames, no plugins, no <base>, never framed. Inline
  * styles are allowed: Radix's scroll lock writes a <style> element and the theme script sets the
  * color scheme. Images may be data: or blob: (QR codes, wallet icons) and, with Squid, any https
- * logo its catalogue names. canvas-confetti draws in a blob: worker.
+ * logo its catalogue names. canvas-confetti draws in a blob: worker. With a WALLETCONNECT_PROJECT_ID,
+ * and only then, WalletConnect's relay, verify frames, wallet list, images and fonts.
  */
-export function buildContentSecurityPolicy(
-  config: Pick<ServerConfig, 'framesOrigin' | 'routingProvider'>,
-  build: { scriptHashes: string[]; sources: CspSources },
-): string {
+export function buildContentSecurityPolicy(config: CspConfig, build: { scriptHashes: string[] }): string {
   const directives: Record<string, string[]> = {
     'default-src': ["'self'"],
     'script-src': ["'self'", ...build.scriptHashes],
@@ -61,14 +52,10 @@ export function buildContentSecurityPolicy(
     'object-src': ["'none'"],
     'base-uri': ["'none'"],
   }
-  for (const [directive, sources] of Object.entries(build.sources)) {
-    // Only fetch directives may be widened by the build; the framing and plugin rules stay fixed.
-    if (!/^(connect|frame|img|font|style|script|worker)-src$/.test(directive) || !Array.isArray(sources))
-      continue
-    const current = directives[directive] ?? ["'self'"]
-    directives[directive] = [
-      ...new Set([...current, ...sources.filter((source) => /^[^\s;,]+$/.test(source))]),
-    ]
+  if (config.walletConnectProjectId !== undefined) {
+    for (const [directive, sources] of Object.entries(walletConnectCspSources)) {
+      directives[directive] = [...new Set([...(directives[directive] ?? ["'self'"]), ...sources])]
+    }
   }
   return Object.entries(directives)
     .map(([directive, sources]) => `${directive} ${sources.join(' ')}`)
@@ -81,8 +68,8 @@ export function buildContentSecurityPolicy(
  * and HSTS when PUBLIC_ORIGIN is https.
  */
 export function buildSecurityHeaders(
-  config: Pick<ServerConfig, 'framesOrigin' | 'publicOrigin' | 'routingProvider'>,
-  build: { scriptHashes: string[]; sources: CspSources },
+  config: CspConfig & Pick<ServerConfig, 'publicOrigin'>,
+  build: { scriptHashes: string[] },
 ): Record<string, string> {
   const frames = `"${config.framesOrigin}"`
   const permissions = [

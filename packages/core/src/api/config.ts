@@ -7,6 +7,11 @@ export const publicConfigSchema = z.object({
     z.enum(['local', 'squid']),
     'The configured routing provider (ROUTING_PROVIDER): call /api/{routingProvider}/chains, /tokens, /route',
   ),
+  // Optional for the reader: a server from before WALLETCONNECT_PROJECT_ID says nothing, which means off.
+  walletConnectProjectId: describeSchema(
+    z.optional(z.nullable(z.string())),
+    "The WalletConnect (Reown) project id the pay modal's 'Continue with WalletConnect' uses (WALLETCONNECT_PROJECT_ID), or null when WalletConnect is not configured",
+  ),
 })
 
 /** The answer of GET /api/config. */

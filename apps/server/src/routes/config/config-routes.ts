@@ -10,15 +10,19 @@ export const configRoutes: FastifyPluginAsyncZod = async (app) => {
     '/config',
     {
       schema: {
-        summary: 'Public settings the web app reads once per page load: the routing provider (public)',
+        summary:
+          'Public settings the web app reads once per page load: the routing provider and the WalletConnect project id (public)',
         tags: ['config'],
         response: { 200: publicConfigResponseSchema },
       },
     },
-    // GET /api/config: the routing provider's name, so the web never builds it into its bundle.
+    // GET /api/config: the routing provider's name and WalletConnect's project id, so the web builds neither in.
     async (_request, reply) => {
       reply.header('cache-control', cacheControl)
-      const data: PublicConfig = { routingProvider: app.config.routingProvider }
+      const data: PublicConfig = {
+        routingProvider: app.config.routingProvider,
+        walletConnectProjectId: app.config.walletConnectProjectId ?? null,
+      }
       return { data }
     },
   )
