@@ -1,6 +1,7 @@
 import { AppError } from '@quicklinks/core/app-error'
-import { ArrowLeftRight, Link2, Plus, RotateCw } from 'lucide-react'
+import { ArrowLeftRight, CloudOff, Link2, Plus, RotateCw } from 'lucide-react'
 import { useCallback, useReducer, useState } from 'react'
+import { useIsOnline } from '../../lib/use-is-online'
 import { Button } from '../../ui/button'
 import { Card } from '../../ui/card'
 import { ConfirmDeleteDialog } from '../../ui/confirm-delete-dialog'
@@ -16,6 +17,7 @@ import { initialLinkModalState, reduceLinkModal } from './link-modal-state'
 import { useDeleteLink, useLinks, useToggleLink } from './link-queries'
 import { useLinkStore } from './link-store'
 import { ShareLinkDialog } from './share-link-dialog'
+import { useQueuedLinkWrites } from './use-queued-link-writes'
 
 /** The signed-in payee's id (the address when the session has no id). */
 function getOwnerId(user: SessionUser | null): string | null {
@@ -30,8 +32,9 @@ function createIdempotencyKey(): string {
 }
 
 /**
- * /dashboard, the Links tab: the owner's links (painted from 'link-storage' at once, then fetched),
- * skeleton rows on a first load, an empty state inviting the first link, and the link manager.
+ * /dashboard, the Links tab: the owner's links (painted from 'link-storage' at once, then fetched,
+ * with the writes waiting in the offline queue laid over them), skeleton rows on a first load, an
+ * empty state inviting the first link, and the link manager.
  */
 export function DashboardScreen() {
   const { user } = useSession()
@@ -53,8 +56,10 @@ export function DashboardScreen() {
     [],
   )
 
-  const shown = query.data ?? links
-  const isFirstLoad = query.isPending && links.length === 0
+  const queued = useQueuedLinkWrites(query.data ?? links)
+  const shown = queued.shown
+  const isOnline = useIsOnline()
+  const isFirstLoad = query.isPending && shown.length === 0
 
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-8 sm:py-10">
@@ -76,6 +81,29 @@ export function DashboardScreen() {
           ) : null}
         </div>
       </div>
+      {isOnline ? null : (
+        <p role="status" className="mt-4 flex items-start gap-2 text-muted text-sm">
+          <CloudOff aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+          You are offline. Changes to your links are saved on this device and synced when you are back online.
+        </p>
+      )}
+      {queued.unmatchedFailures.length === 0 ? null : (
+        <div role="alert" className="mt-4 flex flex-wrap items-center gap-3 text-danger text-sm">
+          <span>
+            {queued.unmatchedFailures.length === 1
+              ? 'A change saved offline could not be synced'
+              : `${queued.unmatchedFailures.length} changes saved offline could not be synced`}
+            : {queued.unmatchedFailures[0]?.request.lastError}
+          </span>
+          <Button
+            variant="ghost"
+            size="compact"
+            onClick={() => queued.discard(queued.unmatchedFailures.map((entry) => entry.key))}
+          >
+            Discard
+          </Button>
+        </div>
+      )}
       {storeError === null ? null : (
         <p role="alert" className="mt-4 flex items-center gap-3 text-danger text-sm">
           {storeError}
@@ -104,10 +132,13 @@ export function DashboardScreen() {
         <EmptyState onCreate={openCreate} />
       ) : (
         <ul aria-label="Your links" className="mt-6 grid grid-cols-1 gap-4 sm:grid-cols-2">
-          {shown.map((link) => (
+          {shown.map(({ link, sync }) => (
             <li key={link.id} className="min-w-0">
               <LinkCard
                 link={link}
+                sync={sync}
+                onRetrySync={queued.retry}
+                onDiscardSync={() => queued.discard(sync?.keys ?? [])}
                 onToggle={(field, value) => toggle.mutate({ link, field, value })}
                 onEdit={() => dispatch({ type: 'openEdit', link })}
                 onDelete={() => setDeleting(link)}
@@ -131,6 +162,7 @@ export function DashboardScreen() {
       {toppingUp === null ? null : (
         <LazyPayModal
           link={{
+            id: toppingUp.id,
             alias: toppingUp.alias,
             receiver_address: toppingUp.receiver_address,
             chain: toppingUp.chain,

@@ -1,4 +1,15 @@
-import { Check, Copy, MoreVertical, Pencil, Share2, Star, Trash2, Wallet } from 'lucide-react'
+import {
+  Check,
+  CloudOff,
+  Copy,
+  MoreVertical,
+  Pencil,
+  Share2,
+  Star,
+  Trash2,
+  TriangleAlert,
+  Wallet,
+} from 'lucide-react'
 import { DropdownMenu, Switch } from 'radix-ui'
 import { useEffect, useState } from 'react'
 import { getAddress, isAddress } from 'viem'
@@ -8,6 +19,7 @@ import { Card } from '../../ui/card'
 import { classNames } from '../../ui/class-names'
 import { toast } from '../../ui/use-toast'
 import { preloadPayModal } from '../pay/lazy-pay-modal'
+import type { LinkSync } from './apply-queued-link-writes'
 import { copyPayLink, copyToastMs } from './copy-link-field'
 import { buildPublicLinkUrl, type Link } from './link'
 
@@ -19,14 +31,32 @@ export type LinkCardProps = {
   onShare: () => void
   /** Opens the pay modal for this link ('Top Up' opens the same modal the payer sees). */
   onTopUp: () => void
+  /** Its writes waiting in the offline queue (docs/product.md#offline-queue); null when none. */
+  sync?: LinkSync | null
+  /** Replays the offline queue now (offered when a replay failed). */
+  onRetrySync?: () => void
+  /** Drops this link's queued writes (offered when a replay failed). */
+  onDiscardSync?: () => void
 }
 
 /**
  * One of the owner's links (docs/product.md#link-card): alias, '/pay/{slug}' with copy, token on chain,
  * the receiver (6…4) with copy, favorite star, enable switch, a menu (Copy Link, Edit, Delete),
- * Share and Top Up.
+ * Share and Top Up. A link with writes in the offline queue says so; one waiting to be created or
+ * deleted offers no action but copying until its write is replayed.
  */
-export function LinkCard({ link, onToggle, onEdit, onDelete, onShare, onTopUp }: LinkCardProps) {
+export function LinkCard({
+  link,
+  onToggle,
+  onEdit,
+  onDelete,
+  onShare,
+  onTopUp,
+  sync = null,
+  onRetrySync,
+  onDiscardSync,
+}: LinkCardProps) {
+  const isLocked = sync !== null && sync.pending !== 'update'
   const url = buildPublicLinkUrl(link.alias_slug)
   const path = `/pay/${link.alias_slug}`
   const receiver = isAddress(link.receiver_address, { strict: false })
@@ -57,7 +87,7 @@ export function LinkCard({ link, onToggle, onEdit, onDelete, onShare, onTopUp }:
   }
 
   return (
-    <Card className={classNames('p-4 sm:p-5', !link.enabled && 'bg-subtle')}>
+    <Card className={classNames('p-4 sm:p-5', !link.enabled && 'bg-subtle', isLocked && 'border-dashed')}>
       <article aria-label={link.alias}>
         <div className="flex items-start gap-1">
           <h3 className="min-w-0 flex-1 break-words pt-2.5 font-semibold text-base leading-snug">
@@ -66,11 +96,18 @@ export function LinkCard({ link, onToggle, onEdit, onDelete, onShare, onTopUp }:
           <IconButton
             label={link.favorite ? 'Remove from favorites' : 'Add to favorites'}
             pressed={link.favorite}
+            disabled={isLocked}
             onClick={() => onToggle('favorite', !link.favorite)}
           >
             <Star className={link.favorite ? 'fill-current text-[#eab308]' : undefined} />
           </IconButton>
-          <LinkMenu alias={link.alias} onCopy={copyLink} onEdit={onEdit} onDelete={onDelete} />
+          <LinkMenu
+            alias={link.alias}
+            onCopy={copyLink}
+            onEdit={onEdit}
+            onDelete={onDelete}
+            canChange={!isLocked}
+          />
         </div>
         <div className="-mt-1 flex min-w-0 items-center gap-1">
           <span className="truncate font-mono text-muted text-sm" title={path}>
@@ -92,6 +129,7 @@ export function LinkCard({ link, onToggle, onEdit, onDelete, onShare, onTopUp }:
             <dd className="flex">
               <Switch.Root
                 checked={link.enabled}
+                disabled={isLocked}
                 onCheckedChange={(value) => onToggle('enabled', value)}
                 aria-label="Enabled"
                 title={
@@ -100,7 +138,7 @@ export function LinkCard({ link, onToggle, onEdit, onDelete, onShare, onTopUp }:
                     : 'Disabled: the pay page says the link is unavailable'
                 }
                 className={classNames(
-                  'relative inline-flex h-6 w-11 shrink-0 cursor-pointer items-center rounded-full border-2 border-transparent transition-colors',
+                  'relative inline-flex h-6 w-11 shrink-0 cursor-pointer items-center rounded-full border-2 border-transparent transition-colors disabled:cursor-not-allowed disabled:opacity-55',
                   link.enabled ? 'bg-success' : 'bg-border',
                 )}
               >
@@ -123,12 +161,13 @@ export function LinkCard({ link, onToggle, onEdit, onDelete, onShare, onTopUp }:
         <span aria-live="polite" className="sr-only">
           {copied === null ? '' : 'Copied'}
         </span>
+        {sync === null ? null : <SyncStatus sync={sync} onRetry={onRetrySync} onDiscard={onDiscardSync} />}
         <div className="mt-3 grid grid-cols-2 gap-3">
-          <Button variant="secondary" onClick={onShare}>
+          <Button variant="secondary" onClick={onShare} disabled={isLocked}>
             <Share2 aria-hidden="true" />
             Share
           </Button>
-          <Button variant="secondary" onClick={onTopUp} onPointerEnter={preloadPayModal}>
+          <Button variant="secondary" onClick={onTopUp} onPointerEnter={preloadPayModal} disabled={isLocked}>
             <Wallet aria-hidden="true" />
             Top Up
           </Button>
@@ -138,15 +177,75 @@ export function LinkCard({ link, onToggle, onEdit, onDelete, onShare, onTopUp }:
   )
 }
 
+const syncLabels: Record<LinkSync['pending'], { title: string; detail: string }> = {
+  create: { title: 'Pending creation', detail: 'Saved on this device; created when you are back online.' },
+  update: { title: 'Pending sync', detail: 'Saved on this device; synced when you are back online.' },
+  delete: { title: 'Pending deletion', detail: 'Deleted when you are back online.' },
+}
+
+/**
+ * The card's line about its queued writes: pending (what will happen once online), or, when a
+ * replay failed, why, with 'Sync now' and 'Discard'. The write stays queued until one of them
+ * (or the next time the browser comes online) settles it.
+ */
+function SyncStatus({
+  sync,
+  onRetry,
+  onDiscard,
+}: {
+  sync: LinkSync
+  onRetry: (() => void) | undefined
+  onDiscard: (() => void) | undefined
+}) {
+  const labels = syncLabels[sync.pending]
+  if (sync.error === null) {
+    return (
+      <p role="status" className="mt-2 flex items-start gap-2 text-muted text-sm">
+        <CloudOff aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+        <span>
+          <span className="font-medium text-fg">{labels.title}</span>. {labels.detail}
+        </span>
+      </p>
+    )
+  }
+  return (
+    <div role="alert" className="mt-2 rounded-control bg-danger-soft p-3 text-sm">
+      <p className="flex items-start gap-2 text-danger">
+        <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+        <span>
+          <span className="block font-medium">Not synced: {sync.error}</span>
+          <span className="block text-fg">
+            {labels.title}: the change stays saved on this device and is tried again when you are back online.
+          </span>
+        </span>
+      </p>
+      <div className="mt-2 flex gap-2">
+        {onRetry === undefined ? null : (
+          <Button variant="secondary" size="compact" onClick={onRetry}>
+            Sync now
+          </Button>
+        )}
+        {onDiscard === undefined ? null : (
+          <Button variant="ghost" size="compact" onClick={onDiscard}>
+            Discard
+          </Button>
+        )}
+      </div>
+    </div>
+  )
+}
+
 function IconButton({
   label,
   onClick,
   pressed,
+  disabled = false,
   children,
 }: {
   label: string
   onClick: () => void
   pressed?: boolean
+  disabled?: boolean
   children: React.ReactNode
 }) {
   return (
@@ -154,8 +253,9 @@ function IconButton({
       type="button"
       aria-label={label}
       aria-pressed={pressed}
+      disabled={disabled}
       onClick={onClick}
-      className="inline-flex size-11 shrink-0 items-center justify-center rounded-control text-muted hover:bg-subtle hover:text-fg [&_svg]:size-[18px]"
+      className="inline-flex size-11 shrink-0 items-center justify-center rounded-control text-muted hover:bg-subtle hover:text-fg disabled:cursor-not-allowed disabled:opacity-55 [&_svg]:size-[18px]"
     >
       {children}
     </button>
@@ -167,14 +267,17 @@ function LinkMenu({
   onCopy,
   onEdit,
   onDelete,
+  canChange,
 }: {
   alias: string
   onCopy: () => void
   onEdit: () => void
   onDelete: () => void
+  /** False while the link waits to be created or deleted: Edit and Delete are disabled. */
+  canChange: boolean
 }) {
   const itemClassName =
-    'flex min-h-11 cursor-pointer select-none items-center gap-3 rounded-control px-3 text-sm outline-none data-[highlighted]:bg-subtle [&_svg]:size-4'
+    'flex min-h-11 cursor-pointer select-none items-center gap-3 rounded-control px-3 text-sm outline-none data-[disabled]:cursor-not-allowed data-[highlighted]:bg-subtle data-[disabled]:opacity-55 [&_svg]:size-4'
   return (
     <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger asChild>
@@ -196,11 +299,15 @@ function LinkMenu({
             <Copy aria-hidden="true" className="text-muted" />
             Copy Link
           </DropdownMenu.Item>
-          <DropdownMenu.Item className={itemClassName} onSelect={onEdit}>
+          <DropdownMenu.Item className={itemClassName} onSelect={onEdit} disabled={!canChange}>
             <Pencil aria-hidden="true" className="text-muted" />
             Edit
           </DropdownMenu.Item>
-          <DropdownMenu.Item className={classNames(itemClassName, 'text-danger')} onSelect={onDelete}>
+          <DropdownMenu.Item
+            className={classNames(itemClassName, 'text-danger')}
+            onSelect={onDelete}
+            disabled={!canChange}
+          >
             <Trash2 aria-hidden="true" />
             Delete
           </DropdownMenu.Item>

@@ -5,7 +5,7 @@ import { type ApiClient, api } from '../../lib/api-client'
 import { toast } from '../../ui/use-toast'
 import { type CreateLinkInput, type Link, toUpdateLinkInput, type UpdateLinkInput } from './link'
 import { useLinkStore } from './link-store'
-import { createLink, deleteLink, getLink, listLinks, updateLink } from './links-api'
+import { createLink, deleteLink, getLink, isQueuedLinkWrite, listLinks, updateLink } from './links-api'
 
 /** Query keys for links, from one factory. */
 export const linkKeys = {
@@ -54,31 +54,48 @@ export function useLinks(ownerId: string | null) {
   return query
 }
 
-/** POST /api/links, then the list is fetched again. */
+/*
+ * The link writes run whatever the browser's network state ('always'): offline, the API client
+ * queues them and they resolve with `{offline: true}` (docs/product.md#offline-queue), where React
+ * Query's default would hold them in memory until the browser is back online and lose them on a
+ * reload. A queued write changes nothing here: the dashboard lays the queue over the list.
+ */
+
+/** POST /api/links, then the list is fetched again (unless the create was queued offline). */
 export function useCreateLink() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: (input: CreateLinkInput) => createLink(input),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: linkKeys.all }),
+    networkMode: 'always',
+    onSuccess: (result) =>
+      isQueuedLinkWrite(result) ? undefined : queryClient.invalidateQueries({ queryKey: linkKeys.all }),
   })
 }
 
-/** PUT /api/links/{id}, then the list is fetched again. */
+/** PUT /api/links/{id}, then the list is fetched again (unless the update was queued offline). */
 export function useUpdateLink() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: (input: UpdateLinkInput) => updateLink(input),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: linkKeys.all }),
+    networkMode: 'always',
+    onSuccess: (result) =>
+      isQueuedLinkWrite(result) ? undefined : queryClient.invalidateQueries({ queryKey: linkKeys.all }),
   })
 }
 
-/** DELETE /api/links/{id}: the local list drops the link, then the list is fetched again. */
+/**
+ * DELETE /api/links/{id}: the local list drops the link, then the list is fetched again. A delete
+ * queued offline keeps the link, shown as pending deletion until it is replayed.
+ */
 export function useDeleteLink() {
   const queryClient = useQueryClient()
   const removeLink = useLinkStore((state) => state.removeLink)
   return useMutation({
     mutationFn: (id: string) => deleteLink(id),
-    onSuccess: ({ id }) => {
+    networkMode: 'always',
+    onSuccess: (result) => {
+      if (isQueuedLinkWrite(result)) return
+      const { id } = result
       removeLink(id)
       queryClient.setQueryData<Link[]>(linkKeys.list(), (links) => links?.filter((link) => link.id !== id))
       return queryClient.invalidateQueries({ queryKey: linkKeys.all })
@@ -91,7 +108,9 @@ export type LinkToggle = 'enabled' | 'favorite'
 /**
  * The card's switch and star (docs/product.md#link-card): the change shows at once; on an error it is
  * reverted and the store error says 'Failed to update link' or 'Failed to update favorite'; then the
- * list is fetched again and 'Link Updated' says what happened.
+ * list is fetched again and 'Link Updated' says what happened. Offline the change is queued: it
+ * stays shown, the card says it is pending, and neither the toast nor a refetch happen until it is
+ * replayed.
  */
 export function useToggleLink() {
   const queryClient = useQueryClient()
@@ -100,6 +119,7 @@ export function useToggleLink() {
   return useMutation({
     mutationFn: ({ link, field, value }: { link: Link; field: LinkToggle; value: boolean }) =>
       updateLink({ ...toUpdateLinkInput(link), [field]: value }),
+    networkMode: 'always',
     onMutate: async ({ link, field, value }) => {
       await queryClient.cancelQueries({ queryKey: linkKeys.list() })
       const optimistic = { ...link, [field]: value }
@@ -116,10 +136,12 @@ export function useToggleLink() {
       )
       setError(field === 'enabled' ? 'Failed to update link' : 'Failed to update favorite')
     },
-    onSuccess: (_link, { field, value }) => {
+    onSuccess: (result, { field, value }) => {
+      if (isQueuedLinkWrite(result)) return
       toast({ title: 'Link Updated', description: describeToggle(field, value) })
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: linkKeys.list() }),
+    onSettled: (result) =>
+      isQueuedLinkWrite(result) ? undefined : queryClient.invalidateQueries({ queryKey: linkKeys.list() }),
   })
 }
 

@@ -1,8 +1,9 @@
 import { AppError } from '@quicklinks/core/app-error'
 import { describe, expect, it } from 'vitest'
 import { createApiClient } from '../../lib/api-client'
+import { listOfflineRequests } from '../../lib/offline-queue'
 import type { CreateLinkInput } from './link'
-import { createLink, deleteLink, listLinks, updateLink } from './links-api'
+import { createLink, deleteLink, isQueuedLinkWrite, listLinks, updateLink } from './links-api'
 
 type Sent = { method: string; path: string; body: string | null }
 
@@ -115,5 +116,54 @@ describe('links api', () => {
     expect((await rejection(updateLink({ ...update, id: '' }, client))).userMessage).toBe(
       'Missing link id for update',
     )
+  })
+
+  it('queues every link write made offline and resolves it with {offline: true}, oldest first', async () => {
+    const sent: string[] = []
+    const client = createApiClient({
+      baseUrl: 'http://test',
+      fetch: async (input) => {
+        sent.push(String(input))
+        return new Response('{}')
+      },
+      readCookies: () => 'csrf_token=t',
+      isOffline: () => true,
+    })
+    const update = {
+      id: 'l1',
+      alias: 'a',
+      alias_slug: 'a',
+      message: '',
+      account_type: 'personal',
+      enabled: true,
+      favorite: true,
+      settings: '{}',
+    }
+
+    const results = [
+      await createLink(input, client),
+      await updateLink(update, client),
+      await deleteLink('l1', client),
+    ]
+
+    expect(results).toEqual([{ offline: true }, { offline: true }, { offline: true }])
+    expect(results.every(isQueuedLinkWrite)).toBe(true)
+    expect(sent).toEqual([])
+    expect(listOfflineRequests().map(({ request }) => `${request.method} ${request.path}`)).toEqual([
+      'POST /api/links',
+      'PUT /api/links/l1',
+      'DELETE /api/links/l1',
+    ])
+    // The create keeps its idempotency key, so a replay of a create that had reached the server
+    // answers the same link instead of making a second one.
+    expect(JSON.parse(listOfflineRequests()[0]?.request.body ?? '{}')).toMatchObject({
+      idempotency_key: 'key-1',
+    })
+  })
+
+  it('answers a real link online, never mistaking it for a queued write', async () => {
+    const { client } = fakeClient(() => new Response(JSON.stringify({ data: { id: 'l1' } }), { status: 200 }))
+    expect(isQueuedLinkWrite(await deleteLink('l1', client))).toBe(false)
+    expect(listOfflineRequests()).toEqual([])
   })
 })

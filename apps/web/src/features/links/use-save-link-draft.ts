@@ -3,12 +3,13 @@ import { isSameTokenAddress, type Token } from '../routing/catalogue'
 import { getDraftSlug } from './get-draft-slug'
 import type { LinkModalAction, LinkModalState } from './link-modal-state'
 import { useCreateLink, useUpdateLink } from './link-queries'
+import { isQueuedLinkWrite } from './links-api'
 import { toDraftError } from './to-draft-error'
 
 /**
  * The details page's save: creates the draft's link (refused with an alert when its token is not
  * on its chain) or updates the edited one, and reports 'saved' or 'failed' (the error next to the
- * field the server named) to the modal's reducer.
+ * field the server named) to the modal's reducer. A save queued offline closes the modal.
  */
 export function useSaveLinkDraft(
   state: LinkModalState,
@@ -56,7 +57,9 @@ export function useSaveLinkDraft(
               settings: '{}',
               idempotency_key: draft.idempotency_key,
             })
-      dispatch({ type: 'saved', link })
+      // Queued offline: the card on the dashboard says it is pending until it is replayed.
+      if (isQueuedLinkWrite(link)) dispatch({ type: 'close' })
+      else dispatch({ type: 'saved', link })
     } catch (caught) {
       dispatch({ type: 'failed', error: toDraftError(caught, isEditing ? 'Update failed' : 'Create failed') })
     }
