@@ -147,6 +147,26 @@ export const signerOtps = pgTable(
 )
 
 /**
+ * The wallet a `signup` reserved for its code: a fresh mnemonic sealed under the master key (bound
+ * to `userId`, purpose `wallet-mnemonic`) and its two addresses, which `signup` answered. When the
+ * code (or its link) is used and the contact still has no account, the account is made with this
+ * user id and wallet; otherwise it is dropped. No session key and no user exist for it, so nothing
+ * can sign with it. Goes with its code (used, or swept once expired).
+ */
+export const signerWalletReservations = pgTable('signer_wallet_reservations', {
+  otpId: uuid('otp_id')
+    .primaryKey()
+    .references(() => signerOtps.id, { onDelete: 'cascade' }),
+  userId: uuid('user_id').notNull(),
+  sealedMnemonic: text('sealed_mnemonic').notNull(),
+  /** EIP-55 checksummed, m/44'/60'/0'/0/0. */
+  evmAddress: text('evm_address').notNull(),
+  /** base58, m/44'/501'/0'/0'. */
+  solanaAddress: text('solana_address').notNull(),
+  createdAt: createdAt(),
+})
+
+/**
  * One wrong code (or magic-link secret) for a contact, whatever code it was: the failure budget
  * counts these across all of a contact's codes. Rows older than a day are swept.
  */
@@ -221,3 +241,4 @@ export const signerServiceKeys = pgTable('signer_service_keys', {
 
 export type SignerOtp = typeof signerOtps.$inferSelect
 export type SignerActivity = typeof signerActivities.$inferSelect
+export type SignerWalletReservation = typeof signerWalletReservations.$inferSelect

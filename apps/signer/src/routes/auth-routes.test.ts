@@ -317,8 +317,11 @@ describe('signer sign-in routes', () => {
     })
     expect(forMember.statusCode).toBe(200)
     expect(forStranger.statusCode).toBe(200)
-    expect(Object.keys(forMember.json()).sort()).toEqual(['orgId', 'otpId'])
-    expect(Object.keys(forStranger.json()).sort()).toEqual(['orgId', 'otpId'])
+    // The same shape for both (docs/decisions/0018): a reservation's ids and addresses, never the member's.
+    const signupKeys = ['address', 'orgId', 'otpId', 'solanaAddress', 'userId']
+    expect(Object.keys(forMember.json()).sort()).toEqual(signupKeys)
+    expect(Object.keys(forStranger.json()).sort()).toEqual(signupKeys)
+    expect(forMember.json().address).not.toBe((await whoami(member)).json().address)
     expect(forMember.json().orgId).toBe(after)
     expect(forStranger.json().orgId).toBe(
       (await testApp.post('lookup', { email: 'stranger@example.com' })).json().orgId,

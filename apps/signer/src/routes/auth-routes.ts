@@ -85,6 +85,19 @@ const verifyOtpBodySchema = z.object({
 
 export type SignerRouteOptions = { context: SignerContext; limits: SignerRateLimits }
 
+/**
+ * What `signup` answers: the code's orgId and otpId, and the user id and addresses of the wallet
+ * reserved for the code. The same shape for every contact; the reservation becomes the account
+ * only if the contact has none when the code is used (docs/decisions/0018).
+ */
+const signupResponseSchema = z.object({
+  orgId: z.string(),
+  otpId: z.string(),
+  address: z.string(),
+  userId: z.string(),
+  solanaAddress: z.string(),
+})
+
 const credentialResponseSchema = z.object({
   credentialBundle: z.string(),
   isNewUser: z.boolean(),
@@ -114,27 +127,57 @@ export const authRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app,
     },
   )
 
-  const startAuthOptions = {
-    config: perIpPerMinute(limits.sendsPerIpPerMinute),
-    schema: {
-      summary: 'Sends a sign-in code (and, with emailMode magicLink, a link) by e-mail or SMS',
-      tags: ['signer'],
-      body: authBodySchema,
-      response: { 200: z.object({ orgId: z.string(), otpId: z.string() }) },
+  const startAuthResponseSchema = z.object({ orgId: z.string(), otpId: z.string() })
+  const toStartInput = (body: z.output<typeof authBodySchema>) => ({
+    contact: toContact(body),
+    emailMode: body.email !== undefined ? (body.emailMode ?? 'otp') : 'otp',
+    ...(body.targetPublicKey === undefined ? {} : { targetPublicKey: body.targetPublicKey }),
+    ...(body.expirationSeconds === undefined ? {} : { expirationSeconds: body.expirationSeconds }),
+    ...(body.redirectParams === undefined ? {} : { redirectParams: body.redirectParams }),
+  })
+
+  app.post(
+    '/signup',
+    {
+      config: perIpPerMinute(limits.sendsPerIpPerMinute),
+      schema: {
+        summary:
+          'Account creation: sends a sign-in code and answers the ids and addresses of the wallet reserved for it',
+        tags: ['signer'],
+        body: authBodySchema,
+        response: { 200: signupResponseSchema },
+      },
     },
-  }
-  const startAuth = async (body: z.output<typeof authBodySchema>) =>
-    startContactAuth(context, {
-      contact: toContact(body),
-      emailMode: body.email !== undefined ? (body.emailMode ?? 'otp') : 'otp',
-      ...(body.targetPublicKey === undefined ? {} : { targetPublicKey: body.targetPublicKey }),
-      ...(body.expirationSeconds === undefined ? {} : { expirationSeconds: body.expirationSeconds }),
-      ...(body.redirectParams === undefined ? {} : { redirectParams: body.redirectParams }),
-    })
-  // POST /signer/v1/signup: same as auth, so it never reveals whether an account exists.
-  app.post('/signup', startAuthOptions, async (request) => startAuth(request.body))
-  // POST /signer/v1/auth: send a sign-in code (or magic link) to an e-mail or phone.
-  app.post('/auth', startAuthOptions, async (request) => startAuth(request.body))
+    // POST /signer/v1/signup: send a code and reserve a wallet for it, alike for every contact (docs/decisions/0018).
+    async (request) => {
+      const started = await startContactAuth(context, { ...toStartInput(request.body), reservesWallet: true })
+      return {
+        orgId: started.orgId,
+        otpId: started.otpId,
+        address: started.reservation.evmAddress,
+        userId: started.reservation.userId,
+        solanaAddress: started.reservation.solanaAddress,
+      }
+    },
+  )
+
+  app.post(
+    '/auth',
+    {
+      config: perIpPerMinute(limits.sendsPerIpPerMinute),
+      schema: {
+        summary: 'Sends a sign-in code (and, with emailMode magicLink, a link) by e-mail or SMS',
+        tags: ['signer'],
+        body: authBodySchema,
+        response: { 200: startAuthResponseSchema },
+      },
+    },
+    // POST /signer/v1/auth: send a sign-in code (or magic link) to an e-mail or phone.
+    async (request) => {
+      const { orgId, otpId } = await startContactAuth(context, toStartInput(request.body))
+      return { orgId, otpId }
+    },
+  )
 
   app.post(
     '/otp',

@@ -1,10 +1,18 @@
 import { randomUUID } from 'node:crypto'
 import { utf8ToBytes } from '@noble/hashes/utils.js'
+import { eq } from 'drizzle-orm'
 import { generateWallet } from '../../crypto/keystore/generate-wallet.ts'
 import { sealSecret } from '../../crypto/keystore/seal-secret.ts'
 import { lockForTransaction } from '../../db/lock-for-transaction.ts'
 import type { SignerDatabase } from '../../db/signer-database.ts'
-import { signerAuthMethods, signerOrganizations, signerUsers, signerWallets } from '../../db/signer-schema.ts'
+import {
+  type SignerWalletReservation,
+  signerAuthMethods,
+  signerOrganizations,
+  signerUsers,
+  signerWalletReservations,
+  signerWallets,
+} from '../../db/signer-schema.ts'
 import type { Contact } from '../contacts/contact-schemas.ts'
 import { findAccountByContact, type SignerAccount } from './find-account.ts'
 
@@ -14,18 +22,30 @@ export const walletMnemonicPurpose = 'wallet-mnemonic'
 /**
  * Returns the account of a contact, creating it when there is none: an organization (with the
  * contact's pseudonymous orgId when free, else a random one), a user, the contact's auth method and
- * a fresh wallet whose mnemonic is sealed under the master key, bound to the user id. One
- * transaction, serialised per contact, so two first sign-ins at once end with one account.
+ * a fresh wallet whose mnemonic is sealed under the master key, bound to the user id. With a
+ * `reservation` (the wallet `signup` reserved for the code being used) the new account takes its
+ * user id and wallet instead, so it has the addresses `signup` answered; the reservation is
+ * deleted either way. One transaction, serialised per contact, so two first sign-ins at once end
+ * with one account.
  *
  * Fails by rejecting on a database error (nothing is written) or a keystore error.
  */
 export async function createAccount(
   db: SignerDatabase,
-  input: { masterKey: Uint8Array; contact: Contact; preferredOrganizationId: string },
+  input: {
+    masterKey: Uint8Array
+    contact: Contact
+    preferredOrganizationId: string
+    reservation?: SignerWalletReservation
+  },
 ): Promise<{ account: SignerAccount; isCreated: boolean }> {
-  const { contact } = input
+  const { contact, reservation } = input
   return db.transaction(async (tx) => {
     await lockForTransaction(tx, `signer-account:${contact.channel}:${contact.address}`)
+    // Spent with its code whatever happens: a contact that has an account never uses it.
+    if (reservation !== undefined) {
+      await tx.delete(signerWalletReservations).where(eq(signerWalletReservations.otpId, reservation.otpId))
+    }
     const existing = await findAccountByContact(tx, contact)
     if (existing) return { account: existing, isCreated: false }
 
@@ -39,24 +59,25 @@ export async function createAccount(
     const organizationId = preferred?.id ?? randomUUID()
     if (preferred === undefined) await tx.insert(signerOrganizations).values({ id: organizationId })
 
-    const userId = randomUUID()
+    const userId = reservation?.userId ?? randomUUID()
     const email = contact.channel === 'email' ? contact.address : null
     const phone = contact.channel === 'sms' ? contact.address : null
     await tx.insert(signerUsers).values({ id: userId, organizationId, email, phone })
     await tx.insert(signerAuthMethods).values({ userId, type: contact.channel, identifier: contact.address })
 
-    const wallet = await generateWallet()
-    const sealedMnemonic = await sealSecret({
-      keyEncryptionKey: input.masterKey,
-      userId,
-      purpose: walletMnemonicPurpose,
-      plaintext: utf8ToBytes(wallet.mnemonic),
-    })
+    const wallet =
+      reservation === undefined
+        ? await generateSealedWallet(input.masterKey, userId)
+        : {
+            sealedMnemonic: reservation.sealedMnemonic,
+            evmAddress: reservation.evmAddress,
+            solanaAddress: reservation.solanaAddress,
+          }
     const walletId = randomUUID()
     await tx.insert(signerWallets).values({
       id: walletId,
       userId,
-      sealedMnemonic,
+      sealedMnemonic: wallet.sealedMnemonic,
       evmAddress: wallet.evmAddress,
       solanaAddress: wallet.solanaAddress,
     })
@@ -73,4 +94,15 @@ export async function createAccount(
       isCreated: true,
     }
   })
+}
+
+async function generateSealedWallet(masterKey: Uint8Array, userId: string) {
+  const wallet = await generateWallet()
+  const sealedMnemonic = await sealSecret({
+    keyEncryptionKey: masterKey,
+    userId,
+    purpose: walletMnemonicPurpose,
+    plaintext: utf8ToBytes(wallet.mnemonic),
+  })
+  return { sealedMnemonic, evmAddress: wallet.evmAddress, solanaAddress: wallet.solanaAddress }
 }

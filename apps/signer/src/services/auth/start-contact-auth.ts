@@ -3,6 +3,7 @@ import { defaultCodeSendCaps } from '../../signer-config.ts'
 import type { SignerContext } from '../../signer-context.ts'
 import { deriveOrganizationId } from '../accounts/derive-organization-id.ts'
 import { findAccountByContact } from '../accounts/find-account.ts'
+import { type ReservedWallet, reserveWallet } from '../accounts/reserve-wallet.ts'
 import type { Contact } from '../contacts/contact-schemas.ts'
 import { createOtp } from '../otp/create-otp.ts'
 import { buildMagicLink } from './build-magic-link.ts'
@@ -15,14 +16,22 @@ export type StartContactAuthInput = {
   targetPublicKey?: string
   expirationSeconds?: number
   redirectParams?: string
+  /**
+   * `signup`: also reserve the wallet this code creates if the contact has no account when it is
+   * used, and answer its ids and addresses (see reserveWallet). Made for every contact alike.
+   */
+  reservesWallet?: boolean
 }
 
+export type StartedContactAuth = { orgId: string; otpId: string; reservation?: ReservedWallet }
+
 /**
- * Starts an e-mail or SMS sign-in (`signup` and `auth` alike): makes a code and sends it. Answers
+ * Starts an e-mail or SMS sign-in (`signup` and `auth`): makes a code and sends it. Answers
  * the same for contacts with and without an account; the orgId is the account's, or the
- * pseudonymous one the account will take at its first sign-in. Creates nothing usable: no account
- * and no session key exist until the code is entered (`otp`) or the link is opened
- * (`magic-link`). In magic-link mode the mail also carries a link with a one-time token, which
+ * pseudonymous one the account will take at its first sign-in. With `reservesWallet` (`signup`)
+ * it also reserves a wallet for the code, for every contact alike (docs/decisions/0018). Creates
+ * nothing usable: no account and no session key exist until the code is entered (`otp`) or the
+ * link is opened (`magic-link`). In magic-link mode the mail also carries a link with a one-time token, which
  * only the browser holding `targetPublicKey` can trade for a session (see openMagicLink).
  *
  * Fails by rejecting with AppError RATE_LIMITED (a send limit or cap, or a locked contact; see
@@ -30,8 +39,16 @@ export type StartContactAuthInput = {
  */
 export async function startContactAuth(
   context: SignerContext,
+  input: StartContactAuthInput & { reservesWallet: true },
+): Promise<StartedContactAuth & { reservation: ReservedWallet }>
+export async function startContactAuth(
+  context: SignerContext,
   input: StartContactAuthInput,
-): Promise<{ orgId: string; otpId: string }> {
+): Promise<StartedContactAuth>
+export async function startContactAuth(
+  context: SignerContext,
+  input: StartContactAuthInput,
+): Promise<StartedContactAuth> {
   const { db, keyring } = context
   const { contact } = input
   const isMagicLink = input.emailMode === 'magicLink' && contact.channel === 'email'
@@ -54,6 +71,10 @@ export async function startContactAuth(
     otpHashSecret: keyring.otpHashSecret,
     nowMs: context.now(),
   })
+  // Before the code leaves: a delivered code always finds its reservation.
+  const reservation = input.reservesWallet
+    ? await reserveWallet(db, { masterKey: keyring.masterKey, otpId: otp.otpId })
+    : undefined
   const magicLink =
     otp.magicLinkToken === undefined
       ? undefined
@@ -70,5 +91,5 @@ export async function startContactAuth(
     purpose: 'auth',
     ...(magicLink === undefined ? {} : { magicLink }),
   })
-  return { orgId, otpId: otp.otpId }
+  return { orgId, otpId: otp.otpId, ...(reservation === undefined ? {} : { reservation }) }
 }
