@@ -1,4 +1,5 @@
 import { type HTMLAttributes, useCallback, useEffect, useReducer, useRef } from 'react'
+import { OfflineNotice, offlineSignInMessage } from '../../ui/offline-notice'
 import { type AuthStep, createInitialAuthStep } from './auth-flow-state'
 import { useAuthReturnStore } from './auth-return-params'
 import type { AuthTitle } from './auth-title'
@@ -91,27 +92,37 @@ export function AuthPanel({ Title = DefaultTitle, purpose = 'navigate', onSigned
     await openSession(isNewUser)
   }
 
-  switch (step.type) {
-    case 'email':
-      return <EmailStep step={step} dispatch={dispatch} Title={Title} />
-    case 'phone':
-      return <PhoneStep step={step} dispatch={dispatch} Title={Title} />
-    case 'code':
-      return <CodeStep step={step} dispatch={dispatch} Title={Title} onSubmitCode={verifyCode} />
-    case 'magicLink':
-      return <MagicLinkStep step={step} dispatch={dispatch} Title={Title} />
-    case 'session':
-      return (
-        <SessionStep
-          step={step}
-          dispatch={dispatch}
-          Title={Title}
-          onRetry={() => void openSession(step.isNewUser)}
-        />
-      )
-    default: {
-      const unreachable: never = step
-      return unreachable
+  return (
+    <>
+      {renderStep()}
+      {/* Sign-in is never queued offline: say so before the user tries. */}
+      <OfflineNotice>{offlineSignInMessage}</OfflineNotice>
+    </>
+  )
+
+  function renderStep() {
+    switch (step.type) {
+      case 'email':
+        return <EmailStep step={step} dispatch={dispatch} Title={Title} />
+      case 'phone':
+        return <PhoneStep step={step} dispatch={dispatch} Title={Title} />
+      case 'code':
+        return <CodeStep step={step} dispatch={dispatch} Title={Title} onSubmitCode={verifyCode} />
+      case 'magicLink':
+        return <MagicLinkStep step={step} dispatch={dispatch} Title={Title} />
+      case 'session':
+        return (
+          <SessionStep
+            step={step}
+            dispatch={dispatch}
+            Title={Title}
+            onRetry={() => void openSession(step.isNewUser)}
+          />
+        )
+      default: {
+        const unreachable: never = step
+        return unreachable
+      }
     }
   }
 }

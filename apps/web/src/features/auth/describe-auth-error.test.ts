@@ -1,5 +1,6 @@
 import { AppError } from '@quicklinks/core/app-error'
 import { describe, expect, it } from 'vitest'
+import { offlineSignInMessage } from '../../ui/offline-notice'
 import { describeAuthError } from './describe-auth-error'
 
 describe('describeAuthError', () => {
@@ -23,5 +24,16 @@ describe('describeAuthError', () => {
   it('falls back when there is nothing to show', () => {
     expect(describeAuthError(undefined, 'Try again.')).toBe('Try again.')
     expect(describeAuthError(new Error(''), 'Try again.')).toBe('Try again.')
+  })
+
+  it('says sign-in needs a connection while the browser is offline, not a bare fetch failure', () => {
+    const onLine = Object.getOwnPropertyDescriptor(Navigator.prototype, 'onLine')
+    Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => false })
+    try {
+      expect(describeAuthError(new TypeError('Failed to fetch'))).toBe(offlineSignInMessage)
+    } finally {
+      if (onLine !== undefined) Object.defineProperty(navigator, 'onLine', onLine)
+    }
+    expect(describeAuthError(new TypeError('Failed to fetch'))).toBe('Failed to fetch')
   })
 })

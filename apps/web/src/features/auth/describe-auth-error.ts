@@ -1,11 +1,16 @@
 import { AppError } from '@quicklinks/core/app-error'
+import { isBrowserOffline } from '../../lib/offline-queue'
+import { offlineSignInMessage } from '../../ui/offline-notice'
 
 /**
  * The text to show for a failed sign-in step. The signer's own message wins (it says what to do:
  * tries left, wait 3 minutes…); a message that is the raw error body the signer answered
- * (`{"error":{"message":…}}`) is unwrapped; anything else gets the fallback.
+ * (`{"error":{"message":…}}`) is unwrapped; anything else gets the fallback. While the browser is
+ * offline the text says sign-in needs a connection, whatever the error.
  */
 export function describeAuthError(error: unknown, fallback = 'Something went wrong. Try again.'): string {
+  // Offline, the failure is the missing network (a bare 'Failed to fetch' otherwise): say so.
+  if (isBrowserOffline()) return offlineSignInMessage
   if (error instanceof AppError) return error.userMessage
   const message =
     typeof error === 'object' &&

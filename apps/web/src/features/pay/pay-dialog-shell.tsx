@@ -1,6 +1,7 @@
 import { ArrowLeft, X } from 'lucide-react'
 import { type ReactNode, useEffect, useRef } from 'react'
 import { Dialog, DialogTitle } from '../../ui/dialog'
+import { OfflineNotice, offlinePaymentMessage } from '../../ui/offline-notice'
 
 export type PayDialogShellProps = {
   title: string
@@ -13,7 +14,8 @@ export type PayDialogShellProps = {
 
 /**
  * The pay modal's dialog: the step title between Back and Close (each left out where the step has
- * none), and the step below. Each new step moves focus to its title.
+ * none), and the step below. Each new step moves focus to its title. Offline, a notice above the
+ * step says a payment needs a connection (the route and receipt calls are never queued).
  */
 export function PayDialogShell({ title, onDismiss, onBack, onClose, children }: PayDialogShellProps) {
   // Each new step moves focus to its title, so a screen reader hears where the payer is and the
@@ -48,6 +50,7 @@ export function PayDialogShell({ title, onDismiss, onBack, onClose, children }: 
           <X aria-hidden="true" className="size-5" />
         </HeaderButton>
       </div>
+      <OfflineNotice>{offlinePaymentMessage}</OfflineNotice>
       {children}
     </Dialog>
   )
