@@ -1,9 +1,8 @@
 import { fileURLToPath } from 'node:url'
 import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
-import { defineConfig, loadEnv, type ProxyOptions } from 'vite'
+import { defineConfig, type ProxyOptions } from 'vite'
 import rootPackage from '../../package.json' with { type: 'json' }
-import { cspSourcesPlugin } from './csp-sources-plugin'
 import { precompressPlugin } from './precompress-plugin'
 
 // The app server owns these paths; the SPA never routes them. A RegExp key so that a slug such as
@@ -14,22 +13,17 @@ const proxy: Record<string, ProxyOptions> = {
 }
 const root = fileURLToPath(new URL('.', import.meta.url))
 
-export default defineConfig(({ mode }) => {
-  const env = loadEnv(mode, root, 'VITE_')
-  return {
-    root,
-    plugins: [
-      react(),
-      tailwindcss(),
-      // The server's CSP admits WalletConnect's origins only for a build that offers WalletConnect.
-      cspSourcesPlugin({ walletConnectProjectId: env.VITE_WALLETCONNECT_PROJECT_ID ?? '' }),
-      // .br and .gz beside every asset: the server sends them by Accept-Encoding.
-      precompressPlugin(),
-    ],
-    // The footer shows the product version, which is the root package's.
-    define: { __APP_VERSION__: JSON.stringify(rootPackage.version) },
-    server: { proxy },
-    preview: { proxy },
-    build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
-  }
+export default defineConfig({
+  root,
+  plugins: [
+    react(),
+    tailwindcss(),
+    // .br and .gz beside every asset: the server sends them by Accept-Encoding.
+    precompressPlugin(),
+  ],
+  // The footer shows the product version, which is the root package's.
+  define: { __APP_VERSION__: JSON.stringify(rootPackage.version) },
+  server: { proxy },
+  preview: { proxy },
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
 })

@@ -1,6 +1,7 @@
 /**
  * Build-time settings of the web app. Vite replaces `__APP_VERSION__` (the root package's version);
- * nothing else in the app reads build or environment values.
+ * nothing else in the app reads build or environment values: what a server is configured with
+ * (routing provider, WalletConnect) comes from GET /api/config at run time (lib/public-config.ts).
  */
 declare const __APP_VERSION__: string
 
@@ -11,12 +12,3 @@ export const appVersion: string = typeof __APP_VERSION__ === 'string' ? __APP_VE
 
 /** API requests go to the page's own origin: the app server serves the SPA, /api, /health and /signer. */
 export const apiBaseUrl = ''
-
-/**
- * The WalletConnect Cloud project id (build-time VITE_WALLETCONNECT_PROJECT_ID); the pay modal offers
- * WalletConnect only when it is set.
- */
-export const walletConnectProjectId: string =
-  typeof import.meta.env.VITE_WALLETCONNECT_PROJECT_ID === 'string'
-    ? import.meta.env.VITE_WALLETCONNECT_PROJECT_ID
-    : ''

@@ -8,6 +8,7 @@ import {
   isMobileDevice,
   type WalletCatalogueEntry,
 } from './wallet-catalogue'
+import { useWalletConnectSetting, walletConnectNotConfiguredMessage } from './wallet-connect-setting'
 import { WalletStep } from './wallet-step'
 
 export type ConnectWalletStepProps = {
@@ -30,6 +31,14 @@ export function ConnectWalletStep({ isConnected, onResume }: ConnectWalletStepPr
   const [pendingWallet, setPendingWallet] = useState<string | null>(null)
   const detected = useMemo(() => listDetectedWallets(connectors), [connectors])
   const walletConnectConnector = connectors.find((connector) => connector.type === 'walletConnect')
+  const walletConnectSetting = useWalletConnectSetting().data
+  // Why the button is off: what the setting says, or 'not configured' while it is unknown.
+  const walletConnectDisabledReason =
+    walletConnectConnector !== undefined
+      ? null
+      : walletConnectSetting?.isAvailable === false
+        ? walletConnectSetting.reason
+        : walletConnectNotConfiguredMessage
 
   const connectWith = async (connector: Connector, pendingId: string) => {
     if (isConnected && connection.connector?.uid === connector.uid) {
@@ -67,7 +76,7 @@ export function ConnectWalletStep({ isConnected, onResume }: ConnectWalletStepPr
     <WalletStep
       detected={detected}
       pendingId={pendingWallet}
-      hasWalletConnect={walletConnectConnector !== undefined}
+      walletConnectDisabledReason={walletConnectDisabledReason}
       onConnectDetected={(wallet) => {
         const connector = connectors.find((candidate) => candidate.uid === wallet.id)
         if (connector !== undefined) void connectWith(connector, wallet.id)

@@ -9,6 +9,7 @@ import { PayFlow } from './pay-flow'
 import type { PayLinkSummary } from './pay-link-summary'
 import { payStepTitles } from './pay-modal-state'
 import { getPayWagmiConfig } from './wagmi-config'
+import { useWalletConnectSetting } from './wallet-connect-setting'
 
 export type PayModalProps = {
   link: PayLinkSummary
@@ -34,12 +35,14 @@ function getFallbackChain(link: PayLinkSummary): Chain {
 /**
  * The payer's seven-step modal (docs/product.md#pay-modal), loaded with React.lazy on the first open: it
  * carries wagmi, its connectors and viem's actions, which the pay page's first paint never waits for.
+ * WalletConnect's connector is loaded on top only when the server has a project id.
  */
 export default function PayModal(props: PayModalProps) {
   const chainsQuery = useChains()
+  const walletConnectQuery = useWalletConnectSetting()
   const chains = useMemo(() => selectOfferedChains(chainsQuery.data?.items ?? []), [chainsQuery.data])
   if (!props.open) return null
-  if (chainsQuery.isPending) {
+  if (chainsQuery.isPending || walletConnectQuery.data === undefined) {
     return (
       <PayDialogShell title={payStepTitles.wallet} onDismiss={() => props.onOpenChange(false)}>
         <div className="grid gap-3" role="status" aria-label="Loading wallets">
@@ -52,7 +55,7 @@ export default function PayModal(props: PayModalProps) {
   }
   const configChains = chains.length > 0 ? chains : [getFallbackChain(props.link)]
   return (
-    <WagmiProvider config={getPayWagmiConfig(configChains)} reconnectOnMount={false}>
+    <WagmiProvider config={getPayWagmiConfig(configChains, walletConnectQuery.data)} reconnectOnMount={false}>
       <PayFlow {...props} chains={chains} chainsError={chainsQuery.data?.error ?? null} />
     </WagmiProvider>
   )

@@ -1,9 +1,8 @@
 import { custom, defineChain, type EIP1193Provider, type Chain as ViemChain } from 'viem'
-import { type Config, createConfig, injected } from 'wagmi'
+import { type Config, type CreateConnectorFn, createConfig, injected } from 'wagmi'
 import { getConnection } from 'wagmi/actions'
-import { walletConnect } from 'wagmi/connectors/walletConnect'
-import { walletConnectProjectId } from '../../lib/env'
 import type { Chain } from '../routing/catalogue'
+import type { WalletConnectSetting } from './wallet-connect-setting'
 
 /** A catalogue chain as wagmi and viem know it; its RPC URL is only offered to a wallet on 4902. */
 export function toViemChain(chain: Chain): ViemChain {
@@ -28,13 +27,14 @@ export function toViemChain(chain: Chain): ViemChain {
 const configs = new Map<string, Config>()
 
 /**
- * The pay modal's wagmi config (one per chain list and page): the injected connector plus every
- * EIP-6963 wallet, WalletConnect when a project id is configured, no persisted reconnect. Every read
+ * The pay modal's wagmi config (one per chain list, WalletConnect project id and page): the injected
+ * connector plus every EIP-6963 wallet, WalletConnect when the server gave a project id (its
+ * connector made from it, see wallet-connect-setting.ts), no persisted reconnect. Every read
  * (allowance, receipts) goes through the connected wallet's own EIP-1193 provider, so the browser
- * needs no RPC access of its own.
+ * needs no RPC access of its own. Throws 'Chain not configured.' for an empty chain list.
  */
-export function getPayWagmiConfig(chains: readonly Chain[]): Config {
-  const key = chains.map((chain) => chain.chainId).join(',')
+export function getPayWagmiConfig(chains: readonly Chain[], walletConnect: WalletConnectSetting): Config {
+  const key = `${chains.map((chain) => chain.chainId).join(',')}|${walletConnect.isAvailable ? walletConnect.projectId : ''}`
   const cached = configs.get(key)
   if (cached !== undefined) return cached
   const viemChains = chains.map(toViemChain)
@@ -49,13 +49,11 @@ export function getPayWagmiConfig(chains: readonly Chain[]): Config {
       return provider.request({ method, params } as Parameters<EIP1193Provider['request']>[0])
     },
   })
-  const connectors = [injected({ shimDisconnect: true })]
+  const connectors: CreateConnectorFn[] = [injected({ shimDisconnect: true })]
+  if (walletConnect.isAvailable) connectors.push(walletConnect.connector)
   const created = createConfig({
     chains: [first, ...rest],
-    connectors:
-      walletConnectProjectId.length > 0
-        ? [...connectors, walletConnect({ projectId: walletConnectProjectId, showQrModal: true })]
-        : connectors,
+    connectors,
     multiInjectedProviderDiscovery: true,
     // Receipt waits poll the wallet every second (anvil mines at once; real chains need no faster).
     pollingInterval: 1000,

@@ -7,7 +7,7 @@ function renderStep(overrides: Partial<WalletStepProps> = {}) {
   const props: WalletStepProps = {
     detected: [],
     pendingId: null,
-    hasWalletConnect: false,
+    walletConnectDisabledReason: 'WalletConnect is not configured on this server.',
     onConnectDetected: () => undefined,
     onSelectCatalogue: () => undefined,
     onWalletConnect: () => undefined,
@@ -60,11 +60,33 @@ describe('WalletStep', () => {
     expect(screen.queryByRole('button', { name: /^MetaMask/ })).toBeNull()
   })
 
-  it('offers WalletConnect when configured', async () => {
+  it('says why WalletConnect is off, under the disabled button and as its description', async () => {
     const user = userEvent.setup()
     const onWalletConnect = vi.fn()
-    renderStep({ hasWalletConnect: true, onWalletConnect })
-    await user.click(screen.getByRole('button', { name: 'Continue with WalletConnect' }))
+    renderStep({ onWalletConnect })
+    const button = screen.getByRole('button', {
+      name: 'Continue with WalletConnect',
+      description: 'WalletConnect is not configured on this server.',
+    })
+    expect(button).toHaveProperty('disabled', true)
+    await user.click(button)
+    expect(onWalletConnect).not.toHaveBeenCalled()
+  })
+
+  it('offers WalletConnect when configured, with no reason shown', async () => {
+    const user = userEvent.setup()
+    const onWalletConnect = vi.fn()
+    renderStep({ walletConnectDisabledReason: null, onWalletConnect })
+    const button = screen.getByRole('button', { name: 'Continue with WalletConnect' })
+    expect(button).toHaveProperty('disabled', false)
+    expect(screen.queryByText('WalletConnect is not configured on this server.')).toBeNull()
+    await user.click(button)
     expect(onWalletConnect).toHaveBeenCalledOnce()
+  })
+
+  it('shows Connecting… on WalletConnect while it connects', () => {
+    renderStep({ walletConnectDisabledReason: null, pendingId: 'walletconnect' })
+    expect(screen.getByRole('button', { name: /Connecting…/ })).toBeTruthy()
+    expect(screen.queryByRole('button', { name: 'Continue with WalletConnect' })).toBeNull()
   })
 })

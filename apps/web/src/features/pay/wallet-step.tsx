@@ -18,7 +18,8 @@ export type WalletStepProps = {
   detected: readonly DetectedWallet[]
   /** The id of the wallet being connected, or 'walletconnect'. */
   pendingId: string | null
-  hasWalletConnect: boolean
+  /** Why 'Continue with WalletConnect' is off (shown under it), or null when it is on. */
+  walletConnectDisabledReason: string | null
   onConnectDetected: (wallet: DetectedWallet) => void
   onSelectCatalogue: (entry: WalletCatalogueEntry) => void
   onWalletConnect: () => void
@@ -34,7 +35,7 @@ const rowClassName =
 export function WalletStep({
   detected,
   pendingId,
-  hasWalletConnect,
+  walletConnectDisabledReason,
   onConnectDetected,
   onSelectCatalogue,
   onWalletConnect,
@@ -48,6 +49,7 @@ export function WalletStep({
     (wallet) => query.length === 0 || wallet.name.toLowerCase().includes(query),
   )
   const isBusy = pendingId !== null
+  const hasWalletConnect = walletConnectDisabledReason === null
 
   return (
     <div className="grid gap-5">
@@ -158,7 +160,7 @@ export function WalletStep({
         </Button>
         {hasWalletConnect ? null : (
           <p id={`${popularId}-wc-note`} className="text-center text-muted text-xs">
-            WalletConnect is not set up on this site yet.
+            {walletConnectDisabledReason}
           </p>
         )}
       </div>

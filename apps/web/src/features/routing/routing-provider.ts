@@ -1,5 +1,5 @@
-import { publicConfigResponseSchema } from '@quicklinks/core/api/config'
-import { type ApiClient, api } from '../../lib/api-client'
+import type { ApiClient } from '../../lib/api-client'
+import { createPublicConfigSource, fetchPublicConfig, getPublicConfig } from '../../lib/public-config'
 
 /**
  * The routing provider's name comes from the server (GET /api/config), never from the bundle: one
@@ -11,11 +11,8 @@ import { type ApiClient, api } from '../../lib/api-client'
  * GET /api/config: the configured routing provider's name. Rejects with the client's AppError when
  * the call fails, or an AppError coded INTERNAL when the answer names no provider.
  */
-export async function fetchRoutingProvider(client: ApiClient = api): Promise<string> {
-  const body = await client.request('/api/config', publicConfigResponseSchema, {
-    fallbackMessage: 'Failed to load settings',
-  })
-  return body.data.routingProvider
+export async function fetchRoutingProvider(client?: ApiClient): Promise<string> {
+  return (await fetchPublicConfig(client)).routingProvider
 }
 
 /** Resolves with the routing provider's name; see `createRoutingProviderSource`. */
@@ -25,19 +22,10 @@ export type RoutingProviderSource = () => Promise<string>
  * One shared answer of GET /api/config: concurrent and later callers share the first request's
  * promise. A failed request is not kept, so the next caller asks again.
  */
-export function createRoutingProviderSource(client: ApiClient = api): RoutingProviderSource {
-  let pending: Promise<string> | undefined
-  return () => {
-    if (pending === undefined) {
-      const request = fetchRoutingProvider(client)
-      pending = request
-      request.catch(() => {
-        if (pending === request) pending = undefined
-      })
-    }
-    return pending
-  }
+export function createRoutingProviderSource(client?: ApiClient): RoutingProviderSource {
+  const getConfig = createPublicConfigSource(client)
+  return async () => (await getConfig()).routingProvider
 }
 
-/** The app's routing provider: fetched once per page load, by whoever needs it first. */
-export const getRoutingProvider: RoutingProviderSource = createRoutingProviderSource()
+/** The app's routing provider: from the page load's one GET /api/config, shared with the pay modal. */
+export const getRoutingProvider: RoutingProviderSource = async () => (await getPublicConfig()).routingProvider
