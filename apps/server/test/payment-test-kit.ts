@@ -186,12 +186,35 @@ export type TestRoute = {
   }
 }
 
-/** POST /api/local/route; fails the test unless it answers 200. */
+/**
+ * `body` naming the link it pays, as every payment's route must (docs/decisions/0018): a body
+ * without `linkId` gets a new link of its `toAddress` for its `toToken` on its `toChain`.
+ */
+export async function withTestLink(
+  app: FastifyInstance,
+  body: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  if ('linkId' in body) return body
+  const receiver = String(body.toAddress) as `0x${string}`
+  const link = await createTestLink(app.db, {
+    owner: receiver,
+    receiver,
+    chainId: Number(body.toChain),
+    token: String(body.toToken) as `0x${string}`,
+    symbol: 'TOKEN',
+  })
+  return { ...body, linkId: link.id }
+}
+
+/**
+ * POST /api/local/route for `body`, paying a link made for it unless it names one
+ * (withTestLink); fails the test unless it answers 200.
+ */
 export async function buildTestRoute(
   app: FastifyInstance,
   body: Record<string, unknown>,
 ): Promise<TestRoute> {
-  const response = await postJson(app, '/api/local/route', body)
+  const response = await postJson(app, '/api/local/route', await withTestLink(app, body))
   if (response.statusCode !== 200) throw new Error(`route answered ${response.statusCode}: ${response.body}`)
   return response.json().data as TestRoute
 }

@@ -141,7 +141,10 @@ export const routeRequestBodySchema = nameSchema(
     fromAddress: describeSchema(z.optional(z.string()), 'The paying wallet'),
     toAddress: describeSchema(z.optional(z.string()), 'The receiver: the link’s receiver'),
     slippage: describeSchema(z.optional(z.union([z.number(), z.string()])), 'Percent, default 1'),
-    linkId: describeSchema(z.optional(z.string()), 'The link paid (uuid), when paying one'),
+    linkId: describeSchema(
+      z.optional(z.string()),
+      'The link paid (uuid); only a signed-in user swapping into their own wallet may leave it out',
+    ),
   }),
   'RouteRequest',
 )

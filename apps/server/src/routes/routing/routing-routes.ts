@@ -92,10 +92,11 @@ export const routingRoutes: FastifyPluginAsyncZod = async (app) => {
       // Each route costs RPC calls and a row: 60 a minute per IP is plenty for a pay modal.
       config: { rateLimit: { max: 60, timeWindow: 60_000 } },
     },
-    // POST /api/{provider}/route: intentId, transaction request, estimate and spender; 422 when no route.
+    // POST /api/{provider}/route: intentId, transaction request, estimate and spender; 404/422 when no route.
     async (request) => {
       assertConfiguredProvider(request.params.provider)
-      return { data: await buildRoute(app.db, provider, request.body) }
+      const caller = request.user === null ? null : { address: request.user.address }
+      return { data: await buildRoute(app.db, provider, request.body, caller) }
     },
   )
 

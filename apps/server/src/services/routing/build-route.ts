@@ -98,19 +98,27 @@ export function createIntentId(): `0x${string}` {
   return `0x${randomBytes(32).toString('hex')}`
 }
 
+/** Who asks for a route: the signed-in user's embedded wallet, or null for a signed-out payer. */
+export type RouteCaller = { address: string } | null
+
 /**
  * Builds a route with the provider and stores it as a route intent (so a receipt can be posted
- * for it and the payment tracked). When `linkId` is given, the route must pay that enabled link
- * (its chain, token and receiver). Throws AppError 422 for bad input or a route the provider
- * cannot build, 503 when the provider is unavailable.
+ * for it and the payment tracked). A route pays a link: `linkId` names it and the route must pay
+ * that enabled link's receiver, chain and token. Only a signed-in user swapping into their own
+ * wallet (Self Swap, `toAddress` is `caller`'s address) may leave `linkId` out
+ * (docs/decisions/0018). Throws AppError 404 for an unknown link, 422 for bad input, a missing,
+ * disabled or mismatched link or a route the provider cannot build, 503 when the provider is
+ * unavailable.
  */
 export async function buildRoute(
   db: Database,
   provider: RoutingProvider,
   body: unknown,
+  caller: RouteCaller = null,
 ): Promise<RouteResult> {
   const request = parseRouteRequestOrThrow(body)
   if (request.linkId) await assertRoutePaysLink(db, request, request.linkId)
+  else if (!isSelfSwap(request, caller)) throw invalid('linkId', linkRequiredMessage)
   const intentId = createIntentId()
   const quote = await provider.route({
     fromChainId: request.fromChainId,
@@ -158,9 +166,31 @@ export async function buildRoute(
   }
 }
 
+/** The 422 for a route that names no link and is not the caller's own Self Swap. */
+export const linkRequiredMessage =
+  'linkId must name the link this route pays (only a signed-in user swapping into their own wallet may leave it out).'
+
+/** True when a signed-in caller routes into their own wallet (Self Swap): no link is paid. */
+function isSelfSwap(request: ParsedRouteRequest, caller: RouteCaller): boolean {
+  return caller !== null && caller.address.toLowerCase() === request.toAddress.toLowerCase()
+}
+
+/**
+ * Refuses a route that does not pay the link it names: 404 when no link has this id (deleted),
+ * 422 when its owner turned it off, 422 when toChain, toToken or toAddress is not the link's.
+ * A route is refused here, before the provider quotes it, so a payer who names a link cannot
+ * be handed a transaction that pays anyone else.
+ */
 async function assertRoutePaysLink(db: Database, request: ParsedRouteRequest, linkId: string): Promise<void> {
   const [link] = await db.select().from(links).where(eq(links.id, linkId)).limit(1)
-  if (!link?.enabled) throw invalid('linkId', 'This link is unavailable.')
+  if (!link) {
+    throw new AppError('NOT_FOUND', {
+      field: 'linkId',
+      message: `Route asked for link ${linkId}, which does not exist`,
+      userMessage: 'This link does not exist: it may have been deleted.',
+    })
+  }
+  if (!link.enabled) throw invalid('linkId', 'This link is unavailable: its owner has turned it off.')
   const sameToken =
     isNativeTokenAddress(link.tokenAddress) && isNativeTokenAddress(request.toToken)
       ? true

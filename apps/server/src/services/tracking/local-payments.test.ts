@@ -11,6 +11,7 @@ import {
   startPaymentDevnet,
   type TestRoute,
   waitForFinalRecord,
+  withTestLink,
 } from '../../../test/payment-test-kit.ts'
 
 let devnet: PaymentDevnet
@@ -273,15 +274,19 @@ describe('local payments on the devnet, from route to a successful transaction r
   it('answers 503 for a cross-chain route when the server has no relayer key', async () => {
     const withoutRelayer = await buildTestApp({ devnetDeploymentFile: devnet.deploymentFile })
     try {
-      const response = await postJson(withoutRelayer.app, '/api/local/route', {
-        fromChain: 42161,
-        toChain: 43114,
-        fromToken: devnet.token(42161, 'USDC'),
-        toToken: devnet.token(43114, 'USDC'),
-        fromAmount: '1000000',
-        fromAddress: devnet.account(payerIndex).address,
-        toAddress: devnet.account(receiverIndex).address,
-      })
+      const response = await postJson(
+        withoutRelayer.app,
+        '/api/local/route',
+        await withTestLink(withoutRelayer.app, {
+          fromChain: 42161,
+          toChain: 43114,
+          fromToken: devnet.token(42161, 'USDC'),
+          toToken: devnet.token(43114, 'USDC'),
+          fromAmount: '1000000',
+          fromAddress: devnet.account(payerIndex).address,
+          toAddress: devnet.account(receiverIndex).address,
+        }),
+      )
       expect(response.statusCode).toBe(503)
       expect(response.json().error.message).toBe(
         'Cross-chain payments are not available: this server has no relayer configured (RELAYER_PRIVATE_KEY). Pay on the same chain.',
@@ -350,7 +355,8 @@ describe('local payments on the devnet, from route to a successful transaction r
       [{ ...valid, linkId: 'x' }, 'linkId', 'linkId must be a link id (a UUID).'],
     ]
     for (const [body, field, message] of cases) {
-      const response = await postJson(testApp.app, '/api/local/route', body)
+      // Each names a link it pays, so what is refused is the route itself.
+      const response = await postJson(testApp.app, '/api/local/route', await withTestLink(testApp.app, body))
       expect(response.statusCode, JSON.stringify(body)).toBe(422)
       expect(response.json().error).toMatchObject({ code: 'VALIDATION_FAILED', field, message })
     }

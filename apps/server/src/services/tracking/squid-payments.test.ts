@@ -14,6 +14,7 @@ import {
   postJson,
   startPaymentDevnet,
   type TestTransactionRecord,
+  withTestLink,
 } from '../../../test/payment-test-kit.ts'
 
 // A Squid-routed payment followed from the route to its transaction record: the source
@@ -103,16 +104,20 @@ function freshAddress(): `0x${string}` {
 async function payThroughSquid(payerIndex: number) {
   const payer = devnet.account(payerIndex).address
   const receiver = freshAddress()
-  const response = await postJson(testApp.app, '/api/squid/route', {
-    fromChain: fromChainId,
-    toChain: String(toChainId),
-    fromToken: nativeToken,
-    toToken: devnet.token(toChainId, 'USDC'),
-    fromAmount: parseEther('1').toString(),
-    fromAddress: payer,
-    toAddress: receiver,
-    slippage: 1,
-  })
+  const response = await postJson(
+    testApp.app,
+    '/api/squid/route',
+    await withTestLink(testApp.app, {
+      fromChain: fromChainId,
+      toChain: String(toChainId),
+      fromToken: nativeToken,
+      toToken: devnet.token(toChainId, 'USDC'),
+      fromAmount: parseEther('1').toString(),
+      fromAddress: payer,
+      toAddress: receiver,
+      slippage: 1,
+    }),
+  )
   expect(response.statusCode, response.body).toBe(200)
   const built = response.json().data as BuiltRoute
   const routeCall = squid.requests.findLast((request) => request.path === '/v2/route')

@@ -64,6 +64,7 @@ export function ConfirmPaymentStep(props: ConfirmPaymentStepProps) {
           fromAmount: amount,
           fromAddress: address,
           toAddress: link.receiver_address,
+          ...(link.id === null ? {} : { linkId: link.id }),
         }
       : null
   const { route: currentRoute, secondsLeft } = useRouteState(true, routeInput)

@@ -29,7 +29,9 @@ const router = '0x9A676e781A523b5d0C0e43731313A708CB607508'
 const intentId = `0x${'42'.repeat(32)}`
 const txHash = `0x${'ab'.repeat(32)}`
 
+const linkId = '7c1e2b4a-9d3f-4e5a-8b6c-0d1e2f3a4b5c'
 const link: PayLinkSummary = {
+  id: linkId,
   alias: 'Coffee Fund',
   receiver_address: receiver,
   chain: 'base',
@@ -375,6 +377,7 @@ describe('pay modal', () => {
       fromAddress: payer,
       toAddress: receiver,
       slippage: 1,
+      linkId,
     })
 
     // A rejection stays on step 3 with the documented toast.

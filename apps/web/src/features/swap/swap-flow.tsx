@@ -181,7 +181,9 @@ export function SwapFlow({
           state.amount.unit === 'USD' && !(usdPrice !== null && usdPrice > 0) ? 'TOKEN' : state.amount.unit,
           { decimals: token.decimals, usdPrice },
         )
+        // No link: the server quotes a route without one only into the signed-in user's own wallet.
         const receiver: PayLinkSummary = {
+          id: null,
           alias: 'Your wallet',
           receiver_address: address,
           chain: chains.find((chain) => chain.chainId === target.chainId)?.networkIdentifier ?? '',
