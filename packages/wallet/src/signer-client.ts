@@ -9,6 +9,7 @@ import type {
   EmailAuthRequest,
   OtpResult,
   SignerConfig,
+  SignupResult,
   SmsAuthRequest,
   WhoamiResult,
 } from './signer-types.ts'
@@ -45,8 +46,14 @@ export type SignerClient = {
   readonly baseUrl: string
   /** The local clock corrected to the server's, in epoch ms: what stamps carry. */
   serverNow(): number
+  /** An orgId for every contact, the same shape with or without an account (docs/signer.md#lookup). */
   lookup(input: { email: string } | { phone: string }): Promise<{ orgId: string }>
-  signup(input: EmailAuthRequest | SmsAuthRequest): Promise<{ orgId: string; otpId: string }>
+  /**
+   * The account-creation call: sends a code and answers the wallet reserved for it, which becomes
+   * the account if the contact has none when the code is used (docs/signer.md#signup-auth).
+   */
+  signup(input: EmailAuthRequest | SmsAuthRequest): Promise<SignupResult>
+  /** The init call: sends a code (or a magic link) to a contact. */
   auth(input: EmailAuthRequest | SmsAuthRequest): Promise<{ orgId: string; otpId: string }>
   otp(input: {
     orgId: string

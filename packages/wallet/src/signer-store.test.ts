@@ -63,6 +63,13 @@ function createFakeClient(overrides: Partial<SignerClient> = {}) {
     serverNow: () => Date.now(),
     lookup: record('lookup', () => ({ orgId: 'org-1' })),
     auth: record('auth', () => ({ orgId: 'org-1', otpId: 'otp-1' })),
+    signup: record('signup', () => ({
+      orgId: 'org-1',
+      otpId: 'otp-1',
+      address: whoami.address,
+      userId: whoami.userId,
+      solanaAddress: whoami.solanaAddress,
+    })),
     otp: record('otp', (input: { otpCode: string }) => {
       if (input.otpCode === '000000') {
         throw new AppError('OTP_INVALID', { userMessage: 'That code is not right. You have 2 tries left.' })
@@ -172,8 +179,10 @@ describe('signer store: e-mail and SMS codes', () => {
     const { store, statuses, calls, stamper, storage } = setUp()
     await store.getState().authenticateWithEmail({ email: 'ada@example.com' })
     expect(store.getState()).toMatchObject({ status: 'AWAITING_EMAIL_AUTH', otpId: 'otp-1', error: null })
-    expect(calls.map((call) => call.method)).toEqual(['lookup', 'auth'])
-    expect(calls[1]?.input).toEqual({
+    // The account-creation call for every contact: nothing to branch on (docs/decisions/0018).
+    expect(calls.map((call) => call.method)).toEqual(['signup'])
+    expect(store.getState().isNewUser).toBeUndefined()
+    expect(calls[0]?.input).toEqual({
       email: 'ada@example.com',
       emailMode: 'otp',
       targetPublicKey: `04${'aa'.repeat(64)}`,
@@ -214,23 +223,46 @@ describe('signer store: e-mail and SMS codes', () => {
   it('asks for a magic link with the same call, mode magicLink', async () => {
     const { store, calls } = setUp()
     await store.getState().authenticateWithEmail({ email: 'ada@example.com', mode: 'magicLink' })
-    expect(calls[1]?.input).toMatchObject({ emailMode: 'magicLink' })
+    expect(calls.map((call) => call.method)).toEqual(['signup'])
+    expect(calls[0]?.input).toMatchObject({ emailMode: 'magicLink' })
     expect(store.getState().status).toBe('AWAITING_EMAIL_AUTH')
   })
 
   it('sends an SMS code: AWAITING_SMS_AUTH', async () => {
     const { store, calls, statuses } = setUp()
     await store.getState().authenticateWithSms({ phone: '+15555550100' })
-    expect(calls[1]?.input).toMatchObject({ phone: '+15555550100', targetPublicKey: `04${'aa'.repeat(64)}` })
+    expect(calls.map((call) => call.method)).toEqual(['signup'])
+    expect(calls[0]?.input).toEqual({
+      phone: '+15555550100',
+      targetPublicKey: `04${'aa'.repeat(64)}`,
+      expirationSeconds: 900,
+    })
     await store.getState().submitOtpCode('123456')
     expect(statuses).toEqual(['AWAITING_SMS_AUTH', 'AWAITING_OTP_AUTH', 'CONNECTED'])
+  })
+
+  it('signs a contact that already has an account in through the same signup call, and takes isNewUser from the code', async () => {
+    const { store, calls } = setUp({
+      client: {
+        otp: (async () => ({ credentialBundle: 'good-bundle', isNewUser: false })) as SignerClient['otp'],
+      },
+    })
+    await store.getState().authenticateWithEmail({ email: 'ada@example.com' })
+    expect(calls.map((call) => call.method)).toEqual(['signup'])
+    await store.getState().submitOtpCode('123456')
+    // The signup answer's reservation is not the user: the user is whoami's.
+    expect(store.getState()).toMatchObject({
+      status: 'CONNECTED',
+      isNewUser: false,
+      user: { userId: 'user-1' },
+    })
   })
 
   it('stores a refused send as {name, message} and DISCONNECTED', async () => {
     const refusal = new AppError('RATE_LIMITED', {
       userMessage: 'Too many codes were sent to this address. Wait 3 minutes, then try again.',
     })
-    const { store } = setUp({ client: { auth: () => Promise.reject(refusal) } })
+    const { store } = setUp({ client: { signup: () => Promise.reject(refusal) } })
     await expect(store.getState().authenticateWithEmail({ email: 'ada@example.com' })).rejects.toBe(refusal)
     expect(store.getState()).toMatchObject({
       status: 'DISCONNECTED',
@@ -327,7 +359,7 @@ describe('signer store: e-mail and SMS codes', () => {
   })
 
   it('turns a non-Error failure into Unknown error', async () => {
-    const { store } = setUp({ client: { lookup: () => Promise.reject('weird') } })
+    const { store } = setUp({ client: { signup: () => Promise.reject('weird') } })
     await expect(store.getState().authenticateWithEmail({ email: 'ada@example.com' })).rejects.toBe('weird')
     expect(store.getState().error).toEqual({ name: 'Error', message: 'Unknown error' })
   })

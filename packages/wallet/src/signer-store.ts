@@ -50,8 +50,9 @@ export type SignerState = {
 
   /**
    * Sends a sign-in code (mode 'otp') or a magic link that also carries the code (mode
-   * 'magicLink') to an e-mail address: AUTHENTICATING_EMAIL, then AWAITING_EMAIL_AUTH.
-   * Rejects (and stores the error, status DISCONNECTED) with the signer's message, e.g. the
+   * 'magicLink') to an e-mail address through `signup`, the account-creation call, whether or not
+   * the address has an account (the signer's answer does not say; docs/decisions/0018):
+   * AUTHENTICATING_EMAIL, then AWAITING_EMAIL_AUTH. Rejects (and stores the error, status DISCONNECTED) with the signer's message, e.g. the
    * 3-sends-per-3-minutes refusal.
    */
   authenticateWithEmail(input: { email: string; mode?: EmailMode; redirectParams?: string }): Promise<void>
@@ -130,7 +131,20 @@ export type SignerStoreOptions = {
   now?: () => number
 }
 
-type TemporarySession = { orgId: string; otpId: string; channel: 'email' | 'sms'; encryptedPayload?: string }
+/**
+ * The sign-in in progress, between the code's request and its use. `isNewUser` stays unknown until
+ * the code is used: `signup` answers alike for every contact (docs/decisions/0018), and `otp` says
+ * whether the account was created. `encryptedPayload` and `mfaFactorId` are set when a second factor
+ * is required.
+ */
+type TemporarySession = {
+  orgId: string
+  otpId: string
+  channel: 'email' | 'sms'
+  isNewUser: boolean | undefined
+  encryptedPayload?: string
+  mfaFactorId?: string | null
+}
 
 const disconnectedFields = {
   user: null,
@@ -262,17 +276,17 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
         set({ status: 'AUTHENTICATING_EMAIL', error: null, otpId: null, isNewUser: undefined })
         try {
           const targetPublicKey = await stamper.getPublicKey()
-          // Look the user up first (docs/signer.md#signer-status). The signer answers an orgId for every address, and
-          // `auth` creates nothing until a code or link is used, so both kinds take this path.
-          await client.lookup({ email })
-          const { orgId, otpId } = await client.auth({
+          // The account-creation call for every contact: the signer looks the contact up itself and,
+          // for one with an account, only sends the code, with an answer of the same shape, so
+          // nothing here tells who has an account (docs/decisions/0018).
+          const { orgId, otpId } = await client.signup({
             email,
             emailMode: mode,
             targetPublicKey,
             expirationSeconds,
             ...(redirectParams === undefined ? {} : { redirectParams }),
           })
-          temporarySession = { orgId, otpId, channel: 'email' }
+          temporarySession = { orgId, otpId, channel: 'email', isNewUser: undefined }
           set({ status: 'AWAITING_EMAIL_AUTH', otpId })
         } catch (error) {
           fail(error)
@@ -284,9 +298,8 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
         set({ status: 'AWAITING_SMS_AUTH', error: null, otpId: null, isNewUser: undefined })
         try {
           const targetPublicKey = await stamper.getPublicKey()
-          await client.lookup({ phone })
-          const { orgId, otpId } = await client.auth({ phone, targetPublicKey, expirationSeconds })
-          temporarySession = { orgId, otpId, channel: 'sms' }
+          const { orgId, otpId } = await client.signup({ phone, targetPublicKey, expirationSeconds })
+          temporarySession = { orgId, otpId, channel: 'sms', isNewUser: undefined }
           set({ status: 'AWAITING_SMS_AUTH', otpId })
         } catch (error) {
           fail(error)
@@ -308,17 +321,16 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
             expirationSeconds,
           })
           if ('status' in answer && answer.status === 'MFA_REQUIRED') {
-            temporarySession = { ...temporarySession, encryptedPayload: answer.encryptedPayload }
-            set({
-              status: 'AWAITING_MFA_AUTH',
-              mfaStatus: { mfaRequired: true, mfaFactorId: answer.multiFactors[0]?.multiFactorId ?? null },
-            })
+            const mfaFactorId = answer.multiFactors[0]?.multiFactorId ?? null
+            temporarySession = { ...temporarySession, encryptedPayload: answer.encryptedPayload, mfaFactorId }
+            set({ status: 'AWAITING_MFA_AUTH', mfaStatus: { mfaRequired: true, mfaFactorId } })
             return
           }
           if (!('credentialBundle' in answer) || typeof answer.credentialBundle !== 'string') {
             throw createWalletError('Failed to submit OTP code. Server did not return required fields.')
           }
-          set({ isNewUser: answer.isNewUser === true })
+          temporarySession = { ...temporarySession, isNewUser: answer.isNewUser === true }
+          set({ isNewUser: temporarySession.isNewUser })
           await finishLogin({ bundle: answer.credentialBundle, orgId })
         } catch (error) {
           fail(error)

@@ -100,6 +100,21 @@ export type EmailAuthRequest = {
 
 export type SmsAuthRequest = { phone: string; targetPublicKey: string; expirationSeconds?: number }
 
+/**
+ * `signup` (the account-creation call): the code's orgId and otpId, and the user id and addresses
+ * of the wallet reserved for the code. The signer answers this shape for every contact, so it
+ * tells nothing about whether one has an account: the reservation becomes the account only if the
+ * contact has none when the code is used, and `otp`'s `isNewUser` says whether it did
+ * (docs/decisions/0018). Nothing signs before the code is used.
+ */
+export type SignupResult = {
+  orgId: string
+  otpId: string
+  address: Address
+  userId: string
+  solanaAddress: string
+}
+
 /** `otp` answers a credential bundle, or (once second factors exist) that one is required. */
 export type OtpResult =
   | { credentialBundle: string; isNewUser?: boolean }
