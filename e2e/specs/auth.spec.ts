@@ -50,6 +50,77 @@ test.describe('sign-in with the embedded wallet', () => {
     expect(consoleErrors).toEqual([])
   })
 
+  test('sign-up answers a new user the addresses of the wallet the code then opens (/v1/signup); a returning user gets the same shape, not their wallet', async ({
+    page,
+    request,
+    consoleErrors,
+  }) => {
+    type SignupAnswer = {
+      orgId: string
+      otpId: string
+      address: string
+      userId: string
+      solanaAddress: string
+    }
+    const signerPaths: string[] = []
+    page.on('request', (sent) => {
+      const path = new URL(sent.url()).pathname
+      if (path.startsWith('/signer/v1/')) signerPaths.push(path)
+    })
+    const email = createTestEmail()
+    const readSignup = async () => {
+      const answer = await page.waitForResponse((response) => response.url().endsWith('/signer/v1/signup'))
+      expect(answer.status()).toBe(200)
+      return (await answer.json()) as SignupAnswer
+    }
+
+    await openAuthModal(page)
+    const firstSignup = readSignup()
+    await requestEmailCode(page, email)
+    const first = await firstSignup
+    expect(Object.keys(first).sort()).toEqual(['address', 'orgId', 'otpId', 'solanaAddress', 'userId'])
+    expect(first.address).toMatch(/^0x[0-9a-fA-F]{40}$/)
+    expect(first.solanaAddress).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)
+    // The account-creation call, for every contact: no lookup to branch on, no init call.
+    expect(signerPaths).toContain('/signer/v1/signup')
+    expect(signerPaths).not.toContain('/signer/v1/auth')
+    expect(signerPaths).not.toContain('/signer/v1/lookup')
+
+    await authDialog(page)
+      .getByLabel('Code')
+      .fill(extractCode((await waitForMail(request, email)).text))
+    await expect(page).toHaveURL(/\/onboarding$/, { timeout: 20_000 })
+    const user = await getSessionUser(page)
+    // The wallet the code opened is the one sign-up answered, and onboarding shows that address.
+    expect(user.address.toLowerCase()).toBe(first.address.toLowerCase())
+    await expect(page.getByRole('main')).toContainText(new RegExp(first.address.slice(2), 'i'))
+    const signer = await page.evaluate(() => localStorage.getItem('quicklinks:signer'))
+    expect(JSON.parse(signer ?? '{}').state.user).toMatchObject({
+      orgId: first.orgId,
+      userId: first.userId,
+      solanaAddress: first.solanaAddress,
+    })
+
+    await page.getByRole('button', { name: 'Continue to dashboard' }).click()
+    await page.getByRole('banner').getByRole('button', { name: 'Logout' }).click()
+    await expect(page).toHaveURL(/\/$/)
+
+    // Back with the same address: the same call and shape, but a reservation, not their wallet.
+    await openAuthModal(page)
+    const secondSignup = readSignup()
+    await requestEmailCode(page, email)
+    const second = await secondSignup
+    expect(Object.keys(second).sort()).toEqual(['address', 'orgId', 'otpId', 'solanaAddress', 'userId'])
+    expect(second.orgId).toBe(first.orgId)
+    expect(second.address.toLowerCase()).not.toBe(first.address.toLowerCase())
+    await authDialog(page)
+      .getByLabel('Code')
+      .fill(extractCode((await waitForMail(request, email, 2)).text))
+    await expect(page).toHaveURL(/\/dashboard$/, { timeout: 20_000 })
+    expect((await getSessionUser(page)).address.toLowerCase()).toBe(first.address.toLowerCase())
+    expect(consoleErrors).toEqual([])
+  })
+
   test('logout returns to /, and /dashboard is then replaced by /', async ({
     page,
     request,
