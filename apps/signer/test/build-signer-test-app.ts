@@ -115,7 +115,7 @@ export type SignedInClient = {
   isNewUser: boolean
 }
 
-/** The full e-mail code sign-in as the SDK runs it: auth, read the mailed code, otp, open the bundle. */
+/** The full e-mail code sign-in through the init call: auth, read the mailed code, otp, open the bundle. */
 export async function signInByEmail(
   testApp: SignerTestApp,
   email: string,

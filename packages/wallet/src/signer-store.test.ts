@@ -179,7 +179,7 @@ describe('signer store: e-mail and SMS codes', () => {
     const { store, statuses, calls, stamper, storage } = setUp()
     await store.getState().authenticateWithEmail({ email: 'ada@example.com' })
     expect(store.getState()).toMatchObject({ status: 'AWAITING_EMAIL_AUTH', otpId: 'otp-1', error: null })
-    // The account-creation call for every contact: nothing to branch on (docs/decisions/0018).
+    // The account-creation call for every contact: nothing to branch on (docs/decisions/0019).
     expect(calls.map((call) => call.method)).toEqual(['signup'])
     expect(store.getState().isNewUser).toBeUndefined()
     expect(calls[0]?.input).toEqual({

@@ -51,7 +51,7 @@ export type SignerState = {
   /**
    * Sends a sign-in code (mode 'otp') or a magic link that also carries the code (mode
    * 'magicLink') to an e-mail address through `signup`, the account-creation call, whether or not
-   * the address has an account (the signer's answer does not say; docs/decisions/0018):
+   * the address has an account (the signer's answer does not say; docs/decisions/0019):
    * AUTHENTICATING_EMAIL, then AWAITING_EMAIL_AUTH. Rejects (and stores the error, status DISCONNECTED) with the signer's message, e.g. the
    * 3-sends-per-3-minutes refusal.
    */
@@ -133,7 +133,7 @@ export type SignerStoreOptions = {
 
 /**
  * The sign-in in progress, between the code's request and its use. `isNewUser` stays unknown until
- * the code is used: `signup` answers alike for every contact (docs/decisions/0018), and `otp` says
+ * the code is used: `signup` answers alike for every contact (docs/decisions/0019), and `otp` says
  * whether the account was created. `encryptedPayload` and `mfaFactorId` are set when a second factor
  * is required.
  */
@@ -278,7 +278,7 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
           const targetPublicKey = await stamper.getPublicKey()
           // The account-creation call for every contact: the signer looks the contact up itself and,
           // for one with an account, only sends the code, with an answer of the same shape, so
-          // nothing here tells who has an account (docs/decisions/0018).
+          // nothing here tells who has an account (docs/decisions/0019).
           const { orgId, otpId } = await client.signup({
             email,
             emailMode: mode,

@@ -105,7 +105,7 @@ export type SmsAuthRequest = { phone: string; targetPublicKey: string; expiratio
  * of the wallet reserved for the code. The signer answers this shape for every contact, so it
  * tells nothing about whether one has an account: the reservation becomes the account only if the
  * contact has none when the code is used, and `otp`'s `isNewUser` says whether it did
- * (docs/decisions/0018). Nothing signs before the code is used.
+ * (docs/decisions/0019). Nothing signs before the code is used.
  */
 export type SignupResult = {
   orgId: string

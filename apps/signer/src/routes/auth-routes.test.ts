@@ -317,7 +317,7 @@ describe('signer sign-in routes', () => {
     })
     expect(forMember.statusCode).toBe(200)
     expect(forStranger.statusCode).toBe(200)
-    // The same shape for both (docs/decisions/0018): a reservation's ids and addresses, never the member's.
+    // The same shape for both (docs/decisions/0019): a reservation's ids and addresses, never the member's.
     const signupKeys = ['address', 'orgId', 'otpId', 'solanaAddress', 'userId']
     expect(Object.keys(forMember.json()).sort()).toEqual(signupKeys)
     expect(Object.keys(forStranger.json()).sort()).toEqual(signupKeys)

@@ -88,7 +88,7 @@ export type SignerRouteOptions = { context: SignerContext; limits: SignerRateLim
 /**
  * What `signup` answers: the code's orgId and otpId, and the user id and addresses of the wallet
  * reserved for the code. The same shape for every contact; the reservation becomes the account
- * only if the contact has none when the code is used (docs/decisions/0018).
+ * only if the contact has none when the code is used (docs/decisions/0019).
  */
 const signupResponseSchema = z.object({
   orgId: z.string(),
@@ -148,7 +148,7 @@ export const authRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app,
         response: { 200: signupResponseSchema },
       },
     },
-    // POST /signer/v1/signup: send a code and reserve a wallet for it, alike for every contact (docs/decisions/0018).
+    // POST /signer/v1/signup: send a code and reserve a wallet for it, alike for every contact (docs/decisions/0019).
     async (request) => {
       const started = await startContactAuth(context, { ...toStartInput(request.body), reservesWallet: true })
       return {

@@ -12,7 +12,7 @@ import {
 import { decryptCredentialBundle } from '../crypto/bundles/decrypt-credential-bundle.ts'
 import { deleteExpiredSignerRows } from '../services/maintenance/delete-expired-signer-rows.ts'
 
-// `signup`, the account-creation call (docs/signer.md#signup-auth, docs/decisions/0018): it answers
+// `signup`, the account-creation call (docs/signer.md#signup-auth, docs/decisions/0019): it answers
 // the ids and addresses of a wallet reserved for its code, alike for every contact, and the code
 // turns that reservation into the account only for a contact that has none.
 

@@ -1,4 +1,4 @@
--- The wallet a signup reserves for its code (docs/decisions/0018). Idempotent like 0000.
+-- The wallet a signup reserves for its code (docs/decisions/0019). Idempotent like 0000.
 CREATE TABLE IF NOT EXISTS "signer_wallet_reservations" (
 	"otp_id" uuid PRIMARY KEY NOT NULL,
 	"user_id" uuid NOT NULL,

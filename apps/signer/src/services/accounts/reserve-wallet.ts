@@ -15,7 +15,7 @@ export type ReservedWallet = { userId: string; evmAddress: string; solanaAddress
  * a fresh user id, stored with its addresses against `otpId`. If that code (or its link) signs a
  * contact in that still has no account, the account takes this user id and wallet (createAccount);
  * otherwise the reservation is dropped. It is made alike for every contact, with or without an
- * account, so the answer and its cost reveal nothing (docs/decisions/0018). Creates no user and no
+ * account, so the answer and its cost reveal nothing (docs/decisions/0019). Creates no user and no
  * session key: nothing can sign with it.
  *
  * Fails by rejecting on a database error (e.g. the code's row is gone) or a keystore error.

@@ -29,7 +29,7 @@ export type StartedContactAuth = { orgId: string; otpId: string; reservation?: R
  * Starts an e-mail or SMS sign-in (`signup` and `auth`): makes a code and sends it. Answers
  * the same for contacts with and without an account; the orgId is the account's, or the
  * pseudonymous one the account will take at its first sign-in. With `reservesWallet` (`signup`)
- * it also reserves a wallet for the code, for every contact alike (docs/decisions/0018). Creates
+ * it also reserves a wallet for the code, for every contact alike (docs/decisions/0019). Creates
  * nothing usable: no account and no session key exist until the code is entered (`otp`) or the
  * link is opened (`magic-link`). In magic-link mode the mail also carries a link with a one-time token, which
  * only the browser holding `targetPublicKey` can trade for a session (see openMagicLink).
