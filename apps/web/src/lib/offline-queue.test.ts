@@ -4,6 +4,7 @@ import {
   clearCookies,
   type RecordedRequest,
   sendJson,
+  setPageCookie,
   setPageUrl,
   startTestServer,
   type TestServer,
@@ -187,7 +188,7 @@ describe('offline queue', () => {
     const client = createApiClient()
     await client.send('/api/links/1', { method: 'PUT', body: { favorite: true }, queueWhenOffline: true })
     // While offline the token rotated: the cookie the page holds now is stale.
-    document.cookie = 'csrf_token=stale; Path=/'
+    setPageCookie('csrf_token', 'stale')
     server.handle((request, response) => {
       if (request.path === '/health') {
         sendJson(response, 200, {}, { 'Set-Cookie': 'csrf_token=fresh; Path=/' })
