@@ -1,3 +1,4 @@
+import { squidRouterAddress } from '@quicklinks/devnet/start-squid-stand-in'
 import {
   chooseChainAndToken,
   connectTestWallet,
@@ -28,9 +29,11 @@ test("the pay modal lists Squid's chains and tokens and reaches 'Route ready ✓
   expect(await getRoutingProvider(page)).toBe('squid')
   const link = await squidPayee.createLink()
   const routingCalls: string[] = []
+  const routeBodies: Record<string, unknown>[] = []
   page.on('request', (request) => {
     const path = new URL(request.url()).pathname
     if (/^\/api\/[a-z]+\/(chains|tokens|route)$/.test(path)) routingCalls.push(`${request.method()} ${path}`)
+    if (path === '/api/squid/route') routeBodies.push(request.postDataJSON() as Record<string, unknown>)
   })
   await openPayPage(page, squidDevnet, link, 2)
 
@@ -70,4 +73,20 @@ test("the pay modal lists Squid's chains and tokens and reaches 'Route ready ✓
     expect.arrayContaining(['GET /api/squid/chains', 'GET /api/squid/tokens', 'POST /api/squid/route']),
   )
   expect(routingCalls.filter((call) => !call.includes('/api/squid/'))).toEqual([])
+  // The route names the link it pays (docs/decisions/0018).
+  expect(routeBodies.at(-1)).toMatchObject({ linkId: link.id, toAddress: link.receiver, toChain: 8453 })
+})
+
+test("Squid's chain records carry axelarChainName and Squid's router and multicall, the spender's fallbacks", async ({
+  page,
+}) => {
+  const answer = await page.request.get('/api/squid/chains')
+  expect(answer.status()).toBe(200)
+  const { data } = (await answer.json()) as {
+    data: { chainId: number; axelarChainName?: string; contracts?: { router?: string; multicall?: string } }[]
+  }
+  const base = data.find((chain) => chain.chainId === 8453)
+  expect(base?.axelarChainName).toBe('Base')
+  expect(base?.contracts?.router).toBe(squidRouterAddress)
+  expect(base?.contracts?.multicall).toMatch(/^0x[0-9a-fA-F]{40}$/)
 })

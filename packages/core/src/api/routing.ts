@@ -17,11 +17,32 @@ export const providerParamsSchema = z.object({
 
 const positiveIntegerSchema = z.int().check(z.positive())
 
+/**
+ * The routing provider's contracts on a chain (docs/api.md#chain-object), each present when the
+ * provider has it: the pay modal's spender falls back to them in this order
+ * (docs/product.md#approval-and-spender).
+ */
+export const chainContractsSchema = z.object({
+  router: describeSchema(
+    z.optional(z.string()),
+    "The provider's router (Squid's squidRouter, the devnet's PayRouter)",
+  ),
+  multicall: describeSchema(
+    z.optional(z.string()),
+    "The provider's multicall (squidMulticall, the devnet's Multicall3)",
+  ),
+  coralMulticall: describeSchema(z.optional(z.string()), "Squid's Coral multicall (squidCoralMulticall)"),
+})
+
 /** A chain the routing provider can pay to (docs/api.md#chain-object). */
 export const routingChainSchema = nameSchema(
   z.object({
     chainId: positiveIntegerSchema,
     networkIdentifier: z.string(),
+    axelarChainName: describeSchema(
+      z.optional(z.string()),
+      "Axelar's name for the chain, when the provider has one (Squid does; the devnet has none)",
+    ),
     networkName: z.string(),
     chainIconURI: describeSchema(
       z.string(),
@@ -36,6 +57,7 @@ export const routingChainSchema = nameSchema(
       z.string(),
       'Explorer base without a trailing slash; {base}/tx/{hash} shows a transaction. May be empty',
     ),
+    contracts: z.optional(chainContractsSchema),
   }),
   'Chain',
 )
@@ -192,6 +214,8 @@ export const routeReceiptResponseSchema = z.object({
 
 /** A chain of the routing provider. */
 export type RoutingChain = z.infer<typeof routingChainSchema>
+/** The routing provider's contracts on a chain. */
+export type ChainContracts = z.infer<typeof chainContractsSchema>
 /** A token of the routing provider. */
 export type RoutingToken = z.infer<typeof routingTokenSchema>
 /** One step of a route. */

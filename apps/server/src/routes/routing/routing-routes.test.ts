@@ -27,6 +27,10 @@ describe('/api/{provider}/chains and /tokens', () => {
           nativeCurrency: { symbol: 'ETH', decimals: 18 },
           rpcUrl: 'http://127.0.0.1:8645',
           blockExplorerUrl: '',
+          contracts: {
+            router: '0x5FC8d32690cc91D4c39d9d3abcBD16989F875707',
+            multicall: '0xcA11bde05977b3631167028862bE2a173976CA11',
+          },
         },
         {
           chainId: 43114,
@@ -39,6 +43,10 @@ describe('/api/{provider}/chains and /tokens', () => {
           nativeCurrency: { symbol: 'AVAX', decimals: 18 },
           rpcUrl: 'http://127.0.0.1:8646',
           blockExplorerUrl: '',
+          contracts: {
+            router: '0x5FC8d32690cc91D4c39d9d3abcBD16989F875707',
+            multicall: '0xcA11bde05977b3631167028862bE2a173976CA11',
+          },
         },
       ],
     })

@@ -15,7 +15,6 @@ const ready: RouteState = {
   txReq: { to: `0x${'a'.repeat(40)}`, data: '0x12', value: 0n },
   actions: [],
   spender: `0x${'a'.repeat(40)}`,
-  contracts: {},
   estimatedDurationSeconds: null,
   toAmount: null,
   toAmountMin: null,

@@ -1,3 +1,4 @@
+import type { ChainContracts } from '@quicklinks/core/api/routing'
 import { useQuery } from '@tanstack/react-query'
 import { useCallback, useEffect, useState } from 'react'
 import { erc20Abi, maxUint256 } from 'viem'
@@ -31,6 +32,8 @@ export type ConfirmPaymentStepProps = {
   /** 'USDC on Base': what the receiver gets. */
   receives: string
   getChainName: (chainId: number) => string
+  /** The routing provider's contracts on the source chain (its chain record): the spender's fallbacks. */
+  sourceChainContracts?: ChainContracts | undefined
   onBack: () => void
   onSubmitted: (payment: SubmittedPayment) => void
   /** POST …/receipt for the transaction `txHash` settled. */
@@ -69,7 +72,8 @@ export function ConfirmPaymentStep(props: ConfirmPaymentStepProps) {
       : null
   const { route: currentRoute, secondsLeft } = useRouteState(true, routeInput)
 
-  const spender = currentRoute.status === 'ready' ? selectSpender(currentRoute) : null
+  const spender =
+    currentRoute.status === 'ready' ? selectSpender(currentRoute, props.sourceChainContracts) : null
   const fromChainId = token.chainId
   const tokenAddress = token.address as `0x${string}`
   useEffect(() => {

@@ -9,7 +9,6 @@ const ready: ConfirmStepProps['route'] = {
   txReq: { to: `0x${'a'.repeat(40)}`, data: '0x12', value: 0n },
   actions: [],
   spender: null,
-  contracts: {},
   estimatedDurationSeconds: null,
   toAmount: null,
   toAmountMin: null,

@@ -4,6 +4,7 @@ import { useConnection, useDisconnect } from 'wagmi'
 import {
   type Chain,
   findNativeUsdPrice,
+  getChainContracts,
   getChainName,
   isSameTokenAddress,
   selectOfferedTokens,
@@ -241,6 +242,7 @@ export function PayFlow({
             linkToken={linkToken}
             receives={receives}
             getChainName={chainName}
+            sourceChainContracts={getChainContracts(chains, (selectedToken ?? state.token).chainId)}
             onBack={goBack}
             onSubmitted={(payment) => dispatch({ type: 'submitted', payment })}
             onReceiptPosted={(txHash) => dispatch({ type: 'receiptPosted', txHash })}

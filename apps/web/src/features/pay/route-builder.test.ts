@@ -182,21 +182,22 @@ describe('buildRoute', () => {
 })
 
 describe('selectSpender', () => {
-  it('prefers the API spender, then to, then the route contracts', () => {
+  it("prefers the API spender, then to, then the source chain record's router, multicall, coral multicall", () => {
     const txReq = { to: router as `0x${string}`, data: '0x' as const, value: 0n }
+    const noTarget = { ...txReq, to: '0xnope' as `0x${string}` }
     const other = `0x${'c'.repeat(40)}` as const
-    expect(selectSpender({ spender: other, txReq, contracts: {} })).toBe(other)
-    expect(selectSpender({ spender: null, txReq, contracts: {} })).toBe(router)
-    expect(
-      selectSpender({
-        spender: null,
-        txReq: { ...txReq, to: '0xnope' as `0x${string}` },
-        contracts: { router: other },
-      }),
-    ).toBe(other)
-    expect(
-      selectSpender({ spender: null, txReq: { ...txReq, to: '0x' as `0x${string}` }, contracts: {} }),
-    ).toBeNull()
+    const multicall = `0x${'d'.repeat(40)}` as const
+    const coral = `0x${'e'.repeat(40)}` as const
+    const contracts = { router: other, multicall, coralMulticall: coral }
+    expect(selectSpender({ spender: other, txReq }, contracts)).toBe(other)
+    expect(selectSpender({ spender: null, txReq }, contracts)).toBe(router)
+    expect(selectSpender({ spender: null, txReq: noTarget }, contracts)).toBe(other)
+    expect(selectSpender({ spender: null, txReq: noTarget }, { multicall, coralMulticall: coral })).toBe(
+      multicall,
+    )
+    expect(selectSpender({ spender: null, txReq: noTarget }, { coralMulticall: coral })).toBe(coral)
+    expect(selectSpender({ spender: null, txReq: noTarget }, { router: '0x12' })).toBeNull()
+    expect(selectSpender({ spender: null, txReq: noTarget })).toBeNull()
   })
 })
 

@@ -48,8 +48,6 @@ export type RouteResult = {
   txReq: PayTransactionRequest
   actions: PayRouteAction[]
   spender: `0x${string}` | null
-  /** Contracts the spender falls back to (docs/product.md#approval-and-spender). */
-  contracts: { router?: string; multicall?: string; coralMulticall?: string }
   estimatedDurationSeconds: number | null
   /** What the receiver is quoted and at least gets, in the link token's smallest unit (null when unknown). */
   toAmount: bigint | null
@@ -125,8 +123,6 @@ export function toRouteResult(answer: ApiRouteResult): RouteResult {
       estimatedMs: action.estimatedMs,
     })),
     spender: route.spender === null ? null : (readAddress(route.spender) ?? null),
-    // The API names no fallback contracts; the spender falls back to the transaction's `to`.
-    contracts: {},
     estimatedDurationSeconds: Number.isFinite(estimate.estimatedRouteDuration)
       ? estimate.estimatedRouteDuration
       : null,

@@ -1,19 +1,23 @@
+import type { ChainContracts } from '@quicklinks/core/api/routing'
 import type { RouteResult } from './route-builder'
 
 /**
- * The spender (docs/product.md#approval-and-spender): the transaction request's to (or target), else the
- * route's router, multicall or coral multicall contract. The API's own `spender` (null for a native payment)
- * comes first. Null when none is known ('Missing Squid spender address for this route.').
+ * The spender (docs/product.md#approval-and-spender): the API's own `spender` (null for a native
+ * payment), else the transaction request's `to` (or target), else the routing provider's router,
+ * multicall or coral multicall contract on the source chain, from the chain record
+ * (docs/api.md#chain-object). Null when none is known ('Missing Squid spender address for this
+ * route.').
  */
 export function selectSpender(
-  route: Pick<RouteResult, 'spender' | 'txReq' | 'contracts'>,
+  route: Pick<RouteResult, 'spender' | 'txReq'>,
+  sourceChainContracts: ChainContracts = {},
 ): `0x${string}` | null {
   const candidates = [
     route.spender,
     route.txReq.to,
-    route.contracts.router,
-    route.contracts.multicall,
-    route.contracts.coralMulticall,
+    sourceChainContracts.router,
+    sourceChainContracts.multicall,
+    sourceChainContracts.coralMulticall,
   ]
   for (const candidate of candidates) {
     if (typeof candidate === 'string' && /^0x[0-9a-fA-F]{40}$/.test(candidate))

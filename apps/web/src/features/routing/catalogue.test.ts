@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { createApiClient } from '../../lib/api-client'
-import { createCatalogue, selectOfferedChains, selectOfferedTokens, type Token } from './catalogue'
+import {
+  createCatalogue,
+  getChainContracts,
+  selectOfferedChains,
+  selectOfferedTokens,
+  type Token,
+} from './catalogue'
 import { createRoutingProviderSource } from './routing-provider'
 
 function fakeClient(handler: (path: string) => Response | Promise<Response>) {
@@ -206,6 +212,35 @@ describe('routing catalogue', () => {
     const { items } = await createCatalogue(client, local).getChains()
     expect(items).toHaveLength(3)
     expect(selectOfferedChains(items).map((chain) => chain.networkIdentifier)).toEqual(['avalanche', 'base'])
+  })
+
+  it("keeps a chain's axelarChainName and the provider's contracts, which getChainContracts reads for the spender", async () => {
+    const router = '0xce16F69375520ab01377ce7B88f5BA8C48F8D666'
+    const multicall = '0xaD6Cea45f98444a922a2b4fE96b8C90F0862D2F4'
+    const { client } = fakeClient(() =>
+      json({
+        data: [
+          {
+            chainId: 8453,
+            networkIdentifier: 'base',
+            axelarChainName: 'base',
+            networkName: 'Base',
+            chainIconURI: '',
+            type: 'evm',
+            nativeCurrency: { symbol: 'ETH', decimals: 18 },
+            rpcUrl: '',
+            blockExplorerUrl: '',
+            enabled: true,
+            visible: true,
+            contracts: { router, multicall },
+          },
+        ],
+      }),
+    )
+    const { items } = await createCatalogue(client, local).getChains()
+    expect(items[0]?.axelarChainName).toBe('base')
+    expect(getChainContracts(items, 8453)).toEqual({ router, multicall })
+    expect(getChainContracts(items, 43114)).toEqual({})
   })
 
   it('offers active and visible tokens sorted by symbol', () => {

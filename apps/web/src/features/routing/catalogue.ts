@@ -1,4 +1,9 @@
-import { catalogueAnswerSchema, routingChainSchema, routingTokenSchema } from '@quicklinks/core/api/routing'
+import {
+  type ChainContracts,
+  catalogueAnswerSchema,
+  routingChainSchema,
+  routingTokenSchema,
+} from '@quicklinks/core/api/routing'
 import * as z from 'zod/mini'
 import { type ApiClient, api } from '../../lib/api-client'
 import { getRoutingProvider, type RoutingProviderSource } from './routing-provider'
@@ -21,6 +26,10 @@ export type Chain = {
   rpcUrl?: string
   /** Explorer base without a trailing slash; may be empty. */
   blockExplorerUrl?: string
+  /** Axelar's name for the chain, when the routing provider has one. */
+  axelarChainName?: string
+  /** The routing provider's router, multicall and coral multicall here: the spender's fallbacks. */
+  contracts?: ChainContracts
 }
 
 /** A token of the catalogue (docs/api.md#token-object). */
@@ -50,6 +59,11 @@ export function isNativeTokenAddress(address: string): boolean {
 /** A chain's network name from the catalogue, or 'Chain {id}' when the catalogue lacks it. */
 export function getChainName(chains: readonly Chain[], chainId: number): string {
   return chains.find((chain) => chain.chainId === chainId)?.networkName ?? `Chain ${chainId}`
+}
+
+/** The routing provider's contracts on a chain from the catalogue (none when the catalogue lacks it). */
+export function getChainContracts(chains: readonly Chain[], chainId: number): ChainContracts {
+  return chains.find((chain) => chain.chainId === chainId)?.contracts ?? {}
 }
 
 /** The USD price of a chain's native token among `tokens`, or null when none is priced. */

@@ -13,6 +13,7 @@ import { getTokenBalance, getTotalUsdValue, walletBalancesQueryOptions } from '.
 import {
   type Chain,
   findNativeUsdPrice,
+  getChainContracts,
   getChainName,
   isSameTokenAddress,
   selectOfferedTokens,
@@ -200,6 +201,7 @@ export function SwapFlow({
             linkToken={target}
             receives={`${target.symbol} on ${chainName(target.chainId)}`}
             getChainName={chainName}
+            sourceChainContracts={getChainContracts(chains, token.chainId)}
             onBack={goBack}
             onSubmitted={(payment) => dispatch({ type: 'submitted', payment })}
             onReceiptPosted={(txHash) => dispatch({ type: 'receiptPosted', txHash })}

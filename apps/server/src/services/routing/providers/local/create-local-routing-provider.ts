@@ -72,6 +72,8 @@ export function createLocalRoutingProvider(options: LocalRoutingProviderOptions)
           nativeCurrency: { symbol: chain.nativeSymbol, decimals: 18 },
           rpcUrl: chain.rpcUrl,
           blockExplorerUrl: '',
+          // No axelarChainName: the devnet bridges through its own relayer, not Axelar.
+          contracts: { router: chain.contracts.payRouter, multicall: chain.contracts.multicall3 },
         }),
       )
     },

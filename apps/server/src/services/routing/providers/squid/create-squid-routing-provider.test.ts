@@ -79,6 +79,7 @@ describe('squid routing provider against recorded Squid v2 responses', () => {
       {
         chainId: 8453,
         networkIdentifier: 'base',
+        axelarChainName: 'base',
         networkName: 'Base',
         chainIconURI: 'https://raw.githubusercontent.com/0xsquid/assets/main/images/webp128/chains/base.webp',
         type: 'evm',
@@ -87,14 +88,48 @@ describe('squid routing provider against recorded Squid v2 responses', () => {
         nativeCurrency: { symbol: 'ETH', decimals: 18 },
         rpcUrl: 'https://mainnet.base.org',
         blockExplorerUrl: 'https://basescan.org',
+        contracts: {
+          router: '0xce16F69375520ab01377ce7B88f5BA8C48F8D666',
+          multicall: '0xaD6Cea45f98444a922a2b4fE96b8C90F0862D2F4',
+        },
       },
       expect.objectContaining({
         chainId: 43114,
         networkIdentifier: 'avalanche',
+        axelarChainName: 'Avalanche',
         blockExplorerUrl: 'https://snowtrace.io',
+        contracts: {},
       }),
     ])
     expect(requests[0]?.headers['x-integrator-id']).toBe('quick-links-test')
+  })
+
+  it("carries Squid's router, multicall and Coral multicall checksummed, and no axelarChainName when Squid has none", async () => {
+    replies['GET /v2/chains'] = {
+      status: 200,
+      body: {
+        chains: [
+          {
+            chainId: '42161',
+            chainType: 'evm',
+            networkName: 'Arbitrum',
+            squidContracts: {
+              squidRouter: '0xce16f69375520ab01377ce7b88f5ba8c48f8d666',
+              squidMulticall: '0xad6cea45f98444a922a2b4fe96b8c90f0862d2f4',
+              squidCoralMulticall: '0x5e7b4e8a8d9c8e0d1f1e1d1c1b1a191817161514',
+              squidFeeCollector: '0x1111111111111111111111111111111111111111',
+            },
+          },
+        ],
+      },
+    }
+    const [chain] = await provider().chains()
+    expect(chain).not.toHaveProperty('axelarChainName')
+    expect(chain?.contracts).toEqual({
+      router: '0xce16F69375520ab01377ce7B88f5BA8C48F8D666',
+      multicall: '0xaD6Cea45f98444a922a2b4fE96b8C90F0862D2F4',
+      coralMulticall: '0x5e7B4E8A8D9c8e0d1f1e1d1C1b1a191817161514',
+    })
   })
 
   it('lists EVM tokens checksummed with usdPrice (null when Squid has none)', async () => {

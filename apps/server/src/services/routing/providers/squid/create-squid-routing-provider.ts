@@ -1,3 +1,4 @@
+import type { ChainContracts } from '@quicklinks/core/api/routing'
 import { AppError } from '@quicklinks/core/app-error'
 import { getAddress, isAddress } from 'viem'
 import type { z } from 'zod'
@@ -245,11 +246,13 @@ function toRoutingChain(chain: SquidChain): RoutingChain | null {
   const chainId = toPositiveChainId(chain.chainId)
   if (chainId === null) return null
   const networkName = chain.networkName ?? chain.chainName ?? chain.axelarChainName ?? String(chainId)
+  const contracts = chain.squidContracts ?? {}
   return {
     chainId,
     networkIdentifier: (chain.networkIdentifier ?? chain.axelarChainName ?? networkName)
       .toLowerCase()
       .replace(/\s+/g, '-'),
+    ...(chain.axelarChainName ? { axelarChainName: chain.axelarChainName } : {}),
     networkName,
     chainIconURI: chain.chainIconURI ?? '',
     type: 'evm',
@@ -261,7 +264,18 @@ function toRoutingChain(chain: SquidChain): RoutingChain | null {
     },
     rpcUrl: chain.rpc ?? '',
     blockExplorerUrl: (chain.blockExplorerUrls?.[0] ?? '').replace(/\/+$/, ''),
+    // What the pay modal's spender falls back to (docs/product.md#approval-and-spender).
+    contracts: {
+      ...toContractAddress('router', contracts.squidRouter),
+      ...toContractAddress('multicall', contracts.squidMulticall),
+      ...toContractAddress('coralMulticall', contracts.squidCoralMulticall),
+    },
   }
+}
+
+/** `{[name]: address}` checksummed, or nothing when Squid gives no address. */
+function toContractAddress(name: keyof ChainContracts, address: string | undefined): ChainContracts {
+  return address !== undefined && isAddress(address, { strict: false }) ? { [name]: getAddress(address) } : {}
 }
 
 function toRoutingToken(token: SquidToken): RoutingToken | null {

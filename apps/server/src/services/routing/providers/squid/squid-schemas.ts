@@ -20,6 +20,13 @@ export const squidChainSchema = z.looseObject({
   blockExplorerUrls: z.array(z.string()).optional(),
   nativeCurrency: z.looseObject({ symbol: z.string(), decimals: z.number().int() }).optional(),
   estimatedRouteDuration: z.number().optional(),
+  squidContracts: z
+    .looseObject({
+      squidRouter: z.string().optional(),
+      squidMulticall: z.string().optional(),
+      squidCoralMulticall: z.string().optional(),
+    })
+    .optional(),
 })
 
 /** One entry of GET /v2/tokens `tokens`. */
