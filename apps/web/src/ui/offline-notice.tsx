@@ -11,7 +11,7 @@ export function OfflineNotice({ children }: { children: string }) {
   return (
     <p
       role="alert"
-      className="mb-4 flex items-start gap-2 rounded-control bg-danger-soft p-3 text-danger text-sm"
+      className="mb-4 flex items-start gap-2 rounded-control border border-danger p-3 text-danger text-sm"
     >
       <CloudOff aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
       {children}

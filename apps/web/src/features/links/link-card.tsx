@@ -209,7 +209,7 @@ function SyncStatus({
     )
   }
   return (
-    <div role="alert" className="mt-2 rounded-control bg-danger-soft p-3 text-sm">
+    <div role="alert" className="mt-2 rounded-control border border-danger p-3 text-sm">
       <p className="flex items-start gap-2 text-danger">
         <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
         <span>
