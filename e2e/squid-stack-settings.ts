@@ -15,5 +15,10 @@ export const squidStack = {
   dataDir: process.env.E2E_SQUID_DATA_DIR ?? '.data/e2e-squid',
   /** The x-integrator-id the server sends and the stand-in requires. */
   integratorId: 'e2e',
+  /**
+   * WALLETCONNECT_PROJECT_ID of this server (the main stack has none): its pay modal offers
+   * WalletConnect, made from this id at run time. Not a real project; nothing reaches the relay.
+   */
+  walletConnectProjectId: 'e2e0c0ffee0c0ffee0c0ffee0c0ffee0',
   baseURL: `http://localhost:${port}`,
 } as const

@@ -2,9 +2,10 @@
  * The e2e suite's Squid-configured server (the Playwright config's second web server): the Squid
  * stand-in on loopback, serving the main e2e stack's devnet as Squid's catalogue, and one more app
  * server process with ROUTING_PROVIDER=squid on its own ports and data folder, its RPCs the same
- * anvils. No second devnet: the CI machine has two cores. Run from the repository root, after the
- * main stack is up: `node --import tsx e2e/start-squid-stack.ts`. DEVNET_DEPLOYMENT_FILE names the
- * main stack's deployment (default .data/e2e/devnet/deployment.json). SIGTERM or SIGINT stops both.
+ * anvils, and a WalletConnect project id (the main stack has none). No second devnet: the CI
+ * machine has two cores. Run from the repository root, after the main stack is up:
+ * `node --import tsx e2e/start-squid-stack.ts`. DEVNET_DEPLOYMENT_FILE names the main stack's
+ * deployment (default .data/e2e/devnet/deployment.json). SIGTERM or SIGINT stops both.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -56,6 +57,7 @@ server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'],
     ROUTING_PROVIDER: 'squid',
     SQUID_API_URL: standIn.url,
     SQUID_INTEGRATOR_ID: squidStack.integratorId,
+    WALLETCONNECT_PROJECT_ID: squidStack.walletConnectProjectId,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     // Its tracker has little to follow here; polling at 1 s would cost a 2-core CI machine CPU for nothing.
     WORKER_INTERVAL_MS: process.env.WORKER_INTERVAL_MS ?? '5000',

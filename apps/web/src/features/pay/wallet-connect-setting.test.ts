@@ -62,4 +62,15 @@ describe('the pay modal’s WalletConnect setting', () => {
     const connector = connectorFn({ chains: [base], emitter: {}, storage: null, transports: {} } as never)
     expect(connector).toMatchObject({ id: 'walletConnect', type: 'walletConnect', name: 'WalletConnect' })
   })
+
+  it('starts no WalletConnect provider when wagmi sets the connector up, only on connect', async () => {
+    const connectorFn = await loadWalletConnectConnector(projectId)
+    const connector = connectorFn({ chains: [base], emitter: {}, storage: null, transports: {} } as never)
+    const getProvider = vi.fn(async () => undefined)
+    const withSpy = { ...connector, getProvider }
+    await withSpy.setup?.call(withSpy)
+    expect(getProvider).not.toHaveBeenCalled()
+    await withSpy.connect.call(withSpy).catch(() => undefined)
+    expect(getProvider).toHaveBeenCalled()
+  })
 })

@@ -17,12 +17,16 @@ export type WalletConnectSetting =
 
 /**
  * wagmi's WalletConnect connector for the server's project id. Imported on demand, so a server
- * without WalletConnect never sends its code, and the pay modal's chunk does not carry it; the
- * connector itself loads WalletConnect's provider and QR modal (another chunk) when it starts.
+ * without WalletConnect never sends its code, and the pay modal's chunk does not carry it. Its
+ * provider and QR modal (another chunk, which calls Reown's API and relay) start only when the payer
+ * picks WalletConnect: wagmi sets every connector up when the modal opens, and WalletConnect's setup
+ * would start them then for every payer. The setup only listens for a session begun elsewhere,
+ * which a pay page that never reconnects does not have.
  */
 export async function loadWalletConnectConnector(projectId: string): Promise<CreateConnectorFn> {
   const { walletConnect } = await import('wagmi/connectors/walletConnect')
-  return walletConnect({ projectId, showQrModal: true })
+  const createWalletConnect = walletConnect({ projectId, showQrModal: true })
+  return ((config) => ({ ...createWalletConnect(config), async setup() {} })) as CreateConnectorFn
 }
 
 export type WalletConnectSettingDependencies = {
