@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm'
 import { erc20Abi, parseEther, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts'
@@ -13,6 +14,7 @@ import {
   waitForFinalRecord,
   withTestLink,
 } from '../../../test/payment-test-kit.ts'
+import { routeIntentReceipts, routeIntents } from '../../db/schema.ts'
 
 let devnet: PaymentDevnet
 let testApp: TestApp
@@ -178,6 +180,40 @@ describe('local payments on the devnet, from route to a successful transaction r
       expect(after - before).toBeGreaterThanOrEqual(toAmountMin)
     })
   }
+
+  it('tracks a payment whose receipt an instance matched just before it died, leaving the intent without its source', async () => {
+    const payer = devnet.account(payerIndex).address
+    const receiver = devnet.account(receiverIndex).address
+    const built = await buildRoute({
+      fromChain: 8453,
+      toChain: 8453,
+      fromToken: nativeToken,
+      toToken: nativeToken,
+      fromAmount: '1000',
+      fromAddress: payer,
+      toAddress: receiver,
+    })
+    const request = built.route.transactionRequest
+    const hash = await devnet.wallet(8453, payerIndex).sendTransaction({
+      to: request.to,
+      data: request.data,
+      value: BigInt(request.value),
+      gas: BigInt(request.gasLimit),
+    })
+    await devnet.publicClient(8453).waitForTransactionReceipt({ hash })
+    // What a SIGKILL between the receipt's verdict and the intent's write left behind before the two
+    // shared a transaction: a matched receipt, an intent still waiting for its source.
+    const { db } = testApp.database
+    await db.insert(routeIntentReceipts).values({ intentId: built.intentId, txHash: hash, state: 'matched' })
+    await db
+      .update(routeIntents)
+      .set({ status: 'submitted', statusRaw: 'submitted', submittedAt: new Date(), nextCheckAt: new Date() })
+      .where(eq(routeIntents.id, built.intentId))
+
+    const record = await waitForFinalRecord(testApp.app, payer, built.intentId)
+    expect(record.status).toBe('success')
+    expect(record.source_tx_hash).toBe(hash)
+  })
 
   it('fails a reverted payment with its revert reason', async () => {
     const payer = devnet.account(payerIndex).address

@@ -1,6 +1,6 @@
 import { readTransactionStatus } from '@quicklinks/core/transaction-status'
 import type { Database } from '@quicklinks/runtime/db/create-database-client'
-import { and, asc, eq, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
 import { formatUnits, type Hash, type PublicClient, type TransactionReceipt } from 'viem'
 import { type RouteIntent, relayerDeposits, routeIntentReceipts, routeIntents } from '../../db/schema.ts'
@@ -44,6 +44,9 @@ export type TrackPaymentContext = {
 }
 
 type Patch = Partial<typeof routeIntents.$inferInsert>
+/** A posted hash's verdict, written in the same transaction as the intent's patch it leads to. */
+type ReceiptVerdict = { id: string; state: 'matched' | 'rejected'; reason: string | null }
+type Write = (patch: Patch, verdict?: ReceiptVerdict) => Promise<void>
 
 type LocalDepositData = {
   kind?: unknown
@@ -64,11 +67,25 @@ type LocalDepositData = {
 export async function trackPayment(context: TrackPaymentContext, intent: RouteIntent): Promise<void> {
   const { now } = context
   const later = (): Date => new Date(now() + backoffMs(context.workerIntervalMs, intent.attempts))
-  const write = async (patch: Patch): Promise<void> => {
-    await context.db
-      .update(routeIntents)
-      .set({ ...patch, updatedAt: new Date(now()) })
-      .where(eq(routeIntents.id, intent.id))
+  const write: Write = async (patch, verdict) => {
+    const updatedAt = new Date(now())
+    const updateIntent = (db: Pick<Database, 'update'>) =>
+      db
+        .update(routeIntents)
+        .set({ ...patch, updatedAt })
+        .where(eq(routeIntents.id, intent.id))
+    if (verdict === undefined) await updateIntent(context.db)
+    else {
+      // A receipt judged and the intent it moves change together: a crash between the two would
+      // leave a matched receipt beside an intent still waiting for one, untracked for good.
+      await context.db.transaction(async (tx) => {
+        await tx
+          .update(routeIntentReceipts)
+          .set({ state: verdict.state, reason: verdict.reason, checkedAt: updatedAt })
+          .where(eq(routeIntentReceipts.id, verdict.id))
+        await updateIntent(tx)
+      })
+    }
     Object.assign(intent, patch)
   }
   const steps = (phase: RoutePhase, destTxHash: string | null = intent.destTxHash) =>
@@ -193,13 +210,16 @@ export async function trackPayment(context: TrackPaymentContext, intent: RouteIn
 async function settlePostedHashes(
   context: TrackPaymentContext,
   intent: RouteIntent,
-  write: (patch: Patch) => Promise<void>,
+  write: Write,
   options: { onlyMined?: boolean } = {},
 ): Promise<boolean> {
+  // A receipt matched while the intent kept no source (a crash between the two writes, before they
+  // shared a transaction) is judged again, so such a payment is not left untracked.
+  const states = intent.sourceTxHash === null ? ['pending', 'matched'] : ['pending']
   const candidates = await context.db
     .select()
     .from(routeIntentReceipts)
-    .where(and(eq(routeIntentReceipts.intentId, intent.id), eq(routeIntentReceipts.state, 'pending')))
+    .where(and(eq(routeIntentReceipts.intentId, intent.id), inArray(routeIntentReceipts.state, states)))
     .orderBy(asc(routeIntentReceipts.createdAt))
     .limit(receiptsPerLook)
   if (candidates.length === 0) return false
@@ -223,33 +243,40 @@ async function settlePostedHashes(
       if (mismatch !== null || transaction.blockNumber === null) continue
     }
     if (mismatch === null) {
-      await settle(candidate.id, 'matched', null)
-      await write({
-        sourceTxHash: candidate.txHash,
-        statusRaw: 'submitted',
-        status: 'submitted',
-        errorMessage: null,
-        completedAt: null,
-        finalAt: null,
-        routeStatus: stepsFor({ ...intent, sourceTxHash: candidate.txHash }, 'submitted', null),
-      })
+      await write(
+        {
+          sourceTxHash: candidate.txHash,
+          statusRaw: 'submitted',
+          status: 'submitted',
+          errorMessage: null,
+          completedAt: null,
+          finalAt: null,
+          routeStatus: stepsFor({ ...intent, sourceTxHash: candidate.txHash }, 'submitted', null),
+        },
+        { id: candidate.id, state: 'matched', reason: null },
+      )
       return true
     }
     const reason = `${mismatchMessage}: ${mismatch}.`
-    await settle(candidate.id, 'rejected', reason)
     const isPayers = transaction.from.toLowerCase() === intent.fromAddress.toLowerCase()
-    if (!isPayers || (await paysAnotherRoute(context.db, intent, transaction.input))) continue
+    if (!isPayers || (await paysAnotherRoute(context.db, intent, transaction.input))) {
+      await settle(candidate.id, 'rejected', reason)
+      continue
+    }
     // The payer sent something else than the route under this payment's name: the record says so.
-    await write({
-      sourceTxHash: candidate.txHash,
-      statusRaw: mismatchStatusRaw,
-      status: 'failed',
-      errorMessage: reason,
-      toAmountWei: null,
-      destTxHash: null,
-      completedAt: new Date(context.now()),
-      routeStatus: stepsFor({ ...intent, sourceTxHash: candidate.txHash }, 'source_failed', null),
-    })
+    await write(
+      {
+        sourceTxHash: candidate.txHash,
+        statusRaw: mismatchStatusRaw,
+        status: 'failed',
+        errorMessage: reason,
+        toAmountWei: null,
+        destTxHash: null,
+        completedAt: new Date(context.now()),
+        routeStatus: stepsFor({ ...intent, sourceTxHash: candidate.txHash }, 'source_failed', null),
+      },
+      { id: candidate.id, state: 'rejected', reason },
+    )
   }
   return false
 }
@@ -276,7 +303,7 @@ async function trackLocalFill(
   intent: RouteIntent,
   receipt: TransactionReceipt,
   sourceConfirmations: number,
-  write: (patch: Patch) => Promise<void>,
+  write: Write,
   later: () => Date,
 ): Promise<void> {
   const data = intent.providerData as LocalDepositData
@@ -391,7 +418,7 @@ async function trackProviderStatus(
   context: TrackPaymentContext,
   intent: RouteIntent,
   status: RouteStatus,
-  write: (patch: Patch) => Promise<void>,
+  write: Write,
   later: () => Date,
 ): Promise<void> {
   const reading = readTransactionStatus(status.statusRaw)
@@ -498,7 +525,7 @@ type Delivery = {
 async function finishDelivery(
   context: TrackPaymentContext,
   intent: RouteIntent,
-  write: (patch: Patch) => Promise<void>,
+  write: Write,
   delivery: Delivery,
 ): Promise<void> {
   const minimum = BigInt(intent.toAmountMin)
