@@ -1,5 +1,5 @@
-// npm test: the whole suite. Installs what is missing (npm packages; Chromium, PostgreSQL and
-// redis-server from Debian when run as root), builds, runs every Vitest project, then the
+// npm test: the whole suite. Installs what is missing (npm packages; Chromium, PostgreSQL,
+// redis-server and HAProxy from Debian when run as root), builds, runs every Vitest project, then the
 // Playwright end-to-end suite against the stack that `npm start` brings up, and closes with one
 // summary line.
 import { spawnSync } from 'node:child_process'
@@ -46,6 +46,12 @@ ensureDependencies()
 ensureSystemPackage(() => existsSync(chromiumPath), ['chromium'], 'Chromium')
 ensureSystemPackage(() => existsSync(join(postgresBin, 'initdb')), ['postgresql-15'], 'PostgreSQL 15')
 ensureSystemPackage(hasRedisServer, ['redis-server'], 'Redis')
+// The several-instances test puts a real HAProxy in front of two app servers (apps/server/test/start-haproxy.ts).
+ensureSystemPackage(
+  () => existsSync(process.env.HAPROXY_BIN ?? '/usr/sbin/haproxy') || existsSync('/usr/bin/haproxy'),
+  ['haproxy'],
+  'HAProxy',
+)
 
 const { buildAll } = await import('./build.mjs')
 buildAll()

@@ -4,10 +4,9 @@ import { join } from 'node:path'
 import { repoRoot } from '@quicklinks/runtime/env'
 import { getFreePort } from '@quicklinks/runtime/test/get-free-port'
 import { type RunningEntryPoint, startEntryPoint } from '@quicklinks/runtime/test/start-entry-point'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { createSiweMessage } from 'viem/siwe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type PaymentDevnet, startPaymentDevnet } from './payment-test-kit.ts'
+import { signInOverHttp } from './sign-in-over-http.ts'
 
 /**
  * SIGTERM to the real server process (src/main.ts) while 100 link creations are in flight: every
@@ -48,41 +47,6 @@ async function waitUntilListening(server: RunningEntryPoint): Promise<void> {
   await server.waitForOutput(/(Server listening on) http/)
 }
 
-function readCookie(response: Response, name: string): string {
-  const cookie = response.headers.getSetCookie().find((entry) => entry.startsWith(`${name}=`))
-  if (cookie === undefined) throw new Error(`no ${name} cookie`)
-  return cookie.split(';', 1)[0]?.slice(name.length + 1) ?? ''
-}
-
-/** Signs in with SIWE as a fresh account; answers the cookie header and CSRF token to send. */
-async function signIn(origin: string): Promise<{ cookie: string; csrf: string; address: `0x${string}` }> {
-  const csrf = readCookie(await fetch(`${origin}/health`), 'csrf_token')
-  const { nonce } = ((await (await fetch(`${origin}/api/auth/nonce`)).json()) as { data: { nonce: string } })
-    .data
-  const account = privateKeyToAccount(generatePrivateKey())
-  const url = new URL(origin)
-  const message = createSiweMessage({
-    address: account.address,
-    chainId: 8453,
-    domain: url.host,
-    nonce,
-    uri: url.origin,
-    version: '1',
-    issuedAt: new Date(),
-  })
-  const login = await fetch(`${origin}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-csrf-token': csrf, cookie: `csrf_token=${csrf}` },
-    body: JSON.stringify({ message, signature: await account.signMessage({ message }) }),
-  })
-  if (login.status !== 200) throw new Error(`login answered ${login.status}: ${await login.text()}`)
-  return {
-    cookie: `csrf_token=${csrf}; ql_session=${readCookie(login, 'ql_session')}`,
-    csrf,
-    address: account.address,
-  }
-}
-
 type Outcome = { status: number; id?: string } | { error: string }
 
 describe('SIGTERM under load', () => {
@@ -91,7 +55,7 @@ describe('SIGTERM under load', () => {
     const origin = `http://127.0.0.1:${port}`
     const first = startServer(port)
     await waitUntilListening(first)
-    const session = await signIn(origin)
+    const session = await signInOverHttp(origin)
     const usdc = devnet.token(8453, 'USDC')
 
     let firstAnswer: () => void = () => {}

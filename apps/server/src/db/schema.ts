@@ -166,6 +166,12 @@ export const routeIntents = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
+    /**
+     * The id of the last request that moved the payment (the route build, then each posted receipt):
+     * the tracker's and relayer's log lines about it carry it, so one grep follows a payment from
+     * the request to the workers of any instance.
+     */
+    requestId: text('request_id'),
   },
   (table) => [
     // Not unique: a bystander may post one intent's hash against another, which must not block it.

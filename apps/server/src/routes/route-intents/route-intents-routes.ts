@@ -44,7 +44,9 @@ export const routeIntentsRoutes: FastifyPluginAsyncZod = async (app) => {
     // POST /api/route-intent/{intentId}/receipt: 202 with the status after a first look on chain;
     // 422 when the hash is not the payer's transaction of this route; 404 unknown intent; 409 already paid by another.
     async (request, reply) => {
-      const receipt = await recordRouteReceipt(app.db, request.params.intentId, request.body.txHash)
+      const receipt = await recordRouteReceipt(app.db, request.params.intentId, request.body.txHash, {
+        requestId: request.id,
+      })
       const deadline = Date.now() + firstLookMs
       let outcome: ReceiptOutcome = { ...receipt, isSource: false }
       // Look at once; while the hash is the payment's and it is still moving (a relayer filling it

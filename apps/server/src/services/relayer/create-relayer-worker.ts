@@ -4,11 +4,11 @@ import type { DevnetDeployment } from '@quicklinks/devnet/devnet-deployment'
 import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { getDevnetDeploymentOrThrow } from '@quicklinks/runtime/devnet/get-devnet-deployment-or-throw'
 import { getConfirmations, type ServerConfig } from '@quicklinks/runtime/env'
-import { sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
 import { createWalletClient, http, type LocalAccount } from 'viem'
 import { createNonceManager, jsonRpc } from 'viem/nonce'
-import { type RelayerDeposit, relayerDeposits } from '../../db/schema.ts'
+import { type RelayerDeposit, relayerDeposits, routeIntents } from '../../db/schema.ts'
 import { getChainRpcUrl } from '../chains/get-chain-rpc-url.ts'
 import { getLocalPublicClient } from '../chains/get-local-public-client.ts'
 import { getPayRouterAddressOrThrow } from '../payrouter/get-pay-router-address-or-throw.ts'
@@ -149,11 +149,19 @@ export function createRelayerWorker(options: CreateRelayerWorkerOptions): Relaye
         const deposit = await claimDueDeposit(options.db, chainId, now(), taken)
         if (!deposit) return
         taken.push(deposit.id)
+        // Its lines name the payment and the request that last moved it (docs/api.md#request-ids).
+        const [intent] = await options.db
+          .select({ requestId: routeIntents.requestId })
+          .from(routeIntents)
+          .where(eq(routeIntents.id, deposit.intentId))
         await processRelayerDeposit(
           {
             db: options.db,
             chains: relayerChains,
-            logger: options.logger,
+            logger: options.logger.child({
+              intentId: deposit.intentId,
+              requestId: intent?.requestId ?? undefined,
+            }),
             now,
             retryDelayMs: options.config.workerIntervalMs,
             maxRetryDelayMs: options.maxRetryDelayMs ?? options.config.workerIntervalMs * 30,

@@ -17,6 +17,7 @@ function buildIntent(overrides: Partial<RouteIntent> = {}): RouteIntent {
     id: intentId,
     provider: 'local',
     linkId: null,
+    requestId: null,
     fromChainId: 8453,
     toChainId: 43114,
     fromToken: sourceUsdc,

@@ -22,6 +22,7 @@ export type RouteReceipt = {
  * candidate on chain, and only the payer's transaction of the route becomes the record's source.
  * A wrong hash posted first therefore never blocks the right one; an intent waits on at most
  * `maxPendingReceipts` unseen hashes (the oldest makes room). Posting a hash again is harmless.
+ * The posting request's id (`options.requestId`) is stored on the intent for the workers' log lines.
  * Throws AppError 422 for a malformed hash, 404 for an unknown intent, 409 when the intent's
  * payment is already recorded with another transaction.
  */
@@ -29,8 +30,9 @@ export async function recordRouteReceipt(
   db: Database,
   intentId: string,
   txHash: unknown,
-  nowMs: number = Date.now(),
+  options: { nowMs?: number; requestId?: string } = {},
 ): Promise<RouteReceipt> {
+  const nowMs = options.nowMs ?? Date.now()
   if (typeof txHash !== 'string' || !hashPattern.test(txHash.trim())) {
     throw new AppError('VALIDATION_FAILED', {
       field: 'txHash',
@@ -96,6 +98,7 @@ export async function recordRouteReceipt(
         submittedAt: sql`coalesce(${routeIntents.submittedAt}, ${now.toISOString()}::timestamptz)`,
         nextCheckAt: now,
         updatedAt: now,
+        ...(options.requestId === undefined ? {} : { requestId: options.requestId }),
       })
       .where(eq(routeIntents.id, id))
   })

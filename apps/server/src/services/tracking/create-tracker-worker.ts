@@ -93,10 +93,16 @@ export function createTrackerWorker(options: CreateTrackerWorkerOptions): Tracke
         .where(eq(routeIntents.id, intent.id))
         .catch(() => undefined)
     }, leaseMs / 3)
+    // Every line about this payment names it and the request that last moved it (docs/api.md#request-ids).
+    const logger = options.logger.child({ intentId: intent.id, requestId: intent.requestId ?? undefined })
+    const wasFinal = intent.finalAt !== null
     try {
-      await trackPayment(context, intent)
+      await trackPayment({ ...context, logger }, intent)
+      if (!wasFinal && intent.finalAt !== null) {
+        logger.info({ status: intent.status, toAmountWei: intent.toAmountWei }, 'Payment final')
+      }
     } catch (error) {
-      options.logger.warn({ err: error, intentId: intent.id }, 'Tracking a payment failed; retrying')
+      logger.warn({ err: error }, 'Tracking a payment failed; retrying')
       await options.db
         .update(routeIntents)
         .set({
