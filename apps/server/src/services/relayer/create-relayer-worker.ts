@@ -158,10 +158,8 @@ export function createRelayerWorker(options: CreateRelayerWorkerOptions): Relaye
           {
             db: options.db,
             chains: relayerChains,
-            logger: options.logger.child({
-              intentId: deposit.intentId,
-              requestId: intent?.requestId ?? undefined,
-            }),
+            // Its lines name the intent themselves.
+            logger: options.logger.child({ requestId: intent?.requestId ?? undefined }),
             now,
             retryDelayMs: options.config.workerIntervalMs,
             maxRetryDelayMs: options.maxRetryDelayMs ?? options.config.workerIntervalMs * 30,

@@ -131,10 +131,7 @@ export async function trackPayment(context: TrackPaymentContext, intent: RouteIn
         finalAt: null,
         routeStatus: steps('submitted', null),
       })
-      context.logger.warn(
-        { intentId: intent.id, sourceTxHash },
-        'A payment left the chain (reorg); tracking it again',
-      )
+      context.logger.warn({ sourceTxHash }, 'A payment left the chain (reorg); tracking it again')
       return
     }
     const submittedAt = intent.submittedAt?.getTime() ?? intent.createdAt.getTime()
