@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { eq } from 'drizzle-orm'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts'
-import { createTestLink, nativeToken, postJson } from '../../../test/payment-test-kit.ts'
+import { createTestLink, csrfToken, nativeToken, postJson } from '../../../test/payment-test-kit.ts'
 import { links, routeIntents, users } from '../../db/schema.ts'
 import { linkRequiredMessage } from '../../services/routing/build-route.ts'
 import { signInTestUser } from '../links/link-test-fixtures.ts'
@@ -93,7 +93,14 @@ const payBaseUsdc = (overrides: Record<string, unknown> = {}) => ({
 describe('POST /api/{provider}/route names the link it pays', () => {
   it("quotes a route that pays the link's receiver, chain and token, and stores the intent against the link", async () => {
     const link = await createBaseUsdcLink()
-    const response = await postJson(testApp.app, '/api/squid/route', payBaseUsdc({ linkId: link.id }))
+    const response = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/squid/route',
+      payload: payBaseUsdc({ linkId: link.id }),
+      cookies: { csrf_token: csrfToken },
+      // A load balancer's request id: the workers' lines about this payment carry it.
+      headers: { 'x-csrf-token': csrfToken, 'x-request-id': 'lb-route-0001' },
+    })
     expect(response.statusCode, response.body).toBe(200)
     expect(routeCalls).toBe(1)
     const intentId = response.json().data.intentId as string
@@ -102,6 +109,7 @@ describe('POST /api/{provider}/route names the link it pays', () => {
       .from(routeIntents)
       .where(eq(routeIntents.id, intentId))
     expect(intent?.linkId).toBe(link.id)
+    expect(intent?.requestId).toBe('lb-route-0001')
   })
 
   it('refuses a route naming a link but paying another receiver, token or chain, before any quote', async () => {

@@ -96,7 +96,7 @@ export const routingRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       assertConfiguredProvider(request.params.provider)
       const caller = request.user === null ? null : { address: request.user.address }
-      return { data: await buildRoute(app.db, provider, request.body, caller) }
+      return { data: await buildRoute(app.db, provider, request.body, caller, request.id) }
     },
   )
 

@@ -108,13 +108,15 @@ export type RouteCaller = { address: string } | null
  * wallet (Self Swap, `toAddress` is `caller`'s address) may leave `linkId` out
  * (docs/decisions/0018). Throws AppError 404 for an unknown link, 422 for bad input, a missing,
  * disabled or mismatched link or a route the provider cannot build, 503 when the provider is
- * unavailable.
+ * unavailable. `requestId` (the asking request's) is stored for the workers' log lines
+ * (docs/api.md#request-ids).
  */
 export async function buildRoute(
   db: Database,
   provider: RoutingProvider,
   body: unknown,
   caller: RouteCaller = null,
+  requestId: string | null = null,
 ): Promise<RouteResult> {
   const request = parseRouteRequestOrThrow(body)
   if (request.linkId) await assertRoutePaysLink(db, request, request.linkId)
@@ -149,6 +151,7 @@ export async function buildRoute(
     actions: quote.actions satisfies RouteAction[],
     providerData: quote.providerData,
     estimatedDurationMs: quote.estimatedDurationMs,
+    requestId,
   })
   return {
     intentId,
