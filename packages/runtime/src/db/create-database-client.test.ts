@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningPostgres, startPostgres } from '../../test/start-postgres.ts'
+import { createDatabaseProbe } from '../health/create-database-probe.ts'
 import { createDatabaseClient, type DatabaseClient } from './create-database-client.ts'
 
 /** The driver's message under Drizzle's "Failed query" wrapper. */
@@ -53,4 +54,32 @@ describe('createDatabaseClient on PostgreSQL', () => {
     const { rows } = await client.db.execute<{ one: number }>(sql`select 1 as one`)
     expect(rows).toEqual([{ one: 1 }])
   })
+})
+
+describe('the readiness probe on PostgreSQL', () => {
+  it('reaches the database while every connection of the app’s pool is taken, and says when it does not answer', async () => {
+    const postgres = await startPostgres()
+    const client = await createDatabaseClient(
+      { kind: 'postgres', url: postgres.url },
+      { acquireTimeoutMs: 300, maxConnections: 1 },
+    )
+    const probe = createDatabaseProbe(client.db)
+    try {
+      if (client.kind !== 'postgres') throw new Error('expected a Postgres client')
+      const held = await client.pool.connect()
+      try {
+        // The app's own queries wait for the pool and give up; the probe does not wait for them.
+        expect(await readFailure(client.db.execute(sql`select 1`))).toMatch(/timeout/i)
+        await expect(probe.probe()).resolves.toBeUndefined()
+      } finally {
+        held.release()
+      }
+      await postgres.stop()
+      await expect(probe.probe()).rejects.toThrow()
+    } finally {
+      await probe.close()
+      await client.close()
+      await postgres.stop().catch(() => {})
+    }
+  }, 60_000)
 })

@@ -16,6 +16,8 @@ export type Readiness = {
 
 export type CheckReadinessOptions = {
   db: Database
+  /** How the database is asked (default `select 1` on `db`); the routes use createDatabaseProbe. */
+  probeDatabase?: () => Promise<unknown>
   config: Pick<ServerConfig, 'rpcUrls' | 'devnetDeploymentFile'>
   /** Also ask every configured chain's RPC (the app server); the standalone signer needs none. */
   isCheckingChains: boolean
@@ -36,7 +38,12 @@ export async function checkReadiness(options: CheckReadinessOptions): Promise<Re
     ? await listChainRpcUrls(options.config)
     : { chains: [], devnetError: undefined }
   const named: [string, Promise<ReadinessCheck>][] = [
-    ['database', runCheck(timeoutMs, () => options.db.execute(sql`select 1`))],
+    [
+      'database',
+      runCheck(timeoutMs, () =>
+        options.probeDatabase ? options.probeDatabase() : options.db.execute(sql`select 1`),
+      ),
+    ],
     ...chains.map(({ chainId, rpcUrl }): [string, Promise<ReadinessCheck>] => [
       `chain ${chainId}`,
       runCheck(timeoutMs, (signal) => expectChainId(rpcUrl, chainId, signal)),

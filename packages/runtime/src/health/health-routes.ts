@@ -2,6 +2,7 @@ import { healthResponseSchema, readinessResponseSchema } from '@quicklinks/core/
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { ensureCsrfCookie } from '../plugins/csrf-plugin.ts'
 import { checkReadiness, type Readiness } from './check-readiness.ts'
+import { createDatabaseProbe } from './create-database-probe.ts'
 
 // The probe's answer never changes: written once, sent as it is (no schema pass per probe).
 const healthBody = healthResponseSchema.parse({ status: 'ok' })
@@ -23,6 +24,8 @@ const readinessMaxAgeMs = 1_000
  * answers on both with the same status.
  */
 export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (app, options) => {
+  const database = createDatabaseProbe(app.db)
+  app.addHook('onClose', () => database.close())
   let latest: { readiness: Promise<Readiness>; startedAt: number } | undefined
   const getReadiness = (): Promise<Readiness> => {
     const now = Date.now()
@@ -31,6 +34,7 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (a
         startedAt: now,
         readiness: checkReadiness({
           db: app.db,
+          probeDatabase: database.probe,
           config: app.config,
           isCheckingChains: options.isCheckingChains ?? true,
         }).then((readiness) => {
