@@ -29,18 +29,14 @@ import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { repoRoot } from '@quicklinks/runtime/env'
 import { getFreePort } from '@quicklinks/runtime/test/get-free-port'
-import { type RunningEntryPoint, startEntryPoint } from '@quicklinks/runtime/test/start-entry-point'
+import type { RunningEntryPoint } from '@quicklinks/runtime/test/start-entry-point'
 import { type RunningPostgres, startPostgres } from '@quicklinks/runtime/test/start-postgres'
 import autocannon from 'autocannon'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import {
-  getDevnetRelayerPrivateKey,
-  nativeToken,
-  type PaymentDevnet,
-  startPaymentDevnet,
-} from '../test/payment-test-kit.ts'
+import { nativeToken, type PaymentDevnet, startPaymentDevnet } from '../test/payment-test-kit.ts'
 import { signInOverHttp } from '../test/sign-in-over-http.ts'
 import { type RunningHaproxy, startHaproxy } from '../test/start-haproxy.ts'
+import { startProductionInstance } from '../test/start-production-instance.ts'
 import { type RunningRedis, startRedis } from '../test/start-redis.ts'
 
 const connections = 50
@@ -61,8 +57,6 @@ const stackPorts = [
 ]
 const stackExitTargetMs = 5_000
 const sigtermLoadSeconds = 2
-const mainPath = join(repoRoot, 'apps', 'server', 'src', 'main.ts')
-const masterKey = '7b'.repeat(32)
 
 let devnet: PaymentDevnet | undefined
 let postgres: RunningPostgres | undefined
@@ -109,30 +103,18 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 /** One production instance on the bench's Postgres, Redis and devnet; its proxy hops trusted as the bench needs. */
 function startInstance(name: string, port: number, publicOrigin: string): RunningEntryPoint {
   if (devnet === undefined || postgres === undefined || redis === undefined) throw new Error('not started')
-  const rpcUrls = Object.fromEntries(
-    devnet.deployment.chains.map((chain) => [`RPC_URL_${chain.chainId}`, chain.rpcUrl]),
-  )
-  const instance = startEntryPoint(mainPath, {
-    PRODUCTION: 'true',
-    PORT: String(port),
-    FRAMES_PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: join(dataDir, name),
-    DATABASE_URL: postgres.url,
-    REDIS_URL: redis.url,
-    PUBLIC_ORIGIN: publicOrigin,
-    FRAMES_ORIGIN: 'http://127.0.0.1:1',
-    SMTP_URL: 'smtp://127.0.0.1:1',
-    SIGNER_MASTER_KEY: masterKey,
-    ...rpcUrls,
-    ROUTING_PROVIDER: 'local',
-    DEVNET_DEPLOYMENT_FILE: devnet.deploymentFile,
-    RELAYER_PRIVATE_KEY: getDevnetRelayerPrivateKey(),
-    // Bench only: HAProxy's hop and the X-Forwarded-For entry autocannon sends are believed, so each
-    // request counts as its own client (a real deployment trusts HAProxy's one hop: TRUST_PROXY=1).
-    TRUST_PROXY: '2',
-    RATE_LIMIT_MAX: '1000000000',
-    LOG_LEVEL: 'warn',
+  const deployment = { devnet, postgresUrl: postgres.url, redisUrl: redis.url, dataDir }
+  const instance = startProductionInstance(deployment, {
+    name,
+    port,
+    publicOrigin,
+    env: {
+      // Bench only: HAProxy's hop and the X-Forwarded-For entry autocannon sends are believed, so each
+      // request counts as its own client (a real deployment trusts HAProxy's one hop: TRUST_PROXY=1).
+      TRUST_PROXY: '2',
+      RATE_LIMIT_MAX: '1000000000',
+      LOG_LEVEL: 'warn',
+    },
   })
   instances.push(instance)
   return instance

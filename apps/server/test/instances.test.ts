@@ -3,22 +3,17 @@ import { request as httpRequest } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildViemChain } from '@quicklinks/devnet/build-viem-chain'
-import { repoRoot } from '@quicklinks/runtime/env'
 import { getFreePort } from '@quicklinks/runtime/test/get-free-port'
-import { type RunningEntryPoint, startEntryPoint } from '@quicklinks/runtime/test/start-entry-point'
+import type { RunningEntryPoint } from '@quicklinks/runtime/test/start-entry-point'
 import { type RunningPostgres, startPostgres } from '@quicklinks/runtime/test/start-postgres'
 import pg from 'pg'
 import { createWalletClient, type Hash, http, keccak256, parseEther, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  getDevnetRelayerPrivateKey,
-  nativeToken,
-  type PaymentDevnet,
-  startPaymentDevnet,
-} from './payment-test-kit.ts'
+import { nativeToken, type PaymentDevnet, startPaymentDevnet } from './payment-test-kit.ts'
 import { type HttpSession, signInOverHttp } from './sign-in-over-http.ts'
 import { type RunningHaproxy, startHaproxy } from './start-haproxy.ts'
+import { startProductionInstance } from './start-production-instance.ts'
 import { type RunningRedis, startRedis } from './start-redis.ts'
 
 /**
@@ -33,8 +28,6 @@ import { type RunningRedis, startRedis } from './start-redis.ts'
  */
 
 const payerCount = 200
-const mainPath = join(repoRoot, 'apps', 'server', 'src', 'main.ts')
-const masterKey = '7a'.repeat(32)
 
 let devnet: PaymentDevnet
 let postgres: RunningPostgres
@@ -53,31 +46,8 @@ afterAll(async () => {
 })
 
 function startInstance(name: string, port: number, publicOrigin: string): RunningEntryPoint {
-  const rpcUrls = Object.fromEntries(
-    devnet.deployment.chains.map((chain) => [`RPC_URL_${chain.chainId}`, chain.rpcUrl]),
-  )
-  return startEntryPoint(mainPath, {
-    PRODUCTION: 'true',
-    PORT: String(port),
-    FRAMES_PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: join(dataDir, name),
-    DATABASE_URL: postgres.url,
-    REDIS_URL: redis.url,
-    PUBLIC_ORIGIN: publicOrigin,
-    FRAMES_ORIGIN: 'http://127.0.0.1:1',
-    SMTP_URL: 'smtp://127.0.0.1:1',
-    SIGNER_MASTER_KEY: masterKey,
-    ...rpcUrls,
-    ROUTING_PROVIDER: 'local',
-    DEVNET_DEPLOYMENT_FILE: devnet.deploymentFile,
-    RELAYER_PRIVATE_KEY: getDevnetRelayerPrivateKey(),
-    CONFIRMATIONS_DEFAULT: '0',
-    WORKER_INTERVAL_MS: '250',
-    // HAProxy is the one hop in front: the payer's address is the last X-Forwarded-For entry.
-    TRUST_PROXY: '1',
-    LOG_LEVEL: 'info',
-  })
+  const deployment = { devnet, postgresUrl: postgres.url, redisUrl: redis.url, dataDir }
+  return startProductionInstance(deployment, { name, port, publicOrigin })
 }
 
 type HttpAnswer = { status: number; body: unknown; headers: Record<string, string | string[] | undefined> }
