@@ -338,10 +338,19 @@ describe('two instances behind HAProxy on Postgres and Redis', () => {
       const crossChainIntents = payments
         .filter((payment) => payment.fromChain === 43114)
         .map((p) => p.intentId)
-      const deposits = await database.query<{ intent_id: string; state: string; fill_tx_hash: string }>(
-        'SELECT intent_id, state, fill_tx_hash FROM relayer_deposits WHERE intent_id = ANY($1)',
-        [crossChainIntents],
+      const readDeposits = () =>
+        database.query<{ intent_id: string; state: string; fill_tx_hash: string }>(
+          'SELECT intent_id, state, fill_tx_hash FROM relayer_deposits WHERE intent_id = ANY($1)',
+          [crossChainIntents],
+        )
+      // A fill the killed writer had sent stays 'filling' until the new writer's claim on it (the
+      // 90 s deposit lease) lets it follow that transaction instead of sending another.
+      await waitUntil(
+        async () =>
+          (await readDeposits()).rows.every((row) => row.state === 'filled' || row.state === 'settled'),
+        150_000,
       )
+      const deposits = await readDeposits()
       expect(deposits.rows).toHaveLength(crossChainIntents.length)
       expect(new Set(deposits.rows.map((row) => row.intent_id)).size).toBe(crossChainIntents.length)
       expect(new Set(deposits.rows.map((row) => row.fill_tx_hash)).size).toBe(crossChainIntents.length)
