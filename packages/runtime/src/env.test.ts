@@ -26,6 +26,7 @@ describe('parseEnv', () => {
       signerMasterKey: masterKey,
       signerSessionSeconds: 900,
       signerCodeSendCaps: { perContactPerDay: 10, perPhonePrefixPerDay: 300 },
+      jwtProviders: [],
       smtpUrl: undefined,
       smtpPort: 2525,
       mailFrom: 'Quick Links <no-reply@quicklinks.local>',
@@ -79,6 +80,42 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ ...deployed, WALLETCONNECT_PROJECT_ID: 'my-project' })).toThrow(
       /WALLETCONNECT_PROJECT_ID: must be a WalletConnect \(Reown\) project id/,
     )
+  })
+
+  it('reads JWT_PROVIDERS as a JSON array of {id, issuer, jwksUrl, audience}, naming the entry and field of each problem', () => {
+    const acme = {
+      id: 'acme',
+      issuer: 'https://auth.acme.example',
+      jwksUrl: 'https://auth.acme.example/.well-known/jwks.json',
+      audience: 'quick-links',
+    }
+    const jwtProviders = (value: unknown, extra: Record<string, string> = {}) =>
+      parseEnv({ ...deployed, ...extra, JWT_PROVIDERS: JSON.stringify(value) }).jwtProviders
+    expect(parseEnv(deployed).jwtProviders).toEqual([])
+    expect(jwtProviders([acme])).toEqual([acme])
+    expect(() => parseEnv({ ...deployed, JWT_PROVIDERS: '[{id: acme}]' })).toThrow(
+      /JWT_PROVIDERS: must be a JSON array of \{id, issuer, jwksUrl, audience\}, but it is not JSON \(/,
+    )
+    expect(() => jwtProviders(acme)).toThrow(
+      /JWT_PROVIDERS: must be a JSON array of \{id, issuer, jwksUrl, audience\}$/,
+    )
+    expect(() => jwtProviders([{ ...acme, jwksUrl: 'auth.acme.example/jwks' }])).toThrow(
+      /JWT_PROVIDERS: \[0\]\.jwksUrl: must be the http\(s\) URL of the issuer's JSON Web Key Set/,
+    )
+    const { audience: _, ...withoutAudience } = acme
+    expect(() => jwtProviders([withoutAudience])).toThrow(
+      /JWT_PROVIDERS: \[0\]\.audience: must be the aud claim/,
+    )
+    expect(() => jwtProviders([{ ...acme, jwks_url: acme.jwksUrl }])).toThrow(/JWT_PROVIDERS: \[0\]: .*jwks_url/)
+    expect(() => jwtProviders([acme, { ...acme, issuer: 'https://other.example' }])).toThrow(
+      /JWT_PROVIDERS: \[1\]\.id: id is given twice/,
+    )
+    // Keys fetched over http could be swapped in transit: only on loopback or in dev mode.
+    const plain = { ...acme, jwksUrl: 'http://auth.acme.example/jwks.json' }
+    expect(() => jwtProviders([plain])).toThrow(/JWT_PROVIDERS: \[0\]\.jwksUrl: must be https outside dev mode/)
+    expect(jwtProviders([plain], { DEV_MODE: 'true' })).toEqual([plain])
+    const loopback = { ...acme, jwksUrl: 'http://127.0.0.1:8080/jwks.json' }
+    expect(jwtProviders([loopback])).toEqual([loopback])
   })
 
   it('uses the dev SMTP catcher and SMS outbox in dev mode, and needs every Twilio setting', () => {

@@ -59,6 +59,81 @@ function isProxyAddress(entry: string): boolean {
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128)
 }
 
+/** One issuer whose JWTs sign users in at `/signer/v1/auth-jwt` (an entry of JWT_PROVIDERS). */
+export type JwtProviderConfig = {
+  /** What the SDK sends as `authProvider`. */
+  id: string
+  /** The `iss` its tokens carry; a user is keyed by this and the token's `sub`. */
+  issuer: string
+  /** Where the issuer publishes its signing keys (a JSON Web Key Set). */
+  jwksUrl: string
+  /** The `aud` its tokens must carry for this app. */
+  audience: string
+}
+
+const jwtProvidersShape = 'a JSON array of {id, issuer, jwksUrl, audience}'
+
+const jwtProviderListSchema = z
+  .array(
+    z
+      .object({
+        id: z
+          .string({ error: 'must be a string' })
+          .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1 to 64 letters, digits, dots, hyphens or underscores'),
+        issuer: z.string({ error: 'must be the iss claim of its tokens' }).min(1).max(512),
+        jwksUrl: z.url({
+          protocol: /^https?$/,
+          error: "must be the http(s) URL of the issuer's JSON Web Key Set",
+        }),
+        audience: z
+          .string({ error: 'must be the aud claim its tokens carry for this app' })
+          .min(1)
+          .max(512),
+      })
+      .strict(),
+    { error: `must be ${jwtProvidersShape}` },
+  )
+  .superRefine((providers, context) => {
+    for (const key of ['id', 'issuer'] as const) {
+      const seen = new Set<string>()
+      providers.forEach((provider, index) => {
+        if (seen.has(provider[key])) {
+          context.addIssue({ code: 'custom', path: [index, key], message: `${key} is given twice` })
+        }
+        seen.add(provider[key])
+      })
+    }
+  })
+
+/**
+ * JWT_PROVIDERS: the issuers whose tokens `/signer/v1/auth-jwt` accepts, as JSON. Unset: none (the
+ * route refuses every token). Each problem is named with its entry, e.g. `[0].jwksUrl: …`.
+ */
+const jwtProvidersSchema = z
+  .string()
+  .optional()
+  .transform((value, context): JwtProviderConfig[] => {
+    if (value === undefined) return []
+    let json: unknown
+    try {
+      json = JSON.parse(value)
+    } catch (error) {
+      context.addIssue({
+        code: 'custom',
+        message: `must be ${jwtProvidersShape}, but it is not JSON (${(error as Error).message})`,
+      })
+      return z.NEVER
+    }
+    const parsed = jwtProviderListSchema.safeParse(json)
+    if (parsed.success) return parsed.data
+    for (const issue of parsed.error.issues) {
+      const path = issue.path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`))
+      const where = path.join('').replace(/^\./, '')
+      context.addIssue({ code: 'custom', message: where ? `${where}: ${issue.message}` : issue.message })
+    }
+    return z.NEVER
+  })
+
 const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).optional(),
@@ -89,6 +164,7 @@ const environmentSchema = z.object({
   SIGNER_SESSION_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
   SIGNER_CODES_PER_CONTACT_PER_DAY: z.coerce.number().int().min(1).max(1000).default(10),
   SIGNER_SMS_PER_PREFIX_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(300),
+  JWT_PROVIDERS: jwtProvidersSchema,
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
@@ -160,6 +236,8 @@ export type ServerConfig = {
    * (SIGNER_SMS_PER_PREFIX_PER_DAY).
    */
   signerCodeSendCaps: { perContactPerDay: number; perPhonePrefixPerDay: number }
+  /** JWT_PROVIDERS: the issuers whose tokens sign users in at /signer/v1/auth-jwt; empty: none. */
+  jwtProviders: readonly JwtProviderConfig[]
   /**
    * Where mail goes: SMTP_URL when set; else, in dev mode, the built-in catcher on smtpPort;
    * else undefined (sending mail then fails with a clear error).
@@ -251,6 +329,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
       perContactPerDay: env.SIGNER_CODES_PER_CONTACT_PER_DAY,
       perPhonePrefixPerDay: env.SIGNER_SMS_PER_PREFIX_PER_DAY,
     },
+    jwtProviders: env.JWT_PROVIDERS,
     smtpUrl: env.SMTP_URL ?? (env.DEV_MODE ? `smtp://127.0.0.1:${env.SMTP_PORT}` : undefined),
     smtpPort: env.SMTP_PORT,
     mailFrom: env.MAIL_FROM,
@@ -308,6 +387,16 @@ function findDeploymentRisks(env: z.infer<typeof environmentSchema>): string[] {
       '  SIGNER_MASTER_KEY: required outside dev mode (32 bytes as 64 hex digits, e.g. `openssl rand -hex 32`, kept in your secret store)',
     )
   }
+  env.JWT_PROVIDERS.forEach((provider, index) => {
+    // Keys fetched in clear could be swapped on the way, and then anyone could sign in as anyone.
+    const url = new URL(provider.jwksUrl)
+    const isLoopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)
+    if (!env.DEV_MODE && url.protocol === 'http:' && !isLoopback) {
+      problems.push(
+        `  JWT_PROVIDERS: [${index}].jwksUrl: must be https outside dev mode (keys fetched over http could be swapped in transit)`,
+      )
+    }
+  })
   return problems
 }
 

@@ -30,6 +30,7 @@ export function createTestConfig(overrides: Partial<ServerConfig> = {}): ServerC
     signerMasterKey: testSignerMasterKey,
     signerSessionSeconds: 900,
     signerCodeSendCaps: { perContactPerDay: 10, perPhonePrefixPerDay: 300 },
+    jwtProviders: [],
     smtpUrl: undefined,
     smtpPort: 0,
     mailFrom: 'Quick Links <no-reply@quicklinks.local>',
