@@ -106,13 +106,17 @@ describe('parseEnv', () => {
     expect(() => jwtProviders([withoutAudience])).toThrow(
       /JWT_PROVIDERS: \[0\]\.audience: must be the aud claim/,
     )
-    expect(() => jwtProviders([{ ...acme, jwks_url: acme.jwksUrl }])).toThrow(/JWT_PROVIDERS: \[0\]: .*jwks_url/)
+    expect(() => jwtProviders([{ ...acme, jwks_url: acme.jwksUrl }])).toThrow(
+      /JWT_PROVIDERS: \[0\]: .*jwks_url/,
+    )
     expect(() => jwtProviders([acme, { ...acme, issuer: 'https://other.example' }])).toThrow(
       /JWT_PROVIDERS: \[1\]\.id: id is given twice/,
     )
     // Keys fetched over http could be swapped in transit: only on loopback or in dev mode.
     const plain = { ...acme, jwksUrl: 'http://auth.acme.example/jwks.json' }
-    expect(() => jwtProviders([plain])).toThrow(/JWT_PROVIDERS: \[0\]\.jwksUrl: must be https outside dev mode/)
+    expect(() => jwtProviders([plain])).toThrow(
+      /JWT_PROVIDERS: \[0\]\.jwksUrl: must be https outside dev mode/,
+    )
     expect(jwtProviders([plain], { DEV_MODE: 'true' })).toEqual([plain])
     const loopback = { ...acme, jwksUrl: 'http://127.0.0.1:8080/jwks.json' }
     expect(jwtProviders([loopback])).toEqual([loopback])

@@ -85,10 +85,7 @@ const jwtProviderListSchema = z
           protocol: /^https?$/,
           error: "must be the http(s) URL of the issuer's JSON Web Key Set",
         }),
-        audience: z
-          .string({ error: 'must be the aud claim its tokens carry for this app' })
-          .min(1)
-          .max(512),
+        audience: z.string({ error: 'must be the aud claim its tokens carry for this app' }).min(1).max(512),
       })
       .strict(),
     { error: `must be ${jwtProvidersShape}` },
