@@ -1,29 +1,16 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getFreePort } from '@quicklinks/runtime/test/get-free-port'
+import { adoptThrowawayProcess, findExecutable } from './throwaway-process.ts'
 
 export type RunningHaproxy = {
   /** http://127.0.0.1:<port>, the load balancer's front. */
   url: string
   /** Stops HAProxy and deletes its directory; idempotent. */
   stop(): Promise<void>
-}
-
-/** Debian's haproxy, from HAPROXY_BIN, else /usr/sbin/haproxy. */
-function findHaproxy(): string | undefined {
-  const candidates = [process.env.HAPROXY_BIN, '/usr/sbin/haproxy', '/usr/bin/haproxy']
-  return candidates.find((candidate) => {
-    if (!candidate) return false
-    try {
-      accessSync(candidate, constants.X_OK)
-      return true
-    } catch {
-      return false
-    }
-  })
 }
 
 /**
@@ -66,7 +53,7 @@ export function buildHaproxyConfig(frontPort: number, backends: readonly number[
  * apt-get command when it is not installed: a missing HAProxy must fail the suite, never skip it.
  */
 export async function startHaproxy(backends: readonly number[]): Promise<RunningHaproxy> {
-  const binary = findHaproxy()
+  const binary = findExecutable('haproxy', process.env.HAPROXY_BIN, ['/usr/sbin/haproxy'])
   if (binary === undefined) {
     throw new Error(
       'haproxy not found. Install it with:\n\n  apt-get update && apt-get install -y haproxy\n\n' +
@@ -85,23 +72,14 @@ export async function startHaproxy(backends: readonly number[]): Promise<Running
   }
   child.stdout?.on('data', append)
   child.stderr?.on('data', append)
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  try {
-    await waitForPort(child, port, 10_000, () => output)
-  } catch (error) {
-    child.kill('SIGKILL')
-    rmSync(directory, { recursive: true, force: true })
-    throw error
-  }
+  const stop = await adoptThrowawayProcess(
+    child,
+    directory,
+    waitForPort(child, port, 10_000, () => output),
+  )
   return {
     url: `http://127.0.0.1:${port}`,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM')
-        await exited
-      }
-      rmSync(directory, { recursive: true, force: true })
-    },
+    stop,
   }
 }
 

@@ -1,32 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { delimiter, join } from 'node:path'
+import { join } from 'node:path'
 import { getFreePort } from '@quicklinks/runtime/test/get-free-port'
+import { adoptThrowawayProcess, findExecutable } from './throwaway-process.ts'
 
 export type RunningRedis = {
   /** redis://127.0.0.1:<port> (no password, loopback only). */
   url: string
   /** Stops the server (SIGTERM, then SIGKILL after 5 s) and deletes its directory; idempotent. */
   stop(): Promise<void>
-}
-
-/** Debian's redis-server, from REDIS_SERVER_BIN, else the PATH, else /usr/bin. */
-function findRedisServer(): string | undefined {
-  const candidates = [
-    process.env.REDIS_SERVER_BIN,
-    ...(process.env.PATH ?? '').split(delimiter).map((directory) => join(directory, 'redis-server')),
-    '/usr/bin/redis-server',
-  ]
-  return candidates.find((candidate) => {
-    if (!candidate) return false
-    try {
-      accessSync(candidate, constants.X_OK)
-      return true
-    } catch {
-      return false
-    }
-  })
 }
 
 /** Resolves once the server logs that it accepts connections; rejects with its output if it exits. */
@@ -61,7 +44,7 @@ function waitUntilReady(child: ChildProcess, timeoutMs: number): Promise<void> {
  * missing Redis must fail the suite, never skip it.
  */
 export async function startRedis(): Promise<RunningRedis> {
-  const binary = findRedisServer()
+  const binary = findExecutable('redis-server', process.env.REDIS_SERVER_BIN, ['/usr/bin/redis-server'])
   if (binary === undefined) {
     throw new Error(
       'redis-server not found. Install it with:\n\n  apt-get update && apt-get install -y redis-server\n\n' +
@@ -75,24 +58,9 @@ export async function startRedis(): Promise<RunningRedis> {
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', directory],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   )
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  try {
-    await waitUntilReady(child, 10_000)
-  } catch (error) {
-    child.kill('SIGKILL')
-    rmSync(directory, { recursive: true, force: true })
-    throw error
-  }
+  const stop = await adoptThrowawayProcess(child, directory, waitUntilReady(child, 10_000))
   return {
     url: `redis://127.0.0.1:${port}`,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM')
-        const killer = setTimeout(() => child.kill('SIGKILL'), 5_000)
-        await exited
-        clearTimeout(killer)
-      }
-      rmSync(directory, { recursive: true, force: true })
-    },
+    stop,
   }
 }
