@@ -9,6 +9,7 @@ import { accountRoutes } from './account-routes.ts'
 import { authRoutes } from './auth-routes.ts'
 import { signerConfigRoutes } from './signer-config-routes.ts'
 import { defaultSignerRateLimits, type SignerRateLimits } from './signer-rate-limits.ts'
+import { turnkeyRoutes } from './turnkey-routes.ts'
 import { walletRoutes } from './wallet-routes.ts'
 
 export type SignerPluginOptions = {
@@ -57,6 +58,8 @@ export const signerPlugin: FastifyPluginAsync<SignerPluginOptions> = async (app,
   await app.register(signerConfigRoutes, { context, limits })
   await app.register(accountRoutes, { context, limits })
   await app.register(walletRoutes, { context, limits })
+  // Turnkey's own paths, for stock @turnkey/http clients (docs/signer.md#turnkey-compatibility).
+  await app.register(turnkeyRoutes, { context, limits, prefix: '/public/v1' })
 
   const sweeper = setInterval(() => {
     deleteExpiredSignerRows(options.db, now()).catch((error: unknown) =>

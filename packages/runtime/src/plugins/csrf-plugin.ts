@@ -7,6 +7,16 @@ import { isSecureOrigin } from '../env.ts'
 export const csrfCookieName = 'csrf_token'
 export const csrfHeaderName = 'x-csrf-token'
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Skips the CSRF check: only for routes authenticated by a signature over the body (a stamp),
+     * which a cross-site page cannot forge and which read no cookie.
+     */
+    isCsrfExempt?: boolean
+  }
+}
+
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS'])
 // 32 random bytes give 43 base64url characters; shorter values are not ours.
 const csrfTokenPattern = /^[A-Za-z0-9_-]{43,128}$/
@@ -67,6 +77,7 @@ const plugin: FastifyPluginAsync = async (app) => {
   // Callback-style, not async: a GET (nearly every request) returns at once without a promise.
   app.addHook('onRequest', (request, _reply, done) => {
     if (safeMethods.has(request.method)) return done()
+    if (request.routeOptions.config?.isCsrfExempt === true) return done()
     const cookie = readCsrfCookie(request)
     const header = request.headers[csrfHeaderName]
     const isValid =
@@ -86,7 +97,8 @@ const plugin: FastifyPluginAsync = async (app) => {
 
 /**
  * Double-submit CSRF protection for every non-GET/HEAD/OPTIONS request: the X-CSRF-Token header
- * must equal the csrf_token cookie, else 403 CSRF_INVALID. Reads the Cookie header itself.
+ * must equal the csrf_token cookie, else 403 CSRF_INVALID. Reads the Cookie header itself. Routes
+ * with `config: {isCsrfExempt: true}` (stamped, cookie-less: the signer's Turnkey paths) skip it.
  */
 export const csrfPlugin = fp(plugin, {
   name: 'csrf',

@@ -1,4 +1,6 @@
+import { AppError } from '@quicklinks/core/app-error'
 import { and, eq } from 'drizzle-orm'
+import { z } from 'zod'
 import type { SignerDatabase } from '../../db/signer-database.ts'
 import { type SignerActivity, signerActivities } from '../../db/signer-schema.ts'
 
@@ -17,4 +19,21 @@ export async function findActivity(
       ),
     )
   return row
+}
+
+/**
+ * One activity of an organization by an id as a caller sent it. Shared by `/signer/v1/get-activity`
+ * and Turnkey's `query/get_activity`.
+ *
+ * Fails with NOT_FOUND (404) when the id is not a UUID or names no activity of this organization.
+ */
+export async function getActivityOrThrow(
+  db: SignerDatabase,
+  input: { activityId: string; organizationId: string },
+): Promise<SignerActivity> {
+  const activity = z.uuid().safeParse(input.activityId).success ? await findActivity(db, input) : undefined
+  if (activity === undefined) {
+    throw new AppError('NOT_FOUND', { userMessage: 'No activity with that id in this organization.' })
+  }
+  return activity
 }

@@ -42,31 +42,78 @@ export async function verifyStampedRequest<Schema extends z.ZodType>(
   stampedRequest: StampedRequest,
   expected: { type: string; parametersSchema: Schema },
 ): Promise<VerifiedStampedRequest<z.output<Schema>>> {
-  const result = await verifyStamp(
-    { stampHeader: stampedRequest.stamp.stampHeaderValue, body: utf8ToBytes(stampedRequest.body) },
-    {
-      now: context.now,
-      replayStore: createDatabaseReplayStore(context.db, context.now),
-      findKey: (publicKey) => findSessionKey(context.db, publicKey),
-    },
+  const { body, key, publicKey, bodyHash } = await verifyStampOrThrow(
+    context,
+    stampedRequest.stamp.stampHeaderValue,
+    stampedRequest.body,
+    { requireTimestamp: true },
   )
-  if (!result.ok) {
-    const { error } = result
-    throw new StampError(error.reason, error.message, { ...error.details, reason: error.reason })
-  }
-  const { body, key, publicKey, bodyHash } = result.value
   if (body.type !== expected.type) {
     throw new AppError('VALIDATION_FAILED', {
       userMessage: `type: must be ${expected.type} for this endpoint`,
       field: 'type',
     })
   }
-  if (body.organizationId !== key.organizationId) {
+  assertSameOrganization(body, key.organizationId)
+  const parameters = parseInputOrThrow(expected.parametersSchema, body.parameters ?? {}, 'parameters')
+  return { organizationId: key.organizationId, userId: key.userId, publicKey, bodyHash, parameters }
+}
+
+/**
+ * Authenticates a stamped read in Turnkey's query shape: the body is `{organizationId, ...fields}`
+ * with no `type` and no `timestampMs` (docs/signer.md#turnkey-compatibility). The stamp must
+ * verify over the exact body bytes and come from a known, unexpired, unrevoked session key of
+ * that organization; without a timestamp there is no freshness window and no replay record (a
+ * read changes nothing, and a copied stamp dies with its session key). A body that does carry a
+ * `timestampMs` is checked like an activity's. The fields other than `organizationId` are the
+ * parameters, parsed with `parametersSchema`.
+ *
+ * Fails like `verifyStampedRequest`, minus the `type` check.
+ */
+export async function verifyStampedQuery<Schema extends z.ZodType>(
+  context: SignerContext,
+  request: { stampHeader: string | undefined; body: string },
+  parametersSchema: Schema,
+): Promise<VerifiedStampedRequest<z.output<Schema>>> {
+  const { body, key, publicKey, bodyHash } = await verifyStampOrThrow(
+    context,
+    request.stampHeader,
+    request.body,
+    { requireTimestamp: false },
+  )
+  assertSameOrganization(body, key.organizationId)
+  const { organizationId: _organizationId, timestampMs: _timestampMs, ...fields } = body
+  const parameters = parseInputOrThrow(parametersSchema, fields, 'body')
+  return { organizationId: key.organizationId, userId: key.userId, publicKey, bodyHash, parameters }
+}
+
+async function verifyStampOrThrow(
+  context: SignerContext,
+  stampHeader: string | undefined,
+  body: string,
+  options: { requireTimestamp: boolean },
+) {
+  const result = await verifyStamp(
+    { stampHeader, body: utf8ToBytes(body) },
+    {
+      now: context.now,
+      replayStore: createDatabaseReplayStore(context.db, context.now),
+      findKey: (publicKey) => findSessionKey(context.db, publicKey),
+    },
+    options,
+  )
+  if (!result.ok) {
+    const { error } = result
+    throw new StampError(error.reason, error.message, { ...error.details, reason: error.reason })
+  }
+  return result.value
+}
+
+function assertSameOrganization(body: Record<string, unknown>, organizationId: string): void {
+  if (body.organizationId !== organizationId) {
     throw new AppError('FORBIDDEN', {
       message: 'Stamped body names an organization other than the session key’s',
       userMessage: 'This session belongs to another organization.',
     })
   }
-  const parameters = parseInputOrThrow(expected.parametersSchema, body.parameters ?? {}, 'parameters')
-  return { organizationId: key.organizationId, userId: key.userId, publicKey, bodyHash, parameters }
 }
