@@ -17,6 +17,20 @@ export type SignerConfig = {
   sms: { provider: string }
   /** Daily caps on codes sent; {@link defaultCodeSendCaps} when absent. */
   signerCodeSendCaps?: CodeSendCaps
+  /** The issuers whose JWTs sign users in at `auth-jwt` (JWT_PROVIDERS); none when absent. */
+  jwtProviders?: readonly JwtProvider[]
+}
+
+/** One custom-JWT issuer (docs/signer.md#auth-jwt). */
+export type JwtProvider = {
+  /** What a client sends as `authProvider`. */
+  id: string
+  /** The `iss` its tokens carry. */
+  issuer: string
+  /** The URL of its JSON Web Key Set. */
+  jwksUrl: string
+  /** The `aud` its tokens must carry. */
+  audience: string
 }
 
 /** How many codes (and magic links) may go out in any 24 hours. */

@@ -109,6 +109,9 @@ describe('parseEnv', () => {
     expect(() => jwtProviders([{ ...acme, jwks_url: acme.jwksUrl }])).toThrow(
       /JWT_PROVIDERS: \[0\]: .*jwks_url/,
     )
+    expect(() => jwtProviders([{ ...acme, issuer: 'a|b' }])).toThrow(
+      /JWT_PROVIDERS: \[0\]\.issuer: must not contain \|/,
+    )
     expect(() => jwtProviders([acme, { ...acme, issuer: 'https://other.example' }])).toThrow(
       /JWT_PROVIDERS: \[1\]\.id: id is given twice/,
     )

@@ -80,7 +80,12 @@ const jwtProviderListSchema = z
         id: z
           .string({ error: 'must be a string' })
           .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1 to 64 letters, digits, dots, hyphens or underscores'),
-        issuer: z.string({ error: 'must be the iss claim of its tokens' }).min(1).max(512),
+        // A user is keyed `{issuer}|{subject}`: a `|` in an issuer could make two keys read alike.
+        issuer: z
+          .string({ error: 'must be the iss claim of its tokens' })
+          .min(1)
+          .max(512)
+          .regex(/^[^|]*$/, 'must not contain |'),
         jwksUrl: z.url({
           protocol: /^https?$/,
           error: "must be the http(s) URL of the issuer's JSON Web Key Set",

@@ -43,6 +43,37 @@ describe('createSignerClient', () => {
     })
   })
 
+  it("signs in with a JWT at auth-jwt, and keeps a refusal's reason", async () => {
+    const request = { jwt: 'a.b.c', targetPublicKey: `04${'aa'.repeat(64)}`, authProvider: 'acme' }
+    const { fetch, sent } = createFakeFetch(({ body }) =>
+      (body as { jwt: string }).jwt === 'a.b.c'
+        ? json({ credentialBundle: 'bundle', isNewUser: true, orgId: 'org-1' })
+        : json(
+            {
+              error: {
+                code: 'UNAUTHORIZED',
+                message: 'The token has expired. Get a new one from your sign-in provider.',
+                details: { reason: 'JWT_EXPIRED' },
+              },
+            },
+            { status: 401, statusText: 'Unauthorized' },
+          ),
+    )
+    const client = createSignerClient({ baseUrl: 'https://pay.example', fetch })
+    expect(await client.authJwt(request)).toEqual({
+      credentialBundle: 'bundle',
+      isNewUser: true,
+      orgId: 'org-1',
+    })
+    expect(sent[0]).toMatchObject({ url: 'https://pay.example/signer/v1/auth-jwt', body: request })
+    const error = await client.authJwt({ ...request, jwt: 'old' }).catch((caught) => caught)
+    expect(error).toMatchObject({
+      code: 'UNAUTHORIZED',
+      message: 'The token has expired. Get a new one from your sign-in provider.',
+      details: { reason: 'JWT_EXPIRED' },
+    })
+  })
+
   it('needs a base URL', () => {
     expect(() => createSignerClient({ baseUrl: '' })).toThrow('Missing base URL. Please verify env vars.')
   })

@@ -7,8 +7,10 @@ import type {
   Activity,
   AuthMethods,
   EmailAuthRequest,
+  JwtAuthRequest,
   OtpResult,
   SignerConfig,
+  SignInResult,
   SignupResult,
   SmsAuthRequest,
   WhoamiResult,
@@ -73,6 +75,12 @@ export type SignerClient = {
     targetPublicKey: string
     expirationSeconds?: number
   }): Promise<{ credentialBundle: string; isNewUser: boolean; orgId: string }>
+  /**
+   * Signs in with a JWT of a configured issuer (`auth-jwt`): the signer verifies it, creates the
+   * account at the issuer and subject's first sign-in, and answers a credential bundle encrypted to
+   * `targetPublicKey` (docs/signer.md#auth-jwt).
+   */
+  authJwt(input: JwtAuthRequest): Promise<SignInResult>
   initOtp(input: { otpType: 'OTP_TYPE_EMAIL' | 'OTP_TYPE_SMS'; contact: string }): Promise<{ otpId: string }>
   verifyOtp(input: { otpId: string; otpCode: string }): Promise<{ verificationToken: string }>
   /** Fetched once and cached; a failure is not cached. */
@@ -203,6 +211,7 @@ export function createSignerClient(options: SignerClientOptions): SignerClient {
     auth: (input) => post('auth', input),
     otp: (input) => post('otp', input),
     openMagicLink: (input) => post('magic-link', input),
+    authJwt: (input) => post('auth-jwt', input),
     initOtp: (input) => post('init-otp', input),
     verifyOtp: (input) => post('verify-otp', input),
     getSignerConfig,

@@ -365,6 +365,57 @@ describe('signer store: e-mail and SMS codes', () => {
   })
 })
 
+describe('signer store: custom JWT', () => {
+  it("goes AUTHENTICATING_JWT → CONNECTED: sends the token, provider and this browser's key, injects the bundle the signer answers", async () => {
+    const { store, stamper, calls, statuses } = setUp({
+      client: {
+        authJwt: async () => ({ credentialBundle: 'jwt-bundle', isNewUser: true, orgId: 'org-jwt' }),
+      },
+    })
+    await store.getState().authenticateWithJwt({ jwt: 'header.payload.signature', authProvider: 'acme' })
+    expect(statuses).toEqual(['AUTHENTICATING_JWT', 'CONNECTED'])
+    expect(stamper.injected).toMatchObject([{ bundle: 'jwt-bundle', organizationId: 'org-jwt' }])
+    expect(store.getState()).toMatchObject({ status: 'CONNECTED', isNewUser: true, error: null })
+    expect(store.getState().user?.address).toBe(whoami.address)
+    expect(calls.map((call) => call.method)).toEqual(['whoami'])
+  })
+
+  it('asks auth-jwt with the JWT auth request {jwt, targetPublicKey, authProvider, expirationSeconds}', async () => {
+    const requests: unknown[] = []
+    const { store } = setUp({
+      client: {
+        authJwt: async (input) => {
+          requests.push(input)
+          return { credentialBundle: 'jwt-bundle', isNewUser: false, orgId: 'org-1' }
+        },
+      },
+    })
+    await store.getState().authenticateWithJwt({ jwt: 'a.b.c', authProvider: 'acme' })
+    expect(requests).toEqual([
+      { jwt: 'a.b.c', authProvider: 'acme', targetPublicKey: `04${'aa'.repeat(64)}`, expirationSeconds: 900 },
+    ])
+    expect(store.getState().isNewUser).toBe(false)
+  })
+
+  it('stores a refused token as the error and stays DISCONNECTED without a user', async () => {
+    const refused = new AppError('UNAUTHORIZED', {
+      userMessage: 'Invalid token specified: invalid json for part #1 (Unexpected token)',
+    })
+    const { store, stamper, calls, statuses } = setUp({ client: { authJwt: () => Promise.reject(refused) } })
+    await expect(store.getState().authenticateWithJwt({ jwt: 'garbage', authProvider: 'acme' })).rejects.toBe(
+      refused,
+    )
+    expect(statuses).toEqual(['AUTHENTICATING_JWT', 'DISCONNECTED'])
+    expect(store.getState()).toMatchObject({
+      status: 'DISCONNECTED',
+      user: null,
+      error: { message: 'Invalid token specified: invalid json for part #1 (Unexpected token)' },
+    })
+    expect(stamper.injected).toEqual([])
+    expect(calls).toEqual([])
+  })
+})
+
 describe('signer store: session lifetime', () => {
   it('disconnects and forgets the stored session at expiry', async () => {
     vi.useFakeTimers({ now: 1_700_000_000_000 })

@@ -76,6 +76,15 @@ export type SignerState = {
    */
   completeMagicLink(input: { bundle: string; orgId: string }): Promise<void>
   /**
+   * Signs in with a custom JWT from the issuer configured as `authProvider`: AUTHENTICATING_JWT,
+   * then `auth-jwt` (docs/signer.md#auth-jwt; a first sign-in of the token's issuer and subject
+   * creates the account; `isNewUser` says so), the bundle is injected and the user read: CONNECTED.
+   * Rejects (error stored, status DISCONNECTED) with the signer's message ('Invalid token specified:
+   * …' for a token that does not decode, 'The token has expired…', a wrong audience, issuer or
+   * signature) or 'Failed to inject credential bundle'.
+   */
+  authenticateWithJwt(input: { jwt: string; authProvider: string }): Promise<void>
+  /**
    * Ends the session key at the signer (a stamped `revoke-session`, waited for at most 2 s), then
    * clears the persisted session (DISCONNECTED) and has the stamper drop its keys
    * (RESET_EMBEDDED_KEY). A copy of the session key stops working at once. Never rejects.
@@ -348,6 +357,19 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
             targetPublicKey,
             expirationSeconds,
           })
+          set({ isNewUser: answer.isNewUser })
+          await finishLogin({ bundle: answer.credentialBundle, orgId: answer.orgId })
+        } catch (error) {
+          fail(error)
+        }
+      },
+
+      async authenticateWithJwt({ jwt, authProvider }) {
+        temporarySession = null
+        set({ status: 'AUTHENTICATING_JWT', error: null, otpId: null, isNewUser: undefined })
+        try {
+          const targetPublicKey = await stamper.getPublicKey()
+          const answer = await client.authJwt({ jwt, authProvider, targetPublicKey, expirationSeconds })
           set({ isNewUser: answer.isNewUser })
           await finishLogin({ bundle: answer.credentialBundle, orgId: answer.orgId })
         } catch (error) {

@@ -101,6 +101,20 @@ export type EmailAuthRequest = {
 export type SmsAuthRequest = { phone: string; targetPublicKey: string; expirationSeconds?: number }
 
 /**
+ * `auth-jwt` (docs/signer.md#auth-jwt): a JWT from an issuer the signer is configured with, the id
+ * of that provider, and the auth frame's key the session is encrypted to.
+ */
+export type JwtAuthRequest = {
+  jwt: string
+  targetPublicKey: string
+  authProvider: string
+  expirationSeconds?: number
+}
+
+/** What a completed sign-in answers (`magic-link`, `auth-jwt`; `otp` without a second factor). */
+export type SignInResult = { credentialBundle: string; isNewUser: boolean; orgId: string }
+
+/**
  * `signup` (the account-creation call): the code's orgId and otpId, and the user id and addresses
  * of the wallet reserved for the code. The signer answers this shape for every contact, so it
  * tells nothing about whether one has an account: the reservation becomes the account only if the

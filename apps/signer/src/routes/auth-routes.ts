@@ -4,7 +4,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { deriveOrganizationId } from '../services/accounts/derive-organization-id.ts'
 import { findAccountByContact } from '../services/accounts/find-account.ts'
+import { completeJwtAuth } from '../services/auth/complete-jwt-auth.ts'
 import { completeOtpAuth } from '../services/auth/complete-otp-auth.ts'
+import { createJwtVerifier } from '../services/auth/create-jwt-verifier.ts'
 import { openMagicLink } from '../services/auth/open-magic-link.ts'
 import { sendVerificationCode } from '../services/auth/send-verification-code.ts'
 import { startContactAuth } from '../services/auth/start-contact-auth.ts'
@@ -73,6 +75,13 @@ const magicLinkBodySchema = z.object({
   expirationSeconds: expirationSecondsSchema.optional(),
 })
 
+const jwtAuthBodySchema = z.object({
+  jwt: z.string().max(16_384, 'must be a JWT of at most 16 KiB'),
+  authProvider: z.string().min(1).max(64).optional(),
+  targetPublicKey: targetPublicKeySchema,
+  expirationSeconds: expirationSecondsSchema.optional(),
+})
+
 const initOtpBodySchema = z.object({
   otpType: z.enum(['OTP_TYPE_EMAIL', 'OTP_TYPE_SMS']),
   contact: z.string().max(320),
@@ -104,7 +113,7 @@ const credentialResponseSchema = z.object({
   orgId: z.string(),
 })
 
-/** The unauthenticated signer routes: lookup, sign-in by code or magic link, contact verification. */
+/** The unauthenticated signer routes: lookup, sign-in by code, magic link or JWT, contact verification. */
 export const authRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app, { context, limits }) => {
   app.post(
     '/lookup',
@@ -221,6 +230,31 @@ export const authRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app,
         orgId: request.body.orgId,
         token: request.body.token,
         targetPublicKey: request.body.targetPublicKey,
+        ...(request.body.expirationSeconds === undefined
+          ? {}
+          : { expirationSeconds: request.body.expirationSeconds }),
+      }),
+  )
+
+  const verifyJwt = createJwtVerifier(context.config.jwtProviders ?? [], context.now)
+  app.post(
+    '/auth-jwt',
+    {
+      config: perIpPerMinute(limits.codeChecksPerIpPerMinute),
+      schema: {
+        summary:
+          'Signs in with a JWT from a configured issuer (JWT_PROVIDERS); returns a session key encrypted to targetPublicKey',
+        tags: ['signer'],
+        body: jwtAuthBodySchema,
+        response: { 200: credentialResponseSchema },
+      },
+    },
+    // POST /signer/v1/auth-jwt: verify the token, create the account at first sign-in, return a credential bundle.
+    async (request) =>
+      completeJwtAuth(context, verifyJwt, {
+        jwt: request.body.jwt,
+        targetPublicKey: request.body.targetPublicKey,
+        ...(request.body.authProvider === undefined ? {} : { authProvider: request.body.authProvider }),
         ...(request.body.expirationSeconds === undefined
           ? {}
           : { expirationSeconds: request.body.expirationSeconds }),

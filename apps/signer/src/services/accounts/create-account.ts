@@ -13,19 +13,20 @@ import {
   signerWalletReservations,
   signerWallets,
 } from '../../db/signer-schema.ts'
-import type { Contact } from '../contacts/contact-schemas.ts'
-import { findAccountByContact, type SignerAccount } from './find-account.ts'
+import { findAccountBySignInMethod, type SignerAccount, type SignInMethod } from './find-account.ts'
 
 /** The seal-secret purpose of wallet mnemonics. */
 export const walletMnemonicPurpose = 'wallet-mnemonic'
 
 /**
- * Returns the account of a contact, creating it when there is none: an organization (with the
- * contact's pseudonymous orgId when free, else a random one), a user, the contact's auth method and
+ * Returns the account of a sign-in method (an e-mail or phone, or a JWT's issuer and subject),
+ * creating it when there is none: an organization (with `preferredOrganizationId`, a contact's
+ * pseudonymous orgId, when free, else a random one), a user (whose e-mail or phone is the
+ * contact's; a JWT user has neither), the auth method and
  * a fresh wallet whose mnemonic is sealed under the master key, bound to the user id. With a
  * `reservation` (the wallet `signup` reserved for the code being used) the new account takes its
  * user id and wallet instead, so it has the addresses `signup` answered; the reservation is
- * deleted either way. One transaction, serialised per contact, so two first sign-ins at once end
+ * deleted either way. One transaction, serialised per method, so two first sign-ins at once end
  * with one account.
  *
  * Fails by rejecting on a database error (nothing is written) or a keystore error.
@@ -34,19 +35,19 @@ export async function createAccount(
   db: SignerDatabase,
   input: {
     masterKey: Uint8Array
-    contact: Contact
+    method: SignInMethod
     preferredOrganizationId: string
     reservation?: SignerWalletReservation
   },
 ): Promise<{ account: SignerAccount; isCreated: boolean }> {
-  const { contact, reservation } = input
+  const { method, reservation } = input
   return db.transaction(async (tx) => {
-    await lockForTransaction(tx, `signer-account:${contact.channel}:${contact.address}`)
+    await lockForTransaction(tx, `signer-account:${method.type}:${method.identifier}`)
     // Spent with its code whatever happens: a contact that has an account never uses it.
     if (reservation !== undefined) {
       await tx.delete(signerWalletReservations).where(eq(signerWalletReservations.otpId, reservation.otpId))
     }
-    const existing = await findAccountByContact(tx, contact)
+    const existing = await findAccountBySignInMethod(tx, method)
     if (existing) return { account: existing, isCreated: false }
 
     // The pseudonymous id is taken only if an account that signed up with this contact moved on
@@ -60,10 +61,10 @@ export async function createAccount(
     if (preferred === undefined) await tx.insert(signerOrganizations).values({ id: organizationId })
 
     const userId = reservation?.userId ?? randomUUID()
-    const email = contact.channel === 'email' ? contact.address : null
-    const phone = contact.channel === 'sms' ? contact.address : null
+    const email = method.type === 'email' ? method.identifier : null
+    const phone = method.type === 'sms' ? method.identifier : null
     await tx.insert(signerUsers).values({ id: userId, organizationId, email, phone })
-    await tx.insert(signerAuthMethods).values({ userId, type: contact.channel, identifier: contact.address })
+    await tx.insert(signerAuthMethods).values({ userId, type: method.type, identifier: method.identifier })
 
     const wallet =
       reservation === undefined

@@ -1,7 +1,12 @@
 import { and, eq } from 'drizzle-orm'
 import { getAddress, isAddress } from 'viem'
 import type { SignerDatabase } from '../../db/signer-database.ts'
-import { signerAuthMethods, signerUsers, signerWallets } from '../../db/signer-schema.ts'
+import {
+  type SignerAuthMethodType,
+  signerAuthMethods,
+  signerUsers,
+  signerWallets,
+} from '../../db/signer-schema.ts'
 import type { Contact } from '../contacts/contact-schemas.ts'
 
 /** A user as the routes see it: ids, contacts and the public half of the wallet. */
@@ -26,20 +31,37 @@ const accountColumns = {
   solanaAddress: signerWallets.solanaAddress,
 }
 
-/** The account that signs in with this e-mail or phone, or undefined. Rejects on a database error. */
-export async function findAccountByContact(
+/**
+ * A way to sign in as `signer_auth_methods` keys it: an e-mail or SMS contact (its channel and
+ * normalised address), or a custom JWT (`jwt`, `{issuer}|{subject}`).
+ */
+export type SignInMethod = { type: SignerAuthMethodType; identifier: string }
+
+/** The sign-in method of an e-mail or phone. */
+export function toSignInMethod(contact: Contact): SignInMethod {
+  return { type: contact.channel, identifier: contact.address }
+}
+
+/** The account that signs in with this method, or undefined. Rejects on a database error. */
+export async function findAccountBySignInMethod(
   db: SignerDatabase,
-  contact: Contact,
+  method: SignInMethod,
 ): Promise<SignerAccount | undefined> {
   const [row] = await db
     .select(accountColumns)
     .from(signerAuthMethods)
     .innerJoin(signerUsers, eq(signerUsers.id, signerAuthMethods.userId))
     .innerJoin(signerWallets, eq(signerWallets.userId, signerUsers.id))
-    .where(
-      and(eq(signerAuthMethods.type, contact.channel), eq(signerAuthMethods.identifier, contact.address)),
-    )
+    .where(and(eq(signerAuthMethods.type, method.type), eq(signerAuthMethods.identifier, method.identifier)))
   return row
+}
+
+/** The account that signs in with this e-mail or phone, or undefined. Rejects on a database error. */
+export async function findAccountByContact(
+  db: SignerDatabase,
+  contact: Contact,
+): Promise<SignerAccount | undefined> {
+  return findAccountBySignInMethod(db, toSignInMethod(contact))
 }
 
 /** The account of a user id, or undefined. Rejects on a database error. */

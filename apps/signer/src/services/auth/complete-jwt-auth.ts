@@ -1,0 +1,39 @@
+import { randomUUID } from 'node:crypto'
+import type { SignerContext } from '../../signer-context.ts'
+import type { JwtVerifier } from './create-jwt-verifier.ts'
+import { finishSignIn, type SignInAnswer } from './finish-sign-in.ts'
+
+export type CompleteJwtAuthInput = {
+  jwt: string
+  /** The provider's id (JWT_PROVIDERS); without it the token's `iss` picks the provider. */
+  authProvider?: string
+  targetPublicKey: string
+  expirationSeconds?: number
+}
+
+/**
+ * `auth-jwt`: signs in with a custom JWT. Verifies it (`verifyJwt`), then finishes like every other
+ * sign-in ({@link finishSignIn}): the user is keyed by the token's issuer and subject (auth method
+ * `jwt`, `{issuer}|{subject}`), a first sign-in creates the account and its wallet, and a session
+ * key is minted, encrypted to `targetPublicKey`. Nothing is written before the token checks out.
+ *
+ * Fails by rejecting with the JwtSignInError of `verifyJwt` (401, or 502 JWKS_UNAVAILABLE), the
+ * BundleError TARGET_KEY_INVALID, or on a database or keystore error.
+ */
+export async function completeJwtAuth(
+  context: SignerContext,
+  verifyJwt: JwtVerifier,
+  input: CompleteJwtAuthInput,
+): Promise<SignInAnswer> {
+  const verified = await verifyJwt({
+    jwt: input.jwt,
+    ...(input.authProvider === undefined ? {} : { authProvider: input.authProvider }),
+  })
+  return finishSignIn(context, {
+    method: { type: 'jwt', identifier: `${verified.issuer}|${verified.subject}` },
+    // A JWT user has no contact, so no pseudonymous id to keep: any free id will do.
+    preferredOrganizationId: randomUUID(),
+    targetPublicKey: input.targetPublicKey,
+    expirationSeconds: input.expirationSeconds ?? context.config.signerSessionSeconds,
+  })
+}
