@@ -53,6 +53,21 @@ type BuiltRoute = TestRoute
 
 const buildRoute = (body: Record<string, unknown>): Promise<BuiltRoute> => buildTestRoute(testApp.app, body)
 
+/**
+ * Sends exactly the route's transaction from the payer and waits until it is mined. As the pay
+ * modal does, with the route's gas limit: an ERC-20 payment cannot be estimated before its approval.
+ */
+async function sendRouteTransaction(fromChain: number, built: BuiltRoute) {
+  const request = built.route.transactionRequest
+  const hash = await devnet.wallet(fromChain, payerIndex).sendTransaction({
+    to: request.to,
+    data: request.data,
+    value: BigInt(request.value),
+    gas: BigInt(request.gasLimit),
+  })
+  return { hash, receipt: await devnet.publicClient(fromChain).waitForTransactionReceipt({ hash }) }
+}
+
 /** The pay modal's part: approve when there is a spender, send the transaction, post its hash. */
 async function sendPayment(
   fromChain: number,
@@ -70,15 +85,7 @@ async function sendPayment(
     })
     await client.waitForTransactionReceipt({ hash: approval })
   }
-  const request = built.route.transactionRequest
-  // As the pay modal does: the route's gas limit, since an ERC-20 payment cannot be estimated before its approval.
-  const hash = await wallet.sendTransaction({
-    to: request.to,
-    data: request.data,
-    value: BigInt(request.value),
-    gas: BigInt(request.gasLimit),
-  })
-  await client.waitForTransactionReceipt({ hash })
+  const { hash } = await sendRouteTransaction(fromChain, built)
   const receipt = await postJson(testApp.app, `/api/route-intent/${built.intentId}/receipt`, { txHash: hash })
   expect(receipt.statusCode, receipt.body).toBe(202)
   return hash
@@ -193,14 +200,7 @@ describe('local payments on the devnet, from route to a successful transaction r
       fromAddress: payer,
       toAddress: receiver,
     })
-    const request = built.route.transactionRequest
-    const hash = await devnet.wallet(8453, payerIndex).sendTransaction({
-      to: request.to,
-      data: request.data,
-      value: BigInt(request.value),
-      gas: BigInt(request.gasLimit),
-    })
-    await devnet.publicClient(8453).waitForTransactionReceipt({ hash })
+    const { hash } = await sendRouteTransaction(8453, built)
     // What a SIGKILL between the receipt's verdict and the intent's write left behind before the two
     // shared a transaction: a matched receipt, an intent still waiting for its source.
     const { db } = testApp.database
@@ -227,16 +227,8 @@ describe('local payments on the devnet, from route to a successful transaction r
       fromAddress: payer,
       toAddress: devnet.account(receiverIndex).address,
     })
-    const wallet = devnet.wallet(8453, payerIndex)
-    const request = built.route.transactionRequest
     // Exactly the route's transaction, sent without an approval of that much USDC: it reverts.
-    const hash = await wallet.sendTransaction({
-      to: request.to,
-      data: request.data,
-      value: BigInt(request.value),
-      gas: BigInt(request.gasLimit),
-    })
-    const receipt = await devnet.publicClient(8453).waitForTransactionReceipt({ hash })
+    const { hash, receipt } = await sendRouteTransaction(8453, built)
     expect(receipt.status).toBe('reverted')
     expect(
       (await postJson(testApp.app, `/api/route-intent/${built.intentId}/receipt`, { txHash: hash }))
