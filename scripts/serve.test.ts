@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -9,6 +8,7 @@ import { startEntryPoint } from '@quicklinks/runtime/test/start-entry-point'
 import { type RunningPostgres, startPostgres } from '@quicklinks/runtime/test/start-postgres'
 import { startRedis } from '@quicklinks/server/test/start-redis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { listChildProcesses } from './stack-process.ts'
 
 /**
  * `npm run serve`, the production start, as an operator meets it: it names every missing setting
@@ -97,9 +97,9 @@ describe('npm run serve', () => {
         // No dev routes: the mailbox that shows sign-in codes is not there.
         expect((await fetch(`${origin}/api/dev/mail`)).status).toBe(404)
         // No devnet: the server is the only process under `serve` (no anvil beside it).
-        const serveChildren = listChildren(serve.child.pid ?? 0)
+        const serveChildren = listChildProcesses(serve.child.pid ?? 0)
         expect(serveChildren).toHaveLength(1)
-        const serverDescendants = listChildren(serveChildren[0] ?? 0).map(readCommand)
+        const serverDescendants = listChildProcesses(serveChildren[0]?.pid ?? 0).map((child) => child.command)
         expect(serverDescendants.filter((command) => command.includes('anvil'))).toEqual([])
         expect(serve.output()).toContain('"devMode":false')
 
@@ -111,22 +111,3 @@ describe('npm run serve', () => {
     })
   })
 })
-
-function listChildren(pid: number): number[] {
-  try {
-    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
-      .split('\n')
-      .filter(Boolean)
-      .map(Number)
-  } catch {
-    return [] // pgrep exits 1 when there are none
-  }
-}
-
-function readCommand(pid: number): string {
-  try {
-    return execFileSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' }).trim()
-  } catch {
-    return ''
-  }
-}

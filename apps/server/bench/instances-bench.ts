@@ -22,17 +22,21 @@
  * Every other port is a free one. HTTP_BENCH_SECONDS overrides the 10 s. Exits 1 when the stack
  * misses its 5 s or a part fails; a route build or link read that fails is named in the table.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { connect } from 'node:net'
+import type { ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { repoRoot } from '@quicklinks/runtime/env'
 import { getFreePort } from '@quicklinks/runtime/test/get-free-port'
 import type { RunningEntryPoint } from '@quicklinks/runtime/test/start-entry-point'
 import { type RunningPostgres, startPostgres } from '@quicklinks/runtime/test/start-postgres'
 import autocannon from 'autocannon'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import {
+  isPortListening,
+  listChildProcesses,
+  type RunningStack,
+  spawnStack,
+} from '../../../scripts/stack-process.ts'
 import { nativeToken, type PaymentDevnet, startPaymentDevnet } from '../test/payment-test-kit.ts'
 import { signInOverHttp } from '../test/sign-in-over-http.ts'
 import { type RunningHaproxy, startHaproxy } from '../test/start-haproxy.ts'
@@ -448,64 +452,21 @@ async function benchSigterm(): Promise<{ lines: string[]; isOk: boolean }> {
 }
 
 // Part 2: SIGKILL under `npm start`'s stack, then healthy again.
-type Stack = { child: ChildProcess; exited: Promise<number | null>; tail(): string }
-
-function startStack(stackDataDir: string): Stack {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/stack.ts'], {
-    cwd: repoRoot,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      PORT: String(stackPort),
-      FRAMES_PORT: String(stackPort + 1),
-      SIGNER_PORT: String(stackPort + 2),
-      SMTP_PORT: String(stackSmtpPort),
-      DEVNET_BASE_PORT: String(stackDevnetBasePort),
-      DATA_DIR: stackDataDir,
-      LOG_LEVEL: 'warn',
-    },
-  })
-  stacks.add(child)
-  let output = ''
-  const append = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-8000)
-  }
-  child.stdout?.on('data', append)
-  child.stderr?.on('data', append)
-  const exited = new Promise<number | null>((done) => child.once('exit', (exitCode) => done(exitCode)))
-  return { child, exited, tail: () => output.slice(-4000) }
+function startStack(stackDataDir: string): RunningStack {
+  const stack = spawnStack(
+    { port: stackPort, smtpPort: stackSmtpPort, devnetBasePort: stackDevnetBasePort },
+    stackDataDir,
+  )
+  stacks.add(stack.child)
+  return stack
 }
 
-function isListening(port: number): Promise<boolean> {
-  return new Promise((done) => {
-    const socket = connect({ port, host: '127.0.0.1' })
-    socket.once('connect', () => {
-      socket.destroy()
-      done(true)
-    })
-    socket.once('error', () => done(false))
-  })
-}
-
-/** The app server under the stack: its child running apps/server/src/main.ts (Linux /proc). */
+/** The app server under the stack: its child running apps/server/src/main.ts. */
 function findServerPid(stackPid: number): number | undefined {
-  const path = `/proc/${stackPid}/task/${stackPid}/children`
-  if (!existsSync(path)) return undefined
-  return readFileSync(path, 'utf8')
-    .trim()
-    .split(/\s+/)
-    .filter((entry) => entry.length > 0)
-    .map(Number)
-    .find((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('apps/server/src/main.ts')
-      } catch {
-        return false
-      }
-    })
+  return listChildProcesses(stackPid).find((child) => child.command.includes('apps/server/src/main.ts'))?.pid
 }
 
-async function waitForStackReady(stack: Stack): Promise<void> {
+async function waitForStackReady(stack: RunningStack): Promise<void> {
   await waitUntil(
     async () => {
       if (stack.child.exitCode !== null) throw new Error(`the stack exited:\n${stack.tail()}`)
@@ -518,7 +479,7 @@ async function waitForStackReady(stack: Stack): Promise<void> {
 
 async function benchSigkill(): Promise<{ lines: string[]; isOk: boolean }> {
   for (const port of stackPorts) {
-    if (await isListening(port)) throw new Error(`port ${port} is already in use; stop that server first`)
+    if (await isPortListening(port)) throw new Error(`port ${port} is already in use; stop that server first`)
   }
   const stackDataDir = join(dataDir, 'stack')
   console.log(
@@ -531,7 +492,7 @@ async function benchSigkill(): Promise<{ lines: string[]; isOk: boolean }> {
   console.log(`• SIGKILL to the app server (pid ${serverPid}) (load ${formatLoad()})…`)
   const killedAt = performance.now()
   process.kill(serverPid, 'SIGKILL')
-  const code = await stack.exited
+  const { code } = await stack.exited
   const exitMs = performance.now() - killedAt
   stacks.delete(stack.child)
   const isExitMet = code !== null && code !== 0 && exitMs < stackExitTargetMs
