@@ -1,7 +1,5 @@
 import { existsSync } from 'node:fs'
 import { withTimeout } from '@quicklinks/core/with-timeout'
-import { sql } from 'drizzle-orm'
-import type { Database } from '../db/create-database-client.ts'
 import { getDevnetDeploymentOrThrow } from '../devnet/get-devnet-deployment-or-throw.ts'
 import type { ServerConfig } from '../env.ts'
 
@@ -15,9 +13,8 @@ export type Readiness = {
 }
 
 export type CheckReadinessOptions = {
-  db: Database
-  /** How the database is asked (default `select 1` on `db`); the routes use createDatabaseProbe. */
-  probeDatabase?: () => Promise<unknown>
+  /** Asks the database `select 1` (createDatabaseProbe: on Postgres, apart from the app's pool). */
+  probeDatabase: () => Promise<unknown>
   config: Pick<ServerConfig, 'rpcUrls' | 'devnetDeploymentFile'>
   /** Also ask every configured chain's RPC (the app server); the standalone signer needs none. */
   isCheckingChains: boolean
@@ -38,12 +35,7 @@ export async function checkReadiness(options: CheckReadinessOptions): Promise<Re
     ? await listChainRpcUrls(options.config)
     : { chains: [], devnetError: undefined }
   const named: [string, Promise<ReadinessCheck>][] = [
-    [
-      'database',
-      runCheck(timeoutMs, () =>
-        options.probeDatabase ? options.probeDatabase() : options.db.execute(sql`select 1`),
-      ),
-    ],
+    ['database', runCheck(timeoutMs, options.probeDatabase)],
     ...chains.map(({ chainId, rpcUrl }): [string, Promise<ReadinessCheck>] => [
       `chain ${chainId}`,
       runCheck(timeoutMs, (signal) => expectChainId(rpcUrl, chainId, signal)),

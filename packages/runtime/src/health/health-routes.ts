@@ -33,7 +33,6 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (a
       latest = {
         startedAt: now,
         readiness: checkReadiness({
-          db: app.db,
           probeDatabase: database.probe,
           config: app.config,
           isCheckingChains: options.isCheckingChains ?? true,
