@@ -42,6 +42,7 @@ import { signInOverHttp } from '../test/sign-in-over-http.ts'
 import { type RunningHaproxy, startHaproxy } from '../test/start-haproxy.ts'
 import { startProductionInstance } from '../test/start-production-instance.ts'
 import { type RunningRedis, startRedis } from '../test/start-redis.ts'
+import { answers200, waitUntil } from '../test/wait-until.ts'
 
 const connections = 50
 const durationSeconds = Number(process.env.HTTP_BENCH_SECONDS ?? 10)
@@ -124,22 +125,13 @@ function startInstance(name: string, port: number, publicOrigin: string): Runnin
   return instance
 }
 
-async function waitUntil(condition: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    if (await condition().catch(() => false)) return
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  throw new Error(`${what} not within ${timeoutMs} ms`)
-}
-
 async function waitForReady(origin: string, instance?: RunningEntryPoint): Promise<void> {
   await waitUntil(
     async () => {
       if (instance !== undefined && instance.child.exitCode !== null) {
         throw new Error(`instance exited:\n${instance.output().slice(-3000)}`)
       }
-      return (await fetch(`${origin}/ready`)).status === 200
+      return answers200(`${origin}/ready`)
     },
     120_000,
     `${origin}/ready answering 200`,
@@ -246,16 +238,8 @@ async function benchScaling(): Promise<{ lines: string[]; failed: number }> {
     waitForReady(`http://127.0.0.1:${portB}`, second),
   ])
   // HAProxy puts an instance in service after two good /ready probes; wait until both fronts serve.
-  await waitUntil(
-    async () => (await fetch(`${haproxyOne.url}/ready`)).status === 200,
-    20_000,
-    'HAProxy (one) up',
-  )
-  await waitUntil(
-    async () => (await fetch(`${haproxyTwo.url}/ready`)).status === 200,
-    20_000,
-    'HAProxy (two) up',
-  )
+  await waitUntil(() => answers200(`${haproxyOne.url}/ready`), 20_000, 'HAProxy (one) up')
+  await waitUntil(() => answers200(`${haproxyTwo.url}/ready`), 20_000, 'HAProxy (two) up')
   await new Promise((resolve) => setTimeout(resolve, 3_000))
 
   if (devnet === undefined) throw new Error('no devnet')
@@ -470,7 +454,7 @@ async function waitForStackReady(stack: RunningStack): Promise<void> {
   await waitUntil(
     async () => {
       if (stack.child.exitCode !== null) throw new Error(`the stack exited:\n${stack.tail()}`)
-      return (await fetch(`http://127.0.0.1:${stackPort}/ready`)).status === 200
+      return answers200(`http://127.0.0.1:${stackPort}/ready`)
     },
     180_000,
     'the stack answering /ready 200',

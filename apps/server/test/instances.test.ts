@@ -15,6 +15,7 @@ import { type HttpSession, signInOverHttp } from './sign-in-over-http.ts'
 import { type RunningHaproxy, startHaproxy } from './start-haproxy.ts'
 import { startProductionInstance } from './start-production-instance.ts'
 import { type RunningRedis, startRedis } from './start-redis.ts'
+import { answers200, waitUntil } from './wait-until.ts'
 
 /**
  * Two app instances (src/main.ts in production mode) on one real Postgres and one real Redis,
@@ -152,7 +153,7 @@ describe('two instances behind HAProxy on Postgres and Redis', () => {
     instances.push(first, second)
     await Promise.all([first.waitForOutput(/(Server ready)/), second.waitForOutput(/(Server ready)/)])
     // HAProxy puts an instance in service after two good /ready probes.
-    await waitUntil(async () => (await fetch(`${front}/ready`)).status === 200, 20_000)
+    await waitUntil(() => answers200(`${front}/ready`), 20_000, 'HAProxy answering /ready 200')
 
     // Two payees, one link each: paid from the same chain (a swap) and across chains (the relayer).
     const usdc = devnet.token(8453, 'USDC')
@@ -311,7 +312,11 @@ describe('two instances behind HAProxy on Postgres and Redis', () => {
       )
     }
     expect(survivor.child.exitCode).toBeNull()
-    await waitUntil(async () => survivor.output().includes('Relayer holds the writer lock'), 1_000)
+    await waitUntil(
+      () => survivor.output().includes('Relayer holds the writer lock'),
+      1_000,
+      'the survivor holding the relayer writer lock',
+    )
 
     const database = new pg.Client({ connectionString: postgres.url })
     await database.connect()
@@ -349,6 +354,8 @@ describe('two instances behind HAProxy on Postgres and Redis', () => {
         async () =>
           (await readDeposits()).rows.every((row) => row.state === 'filled' || row.state === 'settled'),
         150_000,
+        'every deposit filled or settled',
+        200,
       )
       const deposits = await readDeposits()
       expect(deposits.rows).toHaveLength(crossChainIntents.length)
@@ -431,13 +438,4 @@ async function describeIntents(intentIds: string[], survivor: RunningEntryPoint)
   } finally {
     await database.end()
   }
-}
-
-async function waitUntil(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    if (await condition().catch(() => false)) return
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
-  throw new Error(`not true within ${timeoutMs} ms`)
 }
