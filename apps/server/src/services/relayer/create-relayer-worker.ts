@@ -146,20 +146,17 @@ export function createRelayerWorker(options: CreateRelayerWorkerOptions): Relaye
       }
       const taken: string[] = []
       for (let index = 0; index < depositsPerRound && !isClosed; index++) {
-        const deposit = await claimDueDeposit(options.db, chainId, now(), taken)
-        if (!deposit) return
+        const claimed = await claimDueDeposit(options.db, chainId, now(), taken)
+        if (!claimed) return
+        const { deposit, requestId } = claimed
         taken.push(deposit.id)
-        // Its lines name the payment and the request that last moved it (docs/api.md#request-ids).
-        const [intent] = await options.db
-          .select({ requestId: routeIntents.requestId })
-          .from(routeIntents)
-          .where(eq(routeIntents.id, deposit.intentId))
         await processRelayerDeposit(
           {
             db: options.db,
             chains: relayerChains,
-            // Its lines name the intent themselves.
-            logger: options.logger.child({ requestId: intent?.requestId ?? undefined }),
+            // Its lines name the intent themselves, and with this the request that last moved the
+            // payment (docs/api.md#request-ids).
+            logger: options.logger.child({ requestId: requestId ?? undefined }),
             now,
             retryDelayMs: options.config.workerIntervalMs,
             maxRetryDelayMs: options.maxRetryDelayMs ?? options.config.workerIntervalMs * 30,
@@ -178,14 +175,14 @@ export function createRelayerWorker(options: CreateRelayerWorkerOptions): Relaye
 /**
  * Takes the most overdue deposit from one source chain that still needs work, other than those
  * this round has already taken, and leases it for `depositLeaseMs` (next_attempt_at moves ahead),
- * in one statement with `FOR UPDATE SKIP LOCKED`.
+ * in one statement with `FOR UPDATE SKIP LOCKED`; answers it with its route intent's request id.
  */
 async function claimDueDeposit(
   db: Database,
   sourceChainId: number,
   nowMs: number,
   taken: readonly string[],
-): Promise<RelayerDeposit | undefined> {
+): Promise<{ deposit: RelayerDeposit; requestId: string | null } | undefined> {
   const now = new Date(nowMs)
   const leaseEnd = new Date(nowMs + depositLeaseMs)
   const notTaken =
@@ -210,6 +207,10 @@ async function claimDueDeposit(
     RETURNING id`)
   const id = result.rows[0]?.id
   if (!id) return undefined
-  const [row] = await db.select().from(relayerDeposits).where(sql`${relayerDeposits.id} = ${id}`)
+  const [row] = await db
+    .select({ deposit: relayerDeposits, requestId: routeIntents.requestId })
+    .from(relayerDeposits)
+    .leftJoin(routeIntents, eq(routeIntents.id, relayerDeposits.intentId))
+    .where(eq(relayerDeposits.id, id))
   return row
 }
