@@ -384,6 +384,12 @@ describe('two instances behind HAProxy on Postgres and Redis', () => {
         expect(survivorLines.filter(isAbout(payment)), `payment ${index}`).toHaveLength(1)
     }
     expect(payments.filter((payment) => payment.isAfterKill).length).toBeGreaterThan(0)
+    // The relayer's lines carry the request id too (the route build's, or a receipt's if one came first).
+    const fillLines = [...writer.output().split('\n'), ...survivor.output().split('\n')].filter((line) =>
+      line.includes('"msg":"Relayer filled an order"'),
+    )
+    expect(fillLines.length).toBeGreaterThan(0)
+    expect(fillLines.filter((line) => !/"requestId":"[^"]+"/.test(line))).toEqual([])
     // On chain, each receiver got exactly what its records say: no fill or payment twice.
     for (const [index, receiver] of receivers.entries()) {
       const credited = payments
