@@ -138,10 +138,22 @@ export type OtpResult =
       multiFactors: { multiFactorId: string; multiFactorType: string }[]
     }
 
-/** What `list-auth-methods` returns. */
+/** A passkey in `list-auth-methods`: the credential id, its name, when it was added (ISO 8601). */
+export type AuthMethodPasskey = { id: string; name: string | null; createdAt: string }
+
+/** A linked OAuth / OIDC provider in `list-auth-methods`. */
+export type AuthMethodOauthProvider = {
+  providerId: string | null
+  issuer: string
+  subject: string
+  email: string | null
+  createdAt: string
+}
+
+/** What `list-auth-methods` returns (docs/signer.md#list-auth-methods). */
 export type AuthMethods = {
   email: string | null
   phone: string | null
-  oauthProviders: unknown[]
-  passkeys: unknown[]
+  oauthProviders: AuthMethodOauthProvider[]
+  passkeys: AuthMethodPasskey[]
 }

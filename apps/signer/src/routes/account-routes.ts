@@ -1,8 +1,10 @@
+import { AppError } from '@quicklinks/core/app-error'
 import { signerActivities } from '@quicklinks/protocol/signer-activities'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { SignerAccount } from '../services/accounts/find-account.ts'
 import { getAccountOrThrow } from '../services/accounts/get-account-or-throw.ts'
+import { listAuthMethods } from '../services/accounts/list-auth-methods.ts'
 import { revokeSessionKeys } from '../services/accounts/revoke-session-keys.ts'
 import { updateAccountContact } from '../services/accounts/update-account-contact.ts'
 import { emailSchema, phoneSchema } from '../services/contacts/contact-schemas.ts'
@@ -59,7 +61,8 @@ export const accountRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
     }),
     listAuthMethods: createStampedRoute(context, {
       type: signerActivities.listAuthMethods.type,
-      parametersSchema: noParametersSchema,
+      // SPEC's `suborgId`: optional, and when sent it must be the stamped organization.
+      parametersSchema: z.object({ suborgId: z.string().max(128).optional() }).passthrough(),
     }),
     updateEmail: createStampedRoute(context, {
       type: signerActivities.updateEmail.type,
@@ -104,18 +107,34 @@ export const accountRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
           200: z.object({
             email: z.string().nullable(),
             phone: z.string().nullable(),
-            oauthProviders: z.array(z.unknown()),
-            passkeys: z.array(z.unknown()),
+            oauthProviders: z.array(
+              z.object({
+                providerId: z.string().nullable(),
+                issuer: z.string(),
+                subject: z.string(),
+                email: z.string().nullable(),
+                createdAt: z.string(),
+              }),
+            ),
+            passkeys: z.array(
+              z.object({ id: z.string(), name: z.string().nullable(), createdAt: z.string() }),
+            ),
           }),
         },
       },
       preHandler: stamped.listAuthMethods.verifyStamp,
     },
-    // POST /signer/v1/list-auth-methods: e-mail, phone, and (later) OAuth providers and passkeys.
+    // POST /signer/v1/list-auth-methods: e-mail, phone, passkeys and linked OAuth providers.
     async (request) => {
       const verified = stamped.listAuthMethods.getVerified(request)
-      const account = await getAccountOrThrow(context.db, verified.userId)
-      return { email: account.email, phone: account.phone, oauthProviders: [], passkeys: [] }
+      const { suborgId } = verified.parameters
+      if (suborgId !== undefined && suborgId !== verified.organizationId) {
+        throw new AppError('FORBIDDEN', {
+          message: 'list-auth-methods: suborgId is not the stamped organization',
+          userMessage: 'You can only list the sign-in methods of your own account.',
+        })
+      }
+      return listAuthMethods(context.db, verified.userId)
     },
   )
 
