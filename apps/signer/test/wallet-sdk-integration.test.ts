@@ -262,4 +262,40 @@ describe('wallet SDK on the real signer', () => {
     await store.getState().submitOtpCode(readCode(newEmail))
     expect(store.getState()).toMatchObject({ status: 'CONNECTED', isNewUser: false, user: { address } })
   })
+
+  it('changes the e-mail by code through sendVerificationCode, verifyCode and setEmail; refuses what SPEC names', async () => {
+    await expect(store.getState().verifyCode({ otpId: '', code: '123456' })).rejects.toThrow('Missing OTP ID')
+    await expect(store.getState().setEmail({ email: '', verificationToken: 'token' })).rejects.toThrow(
+      'Email must not be empty. Use removeEmail() to remove email auth.',
+    )
+    await expect(store.getState().setPhone({ phone: '+14155550199', verificationToken: '' })).rejects.toThrow(
+      'Verification token is required to change phone number.',
+    )
+    const prove = async (contact: string) => {
+      const { otpId } = await store.getState().sendVerificationCode({ channel: 'email', contact })
+      return (await store.getState().verifyCode({ otpId, code: ` ${readCode(contact)} ` })).verificationToken
+    }
+    const { otpId } = await store
+      .getState()
+      .sendVerificationCode({ channel: 'email', contact: 'x@example.com' })
+    const code = readCode('x@example.com')
+    await expect(
+      store.getState().verifyCode({ otpId, code: code === '123456' ? '654321' : '123456' }),
+    ).rejects.toMatchObject({ code: 'OTP_INVALID', details: { triesLeft: 2 } })
+
+    const thirdEmail = 'countess@example.com'
+    const verificationToken = await prove(thirdEmail)
+    const previousContactVerificationToken = await prove(newEmail)
+    const user = await store.getState().setEmail({
+      email: thirdEmail,
+      verificationToken,
+      previousContactVerificationToken,
+    })
+    expect(user.email).toBe(thirdEmail)
+    expect(store.getState()).toMatchObject({ status: 'CONNECTED', user: { email: thirdEmail } })
+    expect(mails.at(-1)).toMatchObject({
+      to: newEmail,
+      subject: 'Your Quick Links sign-in e-mail address was changed',
+    })
+  })
 })

@@ -113,6 +113,37 @@ export type SignerState = {
    * token is required to change phone number.', or the signer's message.
    */
   updateContact(change: ContactChange): Promise<SignerUser>
+  /**
+   * Sends a verification code to `contact` (`init-otp`), the first step of adding or changing an
+   * e-mail or phone; resolves with the code's `otpId`. Needs no session. Rejects with the signer's
+   * message (a malformed contact, the 3-sends-per-3-minutes limit).
+   */
+  sendVerificationCode(input: { channel: 'email' | 'sms'; contact: string }): Promise<{ otpId: string }>
+  /**
+   * Trades a code from {@link sendVerificationCode} for a verification token (`verify-otp`), the
+   * proof `setEmail` and `setPhone` take. Rejects with 'Missing OTP ID' without an `otpId`, or the
+   * signer's message for a wrong, spent or locked code.
+   */
+  verifyCode(input: { otpId: string; code: string }): Promise<{ verificationToken: string }>
+  /**
+   * Sets the sign-in e-mail to one proven by `verificationToken` (and the current address's
+   * token when the account has one): {@link updateContact} on the e-mail channel. Rejects with
+   * 'Email must not be empty. Use removeEmail() to remove email auth.' or like `updateContact`.
+   */
+  setEmail(input: {
+    email: string
+    verificationToken: string
+    previousContactVerificationToken?: string
+  }): Promise<SignerUser>
+  /**
+   * Sets the sign-in phone (E.164) like {@link setEmail}. Rejects with 'Verification token is
+   * required to change phone number.' or like `updateContact`.
+   */
+  setPhone(input: {
+    phone: string
+    verificationToken: string
+    previousContactVerificationToken?: string
+  }): Promise<SignerUser>
   /** The connected wallet as a viem LocalAccount. Throws when not connected. */
   toViemAccount(): LocalAccount
   /** Signs bytes with the Solana account: a 64-byte ed25519 signature. */
@@ -476,6 +507,33 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
           }
           set({ user: updated })
           return updated
+        })
+      },
+
+      async sendVerificationCode({ channel, contact }) {
+        return client.initOtp({ otpType: channel === 'email' ? 'OTP_TYPE_EMAIL' : 'OTP_TYPE_SMS', contact })
+      },
+
+      async verifyCode({ otpId, code }) {
+        if (!otpId) throw createWalletError('Missing OTP ID')
+        return client.verifyOtp({ otpId, otpCode: code.trim() })
+      },
+
+      async setEmail({ email, verificationToken, previousContactVerificationToken }) {
+        return get().updateContact({
+          channel: 'email',
+          contact: email,
+          verificationToken,
+          ...(previousContactVerificationToken === undefined ? {} : { previousContactVerificationToken }),
+        })
+      },
+
+      async setPhone({ phone, verificationToken, previousContactVerificationToken }) {
+        return get().updateContact({
+          channel: 'sms',
+          contact: phone,
+          verificationToken,
+          ...(previousContactVerificationToken === undefined ? {} : { previousContactVerificationToken }),
         })
       },
 
