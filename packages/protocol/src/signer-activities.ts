@@ -13,6 +13,11 @@ export const signerActivities = {
   exportWalletAccount: { path: 'export-wallet-account', type: 'ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT' },
   updateEmail: { path: 'update-email-auth', type: 'ACTIVITY_TYPE_UPDATE_EMAIL_AUTH' },
   updatePhone: { path: 'update-phone-auth', type: 'ACTIVITY_TYPE_UPDATE_PHONE_AUTH' },
+  // Second factors (TOTP); the types carry SPEC's MFA payload tags (docs/signer.md#multi-factor).
+  listMultiFactors: { path: 'auth-list-multi-factors', type: 'ACTIVITY_TYPE_LIST_MFAS' },
+  requestMultiFactor: { path: 'auth-request-multi-factor', type: 'ACTIVITY_TYPE_ADD_MFA' },
+  verifyMultiFactor: { path: 'auth-verify-multi-factor', type: 'ACTIVITY_TYPE_VERIFY_MFA' },
+  deleteMultiFactors: { path: 'auth-delete-multi-factors', type: 'ACTIVITY_TYPE_DELETE_MFAS' },
 } as const
 
 /** The activity type of one stamped call. */

@@ -113,6 +113,17 @@ const credentialResponseSchema = z.object({
   orgId: z.string(),
 })
 
+/** A contact sign-in's answer: a credential bundle, or MFA_REQUIRED (docs/signer.md#multi-factor). */
+const contactSignInResponseSchema = z.union([
+  credentialResponseSchema,
+  z.object({
+    status: z.literal('MFA_REQUIRED'),
+    encryptedPayload: z.string(),
+    multiFactors: z.array(z.object({ multiFactorId: z.string(), multiFactorType: z.literal('totp') })),
+    orgId: z.string(),
+  }),
+])
+
 /** The unauthenticated signer routes: lookup, sign-in by code, magic link or JWT, contact verification. */
 export const authRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app, { context, limits }) => {
   app.post(
@@ -196,7 +207,7 @@ export const authRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app,
         summary: 'Signs in with the code; returns a session key encrypted to targetPublicKey',
         tags: ['signer'],
         body: otpBodySchema,
-        response: { 200: credentialResponseSchema },
+        response: { 200: contactSignInResponseSchema },
       },
     },
     // POST /signer/v1/otp: spend the code, create the account at first sign-in, return a credential bundle.
@@ -221,7 +232,7 @@ export const authRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app,
           'Opens a magic link: spends its token and only then mints the session key, encrypted to the key the link was asked for',
         tags: ['signer'],
         body: magicLinkBodySchema,
-        response: { 200: credentialResponseSchema },
+        response: { 200: contactSignInResponseSchema },
       },
     },
     // POST /signer/v1/magic-link: spend the link's token, create the account at first sign-in, return a credential bundle.

@@ -7,6 +7,7 @@ import type { SignerConfig } from '../signer-config.ts'
 import type { SignerContext } from '../signer-context.ts'
 import { accountRoutes } from './account-routes.ts'
 import { authRoutes } from './auth-routes.ts'
+import { mfaRoutes } from './mfa-routes.ts'
 import { signerConfigRoutes } from './signer-config-routes.ts'
 import { defaultSignerRateLimits, type SignerRateLimits } from './signer-rate-limits.ts'
 import { turnkeyRoutes } from './turnkey-routes.ts'
@@ -57,6 +58,7 @@ export const signerPlugin: FastifyPluginAsync<SignerPluginOptions> = async (app,
   await app.register(authRoutes, { context, limits })
   await app.register(signerConfigRoutes, { context, limits })
   await app.register(accountRoutes, { context, limits })
+  await app.register(mfaRoutes, { context, limits })
   await app.register(walletRoutes, { context, limits })
   // Turnkey's own paths, for stock @turnkey/http clients (docs/signer.md#turnkey-compatibility).
   await app.register(turnkeyRoutes, { context, limits, prefix: '/public/v1' })

@@ -3,7 +3,8 @@ import { eq } from 'drizzle-orm'
 import { signerOtps } from '../../db/signer-schema.ts'
 import type { SignerContext } from '../../signer-context.ts'
 import { consumeOtp } from '../otp/consume-otp.ts'
-import { finishContactSignIn } from './finish-contact-sign-in.ts'
+import { finishContactSignIn, type MfaRequiredAnswer } from './finish-contact-sign-in.ts'
+import type { SignInAnswer } from './finish-sign-in.ts'
 
 export type CompleteOtpAuthInput = {
   orgId: string
@@ -18,6 +19,7 @@ export type CompleteOtpAuthInput = {
  * account at a contact's first sign-in, and returns a fresh session key encrypted to
  * `targetPublicKey`. `isNewUser` is true when this sign-in created the account. `orgId` is the
  * account's: the one `auth` answered, unless that id was taken.
+ * With a confirmed second factor on the account it answers MFA_REQUIRED instead (finish-contact-sign-in.ts).
  *
  * Fails by rejecting with AppError OTP_INVALID / OTP_EXPIRED (401), UNAUTHORIZED when the code was
  * issued for another orgId, RATE_LIMITED (429) while the contact is locked after too many wrong
@@ -26,7 +28,7 @@ export type CompleteOtpAuthInput = {
 export async function completeOtpAuth(
   context: SignerContext,
   input: CompleteOtpAuthInput,
-): Promise<{ credentialBundle: string; isNewUser: boolean; orgId: string }> {
+): Promise<SignInAnswer | MfaRequiredAnswer> {
   const [issued] = await context.db
     .select({ organizationId: signerOtps.organizationId })
     .from(signerOtps)

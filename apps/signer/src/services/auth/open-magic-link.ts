@@ -4,7 +4,8 @@ import { parseMagicLinkToken } from '../../crypto/otp/magic-link-token.ts'
 import { signerOtps } from '../../db/signer-schema.ts'
 import type { SignerContext } from '../../signer-context.ts'
 import { consumeOtp, createOtpExpiredError } from '../otp/consume-otp.ts'
-import { finishContactSignIn } from './finish-contact-sign-in.ts'
+import { finishContactSignIn, type MfaRequiredAnswer } from './finish-contact-sign-in.ts'
+import type { SignInAnswer } from './finish-sign-in.ts'
 
 export type OpenMagicLinkInput = {
   orgId: string
@@ -24,6 +25,7 @@ export const magicLinkOtherBrowserMessage =
  * contact's failure budget, a locked contact is refused), then creates the account at the first
  * sign-in and mints the session key, encrypted to that key. Before this call nothing usable
  * exists for the link.
+ * With a confirmed second factor on the account it answers MFA_REQUIRED instead (finish-contact-sign-in.ts).
  *
  * Fails by rejecting with AppError OTP_EXPIRED (401, "This sign-in link no longer works…") for a
  * malformed, unknown, used, replaced or expired link, UNAUTHORIZED (401) when the link belongs to
@@ -33,7 +35,7 @@ export const magicLinkOtherBrowserMessage =
 export async function openMagicLink(
   context: SignerContext,
   input: OpenMagicLinkInput,
-): Promise<{ credentialBundle: string; isNewUser: boolean; orgId: string }> {
+): Promise<SignInAnswer | MfaRequiredAnswer> {
   const token = parseMagicLinkToken(input.token)
   if (token === undefined) throw createOtpExpiredError('malformed magic-link token', 'magicLink')
   const [issued] = await context.db

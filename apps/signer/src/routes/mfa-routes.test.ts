@@ -1,0 +1,337 @@
+import { Secret, TOTP } from 'otpauth'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  buildSignerTestApp,
+  createFrameKey,
+  postStamped,
+  readCode,
+  type SignedInClient,
+  type SignerTestApp,
+  signInByEmail,
+} from '../../test/build-signer-test-app.ts'
+import { decryptCredentialBundle } from '../crypto/bundles/decrypt-credential-bundle.ts'
+
+// TOTP second factors (docs/signer.md#multi-factor) through the signer's routes, with codes
+// computed here from the secret the enrolment shows, as an authenticator app would.
+
+type Enrolment = { multiFactorId: string; multiFactorSecret: string; multiFactorTotpUrl: string }
+type MfaRequired = {
+  status: 'MFA_REQUIRED'
+  encryptedPayload: string
+  multiFactors: { multiFactorId: string; multiFactorType: string }[]
+  orgId: string
+}
+
+describe('multi-factor routes', () => {
+  let testApp: SignerTestApp
+
+  beforeAll(async () => {
+    testApp = await buildSignerTestApp()
+  })
+  afterAll(async () => {
+    await testApp.close()
+  })
+
+  /** The code an authenticator app shows for `secret` at the signer's clock, `steps` periods on. */
+  function codeFor(secret: string, steps = 0): string {
+    return TOTP.generate({
+      secret: Secret.fromBase32(secret),
+      timestamp: testApp.clock.now() + steps * 30_000,
+    })
+  }
+
+  /** Moves the signer's clock into the next 30 s step, so a new code exists. */
+  function nextStep(): void {
+    testApp.clock.advance(30_000)
+  }
+
+  /** auth + the mailed code: the raw `otp` answer, and the frame key it was for. */
+  async function signInWithCode(email: string) {
+    const frame = createFrameKey()
+    const auth = await testApp.post('auth', {
+      email,
+      emailMode: 'otp',
+      targetPublicKey: frame.targetPublicKey,
+    })
+    expect(auth.statusCode).toBe(200)
+    const { orgId, otpId } = auth.json<{ orgId: string; otpId: string }>()
+    const otp = await testApp.post('otp', {
+      orgId,
+      otpId,
+      otpCode: readCode(testApp.delivery.emails.at(-1)?.text ?? ''),
+      targetPublicKey: frame.targetPublicKey,
+    })
+    expect(otp.statusCode).toBe(200)
+    return { frame, answer: otp.json<MfaRequired | { credentialBundle: string }>() }
+  }
+
+  async function enrol(client: SignedInClient): Promise<Enrolment> {
+    const requested = await postStamped(testApp, 'auth-request-multi-factor', client, {
+      type: 'ACTIVITY_TYPE_ADD_MFA',
+      parameters: { multiFactorType: 'totp' },
+    })
+    expect(requested.statusCode).toBe(200)
+    const enrolment = requested.json<Enrolment>()
+    const verified = await postStamped(testApp, 'auth-verify-multi-factor', client, {
+      type: 'ACTIVITY_TYPE_VERIFY_MFA',
+      parameters: {
+        multiFactorId: enrolment.multiFactorId,
+        multiFactorCode: codeFor(enrolment.multiFactorSecret),
+      },
+    })
+    expect(verified.statusCode).toBe(200)
+    return enrolment
+  }
+
+  function validate(body: Record<string, unknown>) {
+    return testApp.post('auth-validate-multi-factors', body)
+  }
+
+  it('refuses any factor type but totp with SPEC’s message', async () => {
+    const client = await signInByEmail(testApp, 'sms-factor@example.com')
+    const response = await postStamped(testApp, 'auth-request-multi-factor', client, {
+      type: 'ACTIVITY_TYPE_ADD_MFA',
+      parameters: { multiFactorType: 'sms' },
+    })
+    expect(response.statusCode).toBe(422)
+    expect(response.json().error.message).toBe('Unsupported MFA factor type: sms')
+  })
+
+  it('enrols with a first code, then a sign-in needs a code, which works once', async () => {
+    const client = await signInByEmail(testApp, 'totp-user@example.com')
+    const requested = await postStamped(testApp, 'auth-request-multi-factor', client, {
+      type: 'ACTIVITY_TYPE_ADD_MFA',
+      parameters: { multiFactorType: 'totp' },
+    })
+    expect(requested.statusCode).toBe(200)
+    const enrolment = requested.json<Enrolment>()
+    expect(enrolment.multiFactorSecret).toMatch(/^[A-Z2-7]{32}$/)
+    const uri = new URL(enrolment.multiFactorTotpUrl)
+    expect(uri.protocol).toBe('otpauth:')
+    expect(uri.searchParams.get('secret')).toBe(enrolment.multiFactorSecret)
+    expect(uri.searchParams.get('issuer')).toBe('Quick Links')
+    expect(decodeURIComponent(uri.pathname)).toContain('totp-user@example.com')
+
+    // Unconfirmed, it guards nothing and is not listed.
+    const before = await signInWithCode('totp-user@example.com')
+    expect(before.answer).toHaveProperty('credentialBundle')
+    // Past the 3-sends-per-3-minutes cap of the address, for the two sign-ins below.
+    testApp.clock.advance(3 * 60_000 + 1000)
+    const emptyList = await postStamped(testApp, 'auth-list-multi-factors', client, {
+      type: 'ACTIVITY_TYPE_LIST_MFAS',
+    })
+    expect(emptyList.json()).toEqual({ multiFactors: [] })
+
+    const wrongFirst = await postStamped(testApp, 'auth-verify-multi-factor', client, {
+      type: 'ACTIVITY_TYPE_VERIFY_MFA',
+      parameters: { multiFactorId: enrolment.multiFactorId, multiFactorCode: '000000' },
+    })
+    expect(wrongFirst.statusCode).toBe(401)
+    expect(wrongFirst.json().error.message).toBe(
+      'That code is not right. Enter the current code from your authenticator app.',
+    )
+    const enrolCode = codeFor(enrolment.multiFactorSecret)
+    const confirmed = await postStamped(testApp, 'auth-verify-multi-factor', client, {
+      type: 'ACTIVITY_TYPE_VERIFY_MFA',
+      parameters: { multiFactorId: enrolment.multiFactorId, multiFactorCode: enrolCode },
+    })
+    expect(confirmed.statusCode).toBe(200)
+    expect(confirmed.json().multiFactors).toEqual([
+      expect.objectContaining({ multiFactorId: enrolment.multiFactorId, multiFactorType: 'totp' }),
+    ])
+    const listed = await postStamped(testApp, 'auth-list-multi-factors', client, {
+      type: 'ACTIVITY_TYPE_LIST_MFAS',
+    })
+    expect(listed.json().multiFactors).toHaveLength(1)
+    expect(JSON.stringify(listed.json())).not.toContain(enrolment.multiFactorSecret)
+
+    // The e-mail code alone no longer gives a session.
+    const { frame, answer } = await signInWithCode('totp-user@example.com')
+    expect(answer).toEqual({
+      status: 'MFA_REQUIRED',
+      encryptedPayload: expect.any(String),
+      multiFactors: [{ multiFactorId: enrolment.multiFactorId, multiFactorType: 'totp' }],
+      orgId: client.orgId,
+    })
+    const { encryptedPayload } = answer as MfaRequired
+    // A second sign-in waits at the same time, in another browser.
+    const second = await signInWithCode('totp-user@example.com')
+
+    // The code that confirmed the enrolment was spent there: replaying it is refused, not counted.
+    const replayed = await validate({
+      encryptedPayload,
+      multiFactors: [{ multiFactorId: enrolment.multiFactorId, multiFactorCode: enrolCode }],
+    })
+    expect(replayed.statusCode).toBe(401)
+    expect(replayed.json().error.message).toBe(
+      'That code was already used. Wait for the next code in your authenticator app.',
+    )
+
+    nextStep()
+    const code = codeFor(enrolment.multiFactorSecret)
+    // Another frame's key cannot take the pending sign-in over.
+    const otherKey = await validate({
+      encryptedPayload,
+      multiFactors: [{ multiFactorId: enrolment.multiFactorId, multiFactorCode: code }],
+      targetPublicKey: createFrameKey().targetPublicKey,
+    })
+    expect(otherKey.statusCode).toBe(401)
+    // An altered payload is refused.
+    const altered = await validate({
+      encryptedPayload: `${encryptedPayload.slice(0, -4)}AAAA`,
+      multiFactors: [{ multiFactorId: enrolment.multiFactorId, multiFactorCode: code }],
+    })
+    expect(altered.statusCode).toBe(401)
+
+    const done = await validate({
+      encryptedPayload,
+      multiFactors: [{ multiFactorId: enrolment.multiFactorId, multiFactorCode: code }],
+      targetPublicKey: frame.targetPublicKey,
+    })
+    expect(done.statusCode).toBe(200)
+    expect(done.json()).toMatchObject({ orgId: client.orgId, isNewUser: false })
+    const session = await decryptCredentialBundle({
+      bundle: done.json().payload.credentialBundle,
+      embeddedPrivateKey: frame.privateKey,
+    })
+    const signedIn: SignedInClient = {
+      orgId: client.orgId,
+      sessionPrivateKey: session.privateKey,
+      sessionPublicKey: session.publicKey,
+      isNewUser: false,
+    }
+    const whoami = await postStamped(testApp, 'whoami', signedIn, { type: 'ACTIVITY_TYPE_WHOAMI' })
+    expect(whoami.json().email).toBe('totp-user@example.com')
+
+    // The payload completed its sign-in: it does not complete another, even with a fresh code.
+    nextStep()
+    const reused = await validate({
+      encryptedPayload,
+      multiFactors: [
+        { multiFactorId: enrolment.multiFactorId, multiFactorCode: codeFor(enrolment.multiFactorSecret) },
+      ],
+    })
+    expect(reused.statusCode).toBe(401)
+    expect(reused.json().error.message).toBe(
+      'This sign-in has expired or was already completed. Sign in again.',
+    )
+
+    // The code accepted for the first sign-in does not complete the second one.
+    const accepted = await validate({
+      encryptedPayload: (second.answer as MfaRequired).encryptedPayload,
+      multiFactors: [{ multiFactorId: enrolment.multiFactorId, multiFactorCode: code }],
+    })
+    expect(accepted.statusCode).toBe(401)
+    expect(accepted.json().error.details.reason).toBe('TOTP_REPLAYED')
+  })
+
+  it('counts wrong codes against the contact’s budget: the tenth locks it, even for the right code', async () => {
+    const client = await signInByEmail(testApp, 'guessed@example.com')
+    const enrolment = await enrol(client)
+    nextStep()
+    const { answer } = await signInWithCode('guessed@example.com')
+    const { encryptedPayload } = answer as MfaRequired
+    const right = codeFor(enrolment.multiFactorSecret)
+    const wrong = right === '123456' ? '654321' : '123456'
+    for (let attempt = 1; attempt < 10; attempt += 1) {
+      const refused = await validate({
+        encryptedPayload,
+        multiFactors: [{ multiFactorId: enrolment.multiFactorId, multiFactorCode: wrong }],
+      })
+      expect(refused.statusCode).toBe(401)
+      expect(refused.json().error.details.reason).toBe('TOTP_INVALID')
+    }
+    const mailsBefore = testApp.delivery.emails.length
+    const locking = await validate({
+      encryptedPayload,
+      multiFactors: [{ multiFactorId: enrolment.multiFactorId, multiFactorCode: wrong }],
+    })
+    expect(locking.statusCode).toBe(429)
+    // The contact is told, once.
+    expect(testApp.delivery.emails.slice(mailsBefore).map((mail) => mail.to)).toEqual(['guessed@example.com'])
+    const rightButLocked = await validate({
+      encryptedPayload,
+      multiFactors: [{ multiFactorId: enrolment.multiFactorId, multiFactorCode: right }],
+    })
+    expect(rightButLocked.statusCode).toBe(429)
+    // The same lock stops e-mail codes for the address.
+    const auth = await testApp.post('auth', {
+      email: 'guessed@example.com',
+      emailMode: 'otp',
+      targetPublicKey: createFrameKey().targetPublicKey,
+    })
+    expect(auth.statusCode).toBe(429)
+  })
+
+  it('refuses a payload after five minutes, and a factor of another user', async () => {
+    const owner = await signInByEmail(testApp, 'slow@example.com')
+    const enrolment = await enrol(owner)
+    const intruder = await signInByEmail(testApp, 'intruder@example.com')
+    const intruderFactor = await enrol(intruder)
+    nextStep()
+    const { answer } = await signInWithCode('slow@example.com')
+    const { encryptedPayload } = answer as MfaRequired
+    // The intruder's own factor and code do not complete the owner's sign-in.
+    const foreign = await validate({
+      encryptedPayload,
+      multiFactors: [
+        {
+          multiFactorId: intruderFactor.multiFactorId,
+          multiFactorCode: codeFor(intruderFactor.multiFactorSecret),
+        },
+      ],
+    })
+    expect(foreign.statusCode).toBe(422)
+    // Nor can the intruder delete the owner's factor.
+    const deleted = await postStamped(testApp, 'auth-delete-multi-factors', intruder, {
+      type: 'ACTIVITY_TYPE_DELETE_MFAS',
+      parameters: { multiFactorIds: [enrolment.multiFactorId] },
+    })
+    expect(deleted.json().multiFactors).toEqual([
+      expect.objectContaining({ multiFactorId: intruderFactor.multiFactorId }),
+    ])
+
+    testApp.clock.advance(5 * 60_000 + 1000)
+    const late = await validate({
+      encryptedPayload,
+      multiFactors: [
+        { multiFactorId: enrolment.multiFactorId, multiFactorCode: codeFor(enrolment.multiFactorSecret) },
+      ],
+    })
+    expect(late.statusCode).toBe(401)
+  })
+
+  it('delete removes the factor: sign-in by code alone again', async () => {
+    const client = await signInByEmail(testApp, 'removes@example.com')
+    const enrolment = await enrol(client)
+    expect((await signInWithCode('removes@example.com')).answer).toHaveProperty('status', 'MFA_REQUIRED')
+    const deleted = await postStamped(testApp, 'auth-delete-multi-factors', client, {
+      type: 'ACTIVITY_TYPE_DELETE_MFAS',
+      parameters: { multiFactorIds: [enrolment.multiFactorId] },
+    })
+    expect(deleted.statusCode).toBe(200)
+    expect(deleted.json()).toEqual({ multiFactors: [] })
+    expect((await signInWithCode('removes@example.com')).answer).toHaveProperty('credentialBundle')
+  })
+
+  it('a magic link of an account with a factor answers MFA_REQUIRED too', async () => {
+    const client = await signInByEmail(testApp, 'linked@example.com')
+    await enrol(client)
+    const frame = createFrameKey()
+    const auth = await testApp.post('auth', {
+      email: 'linked@example.com',
+      emailMode: 'magicLink',
+      targetPublicKey: frame.targetPublicKey,
+    })
+    const link = /https?:\/\/\S+/.exec(testApp.delivery.emails.at(-1)?.text ?? '')?.[0] ?? ''
+    const token = new URL(link).searchParams.get('bundle')
+    const opened = await testApp.post('magic-link', {
+      orgId: auth.json().orgId,
+      token,
+      targetPublicKey: frame.targetPublicKey,
+    })
+    expect(opened.statusCode).toBe(200)
+    expect(opened.json()).toMatchObject({ status: 'MFA_REQUIRED', orgId: client.orgId })
+    expect(opened.json()).not.toHaveProperty('credentialBundle')
+  })
+})

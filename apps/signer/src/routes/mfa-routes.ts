@@ -1,0 +1,185 @@
+import { signerActivities } from '@quicklinks/protocol/signer-activities'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import { getAccountOrThrow } from '../services/accounts/get-account-or-throw.ts'
+import {
+  createTotpFactor,
+  deleteTotpFactors,
+  listTotpFactors,
+  verifyTotpFactor,
+} from '../services/mfa/totp-factors.ts'
+import { validateMultiFactors } from '../services/mfa/validate-multi-factors.ts'
+import { targetPublicKeySchema } from '../services/validation/target-public-key-schema.ts'
+import type { SignerRouteOptions } from './auth-routes.ts'
+import { createStampedRoute } from './create-stamped-route.ts'
+import { perIpPerMinute } from './signer-rate-limits.ts'
+import { stampedRequestBodySchema } from './stamped-request-body-schema.ts'
+
+const multiFactorIdSchema = z.string().min(1).max(64)
+const multiFactorCodeSchema = z
+  .string()
+  .max(32)
+  .transform((value) => value.replace(/\s/g, ''))
+
+const multiFactorSchema = z.object({
+  multiFactorId: z.string(),
+  multiFactorType: z.literal('totp'),
+  name: z.string(),
+  createdAt: z.string(),
+})
+const multiFactorsResponseSchema = z.object({ multiFactors: z.array(multiFactorSchema) })
+
+/**
+ * Second factors (TOTP, docs/signer.md#multi-factor): the signed-in user lists, enrols, confirms
+ * and removes authenticator apps with stamped calls; `auth-validate-multi-factors` completes a
+ * sign-in that `otp` or `magic-link` answered with MFA_REQUIRED.
+ */
+export const mfaRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app, { context, limits }) => {
+  const stamped = {
+    list: createStampedRoute(context, {
+      type: signerActivities.listMultiFactors.type,
+      parametersSchema: z.object({}).passthrough(),
+    }),
+    request: createStampedRoute(context, {
+      type: signerActivities.requestMultiFactor.type,
+      // Any string, so a type other than totp gets SPEC's own message from the service.
+      parametersSchema: z.object({ multiFactorType: z.string().max(64) }),
+    }),
+    verify: createStampedRoute(context, {
+      type: signerActivities.verifyMultiFactor.type,
+      parametersSchema: z.object({
+        multiFactorId: multiFactorIdSchema,
+        multiFactorCode: multiFactorCodeSchema,
+      }),
+    }),
+    delete: createStampedRoute(context, {
+      type: signerActivities.deleteMultiFactors.type,
+      parametersSchema: z.object({ multiFactorIds: z.array(multiFactorIdSchema).min(1).max(20) }),
+    }),
+  }
+
+  app.post(
+    '/auth-list-multi-factors',
+    {
+      schema: {
+        summary: "The user's confirmed second factors",
+        tags: ['signer'],
+        body: stampedRequestBodySchema,
+        response: { 200: multiFactorsResponseSchema },
+      },
+      preHandler: stamped.list.verifyStamp,
+    },
+    // POST /signer/v1/auth-list-multi-factors: the confirmed TOTP factors, never their secrets.
+    async (request) => {
+      const verified = stamped.list.getVerified(request)
+      return { multiFactors: await listTotpFactors(context.db, verified.userId) }
+    },
+  )
+
+  app.post(
+    '/auth-request-multi-factor',
+    {
+      schema: {
+        summary:
+          'Starts a TOTP enrolment: a new secret, as text and otpauth URI, confirmed later by a first code',
+        tags: ['signer'],
+        body: stampedRequestBodySchema,
+        response: {
+          200: multiFactorSchema.extend({ multiFactorSecret: z.string(), multiFactorTotpUrl: z.string() }),
+        },
+      },
+      preHandler: stamped.request.verifyStamp,
+    },
+    // POST /signer/v1/auth-request-multi-factor: a fresh sealed TOTP secret, shown once.
+    async (request) => {
+      const verified = stamped.request.getVerified(request)
+      const account = await getAccountOrThrow(context.db, verified.userId)
+      return createTotpFactor(context, {
+        userId: verified.userId,
+        multiFactorType: verified.parameters.multiFactorType,
+        label: account.email ?? account.phone ?? account.organizationId,
+      })
+    },
+  )
+
+  app.post(
+    '/auth-verify-multi-factor',
+    {
+      schema: {
+        summary: 'Confirms a TOTP factor with a code from the app; from then on sign-ins need its code',
+        tags: ['signer'],
+        body: stampedRequestBodySchema,
+        response: { 200: multiFactorsResponseSchema },
+      },
+      preHandler: stamped.verify.verifyStamp,
+    },
+    // POST /signer/v1/auth-verify-multi-factor: the first right code completes the enrolment.
+    async (request) => {
+      const verified = stamped.verify.getVerified(request)
+      const multiFactors = await verifyTotpFactor(context, {
+        userId: verified.userId,
+        multiFactorId: verified.parameters.multiFactorId,
+        code: verified.parameters.multiFactorCode,
+      })
+      return { multiFactors }
+    },
+  )
+
+  app.post(
+    '/auth-delete-multi-factors',
+    {
+      schema: {
+        summary: "Removes the user's second factors named by multiFactorIds",
+        tags: ['signer'],
+        body: stampedRequestBodySchema,
+        response: { 200: multiFactorsResponseSchema },
+      },
+      preHandler: stamped.delete.verifyStamp,
+    },
+    // POST /signer/v1/auth-delete-multi-factors: drop factors; answers those left.
+    async (request) => {
+      const verified = stamped.delete.getVerified(request)
+      const multiFactors = await deleteTotpFactors(context.db, {
+        userId: verified.userId,
+        multiFactorIds: verified.parameters.multiFactorIds,
+      })
+      return { multiFactors }
+    },
+  )
+
+  app.post(
+    '/auth-validate-multi-factors',
+    {
+      config: perIpPerMinute(limits.codeChecksPerIpPerMinute),
+      schema: {
+        summary:
+          'Completes a sign-in that answered MFA_REQUIRED: the sealed payload and a factor code; returns payload.credentialBundle',
+        tags: ['signer'],
+        body: z.object({
+          encryptedPayload: z.string().min(1).max(4096),
+          multiFactors: z
+            .array(z.object({ multiFactorId: multiFactorIdSchema, multiFactorCode: multiFactorCodeSchema }))
+            .min(1)
+            .max(5),
+          targetPublicKey: targetPublicKeySchema.optional(),
+        }),
+        response: {
+          200: z.object({
+            payload: z.object({ credentialBundle: z.string() }),
+            orgId: z.string(),
+            isNewUser: z.boolean(),
+          }),
+        },
+      },
+    },
+    // POST /signer/v1/auth-validate-multi-factors: check the code, spend the payload, mint the session.
+    async (request) =>
+      validateMultiFactors(context, {
+        encryptedPayload: request.body.encryptedPayload,
+        multiFactors: request.body.multiFactors,
+        ...(request.body.targetPublicKey === undefined
+          ? {}
+          : { targetPublicKey: request.body.targetPublicKey }),
+      }),
+  )
+}
