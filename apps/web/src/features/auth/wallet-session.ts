@@ -1,4 +1,5 @@
 import type { SignerStore } from '@quicklinks/wallet/signer-store'
+import type { AuthMethods } from '@quicklinks/wallet/signer-types'
 import { useEffect } from 'react'
 import type { LocalAccount } from 'viem'
 import { create } from 'zustand'
@@ -153,4 +154,55 @@ export async function exportWalletInto(
 ): Promise<void> {
   const store = await loadSignerStore()
   await store.getState().exportWallet({ container, kind, theme })
+}
+
+/** The account's sign-in methods (docs/signer.md#list-auth-methods). */
+export type WalletAuthMethods = AuthMethods
+
+/** The channel of a sign-in contact: an e-mail address or an E.164 phone number. */
+export type ContactChannel = 'email' | 'sms'
+
+/**
+ * Reads the signed-in account's sign-in methods through a stamped `list-auth-methods`. Rejects
+ * with a WalletSessionError when the wallet is not connected, or with the signer's message.
+ */
+export async function listWalletAuthMethods(): Promise<WalletAuthMethods> {
+  const store = await loadSignerStore()
+  const { user } = store.getState()
+  if (user === null) throw new WalletSessionError('Your wallet session has ended. Sign in again.')
+  return store.client.listAuthMethods(store.stamper, user.orgId)
+}
+
+/** Sends a verification code to a new or current contact; resolves with its otpId. */
+export async function sendContactCode(channel: ContactChannel, contact: string): Promise<string> {
+  const store = await loadSignerStore()
+  return (await store.getState().sendVerificationCode({ channel, contact })).otpId
+}
+
+/** Trades a contact's code for the verification token a contact change needs. */
+export async function verifyContactCode(otpId: string, code: string): Promise<string> {
+  const store = await loadSignerStore()
+  return (await store.getState().verifyCode({ otpId, code })).verificationToken
+}
+
+/**
+ * Moves the account's sign-in e-mail or phone to `contact`, proven by its token (and the current
+ * contact's token when there is one); the frames origin builds and stamps the change. Rejects
+ * with the SDK's or the signer's message (an address of another account, a spent proof).
+ */
+export async function changeContact(input: {
+  channel: ContactChannel
+  contact: string
+  verificationToken: string
+  previousContactVerificationToken?: string
+}): Promise<void> {
+  const store = await loadSignerStore()
+  const proof = {
+    verificationToken: input.verificationToken,
+    ...(input.previousContactVerificationToken === undefined
+      ? {}
+      : { previousContactVerificationToken: input.previousContactVerificationToken }),
+  }
+  if (input.channel === 'email') await store.getState().setEmail({ email: input.contact, ...proof })
+  else await store.getState().setPhone({ phone: input.contact, ...proof })
 }

@@ -8,6 +8,7 @@ import { classNames } from '../../ui/class-names'
 import { WalletAddress } from '../../ui/wallet-address'
 import { useLogout, useSession } from '../auth/session'
 import { ExportWalletDialog } from './export-wallet-dialog'
+import { SignInMethodsSection } from './sign-in-methods-section'
 
 const themeOptions: Record<ThemePreference, { label: string; icon: typeof Sun }> = {
   light: { label: 'Light', icon: Sun },
@@ -73,6 +74,8 @@ export function SettingsScreen() {
           </div>
         </dl>
       </Card>
+
+      <SignInMethodsSection />
 
       <Card className="mt-4 p-6">
         <h2 className="font-semibold">Wallet</h2>
