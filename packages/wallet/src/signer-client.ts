@@ -2,6 +2,13 @@ import { type AppError, isErrorCode, parseErrorBody } from '@quicklinks/core/app
 import { buildActivityBody } from '@quicklinks/protocol/frame-only-activities'
 import { signerActivities } from '@quicklinks/protocol/signer-activities'
 import type { StampedCall } from '@quicklinks/protocol/stamped-call'
+import type {
+  MfaRequiredResult,
+  MultiFactor,
+  MultiFactorCode,
+  MultiFactorEnrolment,
+  ValidateMultiFactorsResult,
+} from './multi-factor-types.ts'
 import { sdkVersion, sdkVersionHeader } from './sdk-version.ts'
 import type {
   Activity,
@@ -74,7 +81,7 @@ export type SignerClient = {
     token: string
     targetPublicKey: string
     expirationSeconds?: number
-  }): Promise<{ credentialBundle: string; isNewUser: boolean; orgId: string }>
+  }): Promise<SignInResult | MfaRequiredResult>
   /**
    * Signs in with a JWT of a configured issuer (`auth-jwt`): the signer verifies it, creates the
    * account at the issuer and subject's first sign-in, and answers a credential bundle encrypted to
@@ -106,6 +113,36 @@ export type SignerClient = {
   listAuthMethods(stamper: Stamper, organizationId: string): Promise<AuthMethods>
   /** Ends the session key that stamps this call at the signer (logout); later stamps with it get 401. */
   revokeSession(stamper: Stamper, organizationId: string): Promise<{ revoked: boolean }>
+  /**
+   * Completes a sign-in that `otp` or `magic-link` answered with MFA_REQUIRED: the sealed
+   * `encryptedPayload` and a code of one factor; `targetPublicKey` (the auth frame's key) must be
+   * the one the code was sent with (docs/signer.md#auth-validate-multi-factors).
+   */
+  validateMultiFactors(input: {
+    encryptedPayload: string
+    multiFactors: MultiFactorCode[]
+    targetPublicKey?: string
+  }): Promise<ValidateMultiFactorsResult>
+  /** The user's confirmed second factors (docs/signer.md#multi-factor). */
+  listMultiFactors(stamper: Stamper, organizationId: string): Promise<{ multiFactors: MultiFactor[] }>
+  /** Starts a TOTP enrolment: the secret and its otpauth URI, confirmed by {@link verifyMultiFactor}. */
+  requestMultiFactor(
+    stamper: Stamper,
+    organizationId: string,
+    parameters: { multiFactorType: string },
+  ): Promise<MultiFactorEnrolment>
+  /** Confirms an enrolment with a first code; answers the confirmed factors. */
+  verifyMultiFactor(
+    stamper: Stamper,
+    organizationId: string,
+    parameters: MultiFactorCode,
+  ): Promise<{ multiFactors: MultiFactor[] }>
+  /** Removes factors; answers those left. */
+  deleteMultiFactors(
+    stamper: Stamper,
+    organizationId: string,
+    parameters: { multiFactorIds: string[] },
+  ): Promise<{ multiFactors: MultiFactor[] }>
 }
 
 /**
@@ -245,6 +282,31 @@ export function createSignerClient(options: SignerClientOptions): SignerClient {
       stampedRequest(
         signerActivities.revokeSession.path,
         { type: signerActivities.revokeSession.type, organizationId, parameters: {} },
+        stamper,
+      ),
+    validateMultiFactors: (input) => post('auth-validate-multi-factors', input),
+    listMultiFactors: (stamper, organizationId) =>
+      stampedRequest(
+        signerActivities.listMultiFactors.path,
+        { type: signerActivities.listMultiFactors.type, organizationId, parameters: {} },
+        stamper,
+      ),
+    requestMultiFactor: (stamper, organizationId, parameters) =>
+      stampedRequest(
+        signerActivities.requestMultiFactor.path,
+        { type: signerActivities.requestMultiFactor.type, organizationId, parameters },
+        stamper,
+      ),
+    verifyMultiFactor: (stamper, organizationId, parameters) =>
+      stampedRequest(
+        signerActivities.verifyMultiFactor.path,
+        { type: signerActivities.verifyMultiFactor.type, organizationId, parameters },
+        stamper,
+      ),
+    deleteMultiFactors: (stamper, organizationId, parameters) =>
+      stampedRequest(
+        signerActivities.deleteMultiFactors.path,
+        { type: signerActivities.deleteMultiFactors.type, organizationId, parameters },
         stamper,
       ),
   }

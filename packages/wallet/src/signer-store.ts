@@ -6,6 +6,17 @@ import type { Hex, LocalAccount } from 'viem'
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import { createFrameStamper } from './create-frame-stamper.ts'
 import { createSignerAccount } from './create-signer-account.ts'
+import {
+  isMultiFactorType,
+  type MfaRequiredResult,
+  type MultiFactor,
+  type MultiFactorCode,
+  type MultiFactorEnrolment,
+  mfaFactorIdMismatchMessage,
+  noCredentialBundleFromValidateMessage,
+  noPendingMfaContextMessage,
+  unsupportedMultiFactorTypeMessage,
+} from './multi-factor-types.ts'
 import { openExportFrame } from './open-export-frame.ts'
 import {
   clearPersistedSession,
@@ -144,6 +155,28 @@ export type SignerState = {
     verificationToken: string
     previousContactVerificationToken?: string
   }): Promise<SignerUser>
+  /**
+   * Completes a sign-in waiting for its second factor (AWAITING_MFA_AUTH, after `submitOtpCode` or
+   * `completeMagicLink` answered MFA_REQUIRED) with the authenticator app's code: the bundle is
+   * injected, the user read, MFA state cleared: CONNECTED. `multiFactorId`, when given, must be the
+   * pending factor's. Rejects (error stored, status DISCONNECTED; the pending context is kept for
+   * another try unless the signer refused it as expired or spent) with 'No pending MFA context
+   * found. Call submitOtpCode() first.', 'MFA factor ID mismatch', the signer's message ('That code
+   * is not right…', 'That code was already used…', the lock), 'Request to validateMultiFactors did
+   * not return a credential bundle' or 'Failed to inject credential bundle'.
+   */
+  validateMultiFactors(input: { multiFactorCode: string; multiFactorId?: string }): Promise<void>
+  /**
+   * Starts enrolling a second factor: answers the secret and its otpauth URI (show both once). Only
+   * totp: rejects 'Unsupported MFA factor type: {type}' otherwise, or a not-authenticated error.
+   */
+  addMfa(input: { multiFactorType: string }): Promise<MultiFactorEnrolment>
+  /** Confirms an enrolment with a first code; resolves with the confirmed factors. */
+  verifyMfa(input: MultiFactorCode): Promise<MultiFactor[]>
+  /** The confirmed second factors. */
+  getMfaFactors(): Promise<MultiFactor[]>
+  /** Removes second factors; resolves with those left. */
+  removeMfa(input: { multiFactorIds: string[] }): Promise<MultiFactor[]>
   /** The connected wallet as a viem LocalAccount. Throws when not connected. */
   toViemAccount(): LocalAccount
   /** Signs bytes with the Solana account: a 64-byte ed25519 signature. */
@@ -281,6 +314,13 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
       })
     }
 
+    /** An MFA_REQUIRED answer: keep the sealed payload and the first factor, AWAITING_MFA_AUTH. */
+    const awaitMfa = (answer: MfaRequiredResult, pending: TemporarySession): void => {
+      const mfaFactorId = answer.multiFactors[0]?.multiFactorId ?? null
+      temporarySession = { ...pending, encryptedPayload: answer.encryptedPayload, mfaFactorId }
+      set({ status: 'AWAITING_MFA_AUTH', mfaStatus: { mfaRequired: true, mfaFactorId } })
+    }
+
     const finishLogin = async (input: { bundle: string; orgId: string }): Promise<void> => {
       const expiresAtMs = now() + expirationSeconds * 1000
       try {
@@ -313,7 +353,13 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
 
       async authenticateWithEmail({ email, mode = 'otp', redirectParams }) {
         temporarySession = null
-        set({ status: 'AUTHENTICATING_EMAIL', error: null, otpId: null, isNewUser: undefined })
+        set({
+          status: 'AUTHENTICATING_EMAIL',
+          error: null,
+          otpId: null,
+          isNewUser: undefined,
+          mfaStatus: { mfaRequired: false, mfaFactorId: null },
+        })
         try {
           const targetPublicKey = await stamper.getPublicKey()
           // The account-creation call for every contact: the signer looks the contact up itself and,
@@ -361,9 +407,7 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
             expirationSeconds,
           })
           if ('status' in answer && answer.status === 'MFA_REQUIRED') {
-            const mfaFactorId = answer.multiFactors[0]?.multiFactorId ?? null
-            temporarySession = { ...temporarySession, encryptedPayload: answer.encryptedPayload, mfaFactorId }
-            set({ status: 'AWAITING_MFA_AUTH', mfaStatus: { mfaRequired: true, mfaFactorId } })
+            awaitMfa(answer, temporarySession)
             return
           }
           if (!('credentialBundle' in answer) || typeof answer.credentialBundle !== 'string') {
@@ -388,11 +432,77 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
             targetPublicKey,
             expirationSeconds,
           })
+          if ('status' in answer && answer.status === 'MFA_REQUIRED') {
+            const pendingOrgId = answer.orgId ?? orgId
+            awaitMfa(answer, { orgId: pendingOrgId, otpId: '', channel: 'email', isNewUser: false })
+            return
+          }
+          if (!('credentialBundle' in answer))
+            throw createWalletError('Could not find email auth init session!')
           set({ isNewUser: answer.isNewUser })
           await finishLogin({ bundle: answer.credentialBundle, orgId: answer.orgId })
         } catch (error) {
           fail(error)
         }
+      },
+
+      async validateMultiFactors({ multiFactorCode, multiFactorId }) {
+        const pending = temporarySession
+        try {
+          if (!pending?.encryptedPayload) throw createWalletError(noPendingMfaContextMessage)
+          if (multiFactorId !== undefined && multiFactorId !== pending.mfaFactorId) {
+            throw createWalletError(mfaFactorIdMismatchMessage)
+          }
+          const factorId = multiFactorId ?? pending.mfaFactorId
+          if (!factorId) throw createWalletError(mfaFactorIdMismatchMessage)
+          set({ status: 'AWAITING_MFA_AUTH', error: null })
+          const targetPublicKey = await stamper.getPublicKey()
+          const answer = await client.validateMultiFactors({
+            encryptedPayload: pending.encryptedPayload,
+            multiFactors: [{ multiFactorId: factorId, multiFactorCode: multiFactorCode.replace(/\s/g, '') }],
+            targetPublicKey,
+          })
+          const bundle = answer.payload?.credentialBundle
+          if (typeof bundle !== 'string' || bundle.length === 0) {
+            throw createWalletError(noCredentialBundleFromValidateMessage)
+          }
+          set({ isNewUser: answer.isNewUser === true, mfaStatus: { mfaRequired: false, mfaFactorId: null } })
+          await finishLogin({ bundle, orgId: answer.orgId ?? pending.orgId })
+        } catch (error) {
+          if (isMfaContextRefused(error)) {
+            // Expired or spent at the signer: this pending sign-in is over; start again.
+            temporarySession = null
+            set({ mfaStatus: { mfaRequired: false, mfaFactorId: null } })
+          }
+          fail(error)
+        }
+      },
+
+      async addMfa({ multiFactorType }) {
+        const user = requireUser()
+        if (!isMultiFactorType(multiFactorType)) {
+          throw createWalletError(unsupportedMultiFactorTypeMessage(multiFactorType))
+        }
+        return withSession(() => client.requestMultiFactor(stamper, user.orgId, { multiFactorType }))
+      },
+
+      async verifyMfa(input) {
+        const user = requireUser()
+        return withSession(
+          async () => (await client.verifyMultiFactor(stamper, user.orgId, input)).multiFactors,
+        )
+      },
+
+      async getMfaFactors() {
+        const user = requireUser()
+        return withSession(async () => (await client.listMultiFactors(stamper, user.orgId)).multiFactors)
+      },
+
+      async removeMfa({ multiFactorIds }) {
+        const user = requireUser()
+        return withSession(
+          async () => (await client.deleteMultiFactors(stamper, user.orgId, { multiFactorIds })).multiFactors,
+        )
       },
 
       async authenticateWithJwt({ jwt, authProvider }) {
@@ -608,6 +718,11 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
       eventTarget?.removeEventListener('storage', onStorage)
     },
   })
+}
+
+/** Whether the signer refused a pending MFA sign-in itself (expired, spent, another browser's). */
+function isMfaContextRefused(error: unknown): boolean {
+  return error instanceof AppError && error.details?.reason === 'MFA_CHALLENGE_REFUSED'
 }
 
 /**
