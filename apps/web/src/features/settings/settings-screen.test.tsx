@@ -11,6 +11,12 @@ vi.mock('../auth/wallet-session', () => ({
   logoutWallet: vi.fn(async () => {}),
   useWalletStatus: () => 'CONNECTED',
   exportWalletInto: vi.fn(async () => {}),
+  listWalletAuthMethods: vi.fn(async () => ({
+    email: null,
+    phone: '+14155550100',
+    passkeys: [],
+    oauthProviders: [],
+  })),
 }))
 
 const address = '0x71C7656EC7ab88b098defB751B7401B5f6d8976F'
@@ -79,5 +85,8 @@ describe('settings', () => {
     expect(screen.getByRole('group', { name: 'Appearance' })).toBeTruthy()
     expect(screen.getByRole('button', { name: 'Export wallet' })).toBeTruthy()
     expect(screen.getByRole('button', { name: 'Logout' })).toBeTruthy()
+    const methods = screen.getByRole('region', { name: 'Sign-in methods' })
+    expect(await within(methods).findByText('+14155550100')).toBeTruthy()
+    expect(within(methods).getByRole('button', { name: 'Change phone number' })).toBeTruthy()
   })
 })
