@@ -10,9 +10,11 @@
  * Then measures, in Chromium's network log, the JavaScript bytes on the wire (compressed) the pay
  * page loads before the modal opens: ≤ 170 KB. Prints one table; exits 1 when a target is missed.
  * HTTP_BENCH_SECONDS overrides the 10 s; the hello is measured again before each database's rows.
+ * HTTP_BENCH_PATHS=link,health,pay,links measures only those rows (all by default);
+ * HTTP_BENCH_CPU_PROF=<dir> has each app process write a V8 CPU profile there when it stops.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { RunningDevnet } from '@quicklinks/devnet/start-devnet'
@@ -39,11 +41,19 @@ const appOrigin = `http://localhost:${appPort}`
 // What a browser sends: the app's answers are measured as a browser would receive them.
 const browserHeaders = { accept: 'application/json', 'accept-encoding': 'gzip, deflate, br' }
 
-type Measure = { requestsPerSecond: number; p99Ms: number; failed: number; total: number }
+type Measure = {
+  requestsPerSecond: number
+  p99Ms: number
+  failed: number
+  total: number
+  /** The server process's CPU time (user + system, from /proc) over the measured slices, µs. */
+  cpuMicros: number
+}
 type Row = { label: string; measure: Measure; hello: Measure; target: { ratio: number; p99Ms?: number } }
 
 const children = new Set<ChildProcess>()
 let devnet: RunningDevnet | undefined
+let helloPid: number | undefined
 let postgres: RunningPostgres | undefined
 let browser: Browser | undefined
 let dataRoot: string | undefined
@@ -76,9 +86,13 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 /** Spawns a node process with tsx; keeps the last lines of its output for a failure message. */
-function spawnNode(args: string[], env: NodeJS.ProcessEnv = {}): { child: ChildProcess; output: string[] } {
+function spawnNode(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  nodeFlags: string[] = [],
+): { child: ChildProcess; output: string[] } {
   const output: string[] = []
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', ...args], {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...env },
@@ -127,6 +141,22 @@ async function runBuild(): Promise<void> {
 // a change of load on the machine during the run (other processes, CPU frequency) falls on both.
 const slices = 5
 
+/**
+ * A process's CPU time so far (user + system), µs, from /proc (Linux); 0 elsewhere. CPU per request
+ * does not depend on what else the machine runs, unlike req/s, so the table prints it beside.
+ */
+async function readCpuMicros(pid: number | undefined): Promise<number> {
+  if (pid === undefined) return 0
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    // utime and stime are fields 14 and 15 of stat(5); fields[0] here is field 3. Clock ticks of 10 ms.
+    return (Number(fields[11]) + Number(fields[12])) * 10_000
+  } catch {
+    return 0
+  }
+}
+
 /** One autocannon run against `url` for `seconds`. */
 async function runAutocannon(url: string, headers: Record<string, string>, seconds: number) {
   return autocannon({ url, connections, duration: seconds, headers })
@@ -139,6 +169,7 @@ async function runAutocannon(url: string, headers: Record<string, string>, secon
 async function measurePair(
   url: string,
   headers: Record<string, string>,
+  pids: { app: number | undefined; hello: number | undefined },
 ): Promise<{ measure: Measure; hello: Measure }> {
   const helloUrl = `http://127.0.0.1:${helloPort}/`
   await runAutocannon(helloUrl, {}, warmUpSeconds)
@@ -150,8 +181,10 @@ async function measurePair(
       ['hello', helloUrl, {}],
       ['app', url, headers],
     ] as const) {
+      const cpuBefore = await readCpuMicros(pids[side])
       const result = await runAutocannon(target, sideHeaders, sliceSeconds)
       const total = totals[side]
+      total.cpuMicros += (await readCpuMicros(pids[side])) - cpuBefore
       total.total += result.requests.total
       total.failed += result.non2xx + result.errors + result.timeouts
       total.p99Ms = Math.max(total.p99Ms, result.latency.p99)
@@ -165,7 +198,7 @@ async function measurePair(
 }
 
 function emptyMeasure(): Measure {
-  return { requestsPerSecond: 0, p99Ms: 0, failed: 0, total: 0 }
+  return { requestsPerSecond: 0, p99Ms: 0, failed: 0, total: 0, cpuMicros: 0 }
 }
 
 type AppSession = { cookie: string; slug: string }
@@ -261,19 +294,25 @@ async function startApp(databaseUrl?: string): Promise<ChildProcess> {
   const rpcUrls = Object.fromEntries(
     devnet.deployment.chains.map((chain) => [`RPC_URL_${chain.chainId}`, chain.rpcUrl]),
   )
-  const started = spawnNode(['apps/server/src/main.ts'], {
-    DEV_MODE: 'true',
-    PORT: String(appPort),
-    FRAMES_PORT: String(framesPort),
-    SIGNER_PORT: String(signerPort),
-    SMTP_PORT: String(smtpPort),
-    DATA_DIR: dataDir,
-    DEVNET_DEPLOYMENT_FILE: join(dataRoot, 'devnet', 'deployment.json'),
-    // One address sends every request: the per-IP limit is counted but never reached.
-    RATE_LIMIT_MAX: '100000000',
-    ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
-    ...rpcUrls,
-  })
+  const profileDir = process.env.HTTP_BENCH_CPU_PROF
+  const profileFlags = profileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', resolve(profileDir)]
+  const started = spawnNode(
+    ['apps/server/src/main.ts'],
+    {
+      DEV_MODE: 'true',
+      PORT: String(appPort),
+      FRAMES_PORT: String(framesPort),
+      SIGNER_PORT: String(signerPort),
+      SMTP_PORT: String(smtpPort),
+      DATA_DIR: dataDir,
+      DEVNET_DEPLOYMENT_FILE: join(dataRoot, 'devnet', 'deployment.json'),
+      // One address sends every request: the per-IP limit is counted but never reached.
+      RATE_LIMIT_MAX: '100000000',
+      ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
+      ...rpcUrls,
+    },
+    profileFlags,
+  )
   await waitForOk(`${appOrigin}/health`, started)
   return started.child
 }
@@ -285,14 +324,31 @@ async function runDatabase(name: string, databaseUrl?: string): Promise<{ rows: 
     const { cookie, slug } = await signInAndCreateLinks(Date.now().toString(36))
     console.log(`• ${name}: measuring (${durationSeconds} s each)…`)
     const rows: Row[] = []
-    const paths: [string, string, Record<string, string>, Row['target']][] = [
-      ['GET /api/pay/links/{slug}', `/api/pay/links/${slug}`, browserHeaders, { ratio: 0.5, p99Ms: 20 }],
-      ['GET /health', '/health', browserHeaders, { ratio: 0.7 }],
-      ['GET /pay/{slug} (HTML)', `/pay/${slug}`, { ...browserHeaders, accept: 'text/html' }, { ratio: 0.4 }],
-      ['signed-in GET /api/links', '/api/links', { ...browserHeaders, cookie }, { ratio: 0.25 }],
+    const paths: [string, string, string, Record<string, string>, Row['target']][] = [
+      [
+        'link',
+        'GET /api/pay/links/{slug}',
+        `/api/pay/links/${slug}`,
+        browserHeaders,
+        { ratio: 0.5, p99Ms: 20 },
+      ],
+      ['health', 'GET /health', '/health', browserHeaders, { ratio: 0.7 }],
+      [
+        'pay',
+        'GET /pay/{slug} (HTML)',
+        `/pay/${slug}`,
+        { ...browserHeaders, accept: 'text/html' },
+        { ratio: 0.4 },
+      ],
+      ['links', 'signed-in GET /api/links', '/api/links', { ...browserHeaders, cookie }, { ratio: 0.25 }],
     ]
-    for (const [label, path, headers, target] of paths) {
-      const { measure, hello } = await measurePair(`http://127.0.0.1:${appPort}${path}`, headers)
+    const only = process.env.HTTP_BENCH_PATHS?.split(',')
+    for (const [key, label, path, headers, target] of paths) {
+      if (only !== undefined && !only.includes(key)) continue
+      const { measure, hello } = await measurePair(`http://127.0.0.1:${appPort}${path}`, headers, {
+        app: app.pid,
+        hello: helloPid,
+      })
       rows.push({ label: `${name}: ${label}`, measure, hello, target })
     }
     return { rows, slug }
@@ -314,16 +370,29 @@ function formatRows(rows: Row[]): { lines: string[]; missed: number } {
     const p99 = row.target.p99Ms === undefined ? '' : `, p99 ≤ ${row.target.p99Ms} ms`
     const verdicts = [`target ≥ ${row.target.ratio}${p99}: ${isMet ? 'met' : 'MISSED'}`]
     if (failed > 0) verdicts.push(`${failed} of ${total} failed`)
+    const cpuPerRequest = (measure: Measure) =>
+      measure.cpuMicros === 0 || measure.total === 0
+        ? ''
+        : `${Math.round(measure.cpuMicros / measure.total)} µs`
     return [
       row.label,
       Math.round(requestsPerSecond).toLocaleString('en-US'),
       `${p99Ms} ms`,
       Math.round(row.hello.requestsPerSecond).toLocaleString('en-US'),
       ratio.toFixed(2),
+      `${cpuPerRequest(row.measure)} / ${cpuPerRequest(row.hello)}`,
       verdicts.join('; '),
     ]
   })
-  const header = ['path', 'req/s', 'p99 (worst slice)', 'hello req/s (same slices)', 'ratio to hello', '']
+  const header = [
+    'path',
+    'req/s',
+    'p99 (worst slice)',
+    'hello req/s (same slices)',
+    'ratio to hello',
+    'CPU per request (app / hello)',
+    '',
+  ]
   const all = [header, ...table]
   const widths = header.map((_, column) => Math.max(...all.map((line) => line[column]?.length ?? 0)))
   return {
@@ -349,6 +418,7 @@ try {
     ],
   })
   const hello = spawnNode(['apps/server/bench/lib/hello-server.ts', String(helloPort)])
+  helloPid = hello.child.pid
   await waitForOk(`http://127.0.0.1:${helloPort}/`, hello)
 
   const pglite = await runDatabase('PGlite')
