@@ -13,6 +13,9 @@ export const signerActivities = {
   exportWalletAccount: { path: 'export-wallet-account', type: 'ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT' },
   updateEmail: { path: 'update-email-auth', type: 'ACTIVITY_TYPE_UPDATE_EMAIL_AUTH' },
   updatePhone: { path: 'update-phone-auth', type: 'ACTIVITY_TYPE_UPDATE_PHONE_AUTH' },
+  // Passkeys (docs/signer.md#passkeys): add one to the signed-in user, remove one.
+  addPasskey: { path: 'add-authenticator', type: 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2' },
+  removePasskey: { path: 'remove-authenticator', type: 'ACTIVITY_TYPE_DELETE_AUTHENTICATORS' },
   // Second factors (TOTP); the types carry SPEC's MFA payload tags (docs/signer.md#multi-factor).
   listMultiFactors: { path: 'auth-list-multi-factors', type: 'ACTIVITY_TYPE_LIST_MFAS' },
   requestMultiFactor: { path: 'auth-request-multi-factor', type: 'ACTIVITY_TYPE_ADD_MFA' },

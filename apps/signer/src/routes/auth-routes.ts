@@ -6,12 +6,14 @@ import { deriveOrganizationId } from '../services/accounts/derive-organization-i
 import { findAccountByContact } from '../services/accounts/find-account.ts'
 import { completeJwtAuth } from '../services/auth/complete-jwt-auth.ts'
 import { completeOtpAuth } from '../services/auth/complete-otp-auth.ts'
+import { completePasskeySignup } from '../services/auth/complete-passkey-signup.ts'
 import { createJwtVerifier } from '../services/auth/create-jwt-verifier.ts'
 import { openMagicLink } from '../services/auth/open-magic-link.ts'
 import { sendVerificationCode } from '../services/auth/send-verification-code.ts'
 import { startContactAuth } from '../services/auth/start-contact-auth.ts'
 import { verifyContactCode } from '../services/auth/verify-contact-code.ts'
 import { type Contact, emailSchema, phoneSchema } from '../services/contacts/contact-schemas.ts'
+import { passkeyNameSchema, passkeyRegistrationSchema } from '../services/passkeys/passkey-schemas.ts'
 import { targetPublicKeySchema } from '../services/validation/target-public-key-schema.ts'
 import type { SignerContext } from '../signer-context.ts'
 import { perIpPerMinute, type SignerRateLimits } from './signer-rate-limits.ts'
@@ -105,6 +107,18 @@ const signupResponseSchema = z.object({
   address: z.string(),
   userId: z.string(),
   solanaAddress: z.string(),
+  // Passkey sign-up only (docs/signer.md#passkey-signup): the first session, and isNewUser true.
+  credentialBundle: z.string().optional(),
+  isNewUser: z.boolean().optional(),
+})
+
+/** `signup` with a passkey: `passkey {challenge, attestation}`, optional e-mail (the passkey's user name). */
+const passkeySignupBodySchema = z.object({
+  passkey: passkeyRegistrationSchema,
+  email: emailSchema.optional(),
+  authenticatorName: passkeyNameSchema.optional(),
+  targetPublicKey: targetPublicKeySchema.optional(),
+  expirationSeconds: expirationSecondsSchema.optional(),
 })
 
 const credentialResponseSchema = z.object({
@@ -164,12 +178,22 @@ export const authRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app,
         summary:
           'Account creation: sends a sign-in code and answers the ids and addresses of the wallet reserved for it',
         tags: ['signer'],
-        body: authBodySchema,
+        body: z.union([passkeySignupBodySchema, authBodySchema]),
         response: { 200: signupResponseSchema },
       },
     },
     // POST /signer/v1/signup: send a code and reserve a wallet for it, alike for every contact (docs/decisions/0019).
     async (request) => {
+      if ('passkey' in request.body) {
+        // Or create the account of a new passkey at once (docs/signer.md#passkey-signup).
+        const { passkey, authenticatorName, targetPublicKey, expirationSeconds } = request.body
+        return completePasskeySignup(context, {
+          passkey,
+          authenticatorName,
+          targetPublicKey,
+          expirationSeconds,
+        })
+      }
       const started = await startContactAuth(context, { ...toStartInput(request.body), reservesWallet: true })
       return {
         orgId: started.orgId,

@@ -8,6 +8,7 @@ import type { SignerContext } from '../signer-context.ts'
 import { accountRoutes } from './account-routes.ts'
 import { authRoutes } from './auth-routes.ts'
 import { mfaRoutes } from './mfa-routes.ts'
+import { passkeyRoutes } from './passkey-routes.ts'
 import { signerConfigRoutes } from './signer-config-routes.ts'
 import { defaultSignerRateLimits, type SignerRateLimits } from './signer-rate-limits.ts'
 import { turnkeyRoutes } from './turnkey-routes.ts'
@@ -58,6 +59,7 @@ export const signerPlugin: FastifyPluginAsync<SignerPluginOptions> = async (app,
   await app.register(authRoutes, { context, limits })
   await app.register(signerConfigRoutes, { context, limits })
   await app.register(accountRoutes, { context, limits })
+  await app.register(passkeyRoutes, { context, limits })
   await app.register(mfaRoutes, { context, limits })
   await app.register(walletRoutes, { context, limits })
   // Turnkey's own paths, for stock @turnkey/http clients (docs/signer.md#turnkey-compatibility).

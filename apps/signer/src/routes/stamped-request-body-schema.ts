@@ -5,17 +5,20 @@ const maxInnerBodyLength = 256 * 1024
 
 /**
  * The body of every stamped route: `{stampedRequest: {url, body, stamp}}`, where `body` is the exact
- * JSON string the session key signed and `stamp` carries the `X-Stamp` header value.
+ * JSON string the session key signed and `stamp` carries the `X-Stamp` header value (a session key's) or the `X-Stamp-WebAuthn` one (a
+ * passkey's assertion over the body, docs/signer.md#passkey-stamps).
  */
 export const stampedRequestBodySchema = z.object({
   stampedRequest: z.object({
     url: z.string().max(2048),
     body: z.string().min(1).max(maxInnerBodyLength),
     stamp: z.object({
-      stampHeaderName: z.string().refine((name) => name.toLowerCase() === 'x-stamp', {
-        error: 'must be X-Stamp (passkey stamps come later)',
-      }),
-      stampHeaderValue: z.string().min(1).max(2048),
+      stampHeaderName: z
+        .string()
+        .refine((name) => ['x-stamp', 'x-stamp-webauthn'].includes(name.toLowerCase()), {
+          error: 'must be X-Stamp (a session key) or X-Stamp-WebAuthn (a passkey)',
+        }),
+      stampHeaderValue: z.string().min(1).max(8192),
     }),
   }),
 })

@@ -7,6 +7,7 @@ import { verifyStamp } from '../../crypto/stamps/verify-stamp.ts'
 import type { SignerContext } from '../../signer-context.ts'
 import { createDatabaseReplayStore } from './create-database-replay-store.ts'
 import { findSessionKey } from './find-session-key.ts'
+import { isWebAuthnStampHeader, verifyWebAuthnStamp } from './verify-webauthn-stamp.ts'
 
 /** The outer body of a stamped call: the inner body travels as the exact string that was signed. */
 export type StampedRequest = {
@@ -42,12 +43,12 @@ export async function verifyStampedRequest<Schema extends z.ZodType>(
   stampedRequest: StampedRequest,
   expected: { type: string; parametersSchema: Schema },
 ): Promise<VerifiedStampedRequest<z.output<Schema>>> {
-  const { body, key, publicKey, bodyHash } = await verifyStampOrThrow(
-    context,
-    stampedRequest.stamp.stampHeaderValue,
-    stampedRequest.body,
-    { requireTimestamp: true },
-  )
+  // A passkey may stamp instead of a session key (docs/signer.md#passkey-stamps).
+  const { body, key, publicKey, bodyHash } = isWebAuthnStampHeader(stampedRequest.stamp.stampHeaderName)
+    ? await verifyPasskeyStampOrThrow(context, stampedRequest)
+    : await verifyStampOrThrow(context, stampedRequest.stamp.stampHeaderValue, stampedRequest.body, {
+        requireTimestamp: true,
+      })
   if (body.type !== expected.type) {
     throw new AppError('VALIDATION_FAILED', {
       userMessage: `type: must be ${expected.type} for this endpoint`,
@@ -85,6 +86,23 @@ export async function verifyStampedQuery<Schema extends z.ZodType>(
   const { organizationId: _organizationId, timestampMs: _timestampMs, ...fields } = body
   const parameters = parseInputOrThrow(parametersSchema, fields, 'body')
   return { organizationId: key.organizationId, userId: key.userId, publicKey, bodyHash, parameters }
+}
+
+/**
+ * A passkey's stamp (X-Stamp-WebAuthn, verify-webauthn-stamp.ts), in the shape of a session key's:
+ * `publicKey` is `passkey:{credentialId}`, which names no session key.
+ */
+async function verifyPasskeyStampOrThrow(context: SignerContext, stampedRequest: StampedRequest) {
+  const { passkey, body, bodyHash } = await verifyWebAuthnStamp(context, {
+    stampHeaderValue: stampedRequest.stamp.stampHeaderValue,
+    body: stampedRequest.body,
+  })
+  return {
+    body,
+    key: { organizationId: passkey.organizationId, userId: passkey.userId },
+    publicKey: `passkey:${passkey.credentialId}`,
+    bodyHash,
+  }
 }
 
 async function verifyStampOrThrow(

@@ -1,0 +1,282 @@
+import { sql } from 'drizzle-orm'
+import { afterEach, describe, expect, it } from 'vitest'
+import {
+  buildSignerTestApp,
+  buildStampedBody,
+  createFrameKey,
+  postStamped,
+  type SignedInClient,
+  type SignerTestApp,
+  signInByEmail,
+} from '../../test/build-signer-test-app.ts'
+import { createSoftwarePasskey, type SoftwarePasskey } from '../../test/software-passkey.ts'
+import { decryptCredentialBundle } from '../crypto/bundles/decrypt-credential-bundle.ts'
+
+// Passkeys (docs/signer.md#passkeys) with a software authenticator that builds attestations and
+// assertions as a browser hands them over; the signer's app origin is http://localhost:3999.
+
+const origin = 'http://localhost:3999'
+const rpId = 'localhost'
+
+type ErrorBody = { error: { code: string; message: string; details?: { reason?: string } } }
+
+describe('signer passkey routes', () => {
+  let testApp: SignerTestApp
+  afterEach(async () => {
+    await testApp.close()
+  })
+
+  async function getChallenge(): Promise<string> {
+    const response = await testApp.post('passkey-challenge', {})
+    expect(response.statusCode, response.body).toBe(200)
+    const answer = response.json<{ challenge: string; rp: { id: string; name: string }; timeout: number }>()
+    expect(answer.rp).toEqual({ id: rpId, name: rpId })
+    expect(answer.timeout).toBe(300_000)
+    return answer.challenge
+  }
+
+  /** Signs up with a new passkey and opens the first session from the bundle. */
+  async function signUp(passkey = createSoftwarePasskey({ origin, rpId })) {
+    const challenge = await getChallenge()
+    const frame = createFrameKey()
+    const response = await testApp.post('signup', {
+      passkey: { challenge, attestation: passkey.attest(challenge) },
+      email: 'someone@example.com',
+      targetPublicKey: frame.targetPublicKey,
+    })
+    expect(response.statusCode, response.body).toBe(200)
+    const answer = response.json<{
+      orgId: string
+      userId: string
+      address: string
+      otpId: string
+      credentialBundle: string
+      isNewUser: boolean
+    }>()
+    const session = await decryptCredentialBundle({
+      bundle: answer.credentialBundle,
+      embeddedPrivateKey: frame.privateKey,
+    })
+    const client: SignedInClient = {
+      orgId: answer.orgId,
+      sessionPrivateKey: session.privateKey,
+      sessionPublicKey: session.publicKey,
+      isNewUser: true,
+    }
+    return { passkey, answer, client }
+  }
+
+  /** The stamp-login body for a frame key, stamped by `passkey` (options change the assertion). */
+  function passkeyLogin(
+    passkey: SoftwarePasskey,
+    options: { origin?: string; rpId?: string; counter?: number; timestampMs?: number } = {},
+  ) {
+    const frame = createFrameKey()
+    const body = buildStampedBody({
+      type: 'ACTIVITY_TYPE_STAMP_LOGIN',
+      organizationId: 'root',
+      parameters: { publicKey: frame.targetPublicKey, expirationSeconds: '900' },
+      timestampMs: options.timestampMs ?? testApp.clock.now(),
+    })
+    const stampedRequest = {
+      url: `${origin}/signer/v1/auth-passkey`,
+      body,
+      stamp: { stampHeaderName: 'X-Stamp-WebAuthn', stampHeaderValue: passkey.stamp(body, options) },
+    }
+    return { frame, request: { stampedRequest } }
+  }
+
+  async function whoami(client: SignedInClient) {
+    const response = await postStamped(testApp, 'whoami', client, { type: 'ACTIVITY_TYPE_WHOAMI' })
+    expect(response.statusCode, response.body).toBe(200)
+    return response.json<{ orgId: string; userId: string; email: string | null }>()
+  }
+
+  async function listPasskeys(client: SignedInClient) {
+    const response = await postStamped(testApp, 'list-auth-methods', client, {
+      type: 'ACTIVITY_TYPE_LIST_AUTH_METHODS',
+    })
+    expect(response.statusCode, response.body).toBe(200)
+    return response.json<{ passkeys: { id: string; name: string; createdAt: string }[] }>().passkeys
+  }
+
+  it('signs up with a passkey (one session at once), then signs in with it to the same account', async () => {
+    testApp = await buildSignerTestApp()
+    const { passkey, answer, client } = await signUp()
+    expect(answer).toMatchObject({ otpId: '', isNewUser: true, address: expect.stringMatching(/^0x/) })
+    const me = await whoami(client)
+    expect(me).toMatchObject({ orgId: answer.orgId, userId: answer.userId })
+    // The e-mail was not proven, so it is not the account's.
+    expect(me.email).toBeNull()
+    const [listed] = await listPasskeys(client)
+    expect(listed).toMatchObject({ id: passkey.credentialId, name: expect.stringMatching(/^passkey-\d+$/) })
+
+    const { frame, request } = passkeyLogin(passkey)
+    const login = await testApp.post('auth-passkey', request)
+    expect(login.statusCode, login.body).toBe(200)
+    const signedIn = login.json<{ credentialBundle: string; isNewUser: boolean; orgId: string }>()
+    expect(signedIn).toMatchObject({ isNewUser: false, orgId: answer.orgId })
+    const session = await decryptCredentialBundle({
+      bundle: signedIn.credentialBundle,
+      embeddedPrivateKey: frame.privateKey,
+    })
+    const again = await whoami({ ...client, sessionPrivateKey: session.privateKey })
+    expect(again.userId).toBe(answer.userId)
+
+    const stored = await testApp.database.db.execute<{ data: Record<string, unknown> }>(
+      sql`select data from signer_auth_methods where type = 'passkey'`,
+    )
+    expect(stored.rows[0]?.data).toMatchObject({ counter: 1, transports: ['internal'] })
+  })
+
+  it("answers 'No user found' for a credential no account has", async () => {
+    testApp = await buildSignerTestApp()
+    const stranger = createSoftwarePasskey({ origin, rpId })
+    const response = await testApp.post('auth-passkey', passkeyLogin(stranger).request)
+    expect(response.statusCode, response.body).toBe(404)
+    expect(response.json<ErrorBody>().error.message).toBe('No user found')
+  })
+
+  it('refuses a replayed assertion, a wrong origin or rpId, a counter that went back and a stale body', async () => {
+    testApp = await buildSignerTestApp()
+    const { passkey } = await signUp()
+    // A passkey whose counter stays 0 (as synced passkeys do): the replay store refuses the copy.
+    const { request } = passkeyLogin(passkey, { counter: 0 })
+    expect((await testApp.post('auth-passkey', request)).statusCode).toBe(200)
+    const replay = await testApp.post('auth-passkey', request)
+    expect(replay.statusCode, replay.body).toBe(409)
+    expect(replay.json<ErrorBody>().error.details?.reason).toBe('REPLAYED')
+    // With a counter, the copy is refused by the counter already.
+    const counted = passkeyLogin(passkey).request
+    expect((await testApp.post('auth-passkey', counted)).statusCode).toBe(200)
+    expect((await testApp.post('auth-passkey', counted)).json<ErrorBody>().error.details?.reason).toBe(
+      'SIGNATURE_INVALID',
+    )
+
+    for (const options of [{ origin: 'https://evil.example' }, { rpId: 'evil.example' }, { counter: 1 }]) {
+      const refused = await testApp.post('auth-passkey', passkeyLogin(passkey, options).request)
+      expect(refused.statusCode, `${JSON.stringify(options)}: ${refused.body}`).toBe(401)
+      expect(refused.json<ErrorBody>().error.details?.reason).toBe('SIGNATURE_INVALID')
+    }
+    const stale = await testApp.post(
+      'auth-passkey',
+      passkeyLogin(passkey, { timestampMs: testApp.clock.now() - 301_000 }).request,
+    )
+    expect(stale.statusCode, stale.body).toBe(401)
+    expect(stale.json<ErrorBody>().error.details?.reason).toBe('TIMESTAMP_STALE')
+    // A session-key stamp is not a passkey sign-in.
+    const wrongHeader = passkeyLogin(passkey).request
+    wrongHeader.stampedRequest.stamp.stampHeaderName = 'X-Stamp'
+    expect((await testApp.post('auth-passkey', wrongHeader)).statusCode).toBe(422)
+  })
+
+  it('refuses a registration with a made-up, reused or foreign-origin challenge', async () => {
+    testApp = await buildSignerTestApp()
+    const passkey = createSoftwarePasskey({ origin, rpId })
+    const madeUp =
+      'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'
+    const forged = await testApp.post('signup', {
+      passkey: { challenge: madeUp, attestation: passkey.attest(madeUp) },
+    })
+    expect(forged.statusCode, forged.body).toBe(401)
+    expect(forged.json<ErrorBody>().error.details?.reason).toBe('PASSKEY_CHALLENGE_INVALID')
+
+    const challenge = await getChallenge()
+    const phished = await testApp.post('signup', {
+      passkey: { challenge, attestation: passkey.attest(challenge, { origin: 'https://evil.example' }) },
+    })
+    expect(phished.statusCode, phished.body).toBe(401)
+    expect(phished.json<ErrorBody>().error.details?.reason).toBe('PASSKEY_REGISTRATION_INVALID')
+    // The challenge was spent by that try.
+    const reused = await testApp.post('signup', {
+      passkey: { challenge, attestation: passkey.attest(challenge) },
+    })
+    expect(reused.json<ErrorBody>().error.details?.reason).toBe('PASSKEY_CHALLENGE_INVALID')
+
+    testApp.clock.advance(301_000)
+    const late = await getChallenge()
+    testApp.clock.advance(301_000)
+    const expired = await testApp.post('signup', {
+      passkey: { challenge: late, attestation: passkey.attest(late) },
+    })
+    expect(expired.json<ErrorBody>().error.details?.reason).toBe('PASSKEY_CHALLENGE_INVALID')
+  })
+
+  it('adds and removes passkeys of the signed-in user, never the last way to sign in', async () => {
+    testApp = await buildSignerTestApp()
+    const { passkey: first, client } = await signUp()
+    const second = createSoftwarePasskey({ origin, rpId })
+    const challenge = await getChallenge()
+    const added = await postStamped(testApp, 'add-authenticator', client, {
+      type: 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2',
+      parameters: { challenge, attestation: second.attest(challenge), authenticatorName: 'Laptop' },
+    })
+    expect(added.statusCode, added.body).toBe(200)
+    expect(added.json()).toMatchObject({ authenticatorId: second.credentialId, name: 'Laptop' })
+    expect((await listPasskeys(client)).map((listed) => listed.id).sort()).toEqual(
+      [first.credentialId, second.credentialId].sort(),
+    )
+    // The same passkey twice is refused.
+    const againChallenge = await getChallenge()
+    const twice = await postStamped(testApp, 'add-authenticator', client, {
+      type: 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2',
+      parameters: { challenge: againChallenge, attestation: second.attest(againChallenge) },
+    })
+    expect(twice.statusCode, twice.body).toBe(409)
+
+    // The second passkey signs in too.
+    expect((await testApp.post('auth-passkey', passkeyLogin(second).request)).statusCode).toBe(200)
+
+    const removed = await postStamped(testApp, 'remove-authenticator', client, {
+      type: 'ACTIVITY_TYPE_DELETE_AUTHENTICATORS',
+      parameters: { authenticatorId: first.credentialId },
+    })
+    expect(removed.statusCode, removed.body).toBe(200)
+    expect(
+      (await testApp.post('auth-passkey', passkeyLogin(first).request)).json<ErrorBody>().error.message,
+    ).toBe('No user found')
+    const last = await postStamped(testApp, 'remove-authenticator', client, {
+      type: 'ACTIVITY_TYPE_DELETE_AUTHENTICATORS',
+      parameters: { authenticatorId: second.credentialId },
+    })
+    expect(last.statusCode, last.body).toBe(409)
+    expect(last.json<ErrorBody>().error.message).toBe(
+      'This is your only way to sign in. Add another one before you remove it.',
+    )
+    // Another user's passkey is not this user's to remove.
+    const other = await signInByEmail(testApp, 'other@example.com')
+    const foreign = await postStamped(testApp, 'remove-authenticator', other, {
+      type: 'ACTIVITY_TYPE_DELETE_AUTHENTICATORS',
+      parameters: { authenticatorId: second.credentialId },
+    })
+    expect(foreign.statusCode, foreign.body).toBe(404)
+  })
+
+  it('accepts a stamped route stamped by the passkey (X-Stamp-WebAuthn), and refuses it when the body changed', async () => {
+    testApp = await buildSignerTestApp()
+    const { passkey, answer } = await signUp()
+    const body = buildStampedBody({
+      type: 'ACTIVITY_TYPE_WHOAMI',
+      organizationId: answer.orgId,
+      parameters: {},
+      timestampMs: testApp.clock.now(),
+    })
+    const stamp = { stampHeaderName: 'X-Stamp-WebAuthn', stampHeaderValue: passkey.stamp(body) }
+    const me = await testApp.post('whoami', {
+      stampedRequest: { url: `${origin}/signer/v1/whoami`, body, stamp },
+    })
+    expect(me.statusCode, me.body).toBe(200)
+    expect(me.json()).toMatchObject({ orgId: answer.orgId, userId: answer.userId })
+
+    const changed = body.replace('"parameters":{}', '"parameters":{"x":1}')
+    const tampered = await testApp.post('whoami', {
+      stampedRequest: {
+        url: `${origin}/signer/v1/whoami`,
+        body: changed,
+        stamp: { stampHeaderName: 'X-Stamp-WebAuthn', stampHeaderValue: passkey.stamp(body) },
+      },
+    })
+    expect(tampered.statusCode, tampered.body).toBe(401)
+    expect(tampered.json<ErrorBody>().error.details?.reason).toBe('SIGNATURE_INVALID')
+  })
+})

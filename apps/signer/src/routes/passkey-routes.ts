@@ -1,0 +1,144 @@
+import { signerActivities } from '@quicklinks/protocol/signer-activities'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import { removeSignInMethod } from '../services/accounts/remove-sign-in-method.ts'
+import { completePasskeyAuth } from '../services/auth/complete-passkey-auth.ts'
+import { issuePasskeyChallenge } from '../services/passkeys/passkey-challenge.ts'
+import {
+  defaultPasskeyTransports,
+  getPasskeyRelyingParty,
+  passkeyAlgorithms,
+  passkeyTimeoutMs,
+} from '../services/passkeys/passkey-relying-party.ts'
+import { passkeyNameSchema, passkeyRegistrationSchema } from '../services/passkeys/passkey-schemas.ts'
+import { addPasskeyToUser } from '../services/passkeys/register-passkey.ts'
+import { verifyPasskeyRegistration } from '../services/passkeys/verify-passkey-registration.ts'
+import type { SignerRouteOptions } from './auth-routes.ts'
+import { createStampedRoute } from './create-stamped-route.ts'
+import { perIpPerMinute } from './signer-rate-limits.ts'
+import { stampedRequestBodySchema } from './stamped-request-body-schema.ts'
+
+const credentialResponseSchema = z.object({
+  credentialBundle: z.string(),
+  isNewUser: z.boolean(),
+  orgId: z.string(),
+})
+
+/**
+ * Passkeys (docs/signer.md#passkeys): a registration challenge, sign-in by passkey, and adding and
+ * removing the signed-in user's passkeys. Sign-up with a passkey is `signup` (auth-routes.ts).
+ */
+export const passkeyRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app, { context, limits }) => {
+  const stamped = {
+    addPasskey: createStampedRoute(context, {
+      type: signerActivities.addPasskey.type,
+      parametersSchema: passkeyRegistrationSchema.extend({ authenticatorName: passkeyNameSchema.optional() }),
+    }),
+    removePasskey: createStampedRoute(context, {
+      type: signerActivities.removePasskey.type,
+      parametersSchema: z.object({ authenticatorId: z.string().min(1).max(1024) }),
+    }),
+  }
+
+  app.post(
+    '/passkey-challenge',
+    {
+      config: perIpPerMinute(limits.codeChecksPerIpPerMinute),
+      schema: {
+        summary:
+          'A single-use challenge for creating a passkey (signup or add-authenticator), with the relying party and options',
+        tags: ['signer'],
+        body: z.object({}).passthrough().optional(),
+        response: {
+          200: z.object({
+            challenge: z.string(),
+            expiresAtMs: z.number(),
+            rp: z.object({ id: z.string(), name: z.string() }),
+            timeout: z.number(),
+            algorithms: z.array(z.number()),
+            defaultTransports: z.array(z.string()),
+          }),
+        },
+      },
+    },
+    // POST /signer/v1/passkey-challenge: a MACed, expiring challenge; the passkey registered with it spends it.
+    async () => {
+      const { challenge, expiresAtMs } = issuePasskeyChallenge(context)
+      const relyingParty = getPasskeyRelyingParty(context.config)
+      return {
+        challenge,
+        expiresAtMs,
+        rp: { id: relyingParty.rpId, name: relyingParty.rpName },
+        timeout: passkeyTimeoutMs,
+        algorithms: [...passkeyAlgorithms],
+        defaultTransports: [...defaultPasskeyTransports],
+      }
+    },
+  )
+
+  app.post(
+    '/auth-passkey',
+    {
+      config: perIpPerMinute(limits.codeChecksPerIpPerMinute),
+      schema: {
+        summary:
+          'Signs in with a passkey: a stamp-login body stamped with X-Stamp-WebAuthn; returns a session key encrypted to its publicKey',
+        tags: ['signer'],
+        body: stampedRequestBodySchema,
+        response: { 200: credentialResponseSchema },
+      },
+    },
+    // POST /signer/v1/auth-passkey: the passkey's user, found by the assertion's credential; a credential bundle.
+    async (request) => completePasskeyAuth(context, request.body.stampedRequest),
+  )
+
+  app.post(
+    '/add-authenticator',
+    {
+      schema: {
+        summary: 'Adds a passkey (made with a passkey-challenge) to the signed-in user',
+        tags: ['signer'],
+        body: stampedRequestBodySchema,
+        response: {
+          200: z.object({ authenticatorId: z.string(), name: z.string(), createdAt: z.string() }),
+        },
+      },
+      preHandler: stamped.addPasskey.verifyStamp,
+    },
+    // POST /signer/v1/add-authenticator: verify the attestation and store the passkey as a sign-in method.
+    async (request) => {
+      const verified = stamped.addPasskey.getVerified(request)
+      const { authenticatorName, ...registration } = verified.parameters
+      const passkey = await verifyPasskeyRegistration(context, { ...registration, name: authenticatorName })
+      await addPasskeyToUser(context.db, { userId: verified.userId, passkey })
+      return {
+        authenticatorId: passkey.credentialId,
+        name: passkey.data.name,
+        createdAt: passkey.data.createdAt,
+      }
+    },
+  )
+
+  app.post(
+    '/remove-authenticator',
+    {
+      schema: {
+        summary: "Removes one of the user's passkeys; refused for the last way to sign in",
+        tags: ['signer'],
+        body: stampedRequestBodySchema,
+        response: { 200: z.object({ removed: z.boolean() }) },
+      },
+      preHandler: stamped.removePasskey.verifyStamp,
+    },
+    // POST /signer/v1/remove-authenticator: through removeSignInMethod, so the last method stays.
+    async (request) => {
+      const verified = stamped.removePasskey.getVerified(request)
+      await removeSignInMethod(context.db, {
+        userId: verified.userId,
+        type: 'passkey',
+        identifier: verified.parameters.authenticatorId,
+      })
+      return { removed: true }
+    },
+  )
+}

@@ -1,0 +1,47 @@
+import { AppError } from '@quicklinks/core/app-error'
+import { and, eq } from 'drizzle-orm'
+import type { SignerDatabase } from '../../db/signer-database.ts'
+import { signerAuthMethods } from '../../db/signer-schema.ts'
+import { lockUserSignInMethods } from '../accounts/remove-sign-in-method.ts'
+import type { VerifiedPasskey } from './verify-passkey-registration.ts'
+
+/** The refusal of a passkey that is already registered (to this or another account). */
+export function passkeyTakenError(): AppError {
+  return new AppError('CONFLICT', {
+    message: 'passkey credential id already registered',
+    userMessage: 'This passkey is already registered.',
+  })
+}
+
+/**
+ * Adds a verified passkey to a user's sign-in methods (`signer_auth_methods` type `passkey`,
+ * identifier the credential id), under the user's method lock so it never interleaves with a
+ * removal. Throws CONFLICT ('This passkey is already registered.') for a credential id stored before.
+ */
+export async function addPasskeyToUser(
+  db: SignerDatabase,
+  input: { userId: string; passkey: VerifiedPasskey },
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await lockUserSignInMethods(tx, input.userId)
+    const inserted = await tx
+      .insert(signerAuthMethods)
+      .values({
+        userId: input.userId,
+        type: 'passkey',
+        identifier: input.passkey.credentialId,
+        data: input.passkey.data,
+      })
+      .onConflictDoNothing()
+      .returning({ id: signerAuthMethods.id })
+    if (inserted.length === 0) throw passkeyTakenError()
+  })
+}
+
+/** Writes a passkey's data on the row `createAccount` made for it (which carries no data). */
+export async function writePasskeyData(db: SignerDatabase, passkey: VerifiedPasskey): Promise<void> {
+  await db
+    .update(signerAuthMethods)
+    .set({ data: passkey.data })
+    .where(and(eq(signerAuthMethods.type, 'passkey'), eq(signerAuthMethods.identifier, passkey.credentialId)))
+}
