@@ -19,6 +19,27 @@ export type SignerConfig = {
   signerCodeSendCaps?: CodeSendCaps
   /** The issuers whose JWTs sign users in at `auth-jwt` (JWT_PROVIDERS); none when absent. */
   jwtProviders?: readonly JwtProvider[]
+  /** The OpenID Connect providers of social login (OAUTH_PROVIDERS); none when absent. */
+  oauthProviders?: readonly OAuthProvider[]
+  /**
+   * Where providers send the browser back (`redirect_uri`); default
+   * `${publicOrigin}/signer/v1/oauth-callback`, the signer mounted in the app server.
+   */
+  oauthCallbackUrl?: string
+}
+
+/** One social-login provider (docs/signer.md#social-login). */
+export type OAuthProvider = {
+  /** What a client sends as `authProviderId`; google, apple, facebook, twitch, auth0 have default scopes. */
+  id: string
+  /** The issuer URL; endpoints come from its discovery document. */
+  issuer: string
+  /** This app's client id (the `aud` of its id tokens). */
+  clientId: string
+  /** Sent to the token endpoint when set (client_secret_post). */
+  clientSecret?: string
+  /** Scopes to ask for instead of the id's default. */
+  scope?: string
 }
 
 /** One custom-JWT issuer (docs/signer.md#auth-jwt). */

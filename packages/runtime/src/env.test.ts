@@ -27,6 +27,7 @@ describe('parseEnv', () => {
       signerSessionSeconds: 900,
       signerCodeSendCaps: { perContactPerDay: 10, perPhonePrefixPerDay: 300 },
       jwtProviders: [],
+      oauthProviders: [],
       smtpUrl: undefined,
       smtpPort: 2525,
       mailFrom: 'Quick Links <no-reply@quicklinks.local>',
@@ -80,6 +81,43 @@ describe('parseEnv', () => {
     expect(() => parseEnv({ ...deployed, WALLETCONNECT_PROJECT_ID: 'my-project' })).toThrow(
       /WALLETCONNECT_PROJECT_ID: must be a WalletConnect \(Reown\) project id/,
     )
+  })
+
+  it('reads OAUTH_PROVIDERS as a JSON array of {id, issuer, clientId, clientSecret?, scope?}, naming each problem', () => {
+    const google = {
+      id: 'google',
+      issuer: 'https://accounts.google.com',
+      clientId: 'app.apps.googleusercontent.com',
+    }
+    const oauthProviders = (value: unknown, extra: Record<string, string> = {}) =>
+      parseEnv({ ...deployed, ...extra, OAUTH_PROVIDERS: JSON.stringify(value) }).oauthProviders
+    expect(parseEnv(deployed).oauthProviders).toEqual([])
+    const custom = {
+      id: 'acme',
+      issuer: 'https://login.acme.example/',
+      clientId: 'ql',
+      clientSecret: 's3',
+      scope: 'openid email',
+    }
+    expect(oauthProviders([google, custom])).toEqual([
+      google,
+      { ...custom, issuer: 'https://login.acme.example' },
+    ])
+    expect(() => parseEnv({ ...deployed, OAUTH_PROVIDERS: '[{id: google}]' })).toThrow(
+      /OAUTH_PROVIDERS: must be a JSON array of \{id, issuer, clientId, clientSecret\?, scope\?\}, but it is not JSON/,
+    )
+    expect(() => oauthProviders([{ ...google, issuer: 'accounts.google.com' }])).toThrow(
+      /OAUTH_PROVIDERS: \[0\]\.issuer: must be the http\(s\) issuer URL/,
+    )
+    expect(() => oauthProviders([google, google])).toThrow(/OAUTH_PROVIDERS: \[1\]\.id: id is given twice/)
+    expect(() => oauthProviders([{ ...google, client_id: 'x' }])).toThrow(
+      /OAUTH_PROVIDERS: \[0\]: .*client_id/,
+    )
+    const plain = { ...custom, issuer: 'http://login.acme.example' }
+    expect(() => oauthProviders([plain])).toThrow(
+      /OAUTH_PROVIDERS: \[0\]\.issuer: must be https outside dev mode/,
+    )
+    expect(oauthProviders([plain], { DEV_MODE: 'true' })).toEqual([plain])
   })
 
   it('reads JWT_PROVIDERS as a JSON array of {id, issuer, jwksUrl, audience}, naming the entry and field of each problem', () => {

@@ -136,6 +136,84 @@ const jwtProvidersSchema = z
     return z.NEVER
   })
 
+/** One OpenID Connect provider of social login (an entry of OAUTH_PROVIDERS; docs/signer.md#social-login). */
+export type OAuthProviderConfig = {
+  /** What the SDK sends as `authProviderId`: google, apple, facebook, twitch and auth0 have default scopes, any other id is a custom provider. */
+  id: string
+  /** The issuer; its endpoints come from `{issuer}/.well-known/openid-configuration`. */
+  issuer: string
+  /** This app's client id at the provider (the `aud` of its id tokens). */
+  clientId: string
+  /** The client secret, sent to the token endpoint (client_secret_post); absent for a public client. */
+  clientSecret?: string
+  /** Scopes to ask for; default per id (docs/signer.md#social-login). */
+  scope?: string
+}
+
+const oauthProvidersShape = 'a JSON array of {id, issuer, clientId, clientSecret?, scope?}'
+
+const oauthProviderListSchema = z
+  .array(
+    z
+      .object({
+        id: z
+          .string({ error: 'must be a string' })
+          .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1 to 64 letters, digits, dots, hyphens or underscores'),
+        // A linked provider is keyed `{issuer}|{subject}`: a `|` in an issuer could make two keys read alike.
+        issuer: z
+          .url({
+            protocol: /^https?$/,
+            error: 'must be the http(s) issuer URL of an OpenID Connect provider',
+          })
+          .max(512)
+          .regex(/^[^|]*$/, 'must not contain |'),
+        clientId: z.string({ error: "must be this app's client id at the provider" }).min(1).max(512),
+        clientSecret: z.string().min(1).max(4096).optional(),
+        scope: z.string().min(1).max(512).optional(),
+      })
+      .strict(),
+    { error: `must be ${oauthProvidersShape}` },
+  )
+  .superRefine((providers, context) => {
+    const seen = new Set<string>()
+    providers.forEach((provider, index) => {
+      if (seen.has(provider.id))
+        context.addIssue({ code: 'custom', path: [index, 'id'], message: 'id is given twice' })
+      seen.add(provider.id)
+    })
+  })
+
+/**
+ * OAUTH_PROVIDERS: the OpenID Connect providers of social login, as JSON. Unset: none (no social
+ * buttons). Each problem is named with its entry, e.g. `[0].issuer: …`.
+ */
+const oauthProvidersSchema = z
+  .string()
+  .optional()
+  .transform((value, context): OAuthProviderConfig[] => {
+    if (value === undefined) return []
+    let json: unknown
+    try {
+      json = JSON.parse(value)
+    } catch (error) {
+      context.addIssue({
+        code: 'custom',
+        message: `must be ${oauthProvidersShape}, but it is not JSON (${(error as Error).message})`,
+      })
+      return z.NEVER
+    }
+    const parsed = oauthProviderListSchema.safeParse(json)
+    if (parsed.success) {
+      return parsed.data.map((provider) => ({ ...provider, issuer: provider.issuer.replace(/\/+$/, '') }))
+    }
+    for (const issue of parsed.error.issues) {
+      const path = issue.path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`))
+      const where = path.join('').replace(/^\./, '')
+      context.addIssue({ code: 'custom', message: where ? `${where}: ${issue.message}` : issue.message })
+    }
+    return z.NEVER
+  })
+
 const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).optional(),
@@ -167,6 +245,7 @@ const environmentSchema = z.object({
   SIGNER_CODES_PER_CONTACT_PER_DAY: z.coerce.number().int().min(1).max(1000).default(10),
   SIGNER_SMS_PER_PREFIX_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(300),
   JWT_PROVIDERS: jwtProvidersSchema,
+  OAUTH_PROVIDERS: oauthProvidersSchema,
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
@@ -240,6 +319,8 @@ export type ServerConfig = {
   signerCodeSendCaps: { perContactPerDay: number; perPhonePrefixPerDay: number }
   /** JWT_PROVIDERS: the issuers whose tokens sign users in at /signer/v1/auth-jwt; empty: none. */
   jwtProviders: readonly JwtProviderConfig[]
+  /** OAUTH_PROVIDERS: the OpenID Connect providers of social login; empty: none. */
+  oauthProviders: readonly OAuthProviderConfig[]
   /**
    * Where mail goes: SMTP_URL when set; else, in dev mode, the built-in catcher on smtpPort;
    * else undefined (sending mail then fails with a clear error).
@@ -332,6 +413,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
       perPhonePrefixPerDay: env.SIGNER_SMS_PER_PREFIX_PER_DAY,
     },
     jwtProviders: env.JWT_PROVIDERS,
+    oauthProviders: env.OAUTH_PROVIDERS,
     smtpUrl: env.SMTP_URL ?? (env.DEV_MODE ? `smtp://127.0.0.1:${env.SMTP_PORT}` : undefined),
     smtpPort: env.SMTP_PORT,
     mailFrom: env.MAIL_FROM,
@@ -396,6 +478,16 @@ function findDeploymentRisks(env: z.infer<typeof environmentSchema>): string[] {
     if (!env.DEV_MODE && url.protocol === 'http:' && !isLoopback) {
       problems.push(
         `  JWT_PROVIDERS: [${index}].jwksUrl: must be https outside dev mode (keys fetched over http could be swapped in transit)`,
+      )
+    }
+  })
+  env.OAUTH_PROVIDERS.forEach((provider, index) => {
+    // The discovery document names the keys that vouch for every id token: it must not travel in clear.
+    const url = new URL(provider.issuer)
+    const isLoopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)
+    if (!env.DEV_MODE && url.protocol === 'http:' && !isLoopback) {
+      problems.push(
+        `  OAUTH_PROVIDERS: [${index}].issuer: must be https outside dev mode (its keys fetched over http could be swapped in transit)`,
       )
     }
   })

@@ -31,6 +31,7 @@ export function createTestConfig(overrides: Partial<ServerConfig> = {}): ServerC
     signerSessionSeconds: 900,
     signerCodeSendCaps: { perContactPerDay: 10, perPhonePrefixPerDay: 300 },
     jwtProviders: [],
+    oauthProviders: [],
     smtpUrl: undefined,
     smtpPort: 0,
     mailFrom: 'Quick Links <no-reply@quicklinks.local>',

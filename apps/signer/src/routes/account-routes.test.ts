@@ -46,6 +46,8 @@ describe('signer-config and account routes', () => {
       exportSignerPublicKey: expect.stringMatching(/^04[0-9a-f]{128}$/),
       sessionExpirationSeconds: 900,
       authMethods: ['email', 'sms'],
+      authProviders: [],
+      oauthCallbackUrl: 'http://localhost:3999/signer/v1/oauth-callback',
     })
     expect(parseP256PublicKey(config.exportSignerPublicKey, 'uncompressed')).toBeDefined()
     // The key is the service's, stable across calls.

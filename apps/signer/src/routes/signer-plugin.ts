@@ -3,11 +3,13 @@ import type { SignerDatabase } from '../db/signer-database.ts'
 import type { Delivery } from '../delivery.ts'
 import { loadSignerKeyring } from '../services/keyring/load-signer-keyring.ts'
 import { deleteExpiredSignerRows } from '../services/maintenance/delete-expired-signer-rows.ts'
+import { createOAuthDirectory } from '../services/oauth/oauth-directory.ts'
 import type { SignerConfig } from '../signer-config.ts'
 import type { SignerContext } from '../signer-context.ts'
 import { accountRoutes } from './account-routes.ts'
 import { authRoutes } from './auth-routes.ts'
 import { mfaRoutes } from './mfa-routes.ts'
+import { oauthRoutes } from './oauth-routes.ts'
 import { passkeyRoutes } from './passkey-routes.ts'
 import { signerConfigRoutes } from './signer-config-routes.ts'
 import { defaultSignerRateLimits, type SignerRateLimits } from './signer-rate-limits.ts'
@@ -57,7 +59,10 @@ export const signerPlugin: FastifyPluginAsync<SignerPluginOptions> = async (app,
   // Set by a stamped route's preHandler (create-stamped-route.ts), read by its handler.
   app.decorateRequest('stampedCall', null)
   await app.register(authRoutes, { context, limits })
-  await app.register(signerConfigRoutes, { context, limits })
+  // Social login's providers, their endpoints discovered on first use (docs/signer.md#social-login).
+  const directory = createOAuthDirectory(options.config.oauthProviders ?? [], now)
+  await app.register(signerConfigRoutes, { context, limits, directory })
+  await app.register(oauthRoutes, { context, limits, directory })
   await app.register(accountRoutes, { context, limits })
   await app.register(passkeyRoutes, { context, limits })
   await app.register(mfaRoutes, { context, limits })

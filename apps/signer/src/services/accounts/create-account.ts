@@ -64,7 +64,12 @@ export async function createAccount(
     const email = method.type === 'email' ? method.identifier : null
     const phone = method.type === 'sms' ? method.identifier : null
     await tx.insert(signerUsers).values({ id: userId, organizationId, email, phone })
-    await tx.insert(signerAuthMethods).values({ userId, type: method.type, identifier: method.identifier })
+    await tx.insert(signerAuthMethods).values({
+      userId,
+      type: method.type,
+      identifier: method.identifier,
+      data: method.data ?? null,
+    })
 
     const wallet =
       reservation === undefined

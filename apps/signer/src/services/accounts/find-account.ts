@@ -35,7 +35,12 @@ const accountColumns = {
  * A way to sign in as `signer_auth_methods` keys it: an e-mail or SMS contact (its channel and
  * normalised address), or a custom JWT (`jwt`, `{issuer}|{subject}`).
  */
-export type SignInMethod = { type: SignerAuthMethodType; identifier: string }
+export type SignInMethod = {
+  type: SignerAuthMethodType
+  identifier: string
+  /** Kept in the row's `data` when the method is added (a linked provider's id and e-mail). */
+  data?: Record<string, unknown>
+}
 
 /** The sign-in method of an e-mail or phone. */
 export function toSignInMethod(contact: Contact): SignInMethod {

@@ -1,0 +1,419 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  buildSignerTestApp,
+  createFrameKey,
+  postStamped,
+  readCode,
+  type SignedInClient,
+  type SignerTestApp,
+  signInByEmail,
+} from '../../test/build-signer-test-app.ts'
+import { decryptCredentialBundle } from '../crypto/bundles/decrypt-credential-bundle.ts'
+import { type DevOidcProvider, startDevOidcProvider } from '../dev/start-dev-oidc-provider.ts'
+import type { OAuthPopupResult } from '../services/oauth/complete-oauth-callback.ts'
+import { createOAuthDirectory } from '../services/oauth/oauth-directory.ts'
+import { getOAuthNonce } from '../services/oauth/oauth-request-key.ts'
+import { verifyOAuthIdToken } from '../services/oauth/verify-oauth-id-token.ts'
+
+// Social login (docs/signer.md#social-login) against a real oidc-provider (the dev provider of
+// `npm start`) on loopback: the browser's part (authorization request, login page, redirects) is
+// driven with fetch and a cookie jar, the signer's callback with inject.
+
+const callbackUrl = 'http://localhost:3999/signer/v1/oauth-callback'
+let oidc: DevOidcProvider
+let testApp: SignerTestApp
+
+beforeAll(async () => {
+  oidc = await startDevOidcProvider({ port: 0, redirectUris: [callbackUrl] })
+  testApp = await buildSignerTestApp({ oauthProviders: [oidc.providerConfig] })
+})
+
+afterAll(async () => {
+  await testApp.close()
+  await oidc.close()
+})
+
+type Frame = ReturnType<typeof createFrameKey>
+
+type Flow = {
+  frame: Frame
+  state: string
+  authorizationUrl: string
+}
+
+/** What the SDK does before opening the popup: prepare-oauth, then the authorization URL. */
+async function prepareFlow(
+  options: {
+    frame?: Frame
+    mode?: 'popup' | 'redirect'
+    fetchIdTokenOnly?: boolean
+    /** Puts another key than the prepared one in the state. */
+    stateKey?: string
+    /** Sends another nonce to the provider than the prepared one. */
+    providerNonce?: string
+    redirectUrl?: string
+  } = {},
+): Promise<Flow> {
+  const frame = options.frame ?? createFrameKey()
+  const nonce = getOAuthNonce(frame.targetPublicKey)
+  const prepared = await testApp.post('prepare-oauth', { nonce })
+  expect(prepared.statusCode, prepared.body).toBe(200)
+  const config = prepared.json<{
+    codeChallenge: string
+    requestKey: string
+    authProviders: { id: string; authEndpoint: string; clientId: string; scope?: string }[]
+    oauthCallbackUrl: string
+  }>()
+  const provider = config.authProviders.find((candidate) => candidate.id === 'dev')
+  if (provider === undefined) throw new Error('the dev provider is not listed')
+  const state = Buffer.from(
+    JSON.stringify({
+      authProviderId: 'dev',
+      requestKey: config.requestKey,
+      targetPublicKey: options.stateKey ?? frame.targetPublicKey,
+      mode: options.mode ?? 'popup',
+      expirationSeconds: 600,
+      ...(options.fetchIdTokenOnly === undefined ? {} : { fetchIdTokenOnly: options.fetchIdTokenOnly }),
+      ...(options.redirectUrl === undefined ? {} : { redirectUrl: options.redirectUrl }),
+    }),
+  ).toString('base64url')
+  const url = new URL(provider.authEndpoint)
+  url.search = new URLSearchParams({
+    client_id: provider.clientId,
+    redirect_uri: config.oauthCallbackUrl,
+    response_type: 'code',
+    scope: provider.scope ?? 'openid email',
+    code_challenge: config.codeChallenge,
+    code_challenge_method: 'S256',
+    prompt: 'select_account',
+    nonce: options.providerNonce ?? nonce,
+    state,
+  }).toString()
+  return { frame, state, authorizationUrl: url.href }
+}
+
+/** The browser at the provider: follows redirects with a cookie jar, picks an account (or cancels), until the callback. */
+async function authorize(flow: Flow, choice: { accountId: string } | 'cancel'): Promise<URL> {
+  const jar = new Map<string, string>()
+  let url = flow.authorizationUrl
+  let body: URLSearchParams | undefined
+  for (let hop = 0; hop < 12; hop += 1) {
+    if (url.startsWith(callbackUrl)) return new URL(url)
+    const response = await fetch(url, {
+      method: body === undefined ? 'GET' : 'POST',
+      redirect: 'manual',
+      headers: {
+        cookie: [...jar].map(([name, value]) => `${name}=${value}`).join('; '),
+        ...(body === undefined ? {} : { 'content-type': 'application/x-www-form-urlencoded' }),
+      },
+      ...(body === undefined ? {} : { body }),
+    })
+    body = undefined
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair = ''] = cookie.split(';')
+      const separator = pair.indexOf('=')
+      jar.set(pair.slice(0, separator), pair.slice(separator + 1))
+    }
+    const location = response.headers.get('location')
+    if (location !== null) {
+      url = new URL(location, url).href
+      continue
+    }
+    const html = await response.text()
+    expect(response.status, html).toBe(200)
+    expect(html).toContain('<h1>Dev login</h1>')
+    const uid = /action="\/interaction\/([\w-]+)\/login"/.exec(html)?.[1]
+    if (uid === undefined) throw new Error(`no login form in ${html}`)
+    if (choice === 'cancel') {
+      url = `${oidc.issuer}/interaction/${uid}/abort`
+      body = new URLSearchParams()
+    } else {
+      url = `${oidc.issuer}/interaction/${uid}/login`
+      body = new URLSearchParams({ accountId: choice.accountId })
+    }
+  }
+  throw new Error('too many redirects')
+}
+
+async function callSignerCallback(callback: URL) {
+  return testApp.app.inject({ method: 'GET', url: `/signer/v1/oauth-callback${callback.search}` })
+}
+
+/** The popup page's message to its opener. */
+function readPopupMessage(html: string): { type: string; nonce: string; result: OAuthPopupResult } {
+  const json = /<script type="application\/json" id="oauth-result">(.*?)<\/script>/s.exec(html)?.[1]
+  if (json === undefined) throw new Error(`no result in ${html}`)
+  const data = JSON.parse(json) as {
+    message: { type: string; nonce: string; result: OAuthPopupResult }
+    targetOrigin: string
+  }
+  expect(data.targetOrigin).toBe('http://localhost:3999')
+  return data.message
+}
+
+/** The whole popup flow for a test account; returns the popup result. */
+async function signInWithProvider(accountId: string, options: Parameters<typeof prepareFlow>[0] = {}) {
+  const flow = await prepareFlow(options)
+  const callback = await authorize(flow, { accountId })
+  const response = await callSignerCallback(callback)
+  expect(response.statusCode, response.body).toBe(200)
+  const message = readPopupMessage(response.body)
+  expect(message.nonce).toBe(getOAuthNonce(flow.frame.targetPublicKey))
+  return { flow, callback, result: message.result }
+}
+
+/** Opens a SUCCESS result's bundle with the frame key. */
+async function openSession(result: OAuthPopupResult, frame: Frame): Promise<SignedInClient> {
+  expect(result.status, result.error).toBe('SUCCESS')
+  const session = await decryptCredentialBundle({
+    bundle: result.bundle ?? '',
+    embeddedPrivateKey: frame.privateKey,
+  })
+  return {
+    orgId: result.orgId ?? '',
+    sessionPrivateKey: session.privateKey,
+    sessionPublicKey: session.publicKey,
+    isNewUser: result.isSignup === true,
+  }
+}
+
+async function whoami(client: SignedInClient) {
+  const response = await postStamped(testApp, 'whoami', client, { type: 'ACTIVITY_TYPE_WHOAMI' })
+  expect(response.statusCode, response.body).toBe(200)
+  return response.json<{ orgId: string; userId: string; email: string | null }>()
+}
+
+describe('social login (prepare-oauth, oauth-callback)', () => {
+  it('signer-config and prepare-oauth list the provider with its discovered authorization endpoint', async () => {
+    const response = await testApp.post('signer-config', {})
+    expect(response.statusCode, response.body).toBe(200)
+    const config = response.json<{ authProviders: unknown[]; oauthCallbackUrl: string }>()
+    expect(config.authProviders).toEqual([
+      { id: 'dev', isCustomProvider: true, authEndpoint: `${oidc.issuer}/auth`, clientId: 'quick-links-dev' },
+    ])
+    expect(config.oauthCallbackUrl).toBe(callbackUrl)
+    const refused = await testApp.post('prepare-oauth', { nonce: 'not-a-hash' })
+    expect(refused.statusCode).toBe(422)
+  })
+
+  it('a first sign-in creates the account; the next one opens the same account', async () => {
+    const first = await signInWithProvider('alice')
+    expect(first.result).toMatchObject({ status: 'SUCCESS', isSignup: true, providerName: 'dev' })
+    const me = await whoami(await openSession(first.result, first.flow.frame))
+    expect(me.orgId).toBe(first.result.orgId)
+    // A provider identity is not a contact: the account has no e-mail sign-in.
+    expect(me.email).toBeNull()
+
+    const second = await signInWithProvider('alice')
+    expect(second.result).toMatchObject({ status: 'SUCCESS', isSignup: false, orgId: first.result.orgId })
+    expect((await whoami(await openSession(second.result, second.flow.frame))).userId).toBe(me.userId)
+  })
+
+  it('redirect mode sends the browser back to the app with the auth-return parameters, never to another origin', async () => {
+    const flow = await prepareFlow({
+      mode: 'redirect',
+      redirectUrl: 'http://localhost:3999/login?next=%2Flinks',
+    })
+    const response = await callSignerCallback(await authorize(flow, { accountId: 'alice' }))
+    expect(response.statusCode).toBe(303)
+    const target = new URL(response.headers.location as string)
+    expect(`${target.origin}${target.pathname}`).toBe('http://localhost:3999/login')
+    expect(target.searchParams.get('next')).toBe('/links')
+    expect(target.searchParams.get('status')).toBe('SUCCESS')
+    expect(target.searchParams.get('auth-provider')).toBe('dev')
+    const session = await openSession(
+      {
+        status: 'SUCCESS',
+        bundle: target.searchParams.get('oauth-bundle') ?? '',
+        orgId: target.searchParams.get('org-id') ?? '',
+      },
+      flow.frame,
+    )
+    expect((await whoami(session)).orgId).toBe(target.searchParams.get('org-id'))
+
+    const elsewhere = await prepareFlow({ mode: 'redirect', redirectUrl: 'https://evil.example/steal' })
+    const redirected = await callSignerCallback(await authorize(elsewhere, { accountId: 'alice' }))
+    expect(new URL(redirected.headers.location as string).origin).toBe('http://localhost:3999')
+  })
+
+  it('refuses a replayed callback (the same code and state)', async () => {
+    const { callback, result } = await signInWithProvider('alice')
+    expect(result.status).toBe('SUCCESS')
+    const again = await callSignerCallback(callback)
+    expect(readPopupMessage(again.body).result).toMatchObject({
+      status: 'ERROR',
+      error: 'This sign-in was already used. Start again.',
+    })
+    expect(again.body).not.toContain('"bundle"')
+  })
+
+  it('never mints a session for a frame key other than the one whose nonce was prepared', async () => {
+    const other = createFrameKey()
+    const swapped = await prepareFlow({ stateKey: other.targetPublicKey })
+    const response = await callSignerCallback(await authorize(swapped, { accountId: 'alice' }))
+    expect(readPopupMessage(response.body).result).toMatchObject({
+      status: 'ERROR',
+      error: 'This sign-in was prepared for another browser key. Start again.',
+    })
+
+    // The provider was asked with another nonce than the one sealed in the requestKey.
+    const wrongNonce = await prepareFlow({ providerNonce: getOAuthNonce(other.targetPublicKey) })
+    const refused = await callSignerCallback(await authorize(wrongNonce, { accountId: 'alice' }))
+    expect(readPopupMessage(refused.body).result).toMatchObject({
+      status: 'ERROR',
+      error: 'The sign-in token from the provider was issued for another sign-in (its nonce does not match).',
+    })
+  })
+
+  it('a state that is not the SDK’s is a 400 page that posts nothing; a cancelled login is an error result', async () => {
+    const bad = await testApp.app.inject({
+      method: 'GET',
+      url: '/signer/v1/oauth-callback?code=x&state=garbage',
+    })
+    expect(bad.statusCode).toBe(400)
+    expect(bad.body).not.toContain('oauth-result')
+    expect(bad.headers['content-security-policy']).toContain("script-src 'sha256-")
+
+    const flow = await prepareFlow()
+    const response = await callSignerCallback(await authorize(flow, 'cancel'))
+    expect(readPopupMessage(response.body).result).toMatchObject({
+      status: 'ERROR',
+      error: 'The sign-in was cancelled.',
+    })
+  })
+
+  it('verifies id tokens: a wrong audience, a wrong issuer and an expired token are refused', async () => {
+    const { result } = await signInWithProvider('carol', { fetchIdTokenOnly: true })
+    expect(result).toMatchObject({
+      status: 'FETCHED_ID_TOKEN_ONLY',
+      providerName: 'dev',
+      email: 'carol@example.com',
+    })
+    const idToken = result.idToken ?? ''
+    const now = Date.now()
+    const directory = createOAuthDirectory([oidc.providerConfig], () => now)
+    const provider = await directory.get('dev')
+    await expect(verifyOAuthIdToken(provider, idToken, { nowMs: now })).resolves.toMatchObject({
+      subject: 'carol',
+      isEmailVerified: true,
+    })
+    await expect(
+      verifyOAuthIdToken(
+        { ...provider, provider: { ...provider.provider, clientId: 'another-app' } },
+        idToken,
+        {
+          nowMs: now,
+        },
+      ),
+    ).rejects.toThrow('The sign-in token from the provider has a wrong aud claim.')
+    await expect(
+      verifyOAuthIdToken({ ...provider, issuer: 'http://127.0.0.1:1' }, idToken, { nowMs: now }),
+    ).rejects.toThrow('The sign-in token from the provider has a wrong iss claim.')
+    await expect(verifyOAuthIdToken(provider, idToken, { nowMs: now + 2 * 3600_000 })).rejects.toThrow(
+      'The sign-in token from the provider has expired.',
+    )
+    await expect(verifyOAuthIdToken(provider, `${idToken.slice(0, -4)}AAAA`, { nowMs: now })).rejects.toThrow(
+      'The sign-in token from the provider is not valid.',
+    )
+  })
+})
+
+describe('account linking, add-oauth-provider and remove-oauth-provider', () => {
+  it('a provider e-mail of an existing account asks for its e-mail code, then the provider is added and both sign-ins open the account', async () => {
+    const byEmail = await signInByEmail(testApp, 'bob@example.com')
+    const account = await whoami(byEmail)
+    const mailsBefore = testApp.delivery.emails.length
+
+    const linking = await signInWithProvider('bob')
+    expect(linking.result).toMatchObject({
+      status: 'ACCOUNT_LINKING_CONFIRMATION_REQUIRED',
+      email: 'bob@example.com',
+      providerName: 'dev',
+      orgId: account.orgId,
+    })
+    expect(linking.result.bundle).toBeUndefined()
+    expect(testApp.delivery.emails.length).toBe(mailsBefore + 1)
+
+    // The e-mail code, entered in the same browser (frame key) the provider flow ran in.
+    const otp = await testApp.post('otp', {
+      orgId: linking.result.orgId,
+      otpId: linking.result.otpId,
+      otpCode: readCode(testApp.delivery.emails.at(-1)?.text ?? ''),
+      targetPublicKey: linking.flow.frame.targetPublicKey,
+    })
+    expect(otp.statusCode, otp.body).toBe(200)
+    const session = await decryptCredentialBundle({
+      bundle: otp.json<{ credentialBundle: string }>().credentialBundle,
+      embeddedPrivateKey: linking.flow.frame.privateKey,
+    })
+    const client: SignedInClient = {
+      orgId: account.orgId,
+      sessionPrivateKey: session.privateKey,
+      sessionPublicKey: session.publicKey,
+      isNewUser: false,
+    }
+    const added = await postStamped(testApp, 'add-oauth-provider', client, {
+      type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS',
+      parameters: { providerName: 'dev', oidcToken: linking.result.idToken },
+    })
+    expect(added.statusCode, added.body).toBe(200)
+    expect(added.json()).toMatchObject({
+      oauthProvider: { providerId: 'dev', subject: 'bob', email: 'bob@example.com' },
+    })
+
+    // The id token works once.
+    const replayed = await postStamped(testApp, 'add-oauth-provider', client, {
+      type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS',
+      parameters: { providerName: 'dev', oidcToken: linking.result.idToken },
+    })
+    expect(replayed.statusCode).toBe(401)
+
+    const again = await signInWithProvider('bob')
+    expect(again.result).toMatchObject({ status: 'SUCCESS', isSignup: false, orgId: account.orgId })
+    expect((await whoami(await openSession(again.result, again.flow.frame))).userId).toBe(account.userId)
+    expect((await whoami(await signInByEmail(testApp, 'bob@example.com'))).userId).toBe(account.userId)
+  })
+
+  it('links a provider from Settings, refuses one linked elsewhere, unlinks, and never removes the last way in', async () => {
+    const owner = await signInByEmail(testApp, 'dora@example.com')
+    const fetched = await signInWithProvider('carol', { fetchIdTokenOnly: true })
+    const added = await postStamped(testApp, 'add-oauth-provider', owner, {
+      type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS',
+      parameters: { providerName: 'dev', oidcToken: fetched.result.idToken },
+    })
+    expect(added.statusCode, added.body).toBe(200)
+    const { oauthProvider } = added.json<{ oauthProvider: { issuer: string; subject: string } }>()
+
+    const viaCarol = await signInWithProvider('carol')
+    expect(viaCarol.result).toMatchObject({ status: 'SUCCESS', orgId: owner.orgId, isSignup: false })
+
+    // Another account cannot take carol's identity.
+    const other = await signInByEmail(testApp, 'erin@example.com')
+    const taken = await signInWithProvider('carol', { fetchIdTokenOnly: true })
+    const refused = await postStamped(testApp, 'add-oauth-provider', other, {
+      type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS',
+      parameters: { providerName: 'dev', oidcToken: taken.result.idToken },
+    })
+    expect(refused.statusCode).toBe(409)
+
+    const removed = await postStamped(testApp, 'remove-oauth-provider', owner, {
+      type: 'ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS',
+      parameters: { issuer: oauthProvider.issuer, subject: oauthProvider.subject },
+    })
+    expect(removed.statusCode, removed.body).toBe(200)
+    const afterRemoval = await signInWithProvider('carol')
+    expect(afterRemoval.result).toMatchObject({ status: 'SUCCESS', isSignup: true })
+    expect(afterRemoval.result.orgId).not.toBe(owner.orgId)
+
+    // carol's new account has only this provider: removing it is refused.
+    const carol = await openSession(afterRemoval.result, afterRemoval.flow.frame)
+    const last = await postStamped(testApp, 'remove-oauth-provider', carol, {
+      type: 'ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS',
+      parameters: { issuer: oauthProvider.issuer, subject: oauthProvider.subject },
+    })
+    expect(last.statusCode).toBe(409)
+    expect(last.json<{ error: { message: string } }>().error.message).toBe(
+      'This is your only way to sign in. Add another one before you remove it.',
+    )
+  })
+})

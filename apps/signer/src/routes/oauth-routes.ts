@@ -1,0 +1,251 @@
+import { createHash } from 'node:crypto'
+import { signerActivities } from '@quicklinks/protocol/signer-activities'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import { removeSignInMethod } from '../services/accounts/remove-sign-in-method.ts'
+import { deriveSignerSecret } from '../services/keyring/load-signer-keyring.ts'
+import {
+  completeOAuthCallback,
+  getOAuthReturnUrl,
+  type OAuthPopupResult,
+  readOAuthState,
+} from '../services/oauth/complete-oauth-callback.ts'
+import { linkOAuthProvider } from '../services/oauth/link-oauth-provider.ts'
+import type { OAuthDirectory } from '../services/oauth/oauth-directory.ts'
+import { createOAuthRequest, getOAuthNonce } from '../services/oauth/oauth-request-key.ts'
+import {
+  oauthCallbackScript,
+  oauthResultMessageType,
+  renderOAuthCallbackPage,
+} from '../services/oauth/render-oauth-callback-page.ts'
+import type { SignerRouteOptions } from './auth-routes.ts'
+import { createStampedRoute } from './create-stamped-route.ts'
+import { perIpPerMinute } from './signer-rate-limits.ts'
+import { stampedRequestBodySchema } from './stamped-request-body-schema.ts'
+
+/** Where providers send the browser back: OAUTH callback setting, else the signer mounted in the app server. */
+export function getOAuthCallbackUrl(config: { publicOrigin: string; oauthCallbackUrl?: string }): string {
+  return config.oauthCallbackUrl ?? `${config.publicOrigin}/signer/v1/oauth-callback`
+}
+
+const publicProviderSchema = z.object({
+  id: z.string(),
+  isCustomProvider: z.boolean(),
+  authEndpoint: z.string(),
+  clientId: z.string(),
+  scope: z.string().optional(),
+  claims: z.string().optional(),
+  otherParameters: z.record(z.string(), z.string()).optional(),
+})
+
+const callbackQuerySchema = z.object({
+  code: z.string().max(4096).optional(),
+  state: z.string().max(8192).optional(),
+  error: z.string().max(256).optional(),
+  error_description: z.string().max(1024).optional(),
+})
+
+/** The auth-return parameters a redirect-mode sign-in comes back with (docs/signer.md#social-login). */
+function toReturnParameters(result: OAuthPopupResult): Record<string, string> {
+  const entries: [string, string | boolean | undefined][] = [
+    ['status', result.status],
+    ['oauth-bundle', result.bundle],
+    ['org-id', result.orgId],
+    ['id_token', result.idToken],
+    ['access_token', result.accessToken],
+    ['is-signup', result.isSignup === undefined ? undefined : String(result.isSignup)],
+    ['otp_id', result.otpId],
+    ['email', result.email],
+    ['auth-provider', result.providerName],
+    ['oauth_error', result.error],
+  ]
+  return Object.fromEntries(
+    entries.filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  )
+}
+
+/**
+ * Social login (docs/signer.md#social-login): prepare-oauth, the providers' callback, and the
+ * stamped add-oauth-provider and remove-oauth-provider.
+ */
+export const oauthRoutes: FastifyPluginAsyncZod<SignerRouteOptions & { directory: OAuthDirectory }> = async (
+  app,
+  { context, limits, directory },
+) => {
+  const requestKeySecret = deriveSignerSecret(context.keyring.masterKey, 'oauth-request/v1')
+  const callbackUrl = getOAuthCallbackUrl(context.config)
+  const scriptHash = `'sha256-${createHash('sha256').update(oauthCallbackScript, 'utf8').digest('base64')}'`
+  const stamped = {
+    add: createStampedRoute(context, {
+      type: signerActivities.addOauthProvider.type,
+      parametersSchema: z.object({
+        providerName: z.string().min(1).max(64),
+        oidcToken: z.string().min(1).max(16_384),
+      }),
+    }),
+    remove: createStampedRoute(context, {
+      type: signerActivities.removeOauthProvider.type,
+      parametersSchema: z.object({
+        issuer: z.string().min(1).max(512),
+        subject: z.string().min(1).max(255),
+      }),
+    }),
+  }
+
+  app.post(
+    '/prepare-oauth',
+    {
+      config: perIpPerMinute(limits.codeChecksPerIpPerMinute),
+      schema: {
+        summary:
+          'Starts a social login: a PKCE challenge, the requestKey that seals its verifier with the nonce, and the providers',
+        tags: ['signer'],
+        body: z.object({
+          nonce: z.string().regex(/^[0-9a-f]{64}$/, 'must be the hex SHA-256 of the frame public key'),
+        }),
+        response: {
+          200: z.object({
+            codeChallenge: z.string(),
+            requestKey: z.string(),
+            authProviders: z.array(publicProviderSchema),
+            oauthCallbackUrl: z.string(),
+          }),
+        },
+      },
+    },
+    // POST /signer/v1/prepare-oauth: PKCE challenge and sealed verifier for one sign-in, bound to the nonce.
+    async (request) => {
+      const { requestKey, codeChallenge } = await createOAuthRequest(requestKeySecret, {
+        nonce: request.body.nonce,
+        nowMs: context.now(),
+      })
+      const authProviders = await directory.listPublic((id, error) =>
+        request.log.warn({ err: error, provider: id }, 'OAuth provider unavailable'),
+      )
+      return { codeChallenge, requestKey, authProviders, oauthCallbackUrl: callbackUrl }
+    },
+  )
+
+  app.get(
+    '/oauth-callback',
+    {
+      config: perIpPerMinute(limits.codeChecksPerIpPerMinute),
+      schema: {
+        summary:
+          "The providers' redirect_uri: exchanges the code, verifies the id token, signs in or asks to link; answers the opener (popup) or redirects to the app",
+        tags: ['signer'],
+        querystring: callbackQuerySchema,
+      },
+    },
+    // GET /signer/v1/oauth-callback: the end of a social login, in the popup or the redirected page.
+    async (request, reply) => {
+      const { code, error, error_description: errorDescription } = request.query
+      const state = readOAuthState(request.query.state)
+      const page = (status: number, body: string) =>
+        reply
+          .code(status)
+          .header(
+            'content-security-policy',
+            `default-src 'none'; script-src ${scriptHash}; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`,
+          )
+          .header('cache-control', 'no-store')
+          .header('referrer-policy', 'no-referrer')
+          .type('text/html; charset=utf-8')
+          .send(body)
+      if (state === undefined) {
+        return page(
+          400,
+          renderOAuthCallbackPage({
+            text: 'This sign-in link is not valid. Close this window and start again.',
+          }),
+        )
+      }
+      const result = await completeOAuthCallback(context, directory, {
+        state,
+        code,
+        providerError: error === undefined ? undefined : (errorDescription ?? error),
+        callbackUrl,
+        requestKeySecret,
+      })
+      if (result.status === 'ERROR') request.log.info({ oauthError: result.error }, 'Social login refused')
+      if (state.mode === 'redirect') {
+        const target = getOAuthReturnUrl(context.config.publicOrigin, state.redirectUrl)
+        for (const [name, value] of Object.entries(toReturnParameters(result)))
+          target.searchParams.set(name, value)
+        return reply
+          .header('cache-control', 'no-store')
+          .header('referrer-policy', 'no-referrer')
+          .redirect(target.href, 303)
+      }
+      return page(
+        200,
+        renderOAuthCallbackPage({
+          text:
+            result.status === 'ERROR'
+              ? `Sign-in failed: ${result.error ?? ''}`
+              : 'Signed in. This window closes by itself.',
+          message: {
+            type: oauthResultMessageType,
+            nonce: getOAuthNonce(state.targetPublicKey),
+            result,
+          },
+          targetOrigin: context.config.publicOrigin,
+        }),
+      )
+    },
+  )
+
+  const linkedProviderSchema = z.object({
+    providerId: z.string(),
+    issuer: z.string(),
+    subject: z.string(),
+    email: z.string().nullable(),
+  })
+
+  app.post(
+    '/add-oauth-provider',
+    {
+      schema: {
+        summary: 'Links a provider identity (a verified id token, used once) to the stamping user',
+        tags: ['signer'],
+        body: stampedRequestBodySchema,
+        response: { 200: z.object({ oauthProvider: linkedProviderSchema }) },
+      },
+      preHandler: stamped.add.verifyStamp,
+    },
+    // POST /signer/v1/add-oauth-provider: link the id token's issuer and subject to the user.
+    async (request) => {
+      const verified = stamped.add.getVerified(request)
+      const oauthProvider = await linkOAuthProvider(context, directory, {
+        userId: verified.userId,
+        providerName: verified.parameters.providerName,
+        oidcToken: verified.parameters.oidcToken,
+      })
+      return { oauthProvider }
+    },
+  )
+
+  app.post(
+    '/remove-oauth-provider',
+    {
+      schema: {
+        summary: 'Unlinks a provider identity from the stamping user; the last way to sign in is refused',
+        tags: ['signer'],
+        body: stampedRequestBodySchema,
+        response: { 200: z.object({ removed: z.boolean() }) },
+      },
+      preHandler: stamped.remove.verifyStamp,
+    },
+    // POST /signer/v1/remove-oauth-provider: remove one linked identity (never the last sign-in method).
+    async (request) => {
+      const verified = stamped.remove.getVerified(request)
+      const { issuer, subject } = verified.parameters
+      await removeSignInMethod(context.db, {
+        userId: verified.userId,
+        type: 'oauth',
+        identifier: `${issuer}|${subject}`,
+      })
+      return { removed: true }
+    },
+  )
+}
