@@ -9,6 +9,14 @@ import type {
   MultiFactorEnrolment,
   ValidateMultiFactorsResult,
 } from './multi-factor-types.ts'
+import type {
+  AddedPasskey,
+  PasskeyAttestation,
+  PasskeyChallenge,
+  PasskeySignupRequest,
+  PasskeySignupResult,
+  PasskeyStamp,
+} from './passkey-types.ts'
 import { sdkVersion, sdkVersionHeader } from './sdk-version.ts'
 import type {
   Activity,
@@ -113,6 +121,31 @@ export type SignerClient = {
   listAuthMethods(stamper: Stamper, organizationId: string): Promise<AuthMethods>
   /** Ends the session key that stamps this call at the signer (logout); later stamps with it get 401. */
   revokeSession(stamper: Stamper, organizationId: string): Promise<{ revoked: boolean }>
+  /** A single-use challenge for creating a passkey, with the signer's relying party (docs/signer.md#passkeys). */
+  passkeyChallenge(): Promise<PasskeyChallenge>
+  /** `signup` with a new passkey: the account at once, and its first session with `targetPublicKey`. */
+  signupWithPasskey(input: PasskeySignupRequest): Promise<PasskeySignupResult>
+  /**
+   * `auth-passkey`: builds Turnkey's stamp-login body for `targetPublicKey` (organization `root`:
+   * the user is found by the passkey), has `stampWithPasskey` stamp it, and answers the credential
+   * bundle. Rejects with 'No user found' when no account has the passkey.
+   */
+  authPasskey(
+    input: { targetPublicKey: string; expirationSeconds?: number },
+    stampWithPasskey: (body: string) => Promise<PasskeyStamp>,
+  ): Promise<SignInResult>
+  /** Adds a passkey made for a `passkeyChallenge` to the signed-in user. */
+  addPasskey(
+    stamper: Stamper,
+    organizationId: string,
+    parameters: { challenge: string; attestation: PasskeyAttestation; authenticatorName?: string },
+  ): Promise<AddedPasskey>
+  /** Removes one of the user's passkeys; the signer refuses the last way to sign in. */
+  removePasskey(
+    stamper: Stamper,
+    organizationId: string,
+    authenticatorId: string,
+  ): Promise<{ removed: boolean }>
   /**
    * Completes a sign-in that `otp` or `magic-link` answered with MFA_REQUIRED: the sealed
    * `encryptedPayload` and a code of one factor; `targetPublicKey` (the auth frame's key) must be
@@ -282,6 +315,34 @@ export function createSignerClient(options: SignerClientOptions): SignerClient {
       stampedRequest(
         signerActivities.revokeSession.path,
         { type: signerActivities.revokeSession.type, organizationId, parameters: {} },
+        stamper,
+      ),
+    passkeyChallenge: () => post('passkey-challenge', {}),
+    signupWithPasskey: (input) => post('signup', input),
+    authPasskey: async ({ targetPublicKey, expirationSeconds }, stampWithPasskey) => {
+      if (clockOffsetMs === undefined) await getSignerConfig()
+      const body = buildActivityBody({
+        type: 'ACTIVITY_TYPE_STAMP_LOGIN',
+        organizationId: 'root',
+        parameters: {
+          publicKey: targetPublicKey,
+          ...(expirationSeconds === undefined ? {} : { expirationSeconds: String(expirationSeconds) }),
+        },
+        timestampMs: serverNow(),
+      })
+      const stamp = await stampWithPasskey(body)
+      return post('auth-passkey', { stampedRequest: { url: urlFor('auth-passkey'), body, stamp } })
+    },
+    addPasskey: (stamper, organizationId, parameters) =>
+      stampedRequest(
+        signerActivities.addPasskey.path,
+        { type: signerActivities.addPasskey.type, organizationId, parameters },
+        stamper,
+      ),
+    removePasskey: (stamper, organizationId, authenticatorId) =>
+      stampedRequest(
+        signerActivities.removePasskey.path,
+        { type: signerActivities.removePasskey.type, organizationId, parameters: { authenticatorId } },
         stamper,
       ),
     validateMultiFactors: (input) => post('auth-validate-multi-factors', input),

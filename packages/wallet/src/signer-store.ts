@@ -18,6 +18,8 @@ import {
   unsupportedMultiFactorTypeMessage,
 } from './multi-factor-types.ts'
 import { openExportFrame } from './open-export-frame.ts'
+import type { AddedPasskey } from './passkey-types.ts'
+import { assertWebAuthnSupported, createPasskey, stampWithPasskey } from './passkey-webauthn.ts'
 import {
   clearPersistedSession,
   type PersistedSession,
@@ -95,6 +97,23 @@ export type SignerState = {
    * signature) or 'Failed to inject credential bundle'.
    */
   authenticateWithJwt(input: { jwt: string; authProvider: string }): Promise<void>
+  /**
+   * Passkey sign-in (docs/signer.md#passkeys): AUTHENTICATING_PASSKEY, then CONNECTED. With
+   * `createNew` a new passkey is made (`passkey-challenge`, then `signup` with it: one prompt, the
+   * account and its first session at once; `email` is the passkey's user name, else 'anonymous').
+   * Otherwise a passkey stamps a login naming the auth frame's key and the user is found by it.
+   * Rejects (error stored, DISCONNECTED) with 'webauthn is not supported by this browser', 'No
+   * user found', the browser's or the signer's message, or 'Failed to inject credential bundle'.
+   */
+  authenticateWithPasskey(input?: {
+    createNew?: boolean
+    email?: string
+    authenticatorName?: string
+  }): Promise<void>
+  /** Makes a new passkey and adds it to the signed-in user (name default `passkey-{timestamp}`). */
+  addPasskey(input?: { name?: string }): Promise<AddedPasskey>
+  /** Removes a passkey of the signed-in user; the signer refuses the last way to sign in. */
+  removePasskey(authenticatorId: string): Promise<void>
   /**
    * Ends the session key at the signer (a stamped `revoke-session`, waited for at most 2 s), then
    * clears the persisted session (DISCONNECTED) and has the stamper drop its keys
@@ -516,6 +535,64 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
         } catch (error) {
           fail(error)
         }
+      },
+
+      async authenticateWithPasskey({ createNew = false, email, authenticatorName } = {}) {
+        temporarySession = null
+        set({ status: 'AUTHENTICATING_PASSKEY', error: null, otpId: null, isNewUser: undefined })
+        try {
+          assertWebAuthnSupported()
+          const targetPublicKey = await stamper.getPublicKey()
+          if (createNew) {
+            const { challenge } = await client.passkeyChallenge()
+            const created = await createPasskey({ challenge, userName: email || 'anonymous' })
+            const answer = await client.signupWithPasskey({
+              passkey: { challenge, attestation: created.attestation },
+              ...(email ? { email } : {}),
+              authenticatorName: authenticatorName ?? `passkey-${Date.now()}`,
+              targetPublicKey,
+              expirationSeconds,
+            })
+            if (typeof answer.credentialBundle !== 'string') {
+              throw createWalletError(
+                'Failed to sign up with passkey. Server did not return required fields.',
+              )
+            }
+            set({ isNewUser: true })
+            await finishLogin({ bundle: answer.credentialBundle, orgId: answer.orgId })
+            return
+          }
+          const answer = await client.authPasskey({ targetPublicKey, expirationSeconds }, (body) =>
+            stampWithPasskey(body),
+          )
+          set({ isNewUser: answer.isNewUser })
+          await finishLogin({ bundle: answer.credentialBundle, orgId: answer.orgId })
+        } catch (error) {
+          fail(
+            error instanceof AppError && error.code === 'NOT_FOUND'
+              ? createWalletError('No user found', { cause: error })
+              : error,
+          )
+        }
+      },
+
+      async addPasskey({ name } = {}) {
+        const user = requireUser()
+        assertWebAuthnSupported()
+        const { challenge } = await client.passkeyChallenge()
+        const created = await createPasskey({ challenge, userName: user.email || 'anonymous' })
+        return withSession(() =>
+          client.addPasskey(stamper, user.orgId, {
+            challenge,
+            attestation: created.attestation,
+            authenticatorName: name ?? `passkey-${Date.now()}`,
+          }),
+        )
+      },
+
+      async removePasskey(authenticatorId) {
+        const user = requireUser()
+        await withSession(() => client.removePasskey(stamper, user.orgId, authenticatorId))
       },
 
       async logout() {
