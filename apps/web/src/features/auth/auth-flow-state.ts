@@ -32,6 +32,8 @@ export type AuthStep =
       resendStatus: 'base' | 'verifying'
     }
   | { type: 'magicLink'; status: AuthStepStatus; error: string | null }
+  /** The code (or link) was right; the account asks for its authenticator app's code. */
+  | { type: 'mfa'; status: AuthStepStatus; error: string | null }
   /** The wallet is connected; the app session (SIWE) is being opened. */
   | { type: 'session'; status: AuthStepStatus; error: string | null; isNewUser: boolean }
 
@@ -56,6 +58,7 @@ export type AuthAction =
   | { type: 'back' }
   | { type: 'magicLinkStarted' }
   | { type: 'walletConnected'; isNewUser: boolean }
+  | { type: 'mfaRequired' }
   | { type: 'sessionRetried' }
 
 /** The first step: e-mail, empty, a code by default. */

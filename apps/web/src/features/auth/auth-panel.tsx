@@ -8,10 +8,12 @@ import { describeAuthError } from './describe-auth-error'
 import { describeMagicLinkError } from './describe-magic-link-error'
 import { EmailStep } from './email-step'
 import { MagicLinkStep } from './magic-link-step'
+import { MfaStep } from './mfa-step'
 import { PhoneStep } from './phone-step'
 import { reduceAuthStep } from './reduce-auth-step'
 import { SessionStep } from './session-step'
 import { useCompleteSignIn } from './use-complete-sign-in'
+import { submitAuthenticatorCode } from './wallet-mfa'
 import { completeMagicLinkSignIn, submitSignInCode } from './wallet-session'
 
 export type AuthPanelProps = {
@@ -72,7 +74,8 @@ export function AuthPanel({ Title = DefaultTitle, purpose = 'navigate', onSigned
     const isSignupLink = signupFlag === 'true' || signupFlag === '1'
     dispatch({ type: 'magicLinkStarted' })
     completeMagicLinkSignIn(bundle, orgId).then(
-      ({ isNewUser }) => openSession(isNewUser || isSignupLink),
+      ({ isNewUser, mfaRequired }) =>
+        mfaRequired ? dispatch({ type: 'mfaRequired' }) : openSession(isNewUser || isSignupLink),
       (error: unknown) => dispatch({ type: 'verifyFailed', message: describeMagicLinkError(error) }),
     )
   }, [hasMagicLink, openSession])
@@ -80,8 +83,28 @@ export function AuthPanel({ Title = DefaultTitle, purpose = 'navigate', onSigned
   const verifyCode = async (code: string) => {
     dispatch({ type: 'verifyStarted' })
     let isNewUser: boolean
+    let mfaRequired: boolean
     try {
-      ;({ isNewUser } = await submitSignInCode(code))
+      ;({ isNewUser, mfaRequired } = await submitSignInCode(code))
+    } catch (error) {
+      dispatch({
+        type: 'verifyFailed',
+        message: describeAuthError(error, 'That code did not work. Try again.'),
+      })
+      return
+    }
+    if (mfaRequired) {
+      dispatch({ type: 'mfaRequired' })
+      return
+    }
+    await openSession(isNewUser)
+  }
+
+  const verifyAuthenticatorCode = async (code: string) => {
+    dispatch({ type: 'verifyStarted' })
+    let isNewUser: boolean
+    try {
+      ;({ isNewUser } = await submitAuthenticatorCode(code))
     } catch (error) {
       dispatch({
         type: 'verifyFailed',
@@ -110,6 +133,10 @@ export function AuthPanel({ Title = DefaultTitle, purpose = 'navigate', onSigned
         return <CodeStep step={step} dispatch={dispatch} Title={Title} onSubmitCode={verifyCode} />
       case 'magicLink':
         return <MagicLinkStep step={step} dispatch={dispatch} Title={Title} />
+      case 'mfa':
+        return (
+          <MfaStep step={step} dispatch={dispatch} Title={Title} onSubmitCode={verifyAuthenticatorCode} />
+        )
       case 'session':
         return (
           <SessionStep

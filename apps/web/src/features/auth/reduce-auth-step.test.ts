@@ -19,6 +19,7 @@ const steps: Record<AuthStep['type'], AuthStep> = {
   },
   magicLink: { type: 'magicLink', status: 'verifying', error: null },
   session: { type: 'session', status: 'verifying', error: null, isNewUser: true },
+  mfa: { type: 'mfa', status: 'base', error: null },
 }
 const types = Object.keys(steps) as AuthStep['type'][]
 
@@ -43,6 +44,7 @@ const everyAction: AuthAction[] = [
   { type: 'magicLinkStarted' },
   { type: 'walletConnected', isNewUser: false },
   { type: 'sessionRetried' },
+  { type: 'mfaRequired' },
 ]
 
 /** The actions each step accepts; every other one must leave it untouched. */
@@ -74,9 +76,11 @@ const accepted: Record<AuthStep['type'], AuthAction['type'][]> = {
     'verifyFailed',
     'back',
     'walletConnected',
+    'mfaRequired',
   ],
-  magicLink: ['verifyStarted', 'verifyFailed', 'back', 'magicLinkStarted', 'walletConnected'],
+  magicLink: ['verifyStarted', 'verifyFailed', 'back', 'magicLinkStarted', 'walletConnected', 'mfaRequired'],
   session: ['verifyFailed', 'signedIn', 'back', 'walletConnected', 'sessionRetried'],
+  mfa: ['verifyStarted', 'verifyFailed', 'back', 'walletConnected'],
 }
 
 describe('reduceAuthStep', () => {
@@ -87,6 +91,25 @@ describe('reduceAuthStep', () => {
         expect(reduceAuthStep(steps[type], action), `${action.type} on ${type}`).toBe(steps[type])
       }
     }
+  })
+
+  it('asks for the authenticator code after a right code or link, then opens the session', () => {
+    for (const type of ['code', 'magicLink'] as const) {
+      expect(reduceAuthStep(steps[type], { type: 'mfaRequired' })).toEqual(steps.mfa)
+    }
+    const verifying = reduceAuthStep(steps.mfa, { type: 'verifyStarted' })
+    expect(verifying).toEqual({ type: 'mfa', status: 'verifying', error: null })
+    const failed = reduceAuthStep(verifying, { type: 'verifyFailed', message: 'That code is not right.' })
+    expect(failed).toEqual({ type: 'mfa', status: 'error', error: 'That code is not right.' })
+    // Typing again clears the error state; the message stays until the next try.
+    expect(reduceAuthStep(failed, { type: 'codeEdited' })).toMatchObject({ type: 'mfa', status: 'base' })
+    expect(reduceAuthStep(failed, { type: 'walletConnected', isNewUser: false })).toEqual({
+      type: 'session',
+      status: 'verifying',
+      error: null,
+      isNewUser: false,
+    })
+    expect(reduceAuthStep(failed, { type: 'back' })).toEqual(createInitialAuthStep())
   })
 
   it('starts on the e-mail step with a code as the default', () => {

@@ -65,18 +65,29 @@ export function reduceAuthStep(step: AuthStep, action: AuthAction): AuthStep {
         ? { ...step, resendStatus: 'base', status: 'error', error: action.message }
         : step
     case 'codeEdited':
-      return step.type === 'code' && step.status === 'error' ? { ...step, status: 'base' } : step
+      return (step.type === 'code' || step.type === 'mfa') && step.status === 'error'
+        ? { ...step, status: 'base' }
+        : step
     case 'verifyStarted':
-      return step.type === 'code' || step.type === 'magicLink'
+      return step.type === 'code' || step.type === 'magicLink' || step.type === 'mfa'
         ? { ...step, status: 'verifying', error: null }
         : step
     case 'verifyFailed':
-      return step.type === 'code' || step.type === 'magicLink' || step.type === 'session'
+      return step.type === 'code' ||
+        step.type === 'magicLink' ||
+        step.type === 'session' ||
+        step.type === 'mfa'
         ? { ...step, status: 'error', error: action.message }
         : step
+    case 'mfaRequired':
+      // A right code or link of an account with an authenticator app: its code comes next.
+      return step.type === 'code' || step.type === 'magicLink'
+        ? { type: 'mfa', status: 'base', error: null }
+        : step
     case 'walletConnected':
-      // The wallet opens after a code, a magic link, or again when the session is retried.
-      if (step.type !== 'code' && step.type !== 'magicLink' && step.type !== 'session') return step
+      // The wallet opens after a code, a magic link, an authenticator code, or again when the session is retried.
+      if (step.type !== 'code' && step.type !== 'magicLink' && step.type !== 'session' && step.type !== 'mfa')
+        return step
       return { type: 'session', status: 'verifying', error: null, isNewUser: action.isNewUser }
     case 'sessionRetried':
       return step.type === 'session' ? { ...step, status: 'verifying', error: null } : step
@@ -88,7 +99,8 @@ export function reduceAuthStep(step: AuthStep, action: AuthAction): AuthStep {
           ? { type: 'phone', status: 'base', error: null, phone: step.contact }
           : { type: 'email', status: 'base', error: null, email: step.contact, mode: step.mode }
       }
-      if (step.type === 'magicLink' || step.type === 'session') return createInitialAuthStep()
+      if (step.type === 'magicLink' || step.type === 'session' || step.type === 'mfa')
+        return createInitialAuthStep()
       return step
     case 'magicLinkStarted':
       // A magic link in the address takes over a flow that has sent nothing yet.

@@ -90,34 +90,33 @@ export async function startSmsSignIn(phone: string): Promise<void> {
 
 /**
  * Submits the code; resolves once the wallet is connected, with whether this sign-in created the
- * account. Rejects with the signer's message (wrong code with tries left, dead code), or when a
- * second factor is asked for (none can be set up yet).
+ * account, or with `mfaRequired` when the account asks for its authenticator code first
+ * (submitAuthenticatorCode in wallet-mfa.ts). Rejects with the signer's message (wrong code with
+ * tries left, dead code).
  */
-export async function submitSignInCode(code: string): Promise<{ isNewUser: boolean }> {
+export async function submitSignInCode(code: string): Promise<SignInOutcome> {
   const store = await loadSignerStore()
   await store.getState().submitOtpCode(code)
   return readConnected(store)
 }
 
-/** Opens a magic link's credential bundle; resolves once the wallet is connected. */
-export async function completeMagicLinkSignIn(
-  bundle: string,
-  orgId: string,
-): Promise<{ isNewUser: boolean }> {
+/** Opens a magic link's credential bundle; resolves once the wallet is connected (or with `mfaRequired`). */
+export async function completeMagicLinkSignIn(bundle: string, orgId: string): Promise<SignInOutcome> {
   const store = await loadSignerStore()
   await store.getState().completeMagicLink({ bundle, orgId })
   return readConnected(store)
 }
 
-function readConnected(store: SignerStore): { isNewUser: boolean } {
+/** How a first-factor sign-in ended: connected, or waiting for the authenticator code. */
+export type SignInOutcome = { isNewUser: boolean; mfaRequired: boolean }
+
+function readConnected(store: SignerStore): SignInOutcome {
   const state = store.getState()
-  if (state.status === 'AWAITING_MFA_AUTH') {
-    throw new WalletSessionError('This account asks for a second factor, which this app cannot check yet.')
-  }
+  if (state.status === 'AWAITING_MFA_AUTH') return { isNewUser: false, mfaRequired: true }
   if (state.status !== 'CONNECTED') {
     throw new WalletSessionError(state.error?.message ?? 'Could not connect your wallet. Try again.')
   }
-  return { isNewUser: state.isNewUser === true }
+  return { isNewUser: state.isNewUser === true, mfaRequired: false }
 }
 
 /** The connected wallet as a viem account (it signs through the signer service). */

@@ -9,6 +9,7 @@ import { WalletAddress } from '../../ui/wallet-address'
 import { useLogout, useSession } from '../auth/session'
 import { ExportWalletDialog } from './export-wallet-dialog'
 import { SignInMethodsSection } from './sign-in-methods-section'
+import { TwoFactorSection } from './two-factor-section'
 
 const themeOptions: Record<ThemePreference, { label: string; icon: typeof Sun }> = {
   light: { label: 'Light', icon: Sun },
@@ -76,6 +77,8 @@ export function SettingsScreen() {
       </Card>
 
       <SignInMethodsSection />
+
+      <TwoFactorSection />
 
       <Card className="mt-4 p-6">
         <h2 className="font-semibold">Wallet</h2>
