@@ -13,12 +13,21 @@ import {
 /**
  * `npm start`'s stack (scripts/stack.ts) as a supervisor sees it: when the app server dies, the
  * stack stops the devnet and exits non-zero within 5 s; SIGTERM stops everything and exits 0. Own
- * ports (3600-3602, 2725, anvil 9645-9647), so it runs beside a developer's stack and the e2e one.
+ * ports (3600-3603, 2725, anvil 9645-9647), so it runs beside a developer's stack and the e2e one.
  */
 
 const appPort = 3600
 const devnetBasePort = 9645
-const ports = [appPort, appPort + 1, appPort + 2, devnetBasePort, devnetBasePort + 1, devnetBasePort + 2]
+// appPort + 3: the dev OIDC provider of social login, in the stack's own process.
+const ports = [
+  appPort,
+  appPort + 1,
+  appPort + 2,
+  appPort + 3,
+  devnetBasePort,
+  devnetBasePort + 1,
+  devnetBasePort + 2,
+]
 const dataDir = mkdtempSync(join(tmpdir(), 'ql-stack-'))
 
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))

@@ -6,6 +6,11 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { join, resolve } from 'node:path'
 import { startDevnet } from '@quicklinks/devnet/start-devnet'
+import {
+  type DevOidcProvider,
+  devOidcUsers,
+  startDevOidcProvider,
+} from '@quicklinks/signer/dev/start-dev-oidc-provider'
 import { z } from 'zod'
 
 const stackEnvSchema = z.object({
@@ -13,6 +18,8 @@ const stackEnvSchema = z.object({
   DEVNET_BASE_PORT: z.coerce.number().int().positive().default(8545),
   DATA_DIR: z.string().default('.data'),
   DEVNET_HOST: z.string().default('127.0.0.1'),
+  /** The dev OIDC provider of social login (dev mode only); default PORT + 3. */
+  DEV_OIDC_PORT: z.coerce.number().int().positive().optional(),
 })
 
 const repoRoot = resolve(import.meta.dirname, '..')
@@ -32,6 +39,8 @@ const devnetStopMs = 3_000
 
 let server: ChildProcess | undefined
 let devnetStart: ReturnType<typeof startDevnet> | undefined
+let devOidc: DevOidcProvider | undefined
+const isDevMode = (process.env.DEV_MODE ?? 'true') === 'true'
 let isStopping = false
 
 // From the very start: a signal while the devnet starts still stops what has started. A second
@@ -56,12 +65,50 @@ const devnet = await devnetStart.catch((error: unknown) => {
   process.exit(1)
 })
 // A signal while the devnet started: stopAll is stopping it; nothing more starts.
+if (!isStopping && isDevMode) devOidc = await startDevOidc()
 if (!isStopping) {
-  startServer(
-    Object.fromEntries(devnet.deployment.chains.map((chain) => [`RPC_URL_${chain.chainId}`, chain.rpcUrl])),
-  )
+  startServer({
+    ...Object.fromEntries(
+      devnet.deployment.chains.map((chain) => [`RPC_URL_${chain.chainId}`, chain.rpcUrl]),
+    ),
+    ...(devOidc === undefined ? {} : { OAUTH_PROVIDERS: withDevOidcProvider(devOidc) }),
+  })
   await waitForHealth(`${appUrl}/health`)
   if (!isStopping) printBanner()
+}
+
+/**
+ * Dev mode: the local OpenID Connect provider of social login (docs/signer.md#dev-oidc-provider),
+ * in this process, on DEV_OIDC_PORT (PORT + 3), its client's redirect URI the app's callback.
+ */
+async function startDevOidc(): Promise<DevOidcProvider> {
+  const port = env.DEV_OIDC_PORT ?? env.PORT + 3
+  const publicOrigin = process.env.PUBLIC_ORIGIN?.replace(/\/+$/, '') ?? appUrl
+  console.log('• Starting the dev OIDC provider (social login)…')
+  try {
+    return await startDevOidcProvider({
+      port,
+      host: env.DEVNET_HOST,
+      redirectUris: [`${publicOrigin}/signer/v1/oauth-callback`],
+    })
+  } catch (error) {
+    console.error(
+      `✖ The dev OIDC provider did not start on port ${port}: ${error instanceof Error ? error.message : String(error)}`,
+    )
+    await stopAll(1)
+    throw error
+  }
+}
+
+/** OAUTH_PROVIDERS with the dev provider added (unless an entry already has its id). */
+function withDevOidcProvider(provider: DevOidcProvider): string {
+  const configured = process.env.OAUTH_PROVIDERS
+  const list: unknown[] = configured ? (JSON.parse(configured) as unknown[]) : []
+  const hasDev = list.some(
+    (entry) =>
+      typeof entry === 'object' && entry !== null && 'id' in entry && entry.id === provider.providerConfig.id,
+  )
+  return JSON.stringify(hasDev ? list : [...list, provider.providerConfig])
 }
 
 /** Starts the app server in dev mode on the devnet; any exit it was not asked for stops the stack. */
@@ -117,6 +164,12 @@ function printBanner(): void {
     ]),
     `  Devnet details as JSON:  ${appUrl}/api/dev/devnet`,
     `  Sign-in codes and links:  ${appUrl}/dev/mail  (e-mail and SMS are caught locally in dev mode)`,
+    ...(devOidc === undefined
+      ? []
+      : [
+          `  Social login (dev OIDC provider, "Dev login"):  ${devOidc.issuer}`,
+          `    test accounts: ${devOidcUsers.map((user) => user.email).join(', ')}`,
+        ]),
     '',
     '  Press Ctrl-C to stop.',
     '',
@@ -146,6 +199,7 @@ async function stopAll(code: number): Promise<void> {
     clearTimeout(timer)
   }
   await stopDevnet()
+  await devOidc?.close()
   process.exit(code)
 }
 
