@@ -9,6 +9,7 @@ import type {
   MultiFactorEnrolment,
   ValidateMultiFactorsResult,
 } from './multi-factor-types.ts'
+import type { OAuthConfig } from './oauth-login.ts'
 import type {
   AddedPasskey,
   PasskeyAttestation,
@@ -100,6 +101,8 @@ export type SignerClient = {
   verifyOtp(input: { otpId: string; otpCode: string }): Promise<{ verificationToken: string }>
   /** Fetched once and cached; a failure is not cached. */
   getSignerConfig(): Promise<SignerConfig>
+  /** Starts a social login: SPEC's OAuth config for the frame key's `nonce` (docs/signer.md#prepare-oauth). */
+  prepareOauth(input: { nonce: string }): Promise<OAuthConfig>
   /**
    * POSTs a call built and stamped elsewhere (the frames origin) as it is: its body is signed, so
    * this page can relay it but not change it.
@@ -285,6 +288,7 @@ export function createSignerClient(options: SignerClientOptions): SignerClient {
     initOtp: (input) => post('init-otp', input),
     verifyOtp: (input) => post('verify-otp', input),
     getSignerConfig,
+    prepareOauth: (input) => post('prepare-oauth', input),
     postStampedCall,
     stampedRequest,
     whoami: (stamper, organizationId) =>

@@ -17,6 +17,8 @@ import {
   noPendingMfaContextMessage,
   unsupportedMultiFactorTypeMessage,
 } from './multi-factor-types.ts'
+import { createOAuthActions, type LinkedOAuthProvider, type OAuthLoginOutcome } from './oauth-actions.ts'
+import type { OAuthParams, OAuthPopupResult } from './oauth-login.ts'
 import { openExportFrame } from './open-export-frame.ts'
 import type { AddedPasskey } from './passkey-types.ts'
 import { assertWebAuthnSupported, createPasskey, stampWithPasskey } from './passkey-webauthn.ts'
@@ -196,6 +198,18 @@ export type SignerState = {
   getMfaFactors(): Promise<MultiFactor[]>
   /** Removes second factors; resolves with those left. */
   removeMfa(input: { multiFactorIds: string[] }): Promise<MultiFactor[]>
+  /**
+   * Social login (docs/signer.md#social-login), popup or redirect: see oauth-actions.ts. SUCCESS
+   * connects; ACCOUNT_LINKING_CONFIRMATION_REQUIRED waits for the e-mail code (submitOtpCode), after
+   * which the provider is added in the background; FETCHED_ID_TOKEN_ONLY answers the tokens.
+   */
+  loginWithOAuth(params: OAuthParams): Promise<OAuthLoginOutcome>
+  /** Finishes a redirect-mode social login from the auth-return parameters (readOAuthReturnParams). */
+  completeOAuthRedirect(result: OAuthPopupResult): Promise<OAuthLoginOutcome | undefined>
+  /** Links another provider to the signed-in user (an id-token-only login in a popup, then add-oauth-provider). */
+  addOauthProvider(params: Omit<OAuthParams, 'fetchIdTokenOnly'>): Promise<LinkedOAuthProvider>
+  /** Unlinks a provider identity; the signer refuses the last way to sign in. */
+  removeOauthProvider(input: { issuer: string; subject: string }): Promise<void>
   /** The connected wallet as a viem LocalAccount. Throws when not connected. */
   toViemAccount(): LocalAccount
   /** Signs bytes with the Solana account: a 64-byte ed25519 signature. */
@@ -363,7 +377,22 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
       }
       if (storage) writePersistedSession(storage, storageKey, { user, expiresAtMs })
       connect(user, expiresAtMs)
+      // An account-linking prompt whose e-mail code this login used: its provider is added now.
+      oauth.linkPendingProvider()
     }
+
+    const oauth = createOAuthActions({
+      client,
+      stamper,
+      expirationSeconds,
+      get,
+      set,
+      finishLogin,
+      awaitEmailCode: ({ orgId, otpId }) => {
+        temporarySession = { orgId, otpId, channel: 'email', isNewUser: false }
+      },
+      withSession,
+    })
 
     return {
       ...disconnectedFields,
@@ -723,6 +752,11 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
           ...(previousContactVerificationToken === undefined ? {} : { previousContactVerificationToken }),
         })
       },
+
+      loginWithOAuth: (params) => oauth.loginWithOAuth(params),
+      completeOAuthRedirect: (result) => oauth.completeOAuthRedirect(result),
+      addOauthProvider: (params) => oauth.addOauthProvider(params),
+      removeOauthProvider: (input) => oauth.removeOauthProvider(input),
 
       toViemAccount() {
         const user = requireUser()

@@ -75,6 +75,10 @@ export type SignerConfig = {
   exportSignerPublicKey: string
   sessionExpirationSeconds: number
   authMethods: string[]
+  /** Social login's providers (docs/signer.md#social-login). */
+  authProviders?: { id: string; isCustomProvider: boolean; authEndpoint: string; clientId: string }[]
+  /** Where providers send the browser back. */
+  oauthCallbackUrl?: string
 }
 
 /** `whoami`: the signed-in user and their wallet. */
