@@ -298,4 +298,17 @@ describe('wallet SDK on the real signer', () => {
       subject: 'Your Quick Links sign-in e-mail address was changed',
     })
   })
+
+  it('the first address, given up, signs up a new account in an organization of its own', async () => {
+    const address = store.getState().user?.address
+    const orgId = store.getState().user?.orgId
+    await store.getState().logout()
+    await store.getState().authenticateWithEmail({ email })
+    await store.getState().submitOtpCode(readCode(email))
+    const { status, isNewUser, user } = store.getState()
+    expect({ status, isNewUser }).toEqual({ status: 'CONNECTED', isNewUser: true })
+    expect(user?.address).not.toBe(address)
+    expect(user?.orgId).not.toBe(orgId)
+    expect(user?.email).toBe(email)
+  })
 })

@@ -463,7 +463,8 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
           }
           temporarySession = { ...temporarySession, isNewUser: answer.isNewUser === true }
           set({ isNewUser: temporarySession.isNewUser })
-          await finishLogin({ bundle: answer.credentialBundle, orgId })
+          // The signer's orgId wins: the one signup answered may belong to an account that moved off this contact.
+          await finishLogin({ bundle: answer.credentialBundle, orgId: answer.orgId ?? orgId })
         } catch (error) {
           fail(error)
         }

@@ -135,7 +135,15 @@ export type SignupResult = {
 
 /** `otp` answers a credential bundle, or (once second factors exist) that one is required. */
 export type OtpResult =
-  | { credentialBundle: string; isNewUser?: boolean }
+  | {
+      credentialBundle: string
+      isNewUser?: boolean
+      /**
+       * The account's orgId, which can differ from the one `signup` answered: an address that
+       * another account signed up with and later moved off gets a new organization.
+       */
+      orgId?: string
+    }
   | {
       status: 'MFA_REQUIRED'
       encryptedPayload: string
