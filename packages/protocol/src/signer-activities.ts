@@ -13,12 +13,15 @@ export const signerActivities = {
   exportWalletAccount: { path: 'export-wallet-account', type: 'ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT' },
   updateEmail: { path: 'update-email-auth', type: 'ACTIVITY_TYPE_UPDATE_EMAIL_AUTH' },
   updatePhone: { path: 'update-phone-auth', type: 'ACTIVITY_TYPE_UPDATE_PHONE_AUTH' },
-  // Social login (docs/signer.md#social-login): link and unlink a provider identity.
-  addOauthProvider: { path: 'add-oauth-provider', type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS' },
-  removeOauthProvider: { path: 'remove-oauth-provider', type: 'ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS' },
+  // Taking a contact off (docs/signer.md#contact-removal): proven by a code sent to that contact.
+  removeEmail: { path: 'remove-email-auth', type: 'ACTIVITY_TYPE_REMOVE_EMAIL_AUTH' },
+  removePhone: { path: 'remove-phone-auth', type: 'ACTIVITY_TYPE_REMOVE_PHONE_AUTH' },
   // Passkeys (docs/signer.md#passkeys): add one to the signed-in user, remove one.
   addPasskey: { path: 'add-authenticator', type: 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2' },
   removePasskey: { path: 'remove-authenticator', type: 'ACTIVITY_TYPE_DELETE_AUTHENTICATORS' },
+  // Social login (docs/signer.md#social-login): link and unlink a provider identity.
+  addOauthProvider: { path: 'add-oauth-provider', type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS' },
+  removeOauthProvider: { path: 'remove-oauth-provider', type: 'ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS' },
   // Second factors (TOTP); the types carry SPEC's MFA payload tags (docs/signer.md#multi-factor).
   listMultiFactors: { path: 'auth-list-multi-factors', type: 'ACTIVITY_TYPE_LIST_MFAS' },
   requestMultiFactor: { path: 'auth-request-multi-factor', type: 'ACTIVITY_TYPE_ADD_MFA' },

@@ -5,6 +5,7 @@ import { z } from 'zod'
 import type { SignerAccount } from '../services/accounts/find-account.ts'
 import { getAccountOrThrow } from '../services/accounts/get-account-or-throw.ts'
 import { listAuthMethods } from '../services/accounts/list-auth-methods.ts'
+import { removeAccountContact } from '../services/accounts/remove-account-contact.ts'
 import { revokeSessionKeys } from '../services/accounts/revoke-session-keys.ts'
 import { updateAccountContact } from '../services/accounts/update-account-contact.ts'
 import { emailSchema, phoneSchema } from '../services/contacts/contact-schemas.ts'
@@ -71,6 +72,14 @@ export const accountRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
     updatePhone: createStampedRoute(context, {
       type: signerActivities.updatePhone.type,
       parametersSchema: z.object({ phone: phoneSchema, ...contactProofSchema }),
+    }),
+    removeEmail: createStampedRoute(context, {
+      type: signerActivities.removeEmail.type,
+      parametersSchema: z.object({ verificationToken: verificationTokenSchema }),
+    }),
+    removePhone: createStampedRoute(context, {
+      type: signerActivities.removePhone.type,
+      parametersSchema: z.object({ verificationToken: verificationTokenSchema }),
     }),
     revokeSession: createStampedRoute(context, {
       type: signerActivities.revokeSession.type,
@@ -191,6 +200,35 @@ export const accountRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
       return toWhoami(account)
     },
   )
+
+  for (const [path, route, channel] of [
+    [signerActivities.removeEmail.path, stamped.removeEmail, 'email'],
+    [signerActivities.removePhone.path, stamped.removePhone, 'sms'],
+  ] as const) {
+    app.post(
+      `/${path}`,
+      {
+        schema: {
+          summary: `Takes the user's ${channel === 'email' ? 'e-mail' : 'phone'} off the account, proven by a code sent to it; never the last way to sign in`,
+          tags: ['signer'],
+          body: stampedRequestBodySchema,
+          response: { 200: whoamiResponseSchema },
+        },
+        preHandler: route.verifyStamp,
+      },
+      // POST /signer/v1/remove-email-auth | remove-phone-auth: remove a contact the user proved they read.
+      async (request) => {
+        const verified = route.getVerified(request)
+        const account = await removeAccountContact(context, {
+          userId: verified.userId,
+          publicKey: verified.publicKey,
+          channel,
+          verificationToken: verified.parameters.verificationToken,
+        })
+        return toWhoami(account)
+      },
+    )
+  }
 
   app.post(
     '/revoke-session',
