@@ -29,7 +29,7 @@ const DefaultTitle = (props: HTMLAttributes<HTMLHeadingElement>) => <h1 {...prop
 
 /**
  * The sign-in flow (docs/product.md#sign-in): e-mail first (a code by default, or a magic link),
- * SMS as the phone option under it, passkey second (coming later); then the code step, and the
+ * SMS as the phone option under it, passkey second; then the code step, and the
  * app session once the wallet is connected. Every server error is shown beside its field.
  */
 export function AuthPanel({ Title = DefaultTitle, purpose = 'navigate', onSignedIn }: AuthPanelProps) {
@@ -126,7 +126,14 @@ export function AuthPanel({ Title = DefaultTitle, purpose = 'navigate', onSigned
   function renderStep() {
     switch (step.type) {
       case 'email':
-        return <EmailStep step={step} dispatch={dispatch} Title={Title} />
+        return (
+          <EmailStep
+            step={step}
+            dispatch={dispatch}
+            Title={Title}
+            onPasskeyConnected={(isNewUser) => void openSession(isNewUser)}
+          />
+        )
       case 'phone':
         return <PhoneStep step={step} dispatch={dispatch} Title={Title} />
       case 'code':

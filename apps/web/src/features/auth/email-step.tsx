@@ -1,4 +1,4 @@
-import { KeyRound, Mail, Smartphone } from 'lucide-react'
+import { Mail, Smartphone } from 'lucide-react'
 import { type FormEvent, useId } from 'react'
 import { Button } from '../../ui/button'
 import { classNames } from '../../ui/class-names'
@@ -7,17 +7,23 @@ import { contactInputClasses } from './contact-input-classes'
 import { describeAuthError } from './describe-auth-error'
 import { EmailModeOption } from './email-mode-option'
 import { FieldError } from './field-error'
+import { PasskeySignIn } from './passkey-sign-in'
 import { checkEmail } from './validate-contact'
 import { startEmailSignIn } from './wallet-session'
 
 /**
  * The first step 'Sign in': the e-mail and how the mail signs in (a code or a link), the switch to
- * a phone number, and the passkey button (coming later). Sends the mail and moves to the code step.
+ * a phone number, and the passkey buttons (sign in, or create an account, with a passkey). Sends
+ * the mail and moves to the code step.
  */
-export function EmailStep({ step, dispatch, Title }: AuthStepProps<'email'>) {
+export function EmailStep({
+  step,
+  dispatch,
+  Title,
+  onPasskeyConnected,
+}: AuthStepProps<'email'> & { onPasskeyConnected: (isNewUser: boolean) => void }) {
   const emailId = useId()
   const errorId = useId()
-  const passkeyNoteId = useId()
   const busy = step.status === 'verifying'
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -113,15 +119,7 @@ export function EmailStep({ step, dispatch, Title }: AuthStepProps<'email'>) {
         <span className="h-px flex-1 bg-border" />
       </div>
 
-      <div>
-        <Button variant="secondary" className="w-full" disabled aria-describedby={passkeyNoteId}>
-          <KeyRound aria-hidden="true" />
-          Sign in with passkey
-        </Button>
-        <p id={passkeyNoteId} className="mt-2 text-center text-muted text-xs">
-          Passkey sign-in is coming soon.
-        </p>
-      </div>
+      <PasskeySignIn email={step.email} disabled={busy} onConnected={onPasskeyConnected} />
     </div>
   )
 }

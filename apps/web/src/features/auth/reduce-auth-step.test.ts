@@ -58,6 +58,7 @@ const accepted: Record<AuthStep['type'], AuthAction['type'][]> = {
     'codeSent',
     'sendFailed',
     'magicLinkStarted',
+    'walletConnected',
   ],
   phone: [
     'editPhone',

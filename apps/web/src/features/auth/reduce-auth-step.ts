@@ -85,8 +85,15 @@ export function reduceAuthStep(step: AuthStep, action: AuthAction): AuthStep {
         ? { type: 'mfa', status: 'base', error: null }
         : step
     case 'walletConnected':
-      // The wallet opens after a code, a magic link, an authenticator code, or again when the session is retried.
-      if (step.type !== 'code' && step.type !== 'magicLink' && step.type !== 'session' && step.type !== 'mfa')
+      // The wallet opens after a code, a magic link, an authenticator code, a passkey (from the
+      // first step), or again when the session is retried.
+      if (
+        step.type !== 'email' &&
+        step.type !== 'code' &&
+        step.type !== 'magicLink' &&
+        step.type !== 'session' &&
+        step.type !== 'mfa'
+      )
         return step
       return { type: 'session', status: 'verifying', error: null, isNewUser: action.isNewUser }
     case 'sessionRetried':
