@@ -60,6 +60,8 @@ export type AuthAction =
   | { type: 'walletConnected'; isNewUser: boolean }
   | { type: 'mfaRequired' }
   | { type: 'sessionRetried' }
+  /** A social login whose e-mail has an account: its code was sent there and links the provider. */
+  | { type: 'linkingCodeSent'; email: string; sentAt: number }
 
 /** The first step: e-mail, empty, a code by default. */
 export function createInitialAuthStep(): AuthStep {

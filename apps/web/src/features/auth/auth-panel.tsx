@@ -12,8 +12,10 @@ import { MfaStep } from './mfa-step'
 import { PhoneStep } from './phone-step'
 import { reduceAuthStep } from './reduce-auth-step'
 import { SessionStep } from './session-step'
+import { LinkingNotice, SocialSignIn, useSocialSignInReturn } from './social-sign-in'
 import { useCompleteSignIn } from './use-complete-sign-in'
 import { submitAuthenticatorCode } from './wallet-mfa'
+import type { SocialSignInOutcome } from './wallet-oauth'
 import { completeMagicLinkSignIn, submitSignInCode } from './wallet-session'
 
 export type AuthPanelProps = {
@@ -80,6 +82,20 @@ export function AuthPanel({ Title = DefaultTitle, purpose = 'navigate', onSigned
     )
   }, [hasMagicLink, openSession])
 
+  // Social login (docs/signer.md#social-login): connected, or the e-mail code that links the provider.
+  const onSocialOutcome = useCallback(
+    (outcome: SocialSignInOutcome) => {
+      if (outcome.type === 'connected') {
+        dispatch({ type: 'magicLinkStarted' })
+        void openSession(outcome.isNewUser)
+      } else if (outcome.type === 'linking') {
+        dispatch({ type: 'linkingCodeSent', email: outcome.email, sentAt: Date.now() })
+      }
+    },
+    [openSession],
+  )
+  useSocialSignInReturn({ dispatch, onOutcome: onSocialOutcome })
+
   const verifyCode = async (code: string) => {
     dispatch({ type: 'verifyStarted' })
     let isNewUser: boolean
@@ -118,6 +134,9 @@ export function AuthPanel({ Title = DefaultTitle, purpose = 'navigate', onSigned
   return (
     <>
       {renderStep()}
+      {step.type === 'email' ? (
+        <SocialSignIn disabled={step.status === 'verifying'} onOutcome={onSocialOutcome} />
+      ) : null}
       {/* Sign-in is never queued offline: say so before the user tries. */}
       <OfflineNotice>{offlineSignInMessage}</OfflineNotice>
     </>
@@ -137,7 +156,12 @@ export function AuthPanel({ Title = DefaultTitle, purpose = 'navigate', onSigned
       case 'phone':
         return <PhoneStep step={step} dispatch={dispatch} Title={Title} />
       case 'code':
-        return <CodeStep step={step} dispatch={dispatch} Title={Title} onSubmitCode={verifyCode} />
+        return (
+          <>
+            {step.channel === 'email' ? <LinkingNotice /> : null}
+            <CodeStep step={step} dispatch={dispatch} Title={Title} onSubmitCode={verifyCode} />
+          </>
+        )
       case 'magicLink':
         return <MagicLinkStep step={step} dispatch={dispatch} Title={Title} />
       case 'mfa':

@@ -109,6 +109,20 @@ export function reduceAuthStep(step: AuthStep, action: AuthAction): AuthStep {
       if (step.type === 'magicLink' || step.type === 'session' || step.type === 'mfa')
         return createInitialAuthStep()
       return step
+    case 'linkingCodeSent':
+      // A social login from the first step (or its redirect return) asks for the e-mail's code.
+      if (step.type !== 'email' && step.type !== 'phone' && step.type !== 'magicLink') return step
+      return {
+        type: 'code',
+        status: 'base',
+        error: null,
+        channel: 'email',
+        mode: 'otp',
+        contact: action.email,
+        sentTo: action.email,
+        sentAt: action.sentAt,
+        resendStatus: 'base',
+      }
     case 'magicLinkStarted':
       // A magic link in the address takes over a flow that has sent nothing yet.
       if (step.type !== 'email' && step.type !== 'phone' && step.type !== 'magicLink') return step

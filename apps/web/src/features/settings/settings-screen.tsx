@@ -8,6 +8,7 @@ import { classNames } from '../../ui/class-names'
 import { WalletAddress } from '../../ui/wallet-address'
 import { useLogout, useSession } from '../auth/session'
 import { ExportWalletDialog } from './export-wallet-dialog'
+import { LinkedAccountsSection } from './linked-accounts-section'
 import { PasskeysSection } from './passkeys-section'
 import { SignInMethodsSection } from './sign-in-methods-section'
 import { TwoFactorSection } from './two-factor-section'
@@ -80,6 +81,8 @@ export function SettingsScreen() {
       <SignInMethodsSection />
 
       <PasskeysSection />
+
+      <LinkedAccountsSection />
 
       <TwoFactorSection />
 
