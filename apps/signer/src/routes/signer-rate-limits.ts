@@ -5,7 +5,7 @@
 export type SignerRateLimits = {
   /** signup, auth, init-otp: each sends a mail or SMS. */
   sendsPerIpPerMinute: number
-  /** otp, verify-otp, magic-link, auth-jwt. */
+  /** otp, verify-otp, magic-link, auth-jwt, passkey-challenge, auth-passkey. */
   codeChecksPerIpPerMinute: number
   /** lookup. */
   lookupsPerIpPerMinute: number
