@@ -311,4 +311,25 @@ describe('wallet SDK on the real signer', () => {
     expect(user?.orgId).not.toBe(orgId)
     expect(user?.email).toBe(email)
   })
+
+  it('removeEmail refuses the only way to sign in and keeps the session and the e-mail', async () => {
+    // A user of its own: this file's user has used up its addresses' code sends by now.
+    const solo = await createStore(store.client.baseUrl.replace(/\/signer\/v1$/, ''))
+    const soloEmail = 'solo@example.com'
+    try {
+      await solo.getState().authenticateWithEmail({ email: soloEmail })
+      await solo.getState().submitOtpCode(readCode(soloEmail))
+      const { otpId } = await solo.getState().sendVerificationCode({ channel: 'email', contact: soloEmail })
+      const { verificationToken } = await solo.getState().verifyCode({ otpId, code: readCode(soloEmail) })
+      await expect(solo.getState().removeEmail({ verificationToken })).rejects.toMatchObject({
+        code: 'CONFLICT',
+        userMessage: 'This is your only way to sign in. Add another one before you remove it.',
+      })
+      expect(solo.getState()).toMatchObject({ status: 'CONNECTED', user: { email: soloEmail } })
+      const methods = await solo.client.listAuthMethods(solo.stamper, solo.getState().user?.orgId ?? '')
+      expect(methods.email).toBe(soloEmail)
+    } finally {
+      solo.destroy()
+    }
+  })
 })

@@ -2,6 +2,7 @@ import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js'
 import { AppError } from '@quicklinks/core/app-error'
 import { withTimeout } from '@quicklinks/core/with-timeout'
 import type { ContactChange, ExportKind, ExportTarget } from '@quicklinks/protocol/frame-only-activities'
+import { signerActivities } from '@quicklinks/protocol/signer-activities'
 import type { Hex, LocalAccount } from 'viem'
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import { createFrameStamper } from './create-frame-stamper.ts'
@@ -177,6 +178,15 @@ export type SignerState = {
     previousContactVerificationToken?: string
   }): Promise<SignerUser>
   /**
+   * Takes the sign-in e-mail off the account (`remove-email-auth`, docs/signer.md#contact-removal),
+   * proven by a `verify-otp` token for that address; resolves with the updated user. The signer
+   * ends every other session of the account. Rejects with the signer's message, e.g. 'This is your
+   * only way to sign in. Add another one before you remove it.'
+   */
+  removeEmail(input: { verificationToken: string }): Promise<SignerUser>
+  /** Takes the sign-in phone off the account like {@link removeEmail} (`remove-phone-auth`). */
+  removePhone(input: { verificationToken: string }): Promise<SignerUser>
+  /**
    * Completes a sign-in waiting for its second factor (AWAITING_MFA_AUTH, after `submitOtpCode` or
    * `completeMagicLink` answered MFA_REQUIRED) with the authenticator app's code: the bundle is
    * injected, the user read, MFA state cleared: CONNECTED. `multiFactorId`, when given, must be the
@@ -320,6 +330,28 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
         if (isSessionRefused(error)) disconnect({ persist: true })
         throw error
       }
+    }
+
+    /** `remove-email-auth` / `remove-phone-auth`, then the user as the signer answers it. */
+    const removeContact = async (
+      activity: (typeof signerActivities)['removeEmail' | 'removePhone'],
+      verificationToken: string,
+    ): Promise<SignerUser> => {
+      const user = requireUser()
+      return withSession(async () => {
+        const whoami = await client.stampedRequest<WhoamiResult>(
+          activity.path,
+          { type: activity.type, organizationId: user.orgId, parameters: { verificationToken } },
+          stamper,
+        )
+        const updated: SignerUser = { ...user, email: whoami.email ?? null, phone: whoami.phone ?? null }
+        const { sessionExpiresAtMs } = get()
+        if (storage && sessionExpiresAtMs !== null) {
+          writePersistedSession(storage, storageKey, { user: updated, expiresAtMs: sessionExpiresAtMs })
+        }
+        set({ user: updated })
+        return updated
+      })
     }
 
     const signRaw = async (
@@ -752,6 +784,14 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
           verificationToken,
           ...(previousContactVerificationToken === undefined ? {} : { previousContactVerificationToken }),
         })
+      },
+
+      async removeEmail({ verificationToken }) {
+        return removeContact(signerActivities.removeEmail, verificationToken)
+      },
+
+      async removePhone({ verificationToken }) {
+        return removeContact(signerActivities.removePhone, verificationToken)
       },
 
       loginWithOAuth: (params) => oauth.loginWithOAuth(params),
