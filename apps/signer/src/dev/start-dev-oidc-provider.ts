@@ -26,6 +26,18 @@ export type DevOidcProvider = {
   close(): Promise<void>
 }
 
+/**
+ * A test account by id: one of {@link devOidcUsers}, or `email:{address}` for any other e-mail
+ * typed on the login page (verified, so tests and developers can use fresh addresses).
+ */
+function findDevOidcUser(id: string): DevOidcUser | undefined {
+  const listed = devOidcUsers.find((candidate) => candidate.id === id)
+  if (listed !== undefined) return listed
+  const email = id.startsWith('email:') ? id.slice('email:'.length) : ''
+  if (!/^[^\s@]{1,64}@[^\s@]{1,190}\.[^\s@]{2,}$/.test(email)) return undefined
+  return { id, name: email, email, isEmailVerified: true }
+}
+
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`)
 }
@@ -64,6 +76,9 @@ button{width:100%;min-height:44px;padding:.6rem 1rem;font:inherit;text-align:lef
 button span{display:block;font-size:.875rem;opacity:.85}
 button:focus-visible{outline:3px solid #2563eb;outline-offset:2px}
 .cancel{text-align:center}
+.other{display:grid;gap:.5rem;margin:0 0 1rem}
+input{min-height:44px;padding:.5rem .75rem;font:inherit;border:1px solid #767676;border-radius:.5rem;background:Field;color:FieldText}
+input:focus-visible{outline:3px solid #2563eb;outline-offset:2px}
 </style>
 </head>
 <body>
@@ -72,6 +87,11 @@ button:focus-visible{outline:3px solid #2563eb;outline-offset:2px}
 <p>A local sign-in provider for development. Choose a test account to sign in to ${escapeHtml(clientName)}.</p>
 <form method="post" action="/interaction/${escapeHtml(uid)}/login">
 <ul aria-label="Test accounts">${buttons}</ul>
+</form>
+<form method="post" action="/interaction/${escapeHtml(uid)}/login" class="other">
+<label for="email">Or any other test e-mail</label>
+<input id="email" name="email" type="email" required autocomplete="email" spellcheck="false">
+<button type="submit">Continue with this e-mail</button>
 </form>
 <form method="post" action="/interaction/${escapeHtml(uid)}/abort">
 <button type="submit" class="cancel">Cancel</button>
@@ -84,7 +104,8 @@ button:focus-visible{outline:3px solid #2563eb;outline-offset:2px}
 
 /**
  * Starts a local OpenID Connect provider (`oidc-provider`) for dev mode and the tests: the test
- * accounts of {@link devOidcUsers} (verified e-mails), a login page that lists them, one
+ * accounts of {@link devOidcUsers} (verified e-mails), a login page that lists them and takes any
+ * other e-mail as a test account, one
  * confidential client (`quick-links-dev`, client_secret_post, PKCE required) whose redirect URIs
  * are `redirectUris`. It honours `prompt=select_account` by showing the page every time. Listens on
  * `host`:`port` (0: any free port). Rejects when the port is taken.
@@ -140,7 +161,7 @@ export async function startDevOidcProvider(input: {
     features: { devInteractions: { enabled: false } },
     interactions: { policy, url: (_context, interaction) => `/interaction/${interaction.uid}` },
     async findAccount(_context, id) {
-      const user = devOidcUsers.find((candidate) => candidate.id === id)
+      const user = findDevOidcUser(id)
       if (user === undefined) return undefined
       return {
         accountId: user.id,
@@ -192,7 +213,10 @@ export async function startDevOidcProvider(input: {
         }
         if (request.method === 'POST' && match[2] === '/login') {
           const form = await readForm(request)
-          const user = devOidcUsers.find((candidate) => candidate.id === form.get('accountId'))
+          const email = form.get('email')?.trim().toLowerCase()
+          const user = findDevOidcUser(
+            email !== undefined && email.length > 0 ? `email:${email}` : (form.get('accountId') ?? ''),
+          )
           if (user === undefined) throw new Error('unknown test account')
           await provider.interactionFinished(
             request,

@@ -63,7 +63,15 @@ export async function signInWithProvider(
   mode: 'popup' | 'redirect',
 ): Promise<SocialSignInOutcome> {
   const store = await loadSignerStore()
-  return toOutcome(await store.getState().loginWithOAuth({ authProviderId: id, mode }))
+  // A redirect comes back to /login, whose sign-in panel finishes it.
+  const redirectUrl = mode === 'redirect' ? `${window.location.origin}/login` : undefined
+  return toOutcome(
+    await store.getState().loginWithOAuth({
+      authProviderId: id,
+      mode,
+      ...(redirectUrl === undefined ? {} : { redirectUrl }),
+    }),
+  )
 }
 
 /** Whether the auth-return parameters are those of a social login (its `status`). */
