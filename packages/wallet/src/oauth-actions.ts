@@ -134,7 +134,7 @@ export function createOAuthActions(host: OAuthActionsHost) {
   }
 
   /**
-   * Signs in with a social provider (SPEC's OAuth request params). Popup mode opens a 500×600
+   * Signs in with a social provider (the OAuth request params, docs/signer.md#social-login). Popup mode opens a 500×600
    * window at once (so the browser counts it as the click's), asks `prepare-oauth` for the PKCE
    * challenge and requestKey bound to the auth frame's key, sends the window to the provider and
    * waits for the callback page's message: AUTHENTICATING_OAUTH, then CONNECTED (SUCCESS), or

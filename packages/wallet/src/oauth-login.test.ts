@@ -59,7 +59,7 @@ describe('social login in the SDK', () => {
     expect(getOAuthNonce(frameKey)).toMatch(/^[0-9a-f]{64}$/)
   })
 
-  it("refuses an unknown provider and a custom provider without a scope, with SPEC's messages", () => {
+  it('refuses an unknown provider and a custom provider without a scope, with the documented messages', () => {
     const input = { targetPublicKey: frameKey, expirationSeconds: 900 }
     expect(() => buildOAuthUrl(config, { authProviderId: 'nope', mode: 'popup' }, input)).toThrow(
       'No auth provider found with id nope',

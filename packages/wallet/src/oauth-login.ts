@@ -2,7 +2,7 @@ import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
 import { createWalletError } from './wallet-error.ts'
 
-/** Popup window size (SPEC section 9). */
+/** Popup window size (docs/signer.md#social-login). */
 export const oauthPopupWidth = 500
 export const oauthPopupHeight = 600
 /** How often the popup is checked for closure. */
@@ -13,7 +13,7 @@ export const oauthRedirectTimeoutMs = 1000
 /** The `type` of the callback page's message to its opener (the signer's render-oauth-callback-page.ts). */
 export const oauthResultMessageType = 'QUICKLINKS_OAUTH_RESULT'
 
-/** One provider of SPEC's OAuth config, with what the signer adds (scope, claims, fixed parameters). */
+/** One provider of the OAuth config, with what the signer adds (scope, claims, fixed parameters). */
 export type OAuthProviderInfo = {
   id: string
   isCustomProvider: boolean
@@ -24,7 +24,7 @@ export type OAuthProviderInfo = {
   otherParameters?: Record<string, string>
 }
 
-/** SPEC's OAuth config (`prepare-oauth`), with the callback address the signer expects. */
+/** The OAuth config (docs/signer.md#prepare-oauth), with the callback address the signer expects. */
 export type OAuthConfig = {
   codeChallenge: string
   requestKey: string
@@ -32,7 +32,7 @@ export type OAuthConfig = {
   oauthCallbackUrl: string
 }
 
-/** SPEC's OAuth request params. */
+/** The OAuth request params (docs/signer.md#social-login). */
 export type OAuthParams = {
   authProviderId: string
   isCustomProvider?: boolean
@@ -47,7 +47,7 @@ export type OAuthParams = {
   fetchIdTokenOnly?: boolean
 }
 
-/** SPEC's OAuth popup result. */
+/** The OAuth popup result (docs/signer.md#oauth-callback). */
 export type OAuthPopupResult = {
   status: string
   idToken?: string
@@ -67,7 +67,7 @@ export function getOAuthNonce(targetPublicKey: string): string {
 }
 
 /**
- * The provider's authorization URL (SPEC "Social login"): response_type code, PKCE S256 with the
+ * The provider's authorization URL (docs/signer.md#social-login): response_type code, PKCE S256 with the
  * signer's challenge, prompt select_account, the nonce of the frame key, and a `state` the signer's
  * callback reads (provider, requestKey, frame key, mode, redirect address, session length).
  * Throws 'No auth provider found with id {id}' or 'Default scope not known for provider {id}'.
@@ -181,7 +181,7 @@ export function redirectToOAuth(
   })
 }
 
-/** The auth-return parameters (SPEC section 2) of a redirect-mode social login, as a popup result; undefined when there are none. */
+/** The auth-return parameters (docs/signer.md#oauth-callback) of a redirect-mode social login, as a popup result; undefined when there are none. */
 export function readOAuthReturnParams(
   params: Readonly<Record<string, string | undefined>>,
 ): OAuthPopupResult | undefined {

@@ -10,7 +10,7 @@ import type { OAuthDirectory } from './oauth-directory.ts'
 import { getOAuthNonce, openOAuthRequest } from './oauth-request-key.ts'
 import { verifyOAuthIdToken } from './verify-oauth-id-token.ts'
 
-/** SPEC's OAuth popup result (the redirect mode carries the same in the auth-return parameters). */
+/** The OAuth popup result (docs/signer.md#oauth-callback; the redirect mode carries the same in the auth-return parameters). */
 export type OAuthPopupResult = {
   status: 'SUCCESS' | 'ACCOUNT_LINKING_CONFIRMATION_REQUIRED' | 'FETCHED_ID_TOKEN_ONLY' | 'ERROR'
   idToken?: string

@@ -3,7 +3,7 @@ import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose'
 import type { OAuthProvider } from '../../signer-config.ts'
 
 /**
- * SPEC's default scopes of the well-known providers (and the extra authorization parameters some
+ * The default scopes (docs/signer.md#social-login) of the well-known providers (and the extra authorization parameters some
  * need); any other id is a custom provider, which uses its configured scope.
  */
 export const knownOAuthProviders: Readonly<
@@ -23,7 +23,7 @@ export const knownOAuthProviders: Readonly<
   },
 }
 
-/** What signer-config and prepare-oauth tell the SDK about one provider (SPEC's OAuth config). */
+/** What signer-config and prepare-oauth tell the SDK about one provider (the OAuth config, docs/signer.md#prepare-oauth). */
 export type PublicOAuthProvider = {
   id: string
   isCustomProvider: boolean
