@@ -314,6 +314,46 @@ describe('multi-factor routes', () => {
     expect((await signInWithCode('removes@example.com')).answer).toHaveProperty('credentialBundle')
   })
 
+  it('an SMS code of an account with a factor answers MFA_REQUIRED, and the code completes it', async () => {
+    const phone = '+442079460077'
+    async function smsSignIn() {
+      const frame = createFrameKey()
+      const auth = await testApp.post('auth', { phone, targetPublicKey: frame.targetPublicKey })
+      expect(auth.statusCode).toBe(200)
+      const otp = await testApp.post('otp', {
+        orgId: auth.json().orgId,
+        otpId: auth.json().otpId,
+        otpCode: readCode(testApp.delivery.sms.at(-1)?.body ?? ''),
+        targetPublicKey: frame.targetPublicKey,
+      })
+      expect(otp.statusCode).toBe(200)
+      return { frame, answer: otp.json() }
+    }
+    const first = await smsSignIn()
+    const session = await decryptCredentialBundle({
+      bundle: first.answer.credentialBundle,
+      embeddedPrivateKey: first.frame.privateKey,
+    })
+    const client: SignedInClient = {
+      orgId: first.answer.orgId,
+      sessionPrivateKey: session.privateKey,
+      sessionPublicKey: session.publicKey,
+      isNewUser: true,
+    }
+    const enrolment = await enrol(client)
+    const { frame, answer } = await smsSignIn()
+    expect(answer).toMatchObject({ status: 'MFA_REQUIRED', orgId: client.orgId })
+    const done = await validate({
+      encryptedPayload: answer.encryptedPayload,
+      multiFactors: [
+        { multiFactorId: enrolment.multiFactorId, multiFactorCode: codeFor(enrolment.multiFactorSecret, 1) },
+      ],
+      targetPublicKey: frame.targetPublicKey,
+    })
+    expect(done.statusCode).toBe(200)
+    expect(done.json().orgId).toBe(client.orgId)
+  })
+
   it('a magic link of an account with a factor answers MFA_REQUIRED too', async () => {
     const client = await signInByEmail(testApp, 'linked@example.com')
     await enrol(client)
