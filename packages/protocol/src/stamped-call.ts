@@ -1,4 +1,7 @@
-/** The header a session-key stamp travels in (docs/signer.md#stamp); passkey stamps come later. */
+/**
+ * The header a session-key stamp travels in (docs/signer.md#stamp); a passkey stamps with
+ * `X-Stamp-WebAuthn` instead (docs/signer.md#passkey-stamps).
+ */
 export const stampHeaderName = 'X-Stamp'
 
 /** A request stamp as the signer expects it in `stampedRequest.stamp`. */
