@@ -205,3 +205,14 @@ export async function changeContact(input: {
   if (input.channel === 'email') await store.getState().setEmail({ email: input.contact, ...proof })
   else await store.getState().setPhone({ phone: input.contact, ...proof })
 }
+
+/**
+ * Takes the account's sign-in e-mail or phone off, proven by a token for that contact
+ * (docs/signer.md#contact-removal). Rejects with the signer's message, e.g. when it is the last
+ * way to sign in.
+ */
+export async function removeContact(channel: ContactChannel, verificationToken: string): Promise<void> {
+  const store = await loadSignerStore()
+  if (channel === 'email') await store.getState().removeEmail({ verificationToken })
+  else await store.getState().removePhone({ verificationToken })
+}

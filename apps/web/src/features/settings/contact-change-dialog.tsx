@@ -376,7 +376,11 @@ function ContactStep({
   )
 }
 
-function CodeEntryStep({
+/**
+ * One code step of a contact dialog: the 6-digit code sent to `sentTo`, 'Resend code' after 30 s,
+ * and a way back. Shared by the change and the removal dialogs.
+ */
+export function CodeEntryStep({
   channel,
   title,
   sentTo,

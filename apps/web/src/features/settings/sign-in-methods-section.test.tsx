@@ -1,5 +1,5 @@
 import { AppError } from '@quicklinks/core/app-error'
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { AppProviders } from '../../app/providers'
 import { createQueryClient } from '../../app/query-client'
@@ -19,6 +19,7 @@ const wallet = vi.hoisted(() => ({
     oauthProviders: [],
   },
   listWalletAuthMethods: vi.fn<() => Promise<WalletAuthMethods>>(),
+  removeContact: vi.fn<(channel: ContactChannel, verificationToken: string) => Promise<void>>(),
   sendContactCode: vi.fn<(channel: ContactChannel, contact: string) => Promise<string>>(),
   verifyContactCode: vi.fn<(otpId: string, code: string) => Promise<string>>(),
   changeContact:
@@ -37,6 +38,7 @@ vi.mock('../auth/wallet-session', () => ({
   sendContactCode: wallet.sendContactCode,
   verifyContactCode: wallet.verifyContactCode,
   changeContact: wallet.changeContact,
+  removeContact: wallet.removeContact,
 }))
 
 const wrongCode = new AppError('OTP_INVALID', {
@@ -56,6 +58,10 @@ beforeEach(() => {
   wallet.changeContact.mockReset().mockImplementation(async (input) => {
     if (input.channel === 'email') wallet.methods.email = input.contact
     else wallet.methods.phone = input.contact
+  })
+  wallet.removeContact.mockReset().mockImplementation(async (channel) => {
+    if (channel === 'email') wallet.methods.email = null
+    else wallet.methods.phone = null
   })
   useAuthModalStore.setState({ isOpen: false, purpose: 'navigate' })
   dismissToast()
@@ -212,6 +218,46 @@ describe('sign-in methods section', () => {
     expect((await screen.findByLabelText<HTMLInputElement>('New email address')).value).toBe(
       'new@example.com',
     )
+  })
+
+  it('offers Remove only beside another way in, and removes the phone with a code sent to it', async () => {
+    renderSection()
+    await screen.findByText('ada@example.com')
+    expect(screen.queryByRole('button', { name: 'Remove email' })).toBeNull()
+
+    wallet.methods.phone = '+442079460018'
+    cleanup()
+    renderSection()
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove phone number' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Remove phone number' })
+    expect(dialog.textContent).toContain('+442079460018')
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send code to remove' }))
+    await screen.findByRole('dialog', { name: 'Check your phone' })
+    expect(wallet.sendContactCode).toHaveBeenCalledWith('sms', '+442079460018')
+    enterCode('123456')
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    expect(wallet.removeContact).toHaveBeenCalledWith('sms', 'token-of-otp-for-+442079460018')
+    expect(await screen.findByText('Phone number removed')).toBeTruthy()
+    expect(await screen.findByRole('button', { name: 'Add phone number' })).toBeTruthy()
+  })
+
+  it('shows the signer’s refusal to remove the last way in', async () => {
+    wallet.methods.phone = '+442079460018'
+    wallet.removeContact.mockRejectedValueOnce(
+      new AppError('CONFLICT', {
+        userMessage: 'This is your only way to sign in. Add another one before you remove it.',
+      }),
+    )
+    renderSection()
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove email' }))
+    fireEvent.click(await screen.findByRole('button', { name: 'Send code to remove' }))
+    await screen.findByRole('dialog', { name: 'Check your email' })
+    enterCode('123456')
+    const dialog = await screen.findByRole('dialog', { name: 'Remove email' })
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      'This is your only way to sign in. Add another one before you remove it.',
+    )
+    expect(screen.queryByText('Email removed')).toBeNull()
   })
 
   it('offers to sign in again when the wallet session has ended', async () => {

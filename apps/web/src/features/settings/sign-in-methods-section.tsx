@@ -7,6 +7,7 @@ import { useAuthModalStore } from '../auth/auth-modal-store'
 import { describeAuthError } from '../auth/describe-auth-error'
 import type { ContactChannel } from '../auth/wallet-session'
 import { ContactChangeDialog } from './contact-change-dialog'
+import { ContactRemoveDialog } from './contact-remove-dialog'
 import { useAuthMethods } from './use-auth-methods'
 
 const rows = [
@@ -16,15 +17,25 @@ const rows = [
 
 /**
  * Settings' 'Sign-in methods': the e-mail and phone the account signs in with (from
- * list-auth-methods), each with 'Change', or 'Add' when absent, opening the contact-change dialog.
+ * list-auth-methods), each with 'Change', or 'Add' when absent, opening the contact-change dialog,
+ * and 'Remove' when the account has another way in.
  */
 export function SignInMethodsSection() {
   const { methods, isPending, error, isWalletConnected, refetch } = useAuthMethods()
   const [editing, setEditing] = useState<ContactChannel | null>(null)
+  const [removing, setRemoving] = useState<{ channel: ContactChannel; contact: string } | null>(null)
   const openAuthModal = useAuthModalStore((store) => store.open)
 
   const contactOf = (channel: ContactChannel): string | null =>
     methods === undefined ? null : channel === 'email' ? methods.email : methods.phone
+  // Remove is offered only beside another way in; the signer refuses the last one anyway.
+  const waysIn =
+    methods === undefined
+      ? 0
+      : (methods.email === null ? 0 : 1) +
+        (methods.phone === null ? 0 : 1) +
+        methods.passkeys.length +
+        methods.oauthProviders.length
 
   return (
     <Card className="mt-4 p-6">
@@ -50,15 +61,28 @@ export function SignInMethodsSection() {
                       <p className="break-all text-muted text-sm">{contact ?? 'Not set'}</p>
                     )}
                   </div>
-                  <Button
-                    variant="secondary"
-                    size="compact"
-                    disabled={isPending || methods === undefined}
-                    onClick={() => setEditing(channel)}
-                    aria-label={contact === null ? `Add ${noun}` : `Change ${noun}`}
-                  >
-                    {contact === null ? 'Add' : 'Change'}
-                  </Button>
+                  <div className="flex gap-2">
+                    {contact !== null && waysIn > 1 ? (
+                      <Button
+                        variant="ghost"
+                        size="compact"
+                        className="text-danger"
+                        onClick={() => setRemoving({ channel, contact })}
+                        aria-label={`Remove ${noun}`}
+                      >
+                        Remove
+                      </Button>
+                    ) : null}
+                    <Button
+                      variant="secondary"
+                      size="compact"
+                      disabled={isPending || methods === undefined}
+                      onClick={() => setEditing(channel)}
+                      aria-label={contact === null ? `Add ${noun}` : `Change ${noun}`}
+                    >
+                      {contact === null ? 'Add' : 'Change'}
+                    </Button>
+                  </div>
                 </li>
               )
             })}
@@ -92,6 +116,16 @@ export function SignInMethodsSection() {
           }}
           channel={editing}
           current={contactOf(editing)}
+        />
+      )}
+      {removing === null ? null : (
+        <ContactRemoveDialog
+          open
+          onOpenChange={(open) => {
+            if (!open) setRemoving(null)
+          }}
+          channel={removing.channel}
+          contact={removing.contact}
         />
       )}
     </Card>
