@@ -377,6 +377,22 @@ export function createSignerClient(options: SignerClientOptions): SignerClient {
   }
 }
 
+/** The message of the error thrown when an error body says a second factor is required. */
+export const mfaRequiredMessage = 'Multi-factor authentication is required to sign in.'
+
+/**
+ * The factors of an error body's `data.multiFactors` (SPEC's `/v1/auth` refusal), also read from
+ * `error.details.multiFactors`; undefined when the body names none. The signer of this project
+ * never sends it (docs/signer.md#multi-factor) but a Turnkey-style service may.
+ */
+function readMultiFactors(body: unknown): unknown[] | undefined {
+  if (typeof body !== 'object' || body === null) return undefined
+  const data = (body as { data?: { multiFactors?: unknown } }).data
+  if (Array.isArray(data?.multiFactors)) return data.multiFactors
+  const details = (body as { error?: { details?: { multiFactors?: unknown } } }).error?.details
+  return Array.isArray(details?.multiFactors) ? details.multiFactors : undefined
+}
+
 /** A plain-text error body longer than this, or any HTML page, is not shown as the message. */
 const maxTextErrorLength = 300
 
@@ -388,6 +404,14 @@ function toSignerError(body: unknown, isJson: boolean, response: Response, text:
     !isJson && plain.length > 0 && plain.length <= maxTextErrorLength && !plain.startsWith('<')
   const fallback = isShowableText ? plain : `${response.status} ${response.statusText}`.trim()
   const error = parseErrorBody(isJson ? body : undefined, response.status, fallback)
+  const multiFactors = readMultiFactors(body)
+  if (multiFactors !== undefined) {
+    // SPEC: an error body naming `data.multiFactors` means a second factor is required.
+    return createWalletError(mfaRequiredMessage, {
+      code: error.code,
+      details: { ...(error.details ?? {}), reason: 'MFA_REQUIRED', multiFactors },
+    })
+  }
   const rawCode =
     typeof body === 'object' && body !== null && 'error' in body
       ? (body as { error: { code?: unknown } }).error?.code
