@@ -2,7 +2,7 @@ import type { Locator, Page } from '@playwright/test'
 import jsQR from 'jsqr'
 import { Secret, TOTP } from 'otpauth'
 import { PNG } from 'pngjs'
-import { extractCode, waitForMail } from '../fixtures/dev-outbox.ts'
+import { extractCode, extractMagicLink, waitForMail } from '../fixtures/dev-outbox.ts'
 import { checkScreen, screenViewports } from '../fixtures/screens.ts'
 import { authDialog, openAuthModal, requestEmailCode, signUpWithEmailCode } from '../fixtures/sign-in.ts'
 import { expect, test } from '../fixtures/test.ts'
@@ -151,6 +151,38 @@ test('an authenticator app guards the e-mail sign-in: codes work once, wrong one
   await logout(page)
   await enterEmailCode(page, request, email, 3)
   await expect(page).toHaveURL(/\/dashboard$/, { timeout: 20_000 })
+})
+
+test('a magic link of an account with an authenticator app asks for the app code too', async ({
+  page,
+  request,
+  consoleErrors,
+}) => {
+  test.slow()
+  await page.addInitScript(() => localStorage.setItem('beta-flag-closed-at', new Date().toISOString()))
+  const email = await signUpWithEmailCode(page, request)
+  const section = await openTwoFactor(page)
+  const { dialog, secret } = await readEnrolment(page, section)
+  const enrolment = await nextFreshCode(secret, currentStep())
+  await dialog.getByLabel('Code from the app').fill(enrolment.code)
+  await expect(dialog).toBeHidden()
+  await logout(page)
+
+  const modal = await openAuthModal(page)
+  await modal.getByLabel('Email').fill(email)
+  await modal.getByRole('radio', { name: 'A sign-in link' }).check()
+  await modal.getByRole('button', { name: 'Continue with email' }).click()
+  await expect(authDialog(page).getByRole('heading', { name: 'Check your email' })).toBeVisible()
+  await page.goto(extractMagicLink(await waitForMail(request, email, 2)))
+  const mfa = authDialog(page)
+  await expect(mfa.getByRole('heading', { name: 'Enter your authenticator code' })).toBeVisible({
+    timeout: 20_000,
+  })
+  expect(page.url()).not.toMatch(/bundle|orgId/)
+  const fresh = await nextFreshCode(secret, enrolment.step)
+  await mfa.getByLabel('Authenticator code').fill(fresh.code)
+  await expect(page).toHaveURL(/\/dashboard$/, { timeout: 20_000 })
+  expect(consoleErrors).toEqual([])
 })
 
 // The new screens, per viewport and scheme: the section without and with an app, the add dialog,
