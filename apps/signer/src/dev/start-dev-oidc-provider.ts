@@ -206,7 +206,8 @@ export async function startDevOidcProvider(input: {
             'content-type': 'text/html; charset=utf-8',
             'cache-control': 'no-store',
             'content-security-policy':
-              "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+              // No form-action: the login form's answer redirects on to the app's callback (another origin).
+              "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
           })
           response.end(renderLoginPage(details.uid, client?.clientName ?? 'the app'))
           return
