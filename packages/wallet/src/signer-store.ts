@@ -104,7 +104,8 @@ export type SignerState = {
    * Passkey sign-in (docs/signer.md#passkeys): AUTHENTICATING_PASSKEY, then CONNECTED. With
    * `createNew` a new passkey is made (`passkey-challenge`, then `signup` with it: one prompt, the
    * account and its first session at once; `email` is the passkey's user name, else 'anonymous').
-   * Otherwise a passkey stamps a login naming the auth frame's key and the user is found by it.
+   * Otherwise a passkey stamps a login naming the auth frame's key and the user is found by it;
+   * when no user has that passkey and an `email` is given, an account is created as with `createNew`.
    * Rejects (error stored, DISCONNECTED) with 'webauthn is not supported by this browser', 'No
    * user found', the browser's or the signer's message, or 'Failed to inject credential bundle'.
    */
@@ -605,7 +606,7 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
         try {
           assertWebAuthnSupported()
           const targetPublicKey = await stamper.getPublicKey()
-          if (createNew) {
+          const signUp = async () => {
             const { challenge } = await client.passkeyChallenge()
             const created = await createPasskey({ challenge, userName: email || 'anonymous' })
             const answer = await client.signupWithPasskey({
@@ -622,19 +623,27 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
             }
             set({ isNewUser: true })
             await finishLogin({ bundle: answer.credentialBundle, orgId: answer.orgId })
+          }
+          if (createNew) {
+            await signUp()
             return
           }
-          const answer = await client.authPasskey({ targetPublicKey, expirationSeconds }, (body) =>
-            stampWithPasskey(body),
-          )
+          let answer: Awaited<ReturnType<SignerClient['authPasskey']>>
+          try {
+            answer = await client.authPasskey({ targetPublicKey, expirationSeconds }, (body) =>
+              stampWithPasskey(body),
+            )
+          } catch (error) {
+            if (!(error instanceof AppError && error.code === 'NOT_FOUND')) throw error
+            // SPEC: with an e-mail given, no user found for the passkey creates an account.
+            if (!email) throw createWalletError('No user found', { cause: error })
+            await signUp()
+            return
+          }
           set({ isNewUser: answer.isNewUser })
           await finishLogin({ bundle: answer.credentialBundle, orgId: answer.orgId })
         } catch (error) {
-          fail(
-            error instanceof AppError && error.code === 'NOT_FOUND'
-              ? createWalletError('No user found', { cause: error })
-              : error,
-          )
+          fail(error)
         }
       },
 
