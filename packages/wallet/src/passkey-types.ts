@@ -16,7 +16,7 @@ export type PasskeyAttestation = {
   transports: string[]
 }
 
-/** SPEC's passkey attestation result: the challenge, the user handle, the attestation, its transports. */
+/** The passkey attestation result (docs/signer.md#passkeys): the challenge, the user handle, the attestation, its transports. */
 export type PasskeyAttestationResult = {
   challenge: string
   authenticatorUserId: string

@@ -5,9 +5,9 @@ import { startAuthentication, startRegistration } from '@simplewebauthn/browser'
 import type { PasskeyAttestationResult, PasskeyStamp } from './passkey-types.ts'
 import { createWalletError } from './wallet-error.ts'
 
-/** SPEC: passkey prompts time out after 300 000 ms; user verification is preferred. */
+/** Passkey prompts time out after 300 000 ms; user verification is preferred (docs/signer.md#passkeys). */
 export const passkeyTimeoutMs = 300_000
-/** Transports assumed when the authenticator reports none (SPEC). */
+/** Transports assumed when the authenticator reports none (docs/signer.md#passkeys). */
 export const assumedPasskeyTransports = ['internal', 'hybrid'] as const
 
 /** Throws 'webauthn is not supported by this browser' when `navigator.credentials` is missing. */
@@ -18,7 +18,7 @@ export function assertWebAuthnSupported(): void {
   }
 }
 
-/** The default relying-party id and name: the current hostname (SPEC). */
+/** The default relying-party id and name: the current hostname (docs/signer.md#passkeys). */
 export function currentHostname(): string {
   const hostname = (globalThis as { location?: { hostname?: string } }).location?.hostname
   if (!hostname) throw createWalletError('webauthn is not supported by this browser')

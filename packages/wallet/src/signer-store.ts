@@ -635,7 +635,7 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
             )
           } catch (error) {
             if (!(error instanceof AppError && error.code === 'NOT_FOUND')) throw error
-            // SPEC: with an e-mail given, no user found for the passkey creates an account.
+            // With an e-mail given, no user found for the passkey creates an account (docs/signer.md#passkeys).
             if (!email) throw createWalletError('No user found', { cause: error })
             await signUp()
             return

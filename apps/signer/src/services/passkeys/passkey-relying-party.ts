@@ -1,6 +1,6 @@
 import type { SignerConfig } from '../../signer-config.ts'
 
-/** SPEC's passkey constants (docs/signer.md#passkeys). */
+/** The passkey constants (docs/signer.md#passkeys). */
 export const passkeyTimeoutMs = 300_000
 /** COSE algorithms a new passkey may use: ES256 (-7) and RS256 (-257). */
 export const passkeyAlgorithms = [-7, -257] as const

@@ -31,7 +31,7 @@ export const passkeyRegistrationSchema = z.object({
 
 export type PasskeyRegistration = z.output<typeof passkeyRegistrationSchema>
 
-/** An authenticator name: SPEC's default is `passkey-{timestamp}`. */
+/** An authenticator name; the default is `passkey-{timestamp}` (docs/signer.md#passkeys). */
 export const passkeyNameSchema = z.string().trim().min(1).max(64)
 
 /** The `X-Stamp-WebAuthn` header value: Turnkey's JSON, every field base64url. */
