@@ -13,6 +13,7 @@ import {
 import { passkeyNameSchema, passkeyRegistrationSchema } from '../services/passkeys/passkey-schemas.ts'
 import { addPasskeyToUser } from '../services/passkeys/register-passkey.ts'
 import { verifyPasskeyRegistration } from '../services/passkeys/verify-passkey-registration.ts'
+import { createDatabaseReplayStore } from '../services/stamps/create-database-replay-store.ts'
 import type { SignerRouteOptions } from './auth-routes.ts'
 import { createStampedRoute } from './create-stamped-route.ts'
 import { perIpPerMinute } from './signer-rate-limits.ts'
@@ -109,7 +110,11 @@ export const passkeyRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
     async (request) => {
       const verified = stamped.addPasskey.getVerified(request)
       const { authenticatorName, ...registration } = verified.parameters
-      const passkey = await verifyPasskeyRegistration(context, { ...registration, name: authenticatorName })
+      const passkey = await verifyPasskeyRegistration(
+        context,
+        { ...registration, name: authenticatorName },
+        createDatabaseReplayStore(context.db, context.now),
+      )
       await addPasskeyToUser(context.db, { userId: verified.userId, passkey })
       return {
         authenticatorId: passkey.credentialId,

@@ -6,6 +6,7 @@ import type { PasskeyRegistration } from '../passkeys/passkey-schemas.ts'
 import { passkeyTakenError, writePasskeyData } from '../passkeys/register-passkey.ts'
 import { verifyPasskeyRegistration } from '../passkeys/verify-passkey-registration.ts'
 import { mintCredentialBundle } from '../sessions/mint-credential-bundle.ts'
+import { createDatabaseReplayStore } from '../stamps/create-database-replay-store.ts'
 
 export type PasskeySignupAnswer = {
   orgId: string
@@ -40,10 +41,11 @@ export async function completePasskeySignup(
     expirationSeconds?: number | undefined
   },
 ): Promise<PasskeySignupAnswer> {
-  const verified = await verifyPasskeyRegistration(context, {
-    ...input.passkey,
-    name: input.authenticatorName,
-  })
+  const verified = await verifyPasskeyRegistration(
+    context,
+    { ...input.passkey, name: input.authenticatorName },
+    createDatabaseReplayStore(context.db, context.now),
+  )
   if ((await findPasskey(context.db, verified.credentialId)) !== undefined) throw passkeyTakenError()
   const { account, isCreated } = await createAccount(context.db, {
     masterKey: context.keyring.masterKey,

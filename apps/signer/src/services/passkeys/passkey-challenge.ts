@@ -3,9 +3,9 @@ import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
 import { AppError } from '@quicklinks/core/app-error'
 import { isConstantTimeEqual } from '../../crypto/bytes/is-constant-time-equal.ts'
+import type { StampReplayStore } from '../../crypto/stamps/verify-stamp.ts'
 import type { SignerContext } from '../../signer-context.ts'
 import { deriveSignerSecret } from '../keyring/load-signer-keyring.ts'
-import { createDatabaseReplayStore } from '../stamps/create-database-replay-store.ts'
 import { passkeyTimeoutMs } from './passkey-relying-party.ts'
 
 const nonceLength = 16
@@ -41,11 +41,16 @@ export function issuePasskeyChallenge(context: SignerContext): { challenge: stri
 
 /**
  * Checks that `challenge` is one this signer issued, unexpired and never used before, and marks it
- * used (in the stamp replay table, under the SHA-256 of `passkey-challenge:{challenge}`).
+ * used in `replayStore` (the stamp replay table, createDatabaseReplayStore) under the SHA-256 of
+ * `passkey-challenge:{challenge}`.
  *
  * Throws AppError UNAUTHORIZED with `details.reason` PASSKEY_CHALLENGE_INVALID otherwise.
  */
-export async function consumePasskeyChallenge(context: SignerContext, challenge: string): Promise<void> {
+export async function consumePasskeyChallenge(
+  context: SignerContext,
+  challenge: string,
+  replayStore: StampReplayStore,
+): Promise<void> {
   const refuse = (message: string) =>
     new AppError('UNAUTHORIZED', {
       message,
@@ -62,7 +67,6 @@ export async function consumePasskeyChallenge(context: SignerContext, challenge:
   }
   const expiresAtMs = Number(new DataView(payload.buffer, payload.byteOffset).getBigUint64(nonceLength))
   if (expiresAtMs <= context.now()) throw refuse('passkey challenge expired')
-  const replayStore = createDatabaseReplayStore(context.db, context.now)
   const key = bytesToHex(sha256(utf8ToBytes(`passkey-challenge:${challenge}`)))
   if (!(await replayStore.markSeen(key, expiresAtMs))) throw refuse('passkey challenge already used')
 }

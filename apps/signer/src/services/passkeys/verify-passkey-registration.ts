@@ -1,5 +1,6 @@
 import { AppError } from '@quicklinks/core/app-error'
 import { type AuthenticatorTransport, verifyRegistrationResponse } from '@simplewebauthn/server'
+import type { StampReplayStore } from '../../crypto/stamps/verify-stamp.ts'
 import type { SignerContext } from '../../signer-context.ts'
 import { consumePasskeyChallenge } from './passkey-challenge.ts'
 import {
@@ -37,7 +38,8 @@ function toWebAuthnTransports(transports: readonly string[] | undefined): Authen
 }
 
 /**
- * Checks a new passkey: its challenge must be one this signer issued and unused (spent here), and
+ * Checks a new passkey: its challenge must be one this signer issued and unused (spent here, in
+ * `replayStore`), and
  * the attestation must verify with @simplewebauthn/server for the app's origin and relying-party
  * id, with algorithm -7 or -257 (user verification preferred, not required). Returns the row to
  * store; transports default to internal and hybrid, the name to `passkey-{timestamp}`.
@@ -47,8 +49,9 @@ function toWebAuthnTransports(transports: readonly string[] | undefined): Authen
 export async function verifyPasskeyRegistration(
   context: SignerContext,
   input: PasskeyRegistration & { name?: string | undefined },
+  replayStore: StampReplayStore,
 ): Promise<VerifiedPasskey> {
-  await consumePasskeyChallenge(context, input.challenge)
+  await consumePasskeyChallenge(context, input.challenge, replayStore)
   const relyingParty = getPasskeyRelyingParty(context.config)
   const { attestation } = input
   const transports = toWebAuthnTransports(attestation.transports)
