@@ -1,4 +1,4 @@
-import type { ContactChange, ExportKind, ExportTarget } from './frame-only-activities.ts'
+import type { ContactChange, ContactRemoval, ExportKind, ExportTarget } from './frame-only-activities.ts'
 import type { Stamp } from './stamped-call.ts'
 
 /**
@@ -32,6 +32,8 @@ export type FrameRequest =
   | { type: 'STAMP_REQUEST'; requestId: string; body: string }
   /** Auth frame: builds the contact change itself, for the session's organization, and stamps it. */
   | { type: 'STAMP_CONTACT_CHANGE'; requestId: string; change: ContactChange; timestampMs: number }
+  /** Auth frame: builds the removal of the e-mail or phone itself, likewise, and stamps it. */
+  | { type: 'STAMP_CONTACT_REMOVAL'; requestId: string; removal: ContactRemoval; timestampMs: number }
   /** Export frame: makes a fresh key, builds the export to it, has the auth frame stamp it. */
   | {
       type: 'STAMP_EXPORT_REQUEST'
@@ -65,6 +67,7 @@ export const frameResponseTypes = {
   INJECT_CREDENTIAL_BUNDLE: 'BUNDLE_INJECTED',
   STAMP_REQUEST: 'STAMP',
   STAMP_CONTACT_CHANGE: 'STAMPED_REQUEST',
+  STAMP_CONTACT_REMOVAL: 'STAMPED_REQUEST',
   STAMP_EXPORT_REQUEST: 'STAMPED_REQUEST',
   RESET_EMBEDDED_KEY: 'RESET_DONE',
   INJECT_WALLET_EXPORT_BUNDLE: 'BUNDLE_INJECTED',

@@ -16,6 +16,8 @@ export const frameOnlyActivities = {
   exportWalletAccount: signerActivities.exportWalletAccount,
   updateEmail: signerActivities.updateEmail,
   updatePhone: signerActivities.updatePhone,
+  removeEmail: signerActivities.removeEmail,
+  removePhone: signerActivities.removePhone,
 } as const
 
 /** What an export shows: the wallet's seed phrase, or the private key of one of its addresses. */
@@ -34,6 +36,12 @@ export type ContactChange = {
   verificationToken: string
   previousContactVerificationToken?: string
 }
+
+/**
+ * The removal of the sign-in e-mail (`channel: 'email'`) or phone (`'sms'`), proven by a
+ * `verify-otp` token for that contact (docs/signer.md#contact-removal).
+ */
+export type ContactRemoval = { channel: 'email' | 'sms'; verificationToken: string }
 
 /** A signer call before it is serialised: the route, the activity type and its parameters. */
 export type ActivityCall = { path: string; type: string; parameters: Record<string, unknown> }
@@ -98,6 +106,25 @@ export function describeContactChangeActivity(change: ContactChange): ActivityCa
   return change.channel === 'email'
     ? { ...frameOnlyActivities.updateEmail, parameters: { email: change.contact, ...proof } }
     : { ...frameOnlyActivities.updatePhone, parameters: { phone: change.contact, ...proof } }
+}
+
+/** The `remove-email-auth` or `remove-phone-auth` call for `removal`. */
+export function describeContactRemovalActivity(removal: ContactRemoval): ActivityCall {
+  const activity =
+    removal.channel === 'email' ? frameOnlyActivities.removeEmail : frameOnlyActivities.removePhone
+  return { ...activity, parameters: { verificationToken: removal.verificationToken } }
+}
+
+/**
+ * Reads a {@link ContactRemoval} from a message: a known channel and a token of 1–4096
+ * characters. Undefined for anything else (extra fields are dropped); never throws.
+ */
+export function parseContactRemoval(value: unknown): ContactRemoval | undefined {
+  if (typeof value !== 'object' || value === null) return undefined
+  const { channel, verificationToken } = value as Record<string, unknown>
+  if (channel !== 'email' && channel !== 'sms') return undefined
+  if (!isShortText(verificationToken, 4096)) return undefined
+  return { channel, verificationToken }
 }
 
 /**

@@ -114,6 +114,14 @@ export function createFrameStamper(options: FrameStamperOptions): Stamper & { in
       })
       return { path: answer.path, body: answer.body, stamp: answer.stamp }
     },
+    async stampContactRemoval({ removal, timestampMs }): Promise<StampedCall> {
+      const answer = await (await getConnection()).request({
+        type: 'STAMP_CONTACT_REMOVAL',
+        removal,
+        timestampMs,
+      })
+      return { path: answer.path, body: answer.body, stamp: answer.stamp }
+    },
     async reset() {
       await (await getConnection()).request({ type: 'RESET_EMBEDDED_KEY' })
     },

@@ -1,7 +1,9 @@
 import {
   buildActivityBody,
   describeContactChangeActivity,
+  describeContactRemovalActivity,
   parseContactChange,
+  parseContactRemoval,
 } from '@quicklinks/protocol/frame-only-activities'
 import { type Stamp, stampHeaderName } from '@quicklinks/protocol/stamped-call'
 import { createEmbeddedKeyPair, getEmbeddedPublicKey } from './crypto/create-embedded-key-pair.ts'
@@ -62,6 +64,18 @@ export function createKeyStamper(options: { now?: () => number } = {}): Stamper 
       const parsed = parseContactChange(change)
       if (parsed === undefined) throw createWalletError('The contact change is not complete.')
       const { path, type, parameters } = describeContactChangeActivity(parsed)
+      const body = buildActivityBody({
+        type,
+        organizationId: requireSession().organizationId,
+        parameters,
+        timestampMs,
+      })
+      return { path, body, stamp: await stamp(body) }
+    },
+    async stampContactRemoval({ removal, timestampMs }) {
+      const parsed = parseContactRemoval(removal)
+      if (parsed === undefined) throw createWalletError('The contact removal is not complete.')
+      const { path, type, parameters } = describeContactRemovalActivity(parsed)
       const body = buildActivityBody({
         type,
         organizationId: requireSession().organizationId,

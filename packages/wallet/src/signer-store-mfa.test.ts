@@ -15,6 +15,9 @@ const stamper: Stamper = {
   stampContactChange: async () => {
     throw new Error('not used')
   },
+  stampContactRemoval: async () => {
+    throw new Error('not used')
+  },
   reset: async () => undefined,
 }
 

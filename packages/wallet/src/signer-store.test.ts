@@ -42,6 +42,11 @@ function createFakeStamper(): Stamper & { injected: unknown[]; resets: number } 
       body: '{}',
       stamp: { stampHeaderName: 'X-Stamp' as const, stampHeaderValue: 'stamp' },
     }),
+    stampContactRemoval: async () => ({
+      path: 'remove-email-auth',
+      body: '{}',
+      stamp: { stampHeaderName: 'X-Stamp' as const, stampHeaderValue: 'stamp' },
+    }),
     reset: async () => {
       stamper.resets += 1
     },

@@ -1,8 +1,12 @@
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js'
 import { AppError } from '@quicklinks/core/app-error'
 import { withTimeout } from '@quicklinks/core/with-timeout'
-import type { ContactChange, ExportKind, ExportTarget } from '@quicklinks/protocol/frame-only-activities'
-import { signerActivities } from '@quicklinks/protocol/signer-activities'
+import type {
+  ContactChange,
+  ContactRemoval,
+  ExportKind,
+  ExportTarget,
+} from '@quicklinks/protocol/frame-only-activities'
 import type { Hex, LocalAccount } from 'viem'
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import { createFrameStamper } from './create-frame-stamper.ts'
@@ -333,18 +337,15 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
       }
     }
 
-    /** `remove-email-auth` / `remove-phone-auth`, then the user as the signer answers it. */
-    const removeContact = async (
-      activity: (typeof signerActivities)['removeEmail' | 'removePhone'],
-      verificationToken: string,
-    ): Promise<SignerUser> => {
+    /**
+     * `remove-email-auth` / `remove-phone-auth`, built and stamped where the session key is (the
+     * auth frame refuses e-mail and phone bodies from this page), then the user as the signer answers it.
+     */
+    const removeContact = async (removal: ContactRemoval): Promise<SignerUser> => {
       const user = requireUser()
       return withSession(async () => {
-        const whoami = await client.stampedRequest<WhoamiResult>(
-          activity.path,
-          { type: activity.type, organizationId: user.orgId, parameters: { verificationToken } },
-          stamper,
-        )
+        const call = await stamper.stampContactRemoval({ removal, timestampMs: client.serverNow() })
+        const whoami = await client.postStampedCall<WhoamiResult>(call)
         const updated: SignerUser = { ...user, email: whoami.email ?? null, phone: whoami.phone ?? null }
         const { sessionExpiresAtMs } = get()
         if (storage && sessionExpiresAtMs !== null) {
@@ -796,11 +797,11 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
       },
 
       async removeEmail({ verificationToken }) {
-        return removeContact(signerActivities.removeEmail, verificationToken)
+        return removeContact({ channel: 'email', verificationToken })
       },
 
       async removePhone({ verificationToken }) {
-        return removeContact(signerActivities.removePhone, verificationToken)
+        return removeContact({ channel: 'sms', verificationToken })
       },
 
       loginWithOAuth: (params) => oauth.loginWithOAuth(params),

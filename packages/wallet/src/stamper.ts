@@ -1,4 +1,4 @@
-import type { ContactChange } from '@quicklinks/protocol/frame-only-activities'
+import type { ContactChange, ContactRemoval } from '@quicklinks/protocol/frame-only-activities'
 import type { Stamp, StampedCall } from '@quicklinks/protocol/stamped-call'
 
 /**
@@ -30,6 +30,8 @@ export type Stamper = {
    * dated `timestampMs`) and stamps it. Rejects like {@link stamp}, or when `change` is malformed.
    */
   stampContactChange(input: { change: ContactChange; timestampMs: number }): Promise<StampedCall>
+  /** Builds and stamps the removal of the e-mail or phone likewise (docs/signer.md#contact-removal). */
+  stampContactRemoval(input: { removal: ContactRemoval; timestampMs: number }): Promise<StampedCall>
   /** Forgets the embedded and session keys (RESET_EMBEDDED_KEY). */
   reset(): Promise<void>
 }

@@ -230,6 +230,35 @@ describe('auth frame requests', () => {
     ).rejects.toMatchObject({ code: 'BAD_REQUEST', userMessage: 'The contact change is not complete.' })
   })
 
+  it('builds a contact removal itself and stamps it; the page cannot have one stamped', async () => {
+    const { handle, init, getNow } = await setUp()
+    const { session } = await signIn(handle, await init(), getNow() + 60_000)
+    const answer = await handle(
+      request({
+        type: 'STAMP_CONTACT_REMOVAL',
+        removal: { channel: 'email', verificationToken: 'proof', organizationId: 'org-2' } as never,
+        timestampMs: 1_700_000_000_123,
+      }),
+    )
+    if (answer.type !== 'STAMPED_REQUEST') throw new Error(`unexpected ${answer.type}`)
+    expect(answer.path).toBe('remove-email-auth')
+    expect(JSON.parse(answer.body)).toEqual({
+      type: 'ACTIVITY_TYPE_REMOVE_EMAIL_AUTH',
+      timestampMs: '1700000000123',
+      organizationId: 'org-1',
+      parameters: { verificationToken: 'proof' },
+    })
+    expect(isStampBy(answer.stamp.stampHeaderValue, answer.body, session.publicKey)).toBe(true)
+    await expect(
+      handle(
+        request({ type: 'STAMP_CONTACT_REMOVAL', removal: { channel: 'sms' } as never, timestampMs: 1 }),
+      ),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST', userMessage: 'The contact removal is not complete.' })
+    await expect(handle(request({ type: 'STAMP_REQUEST', body: answer.body }))).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    })
+  })
+
   it('stamps export bodies on the frames channel, and nothing else there', async () => {
     const { handle, init, getNow, keyStore } = await setUp()
     const { session } = await signIn(handle, await init(), getNow() + 60_000)

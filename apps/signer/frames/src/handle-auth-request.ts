@@ -3,9 +3,11 @@ import { type FrameRequest, type FrameResponse, isTimestampMs } from '@quicklink
 import {
   buildActivityBody,
   describeContactChangeActivity,
+  describeContactRemovalActivity,
   isExportActivityType,
   isFrameOnlyActivityType,
   parseContactChange,
+  parseContactRemoval,
 } from '@quicklinks/protocol/frame-only-activities'
 import { stampHeaderName } from '@quicklinks/protocol/stamped-call'
 import {
@@ -33,6 +35,7 @@ const defaultSessionMs = 900_000
  *   not have stamped, whatever it puts in them (docs/decisions/0014).
  * - `STAMP_CONTACT_CHANGE` → `STAMPED_REQUEST`: builds the update-email/phone body itself from
  *   the high-level change, for the session's organization, and stamps it.
+ * - `STAMP_CONTACT_REMOVAL` → `STAMPED_REQUEST`: likewise for the remove-email/phone body.
  * - `RESET_EMBEDDED_KEY` → `RESET_DONE`: deletes both keys.
  *
  * Fails (an ERROR answer) with 'Failed to inject credential bundle' for a bundle that does not
@@ -106,6 +109,28 @@ export function createAuthRequestHandler(input: { keyStore: AuthKeyStore; now?: 
           throw new AppError('BAD_REQUEST', { userMessage: 'The contact change is not complete.' })
         }
         const { path, type, parameters } = describeContactChangeActivity(change)
+        const session = await stamp.requireSession()
+        const body = buildActivityBody({
+          type,
+          organizationId: session.organizationId,
+          parameters,
+          timestampMs: request.timestampMs,
+        })
+        const { stampHeaderValue } = await stamp(body)
+        return {
+          type: 'STAMPED_REQUEST',
+          requestId,
+          path,
+          body,
+          stamp: { stampHeaderName, stampHeaderValue },
+        }
+      }
+      case 'STAMP_CONTACT_REMOVAL': {
+        const removal = parseContactRemoval(request.removal)
+        if (removal === undefined || !isTimestampMs(request.timestampMs)) {
+          throw new AppError('BAD_REQUEST', { userMessage: 'The contact removal is not complete.' })
+        }
+        const { path, type, parameters } = describeContactRemovalActivity(removal)
         const session = await stamp.requireSession()
         const body = buildActivityBody({
           type,
