@@ -109,7 +109,7 @@ describe('social login in the SDK', () => {
         nonce: 'n2',
       })
       const assertion = expect(cancelled).rejects.toThrow('OAuth cancelled')
-      await vi.advanceTimersByTimeAsync(500)
+      await vi.advanceTimersByTimeAsync(1000)
       await assertion
 
       const location = { assign: vi.fn() }

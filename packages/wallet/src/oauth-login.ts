@@ -132,7 +132,8 @@ export function getOAuthPopupFeatures(
 /**
  * Waits for the callback page in `popup` to post its result: only a message from `expectedOrigin`
  * (the callback's), from that popup, for this `nonce`. Rejects with 'OAuth cancelled' when the
- * popup is closed first (checked every 500 ms).
+ * popup is closed first (checked every 500 ms; closed on two checks in a row, so a message posted
+ * just before the page closed itself still arrives).
  */
 export function waitForOAuthPopup(input: {
   win: Pick<Window, 'addEventListener' | 'removeEventListener'>
@@ -158,8 +159,19 @@ export function waitForOAuthPopup(input: {
       resolve(data.result as OAuthPopupResult)
     }
     input.win.addEventListener('message', onMessage)
+    // The callback page posts its message, then closes: a poll may see the window closed before
+    // the message is delivered, so closure counts once it is seen on two polls in a row.
+    let wasClosed = false
     const poll = setInterval(() => {
-      if (isDone || !input.popup.closed) return
+      if (isDone) return
+      if (!input.popup.closed) {
+        wasClosed = false
+        return
+      }
+      if (!wasClosed) {
+        wasClosed = true
+        return
+      }
       finish()
       reject(createWalletError('OAuth cancelled'))
     }, input.pollMs ?? oauthPopupPollMs)

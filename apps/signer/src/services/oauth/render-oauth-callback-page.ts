@@ -3,11 +3,12 @@ export const oauthResultMessageType = 'QUICKLINKS_OAUTH_RESULT'
 
 /**
  * The callback page's one script (allowed by its hash in the page's CSP): posts the embedded
- * message to the opener, to the app's origin only, and closes the popup. Without an opener (the
+ * message to the opener, to the app's origin only, and closes the popup a moment later (the
+ * message is delivered first). Without an opener (the
  * page opened some other way) it only shows the text.
  */
 export const oauthCallbackScript =
-  "(function(){var node=document.getElementById('oauth-result');if(!node)return;var data=JSON.parse(node.textContent||'{}');if(window.opener&&data.message){window.opener.postMessage(data.message,data.targetOrigin);window.close();}})();"
+  "(function(){var node=document.getElementById('oauth-result');if(!node)return;var data=JSON.parse(node.textContent||'{}');if(window.opener&&data.message){window.opener.postMessage(data.message,data.targetOrigin);setTimeout(function(){window.close();},100);}})();"
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`)
