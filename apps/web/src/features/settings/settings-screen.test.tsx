@@ -11,8 +11,9 @@ vi.mock('../auth/wallet-session', () => ({
   logoutWallet: vi.fn(async () => {}),
   useWalletStatus: () => 'CONNECTED',
   exportWalletInto: vi.fn(async () => {}),
+  // The signer's contacts: the e-mail was changed since the app session began.
   listWalletAuthMethods: vi.fn(async () => ({
-    email: null,
+    email: 'ada.new@example.com',
     phone: '+14155550100',
     passkeys: [],
     oauthProviders: [],
@@ -64,7 +65,7 @@ describe('settings', () => {
       username: null,
       createdAt,
     })
-    await screen.findByText('ada@example.com')
+    await screen.findByText('0x71C7…976F')
     const link = within(accountRow('Username')).getByRole('link', { name: 'Claim a username' })
     expect(link.getAttribute('href')).toBe('/username')
   })
@@ -77,7 +78,7 @@ describe('settings', () => {
       username: 'ada_l',
       createdAt,
     })
-    await screen.findByText('ada@example.com')
+    await screen.findByText('0x71C7…976F')
     const row = accountRow('Username')
     expect(within(row).getByText('@ada_l')).toBeTruthy()
     expect(within(row).getByRole('link', { name: 'Change username' }).getAttribute('href')).toBe('/username')
@@ -85,6 +86,9 @@ describe('settings', () => {
     expect(screen.getByRole('group', { name: 'Appearance' })).toBeTruthy()
     expect(screen.getByRole('button', { name: 'Export wallet' })).toBeTruthy()
     expect(screen.getByRole('button', { name: 'Logout' })).toBeTruthy()
+    // The account shows the signer's current e-mail, not the one the app session began with.
+    expect(await within(accountRow('Email')).findByText('ada.new@example.com')).toBeTruthy()
+    expect(screen.queryByText('ada@example.com')).toBeNull()
     const methods = screen.getByRole('region', { name: 'Sign-in methods' })
     expect(await within(methods).findByText('+14155550100')).toBeTruthy()
     expect(within(methods).getByRole('button', { name: 'Change phone number' })).toBeTruthy()

@@ -12,6 +12,7 @@ import { LinkedAccountsSection } from './linked-accounts-section'
 import { PasskeysSection } from './passkeys-section'
 import { SignInMethodsSection } from './sign-in-methods-section'
 import { TwoFactorSection } from './two-factor-section'
+import { useAuthMethods } from './use-auth-methods'
 
 const themeOptions: Record<ThemePreference, { label: string; icon: typeof Sun }> = {
   light: { label: 'Light', icon: Sun },
@@ -27,7 +28,10 @@ export function SettingsScreen() {
   const preference = useThemeStore((state) => state.preference)
   const setPreference = useThemeStore((state) => state.setPreference)
   const address = typeof user?.address === 'string' ? user.address : undefined
-  const email = typeof user?.email === 'string' ? user.email : undefined
+  // The signer's answer wins once read: the app session learns a changed e-mail only at the next sign-in.
+  const { methods } = useAuthMethods()
+  const sessionEmail = typeof user?.email === 'string' ? user.email : undefined
+  const email = methods === undefined ? sessionEmail : (methods.email ?? undefined)
   const username = typeof user?.username === 'string' && user.username.length > 0 ? user.username : undefined
 
   return (
