@@ -312,7 +312,12 @@ export function createSignerClient(options: SignerClientOptions): SignerClient {
     listAuthMethods: (stamper, organizationId) =>
       stampedRequest(
         signerActivities.listAuthMethods.path,
-        { type: signerActivities.listAuthMethods.type, organizationId, parameters: {} },
+        // SPEC's `suborgId`, inside the stamped body (docs/signer.md#list-auth-methods).
+        {
+          type: signerActivities.listAuthMethods.type,
+          organizationId,
+          parameters: { suborgId: organizationId },
+        },
         stamper,
       ),
     revokeSession: (stamper, organizationId) =>
