@@ -45,6 +45,7 @@ const everyAction: AuthAction[] = [
   { type: 'walletConnected', isNewUser: false },
   { type: 'sessionRetried' },
   { type: 'mfaRequired' },
+  { type: 'linkingCodeSent', email: 'linked@example.com', sentAt: 4000 },
 ]
 
 /** The actions each step accepts; every other one must leave it untouched. */
@@ -59,6 +60,7 @@ const accepted: Record<AuthStep['type'], AuthAction['type'][]> = {
     'sendFailed',
     'magicLinkStarted',
     'walletConnected',
+    'linkingCodeSent',
   ],
   phone: [
     'editPhone',
@@ -68,6 +70,7 @@ const accepted: Record<AuthStep['type'], AuthAction['type'][]> = {
     'codeSent',
     'sendFailed',
     'magicLinkStarted',
+    'linkingCodeSent',
   ],
   code: [
     'resendStarted',
@@ -79,7 +82,15 @@ const accepted: Record<AuthStep['type'], AuthAction['type'][]> = {
     'walletConnected',
     'mfaRequired',
   ],
-  magicLink: ['verifyStarted', 'verifyFailed', 'back', 'magicLinkStarted', 'walletConnected', 'mfaRequired'],
+  magicLink: [
+    'verifyStarted',
+    'verifyFailed',
+    'back',
+    'magicLinkStarted',
+    'walletConnected',
+    'mfaRequired',
+    'linkingCodeSent',
+  ],
   session: ['verifyFailed', 'signedIn', 'back', 'walletConnected', 'sessionRetried'],
   mfa: ['verifyStarted', 'verifyFailed', 'back', 'walletConnected'],
 }
@@ -91,6 +102,24 @@ describe('reduceAuthStep', () => {
         if (accepted[type].includes(action.type)) continue
         expect(reduceAuthStep(steps[type], action), `${action.type} on ${type}`).toBe(steps[type])
       }
+    }
+  })
+
+  it('a social login whose e-mail has an account moves to that e-mail’s code step, from the first step or a redirect return', () => {
+    for (const type of ['email', 'phone', 'magicLink'] as const) {
+      expect(
+        reduceAuthStep(steps[type], { type: 'linkingCodeSent', email: 'linked@example.com', sentAt: 4000 }),
+      ).toEqual({
+        type: 'code',
+        status: 'base',
+        error: null,
+        channel: 'email',
+        mode: 'otp',
+        contact: 'linked@example.com',
+        sentTo: 'linked@example.com',
+        sentAt: 4000,
+        resendStatus: 'base',
+      })
     }
   })
 
