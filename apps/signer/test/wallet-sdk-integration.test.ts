@@ -263,7 +263,7 @@ describe('wallet SDK on the real signer', () => {
     expect(store.getState()).toMatchObject({ status: 'CONNECTED', isNewUser: false, user: { address } })
   })
 
-  it('changes the e-mail by code through sendVerificationCode, verifyCode and setEmail; refuses what SPEC names', async () => {
+  it('changes the e-mail by code through sendVerificationCode, verifyCode and setEmail; refuses what the SDK documents', async () => {
     await expect(store.getState().verifyCode({ otpId: '', code: '123456' })).rejects.toThrow('Missing OTP ID')
     await expect(store.getState().setEmail({ email: '', verificationToken: 'token' })).rejects.toThrow(
       'Email must not be empty. Use removeEmail() to remove email auth.',

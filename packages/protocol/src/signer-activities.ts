@@ -22,7 +22,7 @@ export const signerActivities = {
   // Social login (docs/signer.md#social-login): link and unlink a provider identity.
   addOauthProvider: { path: 'add-oauth-provider', type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS' },
   removeOauthProvider: { path: 'remove-oauth-provider', type: 'ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS' },
-  // Second factors (TOTP); the types carry SPEC's MFA payload tags (docs/signer.md#multi-factor).
+  // Second factors (TOTP); the types carry the MFA payload tags (docs/signer.md#multi-factor).
   listMultiFactors: { path: 'auth-list-multi-factors', type: 'ACTIVITY_TYPE_LIST_MFAS' },
   requestMultiFactor: { path: 'auth-request-multi-factor', type: 'ACTIVITY_TYPE_ADD_MFA' },
   verifyMultiFactor: { path: 'auth-verify-multi-factor', type: 'ACTIVITY_TYPE_VERIFY_MFA' },

@@ -19,7 +19,7 @@ export type MultiFactorEnrolment = MultiFactor & { multiFactorSecret: string; mu
 /** A code for one factor, as `auth-validate-multi-factors` takes it. */
 export type MultiFactorCode = { multiFactorId: string; multiFactorCode: string }
 
-/** What `auth-validate-multi-factors` answers: SPEC's `payload.credentialBundle`. */
+/** What `auth-validate-multi-factors` answers: `payload.credentialBundle` (docs/signer.md#auth-validate-multi-factors). */
 export type ValidateMultiFactorsResult = {
   payload?: { credentialBundle?: string }
   orgId?: string
@@ -42,7 +42,7 @@ export type MfaRequiredResult = {
   orgId?: string
 }
 
-/** Messages of the SDK's MFA errors (SPEC, letter for letter). */
+/** Messages of the SDK's MFA errors (docs/signer.md#sdk-mfa). */
 export const noPendingMfaContextMessage = 'No pending MFA context found. Call submitOtpCode() first.'
 export const mfaFactorIdMismatchMessage = 'MFA factor ID mismatch'
 export const noCredentialBundleFromValidateMessage =

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createSignerClient, mfaRequiredMessage } from './signer-client.ts'
 
-// SPEC: `/v1/auth`'s error body may name `data.multiFactors`; the client then throws a
+// docs/signer.md#sdk-mfa: `/v1/auth`'s error body may name `data.multiFactors`; the client then throws a
 // multi-factor-required error carrying them (the signer of this project asks after the code
 // instead, docs/signer.md#multi-factor, so the answer here is a stand-in service's).
 

@@ -101,7 +101,7 @@ export type SignerClient = {
   verifyOtp(input: { otpId: string; otpCode: string }): Promise<{ verificationToken: string }>
   /** Fetched once and cached; a failure is not cached. */
   getSignerConfig(): Promise<SignerConfig>
-  /** Starts a social login: SPEC's OAuth config for the frame key's `nonce` (docs/signer.md#prepare-oauth). */
+  /** Starts a social login: the OAuth config for the frame key's `nonce` (docs/signer.md#prepare-oauth). */
   prepareOauth(input: { nonce: string }): Promise<OAuthConfig>
   /**
    * POSTs a call built and stamped elsewhere (the frames origin) as it is: its body is signed, so
@@ -312,7 +312,7 @@ export function createSignerClient(options: SignerClientOptions): SignerClient {
     listAuthMethods: (stamper, organizationId) =>
       stampedRequest(
         signerActivities.listAuthMethods.path,
-        // SPEC's `suborgId`, inside the stamped body (docs/signer.md#list-auth-methods).
+        // The optional `suborgId`, inside the stamped body (docs/signer.md#list-auth-methods).
         {
           type: signerActivities.listAuthMethods.type,
           organizationId,
@@ -386,7 +386,7 @@ export function createSignerClient(options: SignerClientOptions): SignerClient {
 export const mfaRequiredMessage = 'Multi-factor authentication is required to sign in.'
 
 /**
- * The factors of an error body's `data.multiFactors` (SPEC's `/v1/auth` refusal), also read from
+ * The factors of an error body's `data.multiFactors` (a `/v1/auth` refusal, docs/signer.md#sdk-mfa), also read from
  * `error.details.multiFactors`; undefined when the body names none. The signer of this project
  * never sends it (docs/signer.md#multi-factor) but a Turnkey-style service may.
  */
@@ -411,7 +411,7 @@ function toSignerError(body: unknown, isJson: boolean, response: Response, text:
   const error = parseErrorBody(isJson ? body : undefined, response.status, fallback)
   const multiFactors = readMultiFactors(body)
   if (multiFactors !== undefined) {
-    // SPEC: an error body naming `data.multiFactors` means a second factor is required.
+    // docs/signer.md#sdk-mfa: an error body naming `data.multiFactors` means a second factor is required.
     return createWalletError(mfaRequiredMessage, {
       code: error.code,
       details: { ...(error.details ?? {}), reason: 'MFA_REQUIRED', multiFactors },

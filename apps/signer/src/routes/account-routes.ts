@@ -62,7 +62,7 @@ export const accountRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
     }),
     listAuthMethods: createStampedRoute(context, {
       type: signerActivities.listAuthMethods.type,
-      // SPEC's `suborgId`: optional, and when sent it must be the stamped organization.
+      // The optional `suborgId` (docs/signer.md#list-auth-methods), and when sent it must be the stamped organization.
       parametersSchema: z.object({ suborgId: z.string().max(128).optional() }).passthrough(),
     }),
     updateEmail: createStampedRoute(context, {

@@ -102,7 +102,7 @@ describe('list-auth-methods', () => {
     ])
   })
 
-  it('takes SPEC’s suborgId when it is the stamped organization, and refuses another', async () => {
+  it('takes the optional suborgId when it is the stamped organization, and refuses another', async () => {
     expect((await list(owner, { suborgId: owner.orgId })).statusCode).toBe(200)
     const other = await signInByEmail(testApp, 'third@example.com')
     const refused = await list(owner, { suborgId: other.orgId })

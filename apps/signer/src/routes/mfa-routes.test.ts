@@ -87,7 +87,7 @@ describe('multi-factor routes', () => {
     return testApp.post('auth-validate-multi-factors', body)
   }
 
-  it('refuses any factor type but totp with SPEC’s message', async () => {
+  it('refuses any factor type but totp with the documented message', async () => {
     const client = await signInByEmail(testApp, 'sms-factor@example.com')
     const response = await postStamped(testApp, 'auth-request-multi-factor', client, {
       type: 'ACTIVITY_TYPE_ADD_MFA',

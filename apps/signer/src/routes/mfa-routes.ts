@@ -42,7 +42,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app, 
     }),
     request: createStampedRoute(context, {
       type: signerActivities.requestMultiFactor.type,
-      // Any string, so a type other than totp gets SPEC's own message from the service.
+      // Any string, so a type other than totp gets the service's documented message (docs/signer.md#multi-factor).
       parametersSchema: z.object({ multiFactorType: z.string().max(64) }),
     }),
     verify: createStampedRoute(context, {

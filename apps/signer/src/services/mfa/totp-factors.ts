@@ -8,7 +8,7 @@ import { signerAuthMethods } from '../../db/signer-schema.ts'
 import type { SignerContext } from '../../signer-context.ts'
 import { productName } from '../mail/render-mail-layout.ts'
 
-/** The only second-factor type (SPEC: MFA type totp only). */
+/** The only second-factor type (docs/signer.md#multi-factor: totp only). */
 export const multiFactorTypes = ['totp'] as const
 export type MultiFactorType = (typeof multiFactorTypes)[number]
 

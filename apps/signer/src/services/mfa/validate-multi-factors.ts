@@ -9,7 +9,7 @@ import { checkTotpCode, createTotpRefusedError, findTotpRows } from './totp-fact
 
 export type MultiFactorCode = { multiFactorId: string; multiFactorCode: string }
 
-/** What `auth-validate-multi-factors` answers: SPEC's `payload.credentialBundle`, and the orgId. */
+/** What `auth-validate-multi-factors` answers: `payload.credentialBundle` (docs/signer.md#auth-validate-multi-factors), and the orgId. */
 export type ValidateMultiFactorsAnswer = {
   payload: { credentialBundle: string }
   orgId: string
