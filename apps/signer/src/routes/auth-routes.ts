@@ -127,7 +127,7 @@ const credentialResponseSchema = z.object({
   orgId: z.string(),
 })
 
-/** A contact sign-in's answer: a credential bundle, or MFA_REQUIRED (docs/signer.md#multi-factor). */
+/** A code, link or JWT sign-in's answer: a credential bundle, or MFA_REQUIRED (docs/signer.md#mfa-required). */
 const contactSignInResponseSchema = z.union([
   credentialResponseSchema,
   z.object({
@@ -281,10 +281,10 @@ export const authRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app,
           'Signs in with a JWT from a configured issuer (JWT_PROVIDERS); returns a session key encrypted to targetPublicKey',
         tags: ['signer'],
         body: jwtAuthBodySchema,
-        response: { 200: credentialResponseSchema },
+        response: { 200: contactSignInResponseSchema },
       },
     },
-    // POST /signer/v1/auth-jwt: verify the token, create the account at first sign-in, return a credential bundle.
+    // POST /signer/v1/auth-jwt: verify the token, create the account at first sign-in, return a credential bundle (or MFA_REQUIRED).
     async (request) =>
       completeJwtAuth(context, verifyJwt, {
         jwt: request.body.jwt,

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { sql } from 'drizzle-orm'
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose'
+import { Secret, TOTP } from 'otpauth'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import {
   buildSignerTestApp,
@@ -247,5 +248,79 @@ describe('signer auth-jwt route', () => {
     const noKey = await testApp.post('auth-jwt', { jwt: await signToken(), authProvider: 'test-issuer' })
     expect(noKey.statusCode).toBe(422)
     expect(noKey.json().error.field).toBe('targetPublicKey')
+  })
+
+  it('asks an account with a confirmed authenticator app for its code (docs/signer.md#mfa-required): no session until it is right, for that frame only', async () => {
+    testApp = await buildSignerTestApp({ jwtProviders: providers() })
+    const codeFor = (secret: string, steps = 0) =>
+      TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: testApp.clock.now() + steps * 30_000 })
+    const subject = { sub: 'user-with-factor' }
+    const first = await signInWithJwt(await signToken(subject))
+    expect(first.response.statusCode, first.response.body).toBe(200)
+    const firstAnswer = first.response.json<{ credentialBundle: string; orgId: string }>()
+    const firstSession = await decryptCredentialBundle({
+      bundle: firstAnswer.credentialBundle,
+      embeddedPrivateKey: first.frame.privateKey,
+    })
+    const client = {
+      orgId: firstAnswer.orgId,
+      sessionPrivateKey: firstSession.privateKey,
+      sessionPublicKey: firstSession.publicKey,
+      isNewUser: true,
+    }
+    const requested = await postStamped(testApp, 'auth-request-multi-factor', client, {
+      type: 'ACTIVITY_TYPE_ADD_MFA',
+      parameters: { multiFactorType: 'totp' },
+    })
+    expect(requested.statusCode, requested.body).toBe(200)
+    const { multiFactorId, multiFactorSecret } = requested.json<{
+      multiFactorId: string
+      multiFactorSecret: string
+    }>()
+    const confirmed = await postStamped(testApp, 'auth-verify-multi-factor', client, {
+      type: 'ACTIVITY_TYPE_VERIFY_MFA',
+      parameters: { multiFactorId, multiFactorCode: codeFor(multiFactorSecret) },
+    })
+    expect(confirmed.statusCode, confirmed.body).toBe(200)
+    const sessionsBefore = await countRows('signer_session_keys')
+
+    const { response, frame } = await signInWithJwt(await signToken({ ...subject, jti: 'second' }))
+    expect(response.statusCode, response.body).toBe(200)
+    const answer = response.json<Record<string, unknown>>()
+    expect(answer).toEqual({
+      status: 'MFA_REQUIRED',
+      encryptedPayload: expect.any(String),
+      multiFactors: [{ multiFactorId, multiFactorType: 'totp' }],
+      orgId: firstAnswer.orgId,
+    })
+    expect(await countRows('signer_session_keys')).toBe(sessionsBefore)
+
+    const right = codeFor(multiFactorSecret, 1)
+    const validate = (code: string, targetPublicKey: string) =>
+      testApp.post('auth-validate-multi-factors', {
+        encryptedPayload: answer.encryptedPayload,
+        multiFactors: [{ multiFactorId, multiFactorCode: code }],
+        targetPublicKey,
+      })
+    expect((await validate(right, createFrameKey().targetPublicKey)).statusCode).toBe(401)
+    const wrong = await validate(right === '123456' ? '654321' : '123456', frame.targetPublicKey)
+    expect(wrong.statusCode).toBe(401)
+    expect(wrong.json().error.details.reason).toBe('TOTP_INVALID')
+    const validated = await validate(right, frame.targetPublicKey)
+    expect(validated.statusCode, validated.body).toBe(200)
+    const completed = validated.json<{ payload: { credentialBundle: string }; orgId: string }>()
+    expect(completed.orgId).toBe(firstAnswer.orgId)
+    const session = await decryptCredentialBundle({
+      bundle: completed.payload.credentialBundle,
+      embeddedPrivateKey: frame.privateKey,
+    })
+    const me = await postStamped(
+      testApp,
+      'whoami',
+      { ...client, sessionPrivateKey: session.privateKey, sessionPublicKey: session.publicKey },
+      { type: 'ACTIVITY_TYPE_WHOAMI' },
+    )
+    expect(me.statusCode, me.body).toBe(200)
+    expect(me.json<{ orgId: string }>().orgId).toBe(firstAnswer.orgId)
   })
 })

@@ -1,3 +1,4 @@
+import { Secret, TOTP } from 'otpauth'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   buildSignerTestApp,
@@ -377,11 +378,19 @@ describe('account linking, add-oauth-provider and remove-oauth-provider', () => 
   it('links a provider from Settings, refuses one linked elsewhere, unlinks, and never removes the last way in', async () => {
     const owner = await signInByEmail(testApp, 'dora@example.com')
     const fetched = await signInWithProvider('carol', { fetchIdTokenOnly: true })
+    const mailsBefore = testApp.delivery.emails.length
     const added = await postStamped(testApp, 'add-oauth-provider', owner, {
       type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS',
       parameters: { providerName: 'dev', oidcToken: fetched.result.idToken },
     })
     expect(added.statusCode, added.body).toBe(200)
+    // The owner is told (docs/signer.md#security-notices): the provider, its e-mail, what to do.
+    const notices = testApp.delivery.emails.slice(mailsBefore)
+    expect(notices.map((mail) => [mail.to, mail.subject])).toEqual([
+      ['dora@example.com', 'A dev account was linked to your Quick Links account'],
+    ])
+    expect(notices[0]?.text).toContain('A dev account (carol@example.com) was linked')
+    expect(notices[0]?.text).toContain('Settings → Sign-in methods')
     const { oauthProvider } = added.json<{ oauthProvider: { issuer: string; subject: string } }>()
 
     const viaCarol = await signInWithProvider('carol')
@@ -415,5 +424,120 @@ describe('account linking, add-oauth-provider and remove-oauth-provider', () => 
     expect(last.json<{ error: { message: string } }>().error.message).toBe(
       'This is your only way to sign in. Add another one before you remove it.',
     )
+  })
+})
+
+describe('a second factor after a social login (docs/signer.md#mfa-required)', () => {
+  /** The code an authenticator app shows for `secret` at the signer's clock, `steps` periods on. */
+  function codeFor(secret: string, steps = 0): string {
+    return TOTP.generate({
+      secret: Secret.fromBase32(secret),
+      timestamp: testApp.clock.now() + steps * 30_000,
+    })
+  }
+
+  /** Adds and confirms an authenticator app (with the current step's code); answers its id and secret. */
+  async function enrol(client: SignedInClient) {
+    const requested = await postStamped(testApp, 'auth-request-multi-factor', client, {
+      type: 'ACTIVITY_TYPE_ADD_MFA',
+      parameters: { multiFactorType: 'totp' },
+    })
+    expect(requested.statusCode, requested.body).toBe(200)
+    const enrolment = requested.json<{ multiFactorId: string; multiFactorSecret: string }>()
+    const verified = await postStamped(testApp, 'auth-verify-multi-factor', client, {
+      type: 'ACTIVITY_TYPE_VERIFY_MFA',
+      parameters: {
+        multiFactorId: enrolment.multiFactorId,
+        multiFactorCode: codeFor(enrolment.multiFactorSecret),
+      },
+    })
+    expect(verified.statusCode, verified.body).toBe(200)
+    return enrolment
+  }
+
+  it('a linked identity of an account with a confirmed factor gets MFA_REQUIRED, no bundle; the app code completes it for that frame only', async () => {
+    const accountId = 'email:mfa-social@example.com'
+    const first = await signInWithProvider(accountId)
+    const client = await openSession(first.result, first.flow.frame)
+    const me = await whoami(client)
+    const enrolment = await enrol(client)
+
+    const { flow, result } = await signInWithProvider(accountId)
+    expect(result).toMatchObject({
+      status: 'MFA_REQUIRED',
+      orgId: me.orgId,
+      providerName: 'dev',
+      multiFactors: [{ multiFactorId: enrolment.multiFactorId, multiFactorType: 'totp' }],
+    })
+    expect(result.bundle).toBeUndefined()
+    const encryptedPayload = result.encryptedPayload ?? ''
+    expect(encryptedPayload).not.toBe('')
+
+    // Bound to the frame key the provider flow ran with.
+    const otherFrame = await testApp.post('auth-validate-multi-factors', {
+      encryptedPayload,
+      multiFactors: [
+        { multiFactorId: enrolment.multiFactorId, multiFactorCode: codeFor(enrolment.multiFactorSecret, 1) },
+      ],
+      targetPublicKey: createFrameKey().targetPublicKey,
+    })
+    expect(otherFrame.statusCode).toBe(401)
+    const right = codeFor(enrolment.multiFactorSecret, 1)
+    const wrong = await testApp.post('auth-validate-multi-factors', {
+      encryptedPayload,
+      multiFactors: [
+        { multiFactorId: enrolment.multiFactorId, multiFactorCode: right === '123456' ? '654321' : '123456' },
+      ],
+      targetPublicKey: flow.frame.targetPublicKey,
+    })
+    expect(wrong.statusCode).toBe(401)
+    expect(wrong.json<{ error: { details: { reason: string } } }>().error.details.reason).toBe('TOTP_INVALID')
+
+    const validated = await testApp.post('auth-validate-multi-factors', {
+      encryptedPayload,
+      multiFactors: [{ multiFactorId: enrolment.multiFactorId, multiFactorCode: right }],
+      targetPublicKey: flow.frame.targetPublicKey,
+    })
+    expect(validated.statusCode, validated.body).toBe(200)
+    const answer = validated.json<{ payload: { credentialBundle: string }; orgId: string }>()
+    const session = await openSession(
+      { status: 'SUCCESS', bundle: answer.payload.credentialBundle, orgId: answer.orgId },
+      flow.frame,
+    )
+    expect((await whoami(session)).userId).toBe(me.userId)
+
+    // Redirect mode carries the same in the auth-return parameters, and no bundle.
+    const redirect = await prepareFlow({ mode: 'redirect', redirectUrl: 'http://localhost:3999/' })
+    const response = await callSignerCallback(await authorize(redirect, { accountId }))
+    expect(response.statusCode).toBe(303)
+    const target = new URL(response.headers.location as string)
+    expect(target.searchParams.get('status')).toBe('MFA_REQUIRED')
+    expect(target.searchParams.get('oauth-bundle')).toBeNull()
+    expect(target.searchParams.get('org-id')).toBe(me.orgId)
+    expect(target.searchParams.get('encrypted-payload')).toBeTruthy()
+    expect(JSON.parse(target.searchParams.get('multi-factors') ?? '[]')).toEqual([
+      { multiFactorId: enrolment.multiFactorId, multiFactorType: 'totp' },
+    ])
+  })
+
+  it('counts wrong codes after a social login against the user’s own budget: the tenth locks it, even for the right code', async () => {
+    const accountId = 'email:mfa-guessed@example.com'
+    const first = await signInWithProvider(accountId)
+    const enrolment = await enrol(await openSession(first.result, first.flow.frame))
+    const { flow, result } = await signInWithProvider(accountId)
+    const right = codeFor(enrolment.multiFactorSecret, 1)
+    const wrong = right === '123456' ? '654321' : '123456'
+    const mailsBefore = testApp.delivery.emails.length
+    const attempt = (code: string) =>
+      testApp.post('auth-validate-multi-factors', {
+        encryptedPayload: result.encryptedPayload,
+        multiFactors: [{ multiFactorId: enrolment.multiFactorId, multiFactorCode: code }],
+        targetPublicKey: flow.frame.targetPublicKey,
+      })
+    for (let count = 1; count < 10; count += 1) expect((await attempt(wrong)).statusCode).toBe(401)
+    expect((await attempt(wrong)).statusCode).toBe(429)
+    expect((await attempt(right)).statusCode).toBe(429)
+    // No contact to notify (the provider's address is not a sign-in e-mail).
+    expect(testApp.delivery.emails.length).toBe(mailsBefore)
   })
 })

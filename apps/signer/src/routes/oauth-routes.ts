@@ -54,6 +54,8 @@ function toReturnParameters(result: OAuthPopupResult): Record<string, string> {
     ['id_token', result.idToken],
     ['access_token', result.accessToken],
     ['is-signup', result.isSignup === undefined ? undefined : String(result.isSignup)],
+    ['encrypted-payload', result.encryptedPayload],
+    ['multi-factors', result.multiFactors === undefined ? undefined : JSON.stringify(result.multiFactors)],
     ['otp_id', result.otpId],
     ['email', result.email],
     ['auth-provider', result.providerName],

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { SignerContext } from '../../signer-context.ts'
+import { findAccountBySignInMethod } from '../accounts/find-account.ts'
+import { type MfaRequiredAnswer, requireSecondFactor } from '../mfa/require-second-factor.ts'
 import type { JwtVerifier } from './create-jwt-verifier.ts'
 import { finishSignIn, type SignInAnswer } from './finish-sign-in.ts'
 
@@ -16,6 +18,8 @@ export type CompleteJwtAuthInput = {
  * sign-in ({@link finishSignIn}): the user is keyed by the token's issuer and subject (auth method
  * `jwt`, `{issuer}|{subject}`), a first sign-in creates the account and its wallet, and a session
  * key is minted, encrypted to `targetPublicKey`. Nothing is written before the token checks out.
+ * An existing account with a confirmed TOTP factor gets no session yet but MFA_REQUIRED
+ * (docs/signer.md#mfa-required; wrong factor codes count against the user's own budget).
  *
  * Fails by rejecting with the JwtSignInError of `verifyJwt` (401, or 502 JWKS_UNAVAILABLE), the
  * BundleError TARGET_KEY_INVALID, or on a database or keystore error.
@@ -24,16 +28,27 @@ export async function completeJwtAuth(
   context: SignerContext,
   verifyJwt: JwtVerifier,
   input: CompleteJwtAuthInput,
-): Promise<SignInAnswer> {
+): Promise<SignInAnswer | MfaRequiredAnswer> {
   const verified = await verifyJwt({
     jwt: input.jwt,
     ...(input.authProvider === undefined ? {} : { authProvider: input.authProvider }),
   })
+  const method = { type: 'jwt' as const, identifier: `${verified.issuer}|${verified.subject}` }
+  const expirationSeconds = input.expirationSeconds ?? context.config.signerSessionSeconds
+  const account = await findAccountBySignInMethod(context.db, method)
+  if (account !== undefined) {
+    const required = await requireSecondFactor(context, {
+      account,
+      targetPublicKey: input.targetPublicKey,
+      expirationSeconds,
+    })
+    if (required !== undefined) return required
+  }
   return finishSignIn(context, {
-    method: { type: 'jwt', identifier: `${verified.issuer}|${verified.subject}` },
+    method,
     // A JWT user has no contact, so no pseudonymous id to keep: any free id will do.
     preferredOrganizationId: randomUUID(),
     targetPublicKey: input.targetPublicKey,
-    expirationSeconds: input.expirationSeconds ?? context.config.signerSessionSeconds,
+    expirationSeconds,
   })
 }

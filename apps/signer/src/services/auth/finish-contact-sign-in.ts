@@ -2,21 +2,10 @@ import type { SignerOtp } from '../../db/signer-schema.ts'
 import type { SignerContext } from '../../signer-context.ts'
 import { findAccountByContact } from '../accounts/find-account.ts'
 import { findWalletReservation } from '../accounts/reserve-wallet.ts'
-import { sealMfaChallenge } from '../mfa/mfa-challenge.ts'
-import { listTotpFactors } from '../mfa/totp-factors.ts'
+import { type MfaRequiredAnswer, requireSecondFactor } from '../mfa/require-second-factor.ts'
 import { finishSignIn, type SignInAnswer } from './finish-sign-in.ts'
 
-/**
- * What an e-mail or SMS sign-in answers when the account has a confirmed second factor: no
- * session yet, but a sealed `encryptedPayload` to hand back to `auth-validate-multi-factors` with
- * a code of one of `multiFactors` (docs/signer.md#multi-factor).
- */
-export type MfaRequiredAnswer = {
-  status: 'MFA_REQUIRED'
-  encryptedPayload: string
-  multiFactors: { multiFactorId: string; multiFactorType: 'totp' }[]
-  orgId: string
-}
+export type { MfaRequiredAnswer }
 
 /**
  * The end of every e-mail or SMS sign-in, once its code or link was spent: {@link finishSignIn}
@@ -38,26 +27,13 @@ export async function finishContactSignIn(
   const contact = { channel: otp.channel, address: otp.contact }
   const account = await findAccountByContact(context.db, contact)
   if (account !== undefined) {
-    const factors = await listTotpFactors(context.db, account.userId)
-    if (factors.length > 0) {
-      const encryptedPayload = await sealMfaChallenge(context, {
-        userId: account.userId,
-        organizationId: account.organizationId,
-        channel: contact.channel,
-        contact: contact.address,
-        targetPublicKey: input.targetPublicKey,
-        expirationSeconds,
-      })
-      return {
-        status: 'MFA_REQUIRED',
-        encryptedPayload,
-        multiFactors: factors.map((factor) => ({
-          multiFactorId: factor.multiFactorId,
-          multiFactorType: factor.multiFactorType,
-        })),
-        orgId: account.organizationId,
-      }
-    }
+    const required = await requireSecondFactor(context, {
+      account,
+      contact,
+      targetPublicKey: input.targetPublicKey,
+      expirationSeconds,
+    })
+    if (required !== undefined) return required
   }
   const reservation = await findWalletReservation(context.db, otp.id)
   return finishSignIn(context, {

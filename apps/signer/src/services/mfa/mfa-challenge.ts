@@ -18,8 +18,12 @@ const challengeSchema = z.object({
   id: z.uuid(),
   userId: z.string(),
   organizationId: z.string(),
-  /** The contact whose code was right: wrong second-factor codes count against its budget. */
-  channel: z.enum(['email', 'sms']),
+  /**
+   * The contact whose code was right: wrong second-factor codes count against its budget. A
+   * sign-in without a contact (a social login, a custom JWT) has `user` and the user id: its
+   * wrong codes count against the user's budget (validate-multi-factors.ts).
+   */
+  channel: z.enum(['email', 'sms', 'user']),
   contact: z.string(),
   /** The auth frame's key the session will be encrypted to, as sent with the code. */
   targetPublicKey: z.string(),

@@ -4,7 +4,7 @@ import type { Contact } from '../contacts/contact-schemas.ts'
 import { createContactLockedError, findContactLock, recordCodeFailure } from '../otp/record-code-failure.ts'
 import { sendLockNotice } from '../otp/send-lock-notice.ts'
 import { mintCredentialBundle } from '../sessions/mint-credential-bundle.ts'
-import { openMfaChallenge, spendMfaChallenge } from './mfa-challenge.ts'
+import { type MfaChallenge, openMfaChallenge, spendMfaChallenge } from './mfa-challenge.ts'
 import { checkTotpCode, createTotpRefusedError, findTotpRows } from './totp-factors.ts'
 
 export type MultiFactorCode = { multiFactorId: string; multiFactorCode: string }
@@ -25,7 +25,8 @@ export type ValidateMultiFactorsAnswer = {
  *
  * A wrong code counts against the failure budget of the contact whose code started the sign-in
  * (record-code-failure.ts: 10 wrong in 24 h lock it for an hour, with a notice), like a wrong
- * e-mail or SMS code; a replayed code is refused without counting.
+ * e-mail or SMS code; after a social login or a custom JWT (no contact), against the user's own
+ * budget ({@link getFailureBudget}, no notice). A replayed code is refused without counting.
  *
  * Fails by rejecting with UNAUTHORIZED (401) for a refused payload or another frame key,
  * VALIDATION_FAILED (422) when no code names a confirmed factor of the user, OTP_INVALID (401)
@@ -44,7 +45,7 @@ export async function validateMultiFactors(
       details: { reason: 'MFA_CHALLENGE_REFUSED' },
     })
   }
-  const contact: Contact = { channel: challenge.channel, address: challenge.contact }
+  const contact = getFailureBudget(challenge)
   const nowMs = context.now()
   const lockedUntil = await findContactLock(context.db, contact, nowMs)
   if (lockedUntil !== undefined) throw createContactLockedError(lockedUntil, nowMs)
@@ -67,7 +68,10 @@ export async function validateMultiFactors(
   if (result === 'wrong') {
     const failure = await recordCodeFailure(context.db, { contact, nowMs })
     if (failure.lockedUntil !== undefined) {
-      if (failure.isLockStarted) await sendLockNotice(context, contact, failure.lockedUntil)
+      // A user's own budget has no address to send the notice to.
+      if (failure.isLockStarted && challenge.channel !== 'user') {
+        await sendLockNotice(context, contact, failure.lockedUntil)
+      }
       throw createContactLockedError(failure.lockedUntil, nowMs)
     }
   }
@@ -81,4 +85,15 @@ export async function validateMultiFactors(
     nowMs: context.now(),
   })
   return { payload: { credentialBundle }, orgId: challenge.organizationId, isNewUser: false }
+}
+
+/**
+ * The budget wrong codes of this sign-in count against (record-code-failure.ts): the contact whose
+ * code started it, or for a sign-in without a contact the pseudo-contact `user:{userId}`, kept in
+ * the same tables under the e-mail channel (no normalised e-mail address has that form, so it never
+ * meets a real contact's budget).
+ */
+function getFailureBudget(challenge: MfaChallenge): Contact {
+  if (challenge.channel === 'user') return { channel: 'email', address: `user:${challenge.userId}` }
+  return { channel: challenge.channel, address: challenge.contact }
 }

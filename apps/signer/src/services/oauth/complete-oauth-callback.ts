@@ -5,6 +5,7 @@ import type { SignerContext } from '../../signer-context.ts'
 import { findAccountByContact, findAccountBySignInMethod } from '../accounts/find-account.ts'
 import { finishSignIn } from '../auth/finish-sign-in.ts'
 import { startContactAuth } from '../auth/start-contact-auth.ts'
+import { type MfaRequiredAnswer, requireSecondFactor } from '../mfa/require-second-factor.ts'
 import { createDatabaseReplayStore } from '../stamps/create-database-replay-store.ts'
 import type { OAuthDirectory } from './oauth-directory.ts'
 import { getOAuthNonce, openOAuthRequest } from './oauth-request-key.ts'
@@ -12,7 +13,12 @@ import { verifyOAuthIdToken } from './verify-oauth-id-token.ts'
 
 /** The OAuth popup result (docs/signer.md#oauth-callback; the redirect mode carries the same in the auth-return parameters). */
 export type OAuthPopupResult = {
-  status: 'SUCCESS' | 'ACCOUNT_LINKING_CONFIRMATION_REQUIRED' | 'FETCHED_ID_TOKEN_ONLY' | 'ERROR'
+  status:
+    | 'SUCCESS'
+    | 'MFA_REQUIRED'
+    | 'ACCOUNT_LINKING_CONFIRMATION_REQUIRED'
+    | 'FETCHED_ID_TOKEN_ONLY'
+    | 'ERROR'
   idToken?: string
   accessToken?: string
   email?: string
@@ -21,6 +27,9 @@ export type OAuthPopupResult = {
   orgId?: string
   bundle?: string
   isSignup?: boolean
+  /** MFA_REQUIRED: the sealed pending sign-in and the factors to ask for (docs/signer.md#mfa-required). */
+  encryptedPayload?: string
+  multiFactors?: MfaRequiredAnswer['multiFactors']
   error?: string
 }
 
@@ -73,6 +82,8 @@ export function getOAuthReturnUrl(publicOrigin: string, redirectUrl: string | un
  * - `fetchIdTokenOnly`: FETCHED_ID_TOKEN_ONLY with the tokens (adding a provider in Settings);
  * - a linked identity (`oauth`, `{issuer}|{subject}`) or a new one whose e-mail no account has:
  *   SUCCESS with a credential bundle encrypted to the frame key (a new user gets an account);
+ *   a linked identity whose account has a confirmed TOTP factor gets MFA_REQUIRED instead, with
+ *   the sealed pending sign-in for that frame key (docs/signer.md#mfa-required);
  * - a new identity whose provider-verified e-mail belongs to an account: an e-mail code goes to that
  *   address and ACCOUNT_LINKING_CONFIRMATION_REQUIRED answers its otpId and orgId with the id token,
  *   which add-oauth-provider takes once the code signed the user in.
@@ -159,6 +170,23 @@ export async function completeOAuthCallback(
           email: verified.email,
           otpId: started.otpId,
           orgId: started.orgId,
+        }
+      }
+    }
+    if (linked !== undefined) {
+      const required = await requireSecondFactor(context, {
+        account: linked,
+        targetPublicKey,
+        expirationSeconds,
+      })
+      if (required !== undefined) {
+        return {
+          status: 'MFA_REQUIRED',
+          providerName,
+          encryptedPayload: required.encryptedPayload,
+          multiFactors: required.multiFactors,
+          orgId: required.orgId,
+          ...(verified.email === undefined ? {} : { email: verified.email }),
         }
       }
     }
