@@ -1,3 +1,4 @@
+import { AppError } from '@quicklinks/core/app-error'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   buildSignerTestApp,
@@ -101,5 +102,41 @@ describe('remove-email-auth and remove-phone-auth', () => {
     const again = await removeEmail(client, { verificationToken: proof })
     expect(again.statusCode).toBe(404)
     expect(again.json().error.message).toBe('Your account has no e-mail address to remove.')
+  })
+
+  it('tells the removed contact and the one left (docs/signer.md#security-notices); no notice, no removal', async () => {
+    const client = await signInByEmail(testApp, 'told@example.com')
+    const phoneToken = await verifyContact('OTP_TYPE_SMS', '+14155550133')
+    await postStamped(testApp, 'update-phone-auth', client, {
+      type: 'ACTIVITY_TYPE_UPDATE_PHONE_AUTH',
+      parameters: { phone: '+14155550133', verificationToken: phoneToken },
+    })
+
+    // The text to the phone cannot be handed over: the e-mail stays, and its proof stays good.
+    const proof = await verifyContact('OTP_TYPE_EMAIL', 'told@example.com')
+    const sendSms = testApp.delivery.sendSms
+    testApp.delivery.sendSms = async () => {
+      throw new AppError('UPSTREAM_FAILED', { userMessage: 'We could not send the text message.' })
+    }
+    try {
+      const failed = await removeEmail(client, { verificationToken: proof })
+      expect(failed.statusCode).toBe(502)
+    } finally {
+      testApp.delivery.sendSms = sendSms
+    }
+    expect((await listMethods(client)).email).toBe('told@example.com')
+
+    const mailsBefore = testApp.delivery.emails.length
+    const smsBefore = testApp.delivery.sms.length
+    expect((await removeEmail(client, { verificationToken: proof })).statusCode).toBe(200)
+    const [mail] = testApp.delivery.emails.slice(mailsBefore).filter((sent) => sent.to === 'told@example.com')
+    expect(mail?.subject).toBe('Your e-mail address was removed from your Quick Links account')
+    expect(mail?.text).toContain('The e-mail address told@example.com was removed')
+    expect(mail?.text).not.toMatch(/https?:/)
+    const texts = testApp.delivery.sms.slice(smsBefore)
+    expect(texts.map((text) => text.to)).toEqual(['+14155550133'])
+    expect(texts[0]?.body).toContain(
+      'The e-mail address to…@example.com was removed from your Quick Links account',
+    )
   })
 })

@@ -1,3 +1,4 @@
+import { AppError } from '@quicklinks/core/app-error'
 import { Secret, TOTP } from 'otpauth'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -299,6 +300,45 @@ describe('multi-factor routes', () => {
       ],
     })
     expect(late.statusCode).toBe(401)
+  })
+
+  it('tells the owner when two-step verification is turned on or off (docs/signer.md#security-notices)', async () => {
+    const client = await signInByEmail(testApp, 'noticed@example.com')
+    const mailsBefore = testApp.delivery.emails.length
+    const enrolment = await enrol(client)
+    const on = testApp.delivery.emails.slice(mailsBefore)
+    expect(on.map((mail) => [mail.to, mail.subject])).toEqual([
+      ['noticed@example.com', 'Two-step verification was turned on for your Quick Links account'],
+    ])
+    expect(on[0]?.text).toContain('Settings → Two-step verification')
+    expect(on[0]?.text).not.toMatch(/https?:|otpauth:/)
+    expect(on[0]?.text).not.toContain(enrolment.multiFactorSecret)
+
+    // Removing it is told too; a delivery that fails leaves the factor in place.
+    const sendEmail = testApp.delivery.sendEmail
+    testApp.delivery.sendEmail = async () => {
+      throw new AppError('UPSTREAM_FAILED', {
+        userMessage: 'We could not send the e-mail. Try again shortly.',
+      })
+    }
+    try {
+      const failed = await postStamped(testApp, 'auth-delete-multi-factors', client, {
+        type: 'ACTIVITY_TYPE_DELETE_MFAS',
+        parameters: { multiFactorIds: [enrolment.multiFactorId] },
+      })
+      expect(failed.statusCode).toBe(502)
+    } finally {
+      testApp.delivery.sendEmail = sendEmail
+    }
+    const offBefore = testApp.delivery.emails.length
+    const deleted = await postStamped(testApp, 'auth-delete-multi-factors', client, {
+      type: 'ACTIVITY_TYPE_DELETE_MFAS',
+      parameters: { multiFactorIds: [enrolment.multiFactorId] },
+    })
+    expect(deleted.json()).toEqual({ multiFactors: [] })
+    expect(testApp.delivery.emails.slice(offBefore).map((mail) => [mail.to, mail.subject])).toEqual([
+      ['noticed@example.com', 'Two-step verification was turned off for your Quick Links account'],
+    ])
   })
 
   it('delete removes the factor: sign-in by code alone again', async () => {

@@ -1,13 +1,12 @@
 import { signerActivities } from '@quicklinks/protocol/signer-activities'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import { getAccountOrThrow } from '../services/accounts/get-account-or-throw.ts'
 import {
-  createTotpFactor,
-  deleteTotpFactors,
-  listTotpFactors,
-  verifyTotpFactor,
-} from '../services/mfa/totp-factors.ts'
+  confirmTotpFactorAndTell,
+  deleteTotpFactorsAndTell,
+} from '../services/accounts/announced-totp-changes.ts'
+import { getAccountOrThrow } from '../services/accounts/get-account-or-throw.ts'
+import { createTotpFactor, listTotpFactors } from '../services/mfa/totp-factors.ts'
 import { validateMultiFactors } from '../services/mfa/validate-multi-factors.ts'
 import { targetPublicKeySchema } from '../services/validation/target-public-key-schema.ts'
 import type { SignerRouteOptions } from './auth-routes.ts'
@@ -113,10 +112,10 @@ export const mfaRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app, 
       },
       preHandler: stamped.verify.verifyStamp,
     },
-    // POST /signer/v1/auth-verify-multi-factor: the first right code completes the enrolment.
+    // POST /signer/v1/auth-verify-multi-factor: the first right code completes the enrolment; the owner is told.
     async (request) => {
       const verified = stamped.verify.getVerified(request)
-      const multiFactors = await verifyTotpFactor(context, {
+      const multiFactors = await confirmTotpFactorAndTell(context, {
         userId: verified.userId,
         multiFactorId: verified.parameters.multiFactorId,
         code: verified.parameters.multiFactorCode,
@@ -136,10 +135,10 @@ export const mfaRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app, 
       },
       preHandler: stamped.delete.verifyStamp,
     },
-    // POST /signer/v1/auth-delete-multi-factors: drop factors; answers those left.
+    // POST /signer/v1/auth-delete-multi-factors: drop factors (the owner is told); answers those left.
     async (request) => {
       const verified = stamped.delete.getVerified(request)
-      const multiFactors = await deleteTotpFactors(context.db, {
+      const multiFactors = await deleteTotpFactorsAndTell(context, {
         userId: verified.userId,
         multiFactorIds: verified.parameters.multiFactorIds,
       })

@@ -1,3 +1,4 @@
+import { AppError } from '@quicklinks/core/app-error'
 import { sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
@@ -250,6 +251,46 @@ describe('signer passkey routes', () => {
       parameters: { authenticatorId: second.credentialId },
     })
     expect(foreign.statusCode, foreign.body).toBe(404)
+  })
+
+  it('tells the owner of a passkey added with a session (docs/signer.md#security-notices); no notice, no passkey', async () => {
+    testApp = await buildSignerTestApp()
+    const client = await signInByEmail(testApp, 'keys@example.com')
+    const added = createSoftwarePasskey({ origin, rpId })
+    const addPasskey = async (name: string) => {
+      const challenge = await getChallenge()
+      return postStamped(testApp, 'add-authenticator', client, {
+        type: 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2',
+        parameters: { challenge, attestation: added.attest(challenge), authenticatorName: name },
+      })
+    }
+
+    const sendEmail = testApp.delivery.sendEmail
+    testApp.delivery.sendEmail = async () => {
+      throw new AppError('UPSTREAM_FAILED', {
+        userMessage: 'We could not send the e-mail. Try again shortly.',
+      })
+    }
+    try {
+      expect((await addPasskey('Laptop')).statusCode).toBe(502)
+    } finally {
+      testApp.delivery.sendEmail = sendEmail
+    }
+    expect(await listPasskeys(client)).toEqual([])
+    expect((await testApp.post('auth-passkey', passkeyLogin(added).request)).statusCode).not.toBe(200)
+
+    const mailsBefore = testApp.delivery.emails.length
+    const response = await addPasskey('Work laptop, see evil.example/x')
+    expect(response.statusCode, response.body).toBe(200)
+    const sent = testApp.delivery.emails.slice(mailsBefore)
+    expect(sent.map((mail) => [mail.to, mail.subject])).toEqual([
+      ['keys@example.com', 'A passkey was added to your Quick Links account'],
+    ])
+    expect(sent[0]?.text).toContain('A passkey named "Work laptop see evil example x" was added')
+    expect(sent[0]?.text).toContain('Settings → Sign-in methods')
+    expect(sent[0]?.text).toContain('keep working until their sessions end')
+    expect(sent[0]?.text).not.toContain('evil.example')
+    expect(sent[0]?.html).not.toContain('evil.example')
   })
 
   it('accepts a stamped route stamped by the passkey (X-Stamp-WebAuthn), and refuses it when the body changed', async () => {

@@ -115,7 +115,7 @@ export const passkeyRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
         { ...registration, name: authenticatorName },
         createDatabaseReplayStore(context.db, context.now),
       )
-      await addPasskeyToUser(context.db, { userId: verified.userId, passkey })
+      await addPasskeyToUser(context, { userId: verified.userId, passkey })
       return {
         authenticatorId: passkey.credentialId,
         name: passkey.data.name,

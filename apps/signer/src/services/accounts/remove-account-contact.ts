@@ -9,6 +9,7 @@ import {
 import { findAccountByUserId, type SignerAccount } from './find-account.ts'
 import { removeSignInMethod } from './remove-sign-in-method.ts'
 import { revokeSessionKeys } from './revoke-session-keys.ts'
+import { sendSecurityNotice } from './send-security-notice.ts'
 
 const channelWords = {
   email: { noun: 'e-mail address', none: 'Your account has no e-mail address to remove.' },
@@ -25,10 +26,13 @@ const channelWords = {
  * session alone would let whoever holds a session remove the owner's e-mail and then add their
  * own. With the proof, only the person who reads that contact can take it off. The token is spent
  * in the same transaction as the removal, and every other session key of the user is revoked.
+ * The removed contact and the account's remaining contact are told, as the transaction's last
+ * step (docs/signer.md#security-notices).
  *
  * Fails by rejecting with AppError NOT_FOUND (no contact on that channel), UNAUTHORIZED (the token
  * is invalid, spent, or names another contact; `details.reason` VERIFICATION_REFUSED) or CONFLICT
- * ('This is your only way to sign in. Add another one before you remove it.'); nothing changes then.
+ * ('This is your only way to sign in. Add another one before you remove it.'), or the delivery's
+ * error when a notice cannot be handed over; nothing changes then.
  */
 export async function removeAccountContact(
   context: SignerContext,
@@ -62,6 +66,12 @@ export async function removeAccountContact(
     // Inside this transaction (a savepoint): a refused last method rolls the spend back too.
     await removeSignInMethod(tx, { userId: input.userId, type: input.channel, identifier: current })
     await revokeSessionKeys(tx, { userId: input.userId, exceptPublicKey: input.publicKey }, context.now())
+    const removed = { channel: input.channel, address: current }
+    await sendSecurityNotice(context, tx, {
+      userId: input.userId,
+      event: { kind: 'contact-removed', removed },
+      alsoTo: [removed],
+    })
   })
   const account = await findAccountByUserId(context.db, input.userId)
   if (account === undefined) throw new Error(`User ${input.userId} vanished during a contact removal`)

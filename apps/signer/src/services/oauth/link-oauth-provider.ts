@@ -4,6 +4,7 @@ import { and, eq } from 'drizzle-orm'
 import { signerAuthMethods } from '../../db/signer-schema.ts'
 import type { SignerContext } from '../../signer-context.ts'
 import { lockUserSignInMethods } from '../accounts/remove-sign-in-method.ts'
+import { sendSecurityNotice } from '../accounts/send-security-notice.ts'
 import { createDatabaseReplayStore } from '../stamps/create-database-replay-store.ts'
 import type { OAuthDirectory } from './oauth-directory.ts'
 import { verifyOAuthIdToken } from './verify-oauth-id-token.ts'
@@ -20,10 +21,12 @@ export type LinkedOAuthProvider = {
  * `add-oauth-provider`: links the identity of a provider's id token to the stamping user (a
  * FETCHED_ID_TOKEN_ONLY flow from Settings, or the linking flow after its e-mail code). The token
  * must verify against the provider's JWKS (iss, aud, exp, a nonce) and is accepted once. An identity
- * linked to this user already is answered as is; one linked to another user is refused.
+ * linked to this user already is answered as is; one linked to another user is refused. A new link
+ * is told to the account's contact in the same transaction (docs/signer.md#security-notices).
  *
  * Fails by rejecting with AppError NOT_FOUND (unknown provider), UNAUTHORIZED (the token, or a token
- * used before), CONFLICT (linked to another account), or on a database error.
+ * used before), CONFLICT (linked to another account), the delivery's error when the notice cannot
+ * be handed over (then nothing was linked, and the token stays spent), or on a database error.
  */
 export async function linkOAuthProvider(
   context: SignerContext,
@@ -67,6 +70,10 @@ export async function linkOAuthProvider(
       type: 'oauth',
       identifier,
       data: { providerId: linked.providerId, email: linked.email },
+    })
+    await sendSecurityNotice(context, tx, {
+      userId: input.userId,
+      event: { kind: 'provider-linked', providerId: linked.providerId, email: linked.email },
     })
   })
   return linked
