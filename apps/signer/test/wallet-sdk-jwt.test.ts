@@ -15,6 +15,7 @@ import { createSignerClient } from '@quicklinks/wallet/signer-client'
 import { createSignerStore, type SignerStore } from '@quicklinks/wallet/signer-store'
 import type { FastifyInstance } from 'fastify'
 import { exportJWK, generateKeyPair, SignJWT } from 'jose'
+import { Secret, TOTP } from 'otpauth'
 import { verifyMessage } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildSignerApp } from '../src/build-signer-app.ts'
@@ -110,6 +111,32 @@ describe('wallet SDK: custom JWT sign-in on the real signer', () => {
     await other.getState().authenticateWithJwt({ jwt: await signToken('bob'), authProvider: 'sdk-test' })
     expect(other.getState().isNewUser).toBe(true)
     expect(other.getState().user?.address).not.toBe(user?.address)
+  })
+
+  it('asks an account with an authenticator app for its code: AWAITING_MFA_AUTH, then validateMultiFactors connects', async () => {
+    const owner = await createStore()
+    await owner.getState().authenticateWithJwt({ jwt: await signToken('carol'), authProvider: 'sdk-test' })
+    const enrolment = await owner.getState().addMfa({ multiFactorType: 'totp' })
+    const codeFor = (steps: number) =>
+      TOTP.generate({
+        secret: Secret.fromBase32(enrolment.multiFactorSecret),
+        timestamp: Date.now() + steps * 30_000,
+      })
+    await owner.getState().verifyMfa({ multiFactorId: enrolment.multiFactorId, multiFactorCode: codeFor(0) })
+
+    const browser = await createStore()
+    await browser.getState().authenticateWithJwt({ jwt: await signToken('carol'), authProvider: 'sdk-test' })
+    expect(browser.getState()).toMatchObject({
+      status: 'AWAITING_MFA_AUTH',
+      user: null,
+      mfaStatus: { mfaRequired: true, mfaFactorId: enrolment.multiFactorId },
+    })
+    await browser.getState().validateMultiFactors({ multiFactorCode: codeFor(1) })
+    expect(browser.getState()).toMatchObject({
+      status: 'CONNECTED',
+      mfaStatus: { mfaRequired: false, mfaFactorId: null },
+      user: { orgId: owner.getState().user?.orgId, userId: owner.getState().user?.userId },
+    })
   })
 
   it("stores a refused token's message and stays DISCONNECTED", async () => {

@@ -1,4 +1,5 @@
 import { signerActivities } from '@quicklinks/protocol/signer-activities'
+import type { MfaRequiredResult } from './multi-factor-types.ts'
 import {
   buildOAuthUrl,
   getOAuthNonce,
@@ -17,6 +18,7 @@ import { createWalletError, toStoredError } from './wallet-error.ts'
 /** How a social login ended (the popup outcomes of docs/signer.md#social-login). */
 export type OAuthLoginOutcome =
   | { status: 'SUCCESS'; isNewUser: boolean }
+  | { status: 'MFA_REQUIRED' }
   | { status: 'ACCOUNT_LINKING_CONFIRMATION_REQUIRED'; linking: AuthLinkingStatus }
   | {
       status: 'FETCHED_ID_TOKEN_ONLY'
@@ -53,6 +55,8 @@ export type OAuthActionsHost = {
   }): void
   /** Injects the bundle, reads the user, CONNECTED (the store's finishLogin). */
   finishLogin(input: { bundle: string; orgId: string }): Promise<void>
+  /** Keeps an MFA_REQUIRED answer as the pending sign-in, AWAITING_MFA_AUTH (for validateMultiFactors). */
+  awaitMfa(answer: MfaRequiredResult & { orgId: string }): void
   /** Keeps an e-mail code sent by the signer as the pending sign-in, for submitOtpCode. */
   awaitEmailCode(input: { orgId: string; otpId: string }): void
   /** A stamped call that signs out when the signer refuses the session. */
@@ -92,6 +96,16 @@ export function createOAuthActions(host: OAuthActionsHost) {
         host.set({ isNewUser: result.isSignup === true })
         await host.finishLogin({ bundle: result.bundle, orgId: result.orgId })
         return { status: 'SUCCESS', isNewUser: result.isSignup === true } satisfies OAuthLoginOutcome
+      }
+      case 'MFA_REQUIRED': {
+        if (params.fetchIdTokenOnly === true)
+          throw createWalletError('Expected id token only from oauth response')
+        const { encryptedPayload, multiFactors, orgId } = result
+        if (!encryptedPayload || !orgId || multiFactors === undefined || multiFactors.length === 0) {
+          throw createWalletError('Missing required query params for multi-factor sign-in')
+        }
+        host.awaitMfa({ status: 'MFA_REQUIRED', encryptedPayload, multiFactors, orgId })
+        return { status: 'MFA_REQUIRED' } satisfies OAuthLoginOutcome
       }
       case 'ACCOUNT_LINKING_CONFIRMATION_REQUIRED': {
         const { idToken, email, providerName, otpId, orgId } = result
@@ -137,7 +151,9 @@ export function createOAuthActions(host: OAuthActionsHost) {
    * Signs in with a social provider (the OAuth request params, docs/signer.md#social-login). Popup mode opens a 500×600
    * window at once (so the browser counts it as the click's), asks `prepare-oauth` for the PKCE
    * challenge and requestKey bound to the auth frame's key, sends the window to the provider and
-   * waits for the callback page's message: AUTHENTICATING_OAUTH, then CONNECTED (SUCCESS), or
+   * waits for the callback page's message: AUTHENTICATING_OAUTH, then CONNECTED (SUCCESS),
+   * AWAITING_MFA_AUTH (MFA_REQUIRED: the account has an authenticator app; validateMultiFactors
+   * finishes, docs/signer.md#mfa-required), or
    * AWAITING_EMAIL_AUTH with `authLinkingStatus` (ACCOUNT_LINKING_CONFIRMATION_REQUIRED: enter the
    * e-mail code with submitOtpCode, the provider is then added in the background). With
    * `fetchIdTokenOnly` the status is left alone and the tokens are answered. Redirect mode leaves

@@ -134,5 +134,22 @@ describe('social login in the SDK', () => {
         'auth-provider': 'dev',
       }),
     ).toEqual({ status: 'SUCCESS', bundle: 'b', orgId: 'o', isSignup: true, providerName: 'dev' })
+    expect(
+      readOAuthReturnParams({
+        status: 'MFA_REQUIRED',
+        'org-id': 'o',
+        'encrypted-payload': 'sealed',
+        'multi-factors': JSON.stringify([{ multiFactorId: 'f1', multiFactorType: 'totp' }]),
+      }),
+    ).toEqual({
+      status: 'MFA_REQUIRED',
+      orgId: 'o',
+      encryptedPayload: 'sealed',
+      multiFactors: [{ multiFactorId: 'f1', multiFactorType: 'totp' }],
+    })
+    // A malformed factor list is left out (the store then refuses the result).
+    expect(readOAuthReturnParams({ status: 'MFA_REQUIRED', 'multi-factors': '[{"x":1}]' })).toEqual({
+      status: 'MFA_REQUIRED',
+    })
   })
 })

@@ -58,6 +58,9 @@ export type OAuthPopupResult = {
   orgId?: string
   bundle?: string
   isSignup?: boolean
+  /** MFA_REQUIRED: the sealed pending sign-in and the factors to ask for (docs/signer.md#mfa-required). */
+  encryptedPayload?: string
+  multiFactors?: { multiFactorId: string; multiFactorType: string }[]
   error?: string
 }
 
@@ -211,8 +214,31 @@ export function readOAuthReturnParams(
     ['email', pick('email')],
     ['providerName', pick('auth-provider', 'authProvider')],
     ['error', pick('oauth_error', 'oauthError')],
+    ['encryptedPayload', pick('encrypted-payload', 'encryptedPayload')],
   ]
   for (const [name, value] of fields) if (value !== undefined) Object.assign(result, { [name]: value })
   if (isSignup !== undefined) result.isSignup = isSignup === 'true'
+  const multiFactors = readMultiFactors(pick('multi-factors', 'multiFactors'))
+  if (multiFactors !== undefined) result.multiFactors = multiFactors
   return result
+}
+
+/** The `multi-factors` auth-return parameter (JSON `[{multiFactorId, multiFactorType}]`); undefined when absent or not that shape. */
+function readMultiFactors(value: string | undefined): OAuthPopupResult['multiFactors'] {
+  if (value === undefined) return undefined
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(value)
+  } catch {
+    return undefined
+  }
+  if (!Array.isArray(parsed)) return undefined
+  const factors: { multiFactorId: string; multiFactorType: string }[] = []
+  for (const entry of parsed as unknown[]) {
+    if (typeof entry !== 'object' || entry === null) return undefined
+    const { multiFactorId, multiFactorType } = entry as Record<string, unknown>
+    if (typeof multiFactorId !== 'string' || typeof multiFactorType !== 'string') return undefined
+    factors.push({ multiFactorId, multiFactorType })
+  }
+  return factors
 }

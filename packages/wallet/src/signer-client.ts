@@ -94,9 +94,10 @@ export type SignerClient = {
   /**
    * Signs in with a JWT of a configured issuer (`auth-jwt`): the signer verifies it, creates the
    * account at the issuer and subject's first sign-in, and answers a credential bundle encrypted to
-   * `targetPublicKey` (docs/signer.md#auth-jwt).
+   * `targetPublicKey` (docs/signer.md#auth-jwt), or MFA_REQUIRED for an account with a confirmed
+   * authenticator app (docs/signer.md#mfa-required).
    */
-  authJwt(input: JwtAuthRequest): Promise<SignInResult>
+  authJwt(input: JwtAuthRequest): Promise<SignInResult | (MfaRequiredResult & { orgId: string })>
   initOtp(input: { otpType: 'OTP_TYPE_EMAIL' | 'OTP_TYPE_SMS'; contact: string }): Promise<{ otpId: string }>
   verifyOtp(input: { otpId: string; otpCode: string }): Promise<{ verificationToken: string }>
   /** Fetched once and cached; a failure is not cached. */

@@ -82,6 +82,31 @@ describe('signer store: MFA', () => {
     })
   })
 
+  it('a social login answered MFA_REQUIRED (redirect return) waits in AWAITING_MFA_AUTH and sends its payload', async () => {
+    const { store, validateCalls } = setUp({ payload: {} })
+    await expect(
+      store.getState().completeOAuthRedirect({ status: 'MFA_REQUIRED', orgId: 'org-1' }),
+    ).rejects.toThrow('Missing required query params for multi-factor sign-in')
+    expect(store.getState().status).toBe('DISCONNECTED')
+    expect(await store.getState().completeOAuthRedirect({ ...mfaRequired, providerName: 'dev' })).toEqual({
+      status: 'MFA_REQUIRED',
+    })
+    expect(store.getState()).toMatchObject({
+      status: 'AWAITING_MFA_AUTH',
+      mfaStatus: { mfaRequired: true, mfaFactorId: 'factor-1' },
+    })
+    await expect(store.getState().validateMultiFactors({ multiFactorCode: '123456' })).rejects.toThrow(
+      'Request to validateMultiFactors did not return a credential bundle',
+    )
+    expect(validateCalls).toEqual([
+      {
+        encryptedPayload: 'sealed',
+        multiFactors: [{ multiFactorId: 'factor-1', multiFactorCode: '123456' }],
+        targetPublicKey: `04${'aa'.repeat(64)}`,
+      },
+    ])
+  })
+
   it('factor management needs a signed-in user', async () => {
     const { store } = setUp({})
     await expect(store.getState().getMfaFactors()).rejects.toThrow(/not authenticated/)

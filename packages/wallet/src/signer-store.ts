@@ -101,7 +101,9 @@ export type SignerState = {
    * creates the account; `isNewUser` says so), the bundle is injected and the user read: CONNECTED.
    * Rejects (error stored, status DISCONNECTED) with the signer's message ('Invalid token specified:
    * …' for a token that does not decode, 'The token has expired…', a wrong audience, issuer or
-   * signature) or 'Failed to inject credential bundle'.
+   * signature) or 'Failed to inject credential bundle'. An account with a confirmed authenticator
+   * app is asked for its code first: AWAITING_MFA_AUTH, and validateMultiFactors finishes
+   * (docs/signer.md#mfa-required).
    */
   authenticateWithJwt(input: { jwt: string; authProvider: string }): Promise<void>
   /**
@@ -422,6 +424,8 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
       get,
       set,
       finishLogin,
+      awaitMfa: (answer) =>
+        awaitMfa(answer, { orgId: answer.orgId, otpId: '', channel: 'email', isNewUser: false }),
       awaitEmailCode: ({ orgId, otpId }) => {
         temporarySession = { orgId, otpId, channel: 'email', isNewUser: false }
       },
@@ -594,6 +598,10 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
         try {
           const targetPublicKey = await stamper.getPublicKey()
           const answer = await client.authJwt({ jwt, authProvider, targetPublicKey, expirationSeconds })
+          if ('status' in answer) {
+            awaitMfa(answer, { orgId: answer.orgId, otpId: '', channel: 'email', isNewUser: false })
+            return
+          }
           set({ isNewUser: answer.isNewUser })
           await finishLogin({ bundle: answer.credentialBundle, orgId: answer.orgId })
         } catch (error) {

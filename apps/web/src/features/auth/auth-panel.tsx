@@ -90,6 +90,8 @@ export function AuthPanel({ Title = DefaultTitle, purpose = 'navigate', onSigned
         void openSession(outcome.isNewUser)
       } else if (outcome.type === 'linking') {
         dispatch({ type: 'linkingCodeSent', email: outcome.email, sentAt: Date.now() })
+      } else if (outcome.type === 'mfa') {
+        dispatch({ type: 'mfaRequired' })
       }
     },
     [openSession],

@@ -38,6 +38,19 @@ describe('auth-return parameters', () => {
     expect(useAuthReturnStore.getState().consume()).toEqual({})
   })
 
+  it('include a social login’s pending second factor (docs/signer.md#mfa-required)', () => {
+    setPageUrl(
+      'http://localhost:5199/login?status=MFA_REQUIRED&org-id=o&encrypted-payload=sealed&multi-factors=%5B%5D&next=x',
+    )
+    expect(captureAuthReturnParams()).toEqual({
+      status: 'MFA_REQUIRED',
+      'org-id': 'o',
+      'encrypted-payload': 'sealed',
+      'multi-factors': '[]',
+    })
+    expect(window.location.search).toBe('?next=x')
+  })
+
   it('leave an address without them untouched', () => {
     expect(stripAuthReturnParams('/pay/shop?amount=5#x')).toBe('/pay/shop?amount=5#x')
     expect(stripAuthReturnParams('/pay/shop?status=ok')).toBe('/pay/shop')

@@ -26,6 +26,10 @@ export const authReturnParamNames = [
   'auth-provider',
   'oauthError',
   'oauth_error',
+  'encryptedPayload',
+  'encrypted-payload',
+  'multiFactors',
+  'multi-factors',
 ] as const
 
 export type AuthReturnParamName = (typeof authReturnParamNames)[number]

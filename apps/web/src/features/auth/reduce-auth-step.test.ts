@@ -61,6 +61,7 @@ const accepted: Record<AuthStep['type'], AuthAction['type'][]> = {
     'magicLinkStarted',
     'walletConnected',
     'linkingCodeSent',
+    'mfaRequired',
   ],
   phone: [
     'editPhone',
@@ -123,8 +124,8 @@ describe('reduceAuthStep', () => {
     }
   })
 
-  it('asks for the authenticator code after a right code or link, then opens the session', () => {
-    for (const type of ['code', 'magicLink'] as const) {
+  it('asks for the authenticator code after a right code or link, or a social login (popup from the first step, redirect return), then opens the session', () => {
+    for (const type of ['code', 'magicLink', 'email'] as const) {
       expect(reduceAuthStep(steps[type], { type: 'mfaRequired' })).toEqual(steps.mfa)
     }
     const verifying = reduceAuthStep(steps.mfa, { type: 'verifyStarted' })

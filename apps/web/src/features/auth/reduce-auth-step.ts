@@ -80,8 +80,9 @@ export function reduceAuthStep(step: AuthStep, action: AuthAction): AuthStep {
         ? { ...step, status: 'error', error: action.message }
         : step
     case 'mfaRequired':
-      // A right code or link of an account with an authenticator app: its code comes next.
-      return step.type === 'code' || step.type === 'magicLink'
+      // A right code or link, or a social login (a popup from the first step, or its redirect
+      // return), of an account with an authenticator app: its code comes next.
+      return step.type === 'code' || step.type === 'magicLink' || step.type === 'email'
         ? { type: 'mfa', status: 'base', error: null }
         : step
     case 'walletConnected':

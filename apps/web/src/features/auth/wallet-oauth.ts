@@ -16,6 +16,8 @@ export type SocialSignInOutcome =
   | { type: 'connected'; isNewUser: boolean }
   /** The provider's e-mail already has an account: its e-mail code links the provider. */
   | { type: 'linking'; email: string; providerName: string }
+  /** The account has an authenticator app: its code comes next (docs/signer.md#mfa-required). */
+  | { type: 'mfa' }
   /** A linking prompt with a missing field in the return address: nothing to show. */
   | { type: 'none' }
 
@@ -77,9 +79,15 @@ export async function signInWithProvider(
 /** Whether the auth-return parameters are those of a social login (its `status`). */
 export function isOAuthReturn(params: AuthReturnParams): boolean {
   if (params.status === undefined) return false
-  return ['oauth-bundle', 'org-id', 'otp_id', 'oauth_error', 'id_token', 'auth-provider'].some(
-    (name) => params[name as keyof AuthReturnParams] !== undefined,
-  )
+  return [
+    'oauth-bundle',
+    'org-id',
+    'otp_id',
+    'oauth_error',
+    'id_token',
+    'auth-provider',
+    'encrypted-payload',
+  ].some((name) => params[name as keyof AuthReturnParams] !== undefined)
 }
 
 /** Finishes a redirect-mode social login from the auth-return parameters read on load. */
@@ -106,6 +114,10 @@ function toOutcome(outcome: OAuthLoginOutcome): SocialSignInOutcome {
     }
     useLinkingPrompt.setState({ prompt })
     return { type: 'linking', ...prompt }
+  }
+  if (outcome.status === 'MFA_REQUIRED') {
+    useLinkingPrompt.setState({ prompt: null })
+    return { type: 'mfa' }
   }
   return { type: 'none' }
 }
