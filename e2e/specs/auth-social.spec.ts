@@ -183,7 +183,8 @@ test("a provider e-mail of an existing account asks for that e-mail's code, link
   await openAuthModal(page)
   await dialog.getByLabel('Email').fill(email)
   await dialog.getByRole('button', { name: 'Continue with email' }).click()
-  const third = extractCode((await waitForMail(request, email, 3)).text)
+  // Mail 3 told the owner the provider was linked (docs/signer.md#security-notices).
+  const third = extractCode((await waitForMail(request, email, 4)).text)
   await dialog.getByLabel('Code', { exact: true }).fill(third)
   await expect(page).toHaveURL(/\/dashboard$/, { timeout: 20_000 })
   expect((await getSessionUser(page)).address).toBe(account.address)

@@ -117,7 +117,8 @@ test('an authenticator app guards the e-mail sign-in: codes work once, wrong one
   await expect(section).not.toContainText('Not set up')
 
   await logout(page)
-  await enterEmailCode(page, request, email, 2)
+  // Mail 2 is the notice that two-step verification was turned on (docs/signer.md#security-notices).
+  await enterEmailCode(page, request, email, 3)
   const mfa = authDialog(page)
   await expect(mfa.getByRole('heading', { name: 'Enter your authenticator code' })).toBeVisible({
     timeout: 20_000,
@@ -149,7 +150,8 @@ test('an authenticator app guards the e-mail sign-in: codes work once, wrong one
 
   // Without the app, the e-mail code alone signs in again.
   await logout(page)
-  await enterEmailCode(page, request, email, 3)
+  // Mail 4 told that two-step verification was turned off.
+  await enterEmailCode(page, request, email, 5)
   await expect(page).toHaveURL(/\/dashboard$/, { timeout: 20_000 })
 })
 
@@ -173,7 +175,8 @@ test('a magic link of an account with an authenticator app asks for the app code
   await modal.getByRole('radio', { name: 'A sign-in link' }).check()
   await modal.getByRole('button', { name: 'Continue with email' }).click()
   await expect(authDialog(page).getByRole('heading', { name: 'Check your email' })).toBeVisible()
-  await page.goto(extractMagicLink(await waitForMail(request, email, 2)))
+  // Mail 2 is the notice that two-step verification was turned on.
+  await page.goto(extractMagicLink(await waitForMail(request, email, 3)))
   const mfa = authDialog(page)
   await expect(mfa.getByRole('heading', { name: 'Enter your authenticator code' })).toBeVisible({
     timeout: 20_000,
@@ -219,7 +222,8 @@ for (const viewport of screenViewports) {
       await confirm.getByRole('button', { name: 'Cancel' }).click()
 
       await logout(page)
-      await enterEmailCode(page, request, email, 2)
+      // Mail 2 is the notice that two-step verification was turned on.
+      await enterEmailCode(page, request, email, 3)
       const mfa = authDialog(page)
       await expect(mfa.getByRole('heading', { name: 'Enter your authenticator code' })).toBeVisible({
         timeout: 20_000,
