@@ -214,6 +214,8 @@ describe('signer passkey routes', () => {
     })
     expect(added.statusCode, added.body).toBe(200)
     expect(added.json()).toMatchObject({ authenticatorId: second.credentialId, name: 'Laptop' })
+    // A passkey-only account has no contact to tell (docs/signer.md#security-notices).
+    expect([...testApp.delivery.emails, ...testApp.delivery.sms]).toEqual([])
     expect((await listPasskeys(client)).map((listed) => listed.id).sort()).toEqual(
       [first.credentialId, second.credentialId].sort(),
     )
