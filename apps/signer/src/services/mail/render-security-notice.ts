@@ -78,8 +78,9 @@ function describe(event: SecurityEvent, recipient: Contact, when: string): Notic
           ? `Two-step verification was turned on for ${account}`
           : `An authenticator app was added to ${account}`,
         happened: `The authenticator app "${plainName(event.factorName)}" was added to ${account} on ${when}. Sign-ins now ask for a code from an authenticator app.`,
-        ifNot: `If it was not you, sign in to ${productName} now and remove it in Settings → Two-step verification. ${sessionsKeepWorking}`,
-        smsIfNot: 'Sign in and remove it in Settings → Two-step verification.',
+        ifNot: `If it was not you, someone else's app now guards your sign-in: sign in with a passkey if you have one and remove it in Settings → Two-step verification, or contact the operator of this ${productName} service. ${sessionsKeepWorking}`,
+        smsIfNot:
+          'Sign in with a passkey and remove it in Settings → Two-step verification, or contact the service operator.',
       }
     case 'factor-deleted': {
       const names = event.factorNames.map((name) => `"${plainName(name)}"`).join(', ')
