@@ -20,6 +20,9 @@ vi.mock('../features/auth/wallet-session', () => ({
   ...wallet,
   useWalletStatus: () => 'DISCONNECTED',
   WalletSessionError: class WalletSessionError extends Error {},
+  // Settings' sign-in methods and the sign-in panel's providers read the wallet; none here.
+  listWalletAuthMethods: vi.fn(async () => ({ email: null, phone: null, passkeys: [], oauthProviders: [] })),
+  loadSignerStore: vi.fn(() => new Promise(() => {})),
 }))
 
 let server: TestServer
