@@ -1,4 +1,5 @@
 import type { Locator, Page } from '@playwright/test'
+import { Secret, TOTP } from 'otpauth'
 import { createTestEmail, extractCode, waitForMail } from '../fixtures/dev-outbox.ts'
 import { checkScreen, screenViewports } from '../fixtures/screens.ts'
 import { authDialog, getSessionUser, openAuthModal, signUpWithEmailCode } from '../fixtures/sign-in.ts'
@@ -144,6 +145,70 @@ test('redirect (phone): the app leaves for the provider and comes back signed in
   await signInAtProvider(page, email)
   await expect(page).toHaveURL(/\/dashboard$/, { timeout: 20_000 })
   expect(new URL(page.url()).search).toBe('')
+  expect((await getSessionUser(page)).address).toBe(user.address)
+})
+
+/**
+ * The next 30 s step's code for `secret` (the signer takes ±1 step), once that step is after
+ * `lastUsedStep` (a code works once). Resolves with the code and its step.
+ */
+async function nextFreshTotp(secret: string, lastUsedStep: number): Promise<{ code: string; step: number }> {
+  const currentStep = () => TOTP.counter({ period: 30, timestamp: Date.now() })
+  while (currentStep() + 1 <= lastUsedStep) {
+    await new Promise((resolve) => setTimeout(resolve, 30_000 - (Date.now() % 30_000) + 200))
+  }
+  const step = currentStep() + 1
+  return { code: TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: step * 30_000 }), step }
+}
+
+test('an account with an authenticator app is asked for its code after a social login, popup and redirect (docs/signer.md#mfa-required)', async ({
+  page,
+}) => {
+  test.slow()
+  const email = createTestEmail()
+  await openAuthModal(page)
+  await continueInPopup(page, email)
+  await expect(page).toHaveURL(/\/onboarding$/, { timeout: 20_000 })
+  const user = await getSessionUser(page)
+
+  // Settings: add an authenticator app from the key the dialog shows.
+  await page.goto('/settings')
+  const section = page.getByRole('region', { name: 'Two-step verification' })
+  await section.getByRole('button', { name: 'Add authenticator app' }).click({ timeout: 20_000 })
+  const dialog = page.getByRole('dialog', { name: 'Add authenticator app' })
+  await expect(dialog.getByTestId('totp-secret')).toHaveText(/^[A-Z2-7 ]{32,}$/, { timeout: 15_000 })
+  const secret = ((await dialog.getByTestId('totp-secret').textContent()) ?? '').replace(/\s/g, '')
+  const enrolment = await nextFreshTotp(secret, 0)
+  await dialog.getByLabel('Code from the app').fill(enrolment.code)
+  await expect(dialog).toBeHidden()
+  await logout(page)
+
+  // Popup: the provider alone opens nothing; the app's code does.
+  await openAuthModal(page)
+  await continueInPopup(page, email)
+  const mfa = authDialog(page)
+  await expect(mfa.getByRole('heading', { name: 'Enter your authenticator code' })).toBeVisible({
+    timeout: 20_000,
+  })
+  expect((await page.request.get('/api/auth/me')).status()).toBe(401)
+  const first = await nextFreshTotp(secret, enrolment.step)
+  await mfa.getByLabel('Authenticator code').fill(first.code)
+  await expect(page).toHaveURL(/\/dashboard$/, { timeout: 20_000 })
+  expect((await getSessionUser(page)).address).toBe(user.address)
+
+  // Redirect (phone): back from the provider on the code step, the pending sign-in out of the address.
+  await logout(page)
+  await page.setViewportSize(screenViewports[0])
+  await openAuthModal(page)
+  await authDialog(page).getByRole('button', { name: 'Continue with Dev login' }).click()
+  await signInAtProvider(page, email)
+  await expect(authDialog(page).getByRole('heading', { name: 'Enter your authenticator code' })).toBeVisible({
+    timeout: 20_000,
+  })
+  expect(new URL(page.url()).search).toBe('')
+  const second = await nextFreshTotp(secret, first.step)
+  await authDialog(page).getByLabel('Authenticator code').fill(second.code)
+  await expect(page).toHaveURL(/\/dashboard$/, { timeout: 20_000 })
   expect((await getSessionUser(page)).address).toBe(user.address)
 })
 
