@@ -81,8 +81,8 @@ export function TwoFactorSection() {
           Two-step verification
         </h2>
         <p className="mt-1 text-muted text-sm">
-          With an authenticator app, signing in with an email or phone code also asks for the app's 6-digit
-          code.
+          With an authenticator app, signing in with an email or phone code or a linked account also asks for
+          the app's 6-digit code.
         </p>
         {isWalletConnected || walletStatus === 'INITIALIZING' ? (
           <>
