@@ -1,11 +1,8 @@
 import { signerActivities } from '@quicklinks/protocol/signer-activities'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import {
-  confirmTotpFactorAndTell,
-  deleteTotpFactorsAndTell,
-} from '../services/accounts/announced-totp-changes.ts'
 import { getAccountOrThrow } from '../services/accounts/get-account-or-throw.ts'
+import { confirmTotpFactorAndTell, deleteTotpFactorsAndTell } from '../services/mfa/announced-totp-changes.ts'
 import { createTotpFactor, listTotpFactors } from '../services/mfa/totp-factors.ts'
 import { validateMultiFactors } from '../services/mfa/validate-multi-factors.ts'
 import { targetPublicKeySchema } from '../services/validation/target-public-key-schema.ts'

@@ -1,13 +1,13 @@
 import type { SignerContext } from '../../signer-context.ts'
+import { lockUserSignInMethods } from '../accounts/remove-sign-in-method.ts'
+import { sendSecurityNotice } from '../accounts/send-security-notice.ts'
 import {
   deleteTotpFactors,
   findTotpRows,
   listTotpFactors,
   type MultiFactor,
   verifyTotpFactor,
-} from '../mfa/totp-factors.ts'
-import { lockUserSignInMethods } from './remove-sign-in-method.ts'
-import { sendSecurityNotice } from './send-security-notice.ts'
+} from './totp-factors.ts'
 
 /**
  * `auth-verify-multi-factor` with its security notice (docs/signer.md#security-notices): confirms
