@@ -108,33 +108,38 @@ const jwtProviderListSchema = z
   })
 
 /**
- * JWT_PROVIDERS: the issuers whose tokens `/signer/v1/auth-jwt` accepts, as JSON. Unset: none (the
- * route refuses every token). Each problem is named with its entry, e.g. `[0].jwksUrl: …`.
+ * A setting holding a JSON array, checked by `listSchema`; unset is an empty list. Not JSON says so
+ * with the expected `shape`; every other problem is named with its entry, e.g. `[0].jwksUrl: …`.
  */
-const jwtProvidersSchema = z
-  .string()
-  .optional()
-  .transform((value, context): JwtProviderConfig[] => {
-    if (value === undefined) return []
-    let json: unknown
-    try {
-      json = JSON.parse(value)
-    } catch (error) {
-      context.addIssue({
-        code: 'custom',
-        message: `must be ${jwtProvidersShape}, but it is not JSON (${(error as Error).message})`,
-      })
+function jsonListSetting<Entry>(shape: string, listSchema: z.ZodType<Entry[]>) {
+  return z
+    .string()
+    .optional()
+    .transform((value, context): Entry[] => {
+      if (value === undefined) return []
+      let json: unknown
+      try {
+        json = JSON.parse(value)
+      } catch (error) {
+        context.addIssue({
+          code: 'custom',
+          message: `must be ${shape}, but it is not JSON (${(error as Error).message})`,
+        })
+        return z.NEVER
+      }
+      const parsed = listSchema.safeParse(json)
+      if (parsed.success) return parsed.data
+      for (const issue of parsed.error.issues) {
+        const path = issue.path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`))
+        const where = path.join('').replace(/^\./, '')
+        context.addIssue({ code: 'custom', message: where ? `${where}: ${issue.message}` : issue.message })
+      }
       return z.NEVER
-    }
-    const parsed = jwtProviderListSchema.safeParse(json)
-    if (parsed.success) return parsed.data
-    for (const issue of parsed.error.issues) {
-      const path = issue.path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`))
-      const where = path.join('').replace(/^\./, '')
-      context.addIssue({ code: 'custom', message: where ? `${where}: ${issue.message}` : issue.message })
-    }
-    return z.NEVER
-  })
+    })
+}
+
+/** JWT_PROVIDERS: the issuers whose tokens `/signer/v1/auth-jwt` accepts. Unset: none (the route refuses every token). */
+const jwtProvidersSchema = jsonListSetting<JwtProviderConfig>(jwtProvidersShape, jwtProviderListSchema)
 
 /** One OpenID Connect provider of social login (an entry of OAUTH_PROVIDERS; docs/signer.md#social-login). */
 export type OAuthProviderConfig = {
@@ -166,7 +171,9 @@ const oauthProviderListSchema = z
             error: 'must be the http(s) issuer URL of an OpenID Connect provider',
           })
           .max(512)
-          .regex(/^[^|]*$/, 'must not contain |'),
+          .regex(/^[^|]*$/, 'must not contain |')
+          // The `iss` of its tokens has no trailing slash when the configured issuer has one.
+          .transform((issuer) => issuer.replace(/\/+$/, '')),
         clientId: z.string({ error: "must be this app's client id at the provider" }).min(1).max(512),
         clientSecret: z.string().min(1).max(4096).optional(),
         scope: z.string().min(1).max(512).optional(),
@@ -183,36 +190,11 @@ const oauthProviderListSchema = z
     })
   })
 
-/**
- * OAUTH_PROVIDERS: the OpenID Connect providers of social login, as JSON. Unset: none (no social
- * buttons). Each problem is named with its entry, e.g. `[0].issuer: …`.
- */
-const oauthProvidersSchema = z
-  .string()
-  .optional()
-  .transform((value, context): OAuthProviderConfig[] => {
-    if (value === undefined) return []
-    let json: unknown
-    try {
-      json = JSON.parse(value)
-    } catch (error) {
-      context.addIssue({
-        code: 'custom',
-        message: `must be ${oauthProvidersShape}, but it is not JSON (${(error as Error).message})`,
-      })
-      return z.NEVER
-    }
-    const parsed = oauthProviderListSchema.safeParse(json)
-    if (parsed.success) {
-      return parsed.data.map((provider) => ({ ...provider, issuer: provider.issuer.replace(/\/+$/, '') }))
-    }
-    for (const issue of parsed.error.issues) {
-      const path = issue.path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`))
-      const where = path.join('').replace(/^\./, '')
-      context.addIssue({ code: 'custom', message: where ? `${where}: ${issue.message}` : issue.message })
-    }
-    return z.NEVER
-  })
+/** OAUTH_PROVIDERS: the OpenID Connect providers of social login. Unset: none (no social buttons). */
+const oauthProvidersSchema = jsonListSetting<OAuthProviderConfig>(
+  oauthProvidersShape,
+  oauthProviderListSchema,
+)
 
 const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
