@@ -39,6 +39,11 @@ const importedArtifacts = [
   { name: 'UniswapV2Pair', file: '@uniswap/v2-core/build/UniswapV2Pair.json' },
   { name: 'UniswapV2Router02', file: '@uniswap/v2-periphery/build/UniswapV2Router02.json' },
   { name: 'WETH9', file: '@uniswap/v2-periphery/build/WETH9.json' },
+  // ERC-4337: the EntryPoints and the EIP-7702 account as published; their bytecode is what lands
+  // at the canonical addresses (docs/decisions/0020-smart-accounts-on-the-devnet.md).
+  { name: 'EntryPointV07', file: 'aa-v07/artifacts/EntryPoint.json' },
+  { name: 'EntryPointV08', file: 'aa-v08/artifacts/EntryPoint.json' },
+  { name: 'Simple7702Account', file: 'aa-v08/artifacts/Simple7702Account.json' },
 ] as const
 
 /**
@@ -142,6 +147,7 @@ async function hashBuildInputs(
   const hash = createHash('sha256')
   hash.update(`solc ${solcVersion}\nevm ${evmVersion}\n`)
   hash.update(`openzeppelin ${readPackageVersion(requireFromPackage, '@openzeppelin/contracts')}\n`)
+  hash.update(`account-abstraction ${readPackageVersion(requireFromPackage, 'aa-v08')}\n`)
   hash.update(await readFile(fileURLToPath(import.meta.url)))
   for (const file of sourceFiles) {
     hash.update(`\n${path.relative(packageDirectory, file)}\n`)

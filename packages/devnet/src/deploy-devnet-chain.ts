@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto'
+import { entryPointV07Bytecode } from '@quicklinks/contracts/generated/entry-point-v07'
+import { entryPointV08Bytecode } from '@quicklinks/contracts/generated/entry-point-v08'
 import { multicall3DeployedBytecode } from '@quicklinks/contracts/generated/multicall3'
 import { payRouterAbi, payRouterBytecode } from '@quicklinks/contracts/generated/pay-router'
+import { quickLinksAccountFactoryBytecode } from '@quicklinks/contracts/generated/quick-links-account-factory'
+import { quickLinksMultiOwnerAccountFactoryBytecode } from '@quicklinks/contracts/generated/quick-links-multi-owner-account-factory'
+import { simple7702AccountBytecode } from '@quicklinks/contracts/generated/simple7702-account'
+import { sponsorPaymasterBytecode } from '@quicklinks/contracts/generated/sponsor-paymaster'
 import { testTokenAbi, testTokenBytecode } from '@quicklinks/contracts/generated/test-token'
 import {
   uniswapV2FactoryAbi,
@@ -27,6 +33,7 @@ import {
   parseUnits,
 } from 'viem'
 import { buildViemChain } from './build-viem-chain.ts'
+import { deployAccountAbstraction } from './deploy-account-abstraction.ts'
 import { type DevnetChainConfig, devnetAccountCount } from './devnet-chains.ts'
 import type { DevnetChainDeployment } from './devnet-deployment.ts'
 import { getDevnetRelayerAccount } from './get-devnet-relayer-account.ts'
@@ -51,7 +58,7 @@ const relayerWrappedNative = parseUnits('1000', 18)
 const relayerNativeBalance = parseUnits('1000000', 18)
 
 /** Bump when the deploy steps change in a way the bytecode part of the fingerprint cannot see. */
-const deployScriptVersion = 2
+const deployScriptVersion = 3
 
 export type DeployDevnetChainOptions = {
   rpcUrl: string
@@ -280,6 +287,13 @@ export async function deployDevnetChain(options: DeployDevnetChainOptions): Prom
     }
     return expected
   }
+  const accountAbstraction = await deployAccountAbstraction({
+    publicClient,
+    walletClient,
+    testClient,
+    deployer,
+    chainName: chain.name,
+  })
   const wethUsdcPair = await readPair(weth, usdc)
   const usdtUsdcPair = await readPair(usdt, usdc)
 
@@ -303,6 +317,7 @@ export async function deployDevnetChain(options: DeployDevnetChainOptions): Prom
       wethUsdcPair,
       usdtUsdcPair,
       payRouter,
+      ...accountAbstraction,
     },
   }
 }
@@ -331,6 +346,12 @@ export function getDeploymentFingerprint(chain: DevnetChainConfig): string {
     uniswapV2Router02Bytecode,
     multicall3DeployedBytecode,
     payRouterBytecode,
+    entryPointV07Bytecode,
+    entryPointV08Bytecode,
+    quickLinksAccountFactoryBytecode,
+    quickLinksMultiOwnerAccountFactoryBytecode,
+    simple7702AccountBytecode,
+    sponsorPaymasterBytecode,
   ]) {
     hash.update(bytecode)
   }

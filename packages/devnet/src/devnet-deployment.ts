@@ -37,6 +37,18 @@ export const devnetChainDeploymentSchema = z.object({
     usdtUsdcPair: addressSchema,
     /** PayRouter (same address on every chain), constructed with this chain's router, weth and relayer. */
     payRouter: addressSchema,
+    /** ERC-4337 EntryPoint v0.7 at its canonical address (Alto serves it too). */
+    entryPointV07: addressSchema,
+    /** ERC-4337 EntryPoint v0.8 at its canonical address: the one our accounts and paymaster use. */
+    entryPointV08: addressSchema,
+    /** QuickLinksAccountFactory (deterministic address): single-owner smart accounts. */
+    accountFactory: addressSchema,
+    /** QuickLinksMultiOwnerAccountFactory (deterministic address). */
+    multiOwnerAccountFactory: addressSchema,
+    /** Simple7702Account: the EIP-7702 delegation target (deterministic address). */
+    simple7702Account: addressSchema,
+    /** SponsorPaymaster (deterministic address), signed for by the dev sponsor service's key. */
+    sponsorPaymaster: addressSchema,
   }),
 })
 

@@ -63,6 +63,9 @@ export async function spawnAnvil(options: SpawnAnvilOptions): Promise<AnvilProce
     options.mnemonic,
     '--accounts',
     String(options.accountCount),
+    // Pinned rather than anvil's moving default: Prague brings EIP-7702 (smart accounts on an EOA).
+    '--hardfork',
+    'prague',
     '--silent',
     ...(options.stateFile ? ['--state', options.stateFile] : []),
   ]

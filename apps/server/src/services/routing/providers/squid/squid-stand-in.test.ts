@@ -22,6 +22,12 @@ const contracts = {
   wethUsdcPair: address('7'),
   usdtUsdcPair: address('8'),
   payRouter: address('a'),
+  entryPointV07: address('d'),
+  entryPointV08: address('e'),
+  accountFactory: address('f'),
+  multiOwnerAccountFactory: `0x${'12'.repeat(20)}` as const,
+  simple7702Account: `0x${'34'.repeat(20)}` as const,
+  sponsorPaymaster: `0x${'56'.repeat(20)}` as const,
 }
 const deployment: DevnetDeployment = {
   chains: [
