@@ -196,6 +196,91 @@ const oauthProvidersSchema = jsonListSetting<OAuthProviderConfig>(
   oauthProviderListSchema,
 )
 
+/** One gas sponsorship policy of the paymaster service (an entry of SPONSOR_POLICIES; docs/api.md#paymaster). */
+export type SponsorPolicyConfig = {
+  /** What a client names in the paymaster context (`{ policyId }`). */
+  id: string
+  /** The chains it sponsors on; absent: every chain with a bundler and a paymaster. */
+  chainIds?: readonly number[]
+  /** Whose operations: 'embedded', the signed-in user's own accounts (smart, multi-owner or EIP-7702). */
+  accounts: 'embedded'
+  /** ERC-20 tokens (symbols of the chain's catalogue, or addresses) whose transfer and approve it pays for. */
+  tokens: readonly string[]
+  /** Contracts any call to which it pays for. */
+  contracts: readonly string[]
+  /** Contracts of the devnet deployment named by role (the dev default's PayRouter); never from the environment. */
+  devnetContracts?: readonly 'payRouter'[]
+  /** Wei of gas (the operations' maximum cost) one user may be granted per UTC day under it. */
+  dailyGasCapWei: bigint
+}
+
+const sponsorPoliciesShape =
+  'a JSON array of {id, chainIds?, accounts: "embedded", tokens?, contracts?, dailyGasCapWei}'
+
+const hexAddressPattern = /^0x[0-9a-fA-F]{40}$/
+
+const sponsorPolicyListSchema = z
+  .array(
+    z
+      .object({
+        id: z
+          .string({ error: 'must be a string' })
+          .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1 to 64 letters, digits, dots, hyphens or underscores'),
+        chainIds: z
+          .array(z.number().int().positive(), { error: 'must be an array of chain ids' })
+          .min(1)
+          .optional(),
+        accounts: z.literal('embedded', { error: 'must be "embedded" (the signed-in user\'s own accounts)' }),
+        tokens: z
+          .array(
+            z
+              .string()
+              .regex(
+                /^(0x[0-9a-fA-F]{40}|[A-Za-z0-9.]{1,16})$/,
+                'must be a token symbol (e.g. USDC) or a 20-byte hex address',
+              ),
+          )
+          .default([]),
+        contracts: z.array(z.string().regex(hexAddressPattern, 'must be a 20-byte hex address')).default([]),
+        dailyGasCapWei: z
+          .string({ error: 'must be a whole number of wei, as a string' })
+          .regex(/^\d{1,40}$/, 'must be a whole number of wei, as a string')
+          .transform((value) => BigInt(value)),
+      })
+      .strict(),
+    { error: `must be ${sponsorPoliciesShape}` },
+  )
+  .superRefine((policies, context) => {
+    const seen = new Set<string>()
+    policies.forEach((policy, index) => {
+      if (seen.has(policy.id))
+        context.addIssue({ code: 'custom', path: [index, 'id'], message: 'id is given twice' })
+      seen.add(policy.id)
+    })
+  })
+
+/** SPONSOR_POLICIES: the paymaster's policies. Unset: none (dev mode: `devnetSponsorPolicy`). */
+const sponsorPoliciesSchema = jsonListSetting<SponsorPolicyConfig>(
+  sponsorPoliciesShape,
+  sponsorPolicyListSchema,
+)
+
+/** The id of the dev-mode policy (SPONSOR_DEFAULT_POLICY's dev default). */
+export const devnetSponsorPolicyId = 'devnet-wallet'
+
+/**
+ * Dev mode without SPONSOR_POLICIES: the devnet wallet's transfers and approvals of the devnet
+ * tokens and its calls to PayRouter, on every devnet chain, up to 0.05 native a user a day.
+ */
+export const devnetSponsorPolicy: SponsorPolicyConfig = {
+  id: devnetSponsorPolicyId,
+  accounts: 'embedded',
+  tokens: ['USDC', 'USDT', 'WETH', 'WAVAX'],
+  contracts: [],
+  devnetContracts: ['payRouter'],
+  dailyGasCapWei: 50_000_000_000_000_000n,
+}
+
 const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).optional(),
@@ -255,6 +340,16 @@ const environmentSchema = z.object({
     .optional(),
   WORKER_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   CONFIRMATIONS_DEFAULT: z.coerce.number().int().min(0).max(1000).optional(),
+  MULTI_OWNER_ENABLED: booleanSchema.default(false),
+  PAYMASTER_SIGNER_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 32-byte hex private key (0x + 64 hex digits)')
+    .optional(),
+  SPONSOR_POLICIES: sponsorPoliciesSchema,
+  SPONSOR_DEFAULT_POLICY: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be the id of a policy in SPONSOR_POLICIES')
+    .optional(),
 })
 
 /** Everything the server needs to know about its surroundings; tests build their own. */
@@ -347,6 +442,40 @@ export type ServerConfig = {
   confirmations: Readonly<Record<number, number>>
   /** Depth for chains without their own (CONFIRMATIONS_DEFAULT): 0 in dev mode, else 2. */
   defaultConfirmations: number
+  /**
+   * MULTI_OWNER_ENABLED: the signer's experimental multi-owner paths (docs/signer.md#multi-owner);
+   * off (the default) they answer 403. Optional so hand-built configs leave them off.
+   */
+  multiOwnerEnabled?: boolean
+  /**
+   * ERC-4337 bundler JSON-RPC per chain id, from BUNDLER_URL_<chainId> (production, and what
+   * `npm start` passes for the devnet); else the devnet deployment's `bundlerUrl`. Only the
+   * server calls it (POST /api/bundler/{chainId} relays to it).
+   */
+  bundlerUrls: Readonly<Record<number, string>>
+  /**
+   * Per chain id, where the smart-account contracts sit when not where the devnet deployment says:
+   * SMART_ACCOUNT_FACTORY_<chainId>, MULTI_OWNER_ACCOUNT_FACTORY_<chainId>,
+   * SIMPLE_7702_ACCOUNT_<chainId> and PAYMASTER_ADDRESS_<chainId>.
+   */
+  smartAccountContracts: Readonly<Record<number, SmartAccountContractOverrides>>
+  /**
+   * The key that signs SponsorPaymaster data (PAYMASTER_SIGNER_KEY). In dev mode without it, the
+   * devnet's paymaster signer (test mnemonic index 12); otherwise nothing is sponsored.
+   */
+  paymasterSignerKey: `0x${string}` | undefined
+  /** The paymaster's policies (SPONSOR_POLICIES); in dev mode without it, `devnetSponsorPolicy`. */
+  sponsorPolicies: readonly SponsorPolicyConfig[]
+  /** The policy the web app asks for (SPONSOR_DEFAULT_POLICY; dev mode: devnet-wallet), or null. */
+  sponsorDefaultPolicyId: string | null
+}
+
+/** A chain's smart-account contract addresses from the environment (each optional). */
+export type SmartAccountContractOverrides = {
+  accountFactory?: `0x${string}`
+  multiOwnerAccountFactory?: `0x${string}`
+  simple7702Account?: `0x${string}`
+  paymaster?: `0x${string}`
 }
 
 /**
@@ -409,7 +538,76 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     workerIntervalMs: env.WORKER_INTERVAL_MS,
     confirmations: parseConfirmations(source),
     defaultConfirmations: env.CONFIRMATIONS_DEFAULT ?? (env.DEV_MODE ? 0 : 2),
+    multiOwnerEnabled: env.MULTI_OWNER_ENABLED,
+    bundlerUrls: parseBundlerUrls(source),
+    smartAccountContracts: parseSmartAccountContracts(source),
+    paymasterSignerKey: env.PAYMASTER_SIGNER_KEY as `0x${string}` | undefined,
+    ...parseSponsorPolicies(env),
   }
+}
+
+/** SPONSOR_POLICIES (dev mode default `devnetSponsorPolicy`) and SPONSOR_DEFAULT_POLICY, checked against each other. */
+function parseSponsorPolicies(
+  env: z.infer<typeof environmentSchema>,
+): Pick<ServerConfig, 'sponsorPolicies' | 'sponsorDefaultPolicyId'> {
+  const isDevDefault = env.SPONSOR_POLICIES.length === 0 && env.DEV_MODE
+  const sponsorPolicies = isDevDefault ? [devnetSponsorPolicy] : env.SPONSOR_POLICIES
+  const sponsorDefaultPolicyId =
+    env.SPONSOR_DEFAULT_POLICY ?? (isDevDefault ? devnetSponsorPolicyId : (sponsorPolicies[0]?.id ?? null))
+  if (
+    sponsorDefaultPolicyId !== null &&
+    !sponsorPolicies.some((policy) => policy.id === sponsorDefaultPolicyId)
+  ) {
+    throw new Error(
+      `Invalid environment:\n  SPONSOR_DEFAULT_POLICY: ${JSON.stringify(sponsorDefaultPolicyId)} is not the id of a policy in SPONSOR_POLICIES`,
+    )
+  }
+  return { sponsorPolicies, sponsorDefaultPolicyId }
+}
+
+/** BUNDLER_URL_<chainId>=<http(s) URL> variables; throws naming any that is not an http(s) URL. */
+function parseBundlerUrls(source: Record<string, string | undefined>): Record<number, string> {
+  const urls: Record<number, string> = {}
+  const bad: string[] = []
+  for (const [name, value] of Object.entries(source)) {
+    const match = /^BUNDLER_URL_(\d+)$/.exec(name)
+    if (!match?.[1] || !value) continue
+    if (!/^https?:\/\/\S+$/.test(value)) bad.push(`  ${name}: must be an http(s) URL`)
+    else urls[Number(match[1])] = value
+  }
+  if (bad.length > 0) throw new Error(`Invalid environment:\n${bad.join('\n')}`)
+  return urls
+}
+
+/** The per-chain address variables of the smart-account contracts, by the field they fill. */
+const smartAccountContractVariables = [
+  ['SMART_ACCOUNT_FACTORY', 'accountFactory'],
+  ['MULTI_OWNER_ACCOUNT_FACTORY', 'multiOwnerAccountFactory'],
+  ['SIMPLE_7702_ACCOUNT', 'simple7702Account'],
+  ['PAYMASTER_ADDRESS', 'paymaster'],
+] as const satisfies readonly (readonly [string, keyof SmartAccountContractOverrides])[]
+
+/** SMART_ACCOUNT_FACTORY_<chainId> and its siblings; throws naming any that is not an address. */
+function parseSmartAccountContracts(
+  source: Record<string, string | undefined>,
+): Record<number, SmartAccountContractOverrides> {
+  const contracts: Record<number, SmartAccountContractOverrides> = {}
+  const bad: string[] = []
+  for (const [name, value] of Object.entries(source)) {
+    if (!value) continue
+    for (const [prefix, field] of smartAccountContractVariables) {
+      const match = new RegExp(`^${prefix}_(\\d+)$`).exec(name)
+      if (!match?.[1]) continue
+      if (!hexAddressPattern.test(value)) {
+        bad.push(`  ${name}: must be a 20-byte hex address`)
+        continue
+      }
+      const chainId = Number(match[1])
+      contracts[chainId] = { ...contracts[chainId], [field]: value as `0x${string}` }
+    }
+  }
+  if (bad.length > 0) throw new Error(`Invalid environment:\n${bad.join('\n')}`)
+  return contracts
 }
 
 /** CONFIRMATIONS_<chainId>=<blocks> variables; throws naming any that is not a whole number 0-1000. */
@@ -503,6 +701,27 @@ function findMissingProductionSettings(
     problems.push(
       '  RPC_URL_<chainId>: required in production, one per chain payments land on (e.g. RPC_URL_8453=https://…); there is no devnet to fall back to',
     )
+  }
+  if (env.SPONSOR_POLICIES.length > 0 && env.PAYMASTER_SIGNER_KEY === undefined) {
+    problems.push(
+      '  PAYMASTER_SIGNER_KEY: required in production when SPONSOR_POLICIES is set (the key your SponsorPaymaster trusts to sign sponsored operations)',
+    )
+  }
+  if (env.DEVNET_DEPLOYMENT_FILE === undefined) {
+    // No devnet deployment to take the contracts from: each chain with a bundler names its own.
+    const contracts = parseSmartAccountContracts(source)
+    for (const chainId of Object.keys(parseBundlerUrls(source))) {
+      const missing = smartAccountContractVariables
+        .filter(([prefix, field]) => prefix !== 'PAYMASTER_ADDRESS' && !contracts[Number(chainId)]?.[field])
+        .map(([prefix]) => `${prefix}_${chainId}`)
+      if (env.SPONSOR_POLICIES.length > 0 && !contracts[Number(chainId)]?.paymaster)
+        missing.push(`PAYMASTER_ADDRESS_${chainId}`)
+      if (missing.length > 0) {
+        problems.push(
+          `  BUNDLER_URL_${chainId}: smart accounts on chain ${chainId} also need ${missing.join(', ')} (the deployed contracts' addresses)`,
+        )
+      }
+    }
   }
   if (env.ROUTING_PROVIDER === 'local' && env.DEVNET_DEPLOYMENT_FILE === undefined) {
     problems.push(

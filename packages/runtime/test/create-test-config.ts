@@ -46,6 +46,11 @@ export function createTestConfig(overrides: Partial<ServerConfig> = {}): ServerC
     workerIntervalMs: 1000,
     confirmations: {},
     defaultConfirmations: 0,
+    bundlerUrls: {},
+    smartAccountContracts: {},
+    paymasterSignerKey: undefined,
+    sponsorPolicies: [],
+    sponsorDefaultPolicyId: null,
     ...overrides,
   }
 }
