@@ -2,11 +2,14 @@ import { sql } from 'drizzle-orm'
 import {
   bigint,
   boolean,
+  date,
   doublePrecision,
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -270,6 +273,30 @@ export const relayerCursors = pgTable('relayer_cursors', {
   lastBlockHash: text('last_block_hash'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 })
+
+/**
+ * Gas the sponsor service granted (pm_getPaymasterData, docs/api.md#paymaster) per user, policy
+ * and UTC day: the sum of the granted operations' maximum costs in wei, which the policy's daily
+ * cap bounds. One row per day, raised by one upsert whose condition is the cap
+ * (grantSponsoredGas), so two racing requests cannot both pass it.
+ */
+export const sponsorGasGrants = pgTable(
+  'sponsor_gas_grants',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    policyId: text('policy_id').notNull(),
+    /** The UTC day (YYYY-MM-DD) the grants count against. */
+    day: date('day', { mode: 'string' }).notNull(),
+    /** Wei granted that day: the sum of each operation's gas limits times its maxFeePerGas. */
+    grantedWei: numeric('granted_wei', { precision: 78, scale: 0 }).notNull(),
+    /** How many operations were granted that day. */
+    grants: integer('grants').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.policyId, table.day] })],
+)
 
 export type User = typeof users.$inferSelect
 export type Link = typeof links.$inferSelect
