@@ -1,6 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { fetchChainId } from './probe-rpc-port.ts'
+import { spawnGuardedProcess, waitUntilReady } from './spawn-guarded-process.ts'
 
 export type SpawnAnvilOptions = {
   host: string
@@ -24,33 +24,11 @@ export type AnvilProcess = {
 }
 
 /**
- * A tiny shell guard between us and anvil. It holds the reading end of a pipe whose only writer
- * is this Node process: when we close it (`stop()`) or the kernel does (we died, even by SIGKILL),
- * `read` returns and anvil gets SIGTERM, so no anvil outlives its parent and keeps a port.
- * anvil's own exit ends the guard too, so we notice crashes.
- */
-const watchdogScript = [
-  'exec 3<&0',
-  '"$@" </dev/null 3<&- &',
-  'anvil_pid=$!',
-  '(read -r _ <&3; kill -TERM "$anvil_pid" 2>/dev/null) &',
-  'watcher_pid=$!',
-  'exec 3<&-',
-  'wait "$anvil_pid"',
-  'status=$?',
-  'kill "$watcher_pid" 2>/dev/null',
-  'exit "$status"',
-].join('\n')
-
-const stopTimeoutMs = 15_000
-
-/**
  * Starts one anvil from the `@foundry-rs/anvil` npm package and resolves once its JSON-RPC answers
  * with the expected chain id. Fails when the binary is not installed, when anvil exits early (a
  * taken port, an unreadable state file; its output is in the message) or does not answer in time.
  */
 export async function spawnAnvil(options: SpawnAnvilOptions): Promise<AnvilProcess> {
-  const log = options.log ?? (() => {})
   const rpcUrl = buildRpcUrl(options.host, options.port)
   const args = [
     '--host',
@@ -69,75 +47,20 @@ export async function spawnAnvil(options: SpawnAnvilOptions): Promise<AnvilProce
     '--silent',
     ...(options.stateFile ? ['--state', options.stateFile] : []),
   ]
-  const binary = resolveAnvilBinary()
-  const child =
-    process.platform === 'win32'
-      ? spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'] })
-      : // detached: its own process group, so a terminal's Ctrl-C reaches only us and we stop it in order.
-        spawn('/bin/sh', ['-c', watchdogScript, 'anvil-watchdog', binary, ...args], {
-          stdio: ['pipe', 'pipe', 'pipe'],
-          detached: true,
-        })
-
-  const output: string[] = []
-  const onOutput = (chunk: Buffer) => {
-    for (const line of chunk.toString('utf8').split('\n')) {
-      if (line.trim() === '') continue
-      output.push(line)
-      if (output.length > 20) output.shift()
-      log(line)
-    }
-  }
-  child.stdout?.on('data', onOutput)
-  child.stderr?.on('data', onOutput)
-
-  let spawnFailure: Error | undefined
-  const exited = new Promise<number | null>((resolve) => {
-    child.once('exit', (code) => resolve(code))
-    // A process that never started emits 'error' and no 'exit'.
-    child.once('error', (error) => {
-      spawnFailure = error
-      resolve(null)
-    })
-  })
-  let hasExited = false
-  void exited.then(() => {
-    hasExited = true
-  })
-  // Closing our end of the guard's pipe after it died must not crash us with EPIPE.
-  child.stdin?.on('error', () => {})
-
-  const stop = async (): Promise<void> => {
-    if (hasExited) return
-    if (child.stdin) child.stdin.end()
-    else child.kill('SIGTERM')
-    const timer = setTimeout(() => killGroup(child), stopTimeoutMs)
-    await exited
-    clearTimeout(timer)
-  }
-
-  const deadline = Date.now() + (options.readyTimeoutMs ?? 30_000)
-  for (;;) {
-    const failure = await Promise.race([
-      exited.then((code) =>
-        spawnFailure ? `could not run ${binary}: ${spawnFailure.message}` : `anvil exited with code ${code}`,
-      ),
+  const anvil = spawnGuardedProcess({ name: 'anvil', command: resolveAnvilBinary(), args, log: options.log })
+  const readyTimeoutMs = options.readyTimeoutMs ?? 30_000
+  await waitUntilReady({
+    process: anvil,
+    check: () =>
       fetchChainId(rpcUrl, 1_000).then(
         (chainId) => (chainId === options.chainId ? undefined : `anvil answered with chain id ${chainId}`),
         () => null,
       ),
-    ])
-    if (failure === undefined) {
-      return { pid: child.pid ?? -1, rpcUrl, stop }
-    }
-    if (failure !== null || Date.now() > deadline) {
-      await stop()
-      const reason =
-        failure ?? `anvil did not answer at ${rpcUrl} within ${options.readyTimeoutMs ?? 30_000} ms`
-      throw new Error(`${reason} (port ${options.port}, chain ${options.chainId})${formatOutput(output)}`)
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
+    timeoutMs: readyTimeoutMs,
+    timeoutReason: `anvil did not answer at ${rpcUrl} within ${readyTimeoutMs} ms`,
+    context: ` (port ${options.port}, chain ${options.chainId})`,
+  })
+  return { pid: anvil.pid, rpcUrl, stop: anvil.stop }
 }
 
 /**
@@ -165,18 +88,4 @@ export function resolveAnvilBinary(): string {
 export function buildRpcUrl(host: string, port: number): string {
   const reachableHost = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host
   return `http://${reachableHost.includes(':') ? `[${reachableHost}]` : reachableHost}:${port}`
-}
-
-function killGroup(child: ChildProcess): void {
-  if (child.pid === undefined) return
-  try {
-    if (process.platform === 'win32') child.kill('SIGKILL')
-    else process.kill(-child.pid, 'SIGKILL')
-  } catch {
-    // Already gone.
-  }
-}
-
-function formatOutput(lines: string[]): string {
-  return lines.length === 0 ? '' : `\n${lines.map((line) => `  anvil: ${line}`).join('\n')}`
 }
