@@ -42,6 +42,7 @@ import { linksRoutes } from './routes/links/links-routes.ts'
 import { payRoutes } from './routes/pay/pay-routes.ts'
 import { routeIntentsRoutes } from './routes/route-intents/route-intents-routes.ts'
 import { routingRoutes } from './routes/routing/routing-routes.ts'
+import { smartAccountsRoutes } from './routes/smart-accounts/smart-accounts-routes.ts'
 import { usernameClaimRoutes } from './routes/users/username-claim-routes.ts'
 import { usersRoutes } from './routes/users/users-routes.ts'
 import { createPaymentWorkers } from './services/workers/create-payment-workers.ts'
@@ -183,6 +184,7 @@ export async function buildApp(
           await signedIn.register(currentUserRoutes)
           await signedIn.register(linksRoutes)
           await signedIn.register(usernameClaimRoutes)
+          await signedIn.register(smartAccountsRoutes)
         })
         // Public: they read request.user (or not at all) and answer signed-out callers too.
         await api.register(configRoutes)
