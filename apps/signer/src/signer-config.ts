@@ -26,6 +26,8 @@ export type SignerConfig = {
    * `${publicOrigin}/signer/v1/oauth-callback`, the signer mounted in the app server.
    */
   oauthCallbackUrl?: string
+  /** MULTI_OWNER_ENABLED: the experimental multi-owner paths (docs/signer.md#multi-owner); off when absent. */
+  multiOwnerEnabled?: boolean
 }
 
 /** One social-login provider (docs/signer.md#social-login). */

@@ -27,6 +27,27 @@ export const signerActivities = {
   requestMultiFactor: { path: 'auth-request-multi-factor', type: 'ACTIVITY_TYPE_ADD_MFA' },
   verifyMultiFactor: { path: 'auth-verify-multi-factor', type: 'ACTIVITY_TYPE_VERIFY_MFA' },
   deleteMultiFactors: { path: 'auth-delete-multi-factors', type: 'ACTIVITY_TYPE_DELETE_MFAS' },
+  // Multi-owner (experimental, MULTI_OWNER_ENABLED; docs/signer.md#multi-owner): EVM signer members
+  // and a root quorum on the organization; the quorum's activities wait in CONSENSUS_NEEDED.
+  multiOwnerCreate: { path: 'multi-owner-create', type: 'ACTIVITY_TYPE_CREATE_MULTI_OWNER' },
+  multiOwnerPrepareAdd: {
+    path: 'multi-owner-prepare-add',
+    type: 'ACTIVITY_TYPE_PREPARE_ADD_MULTI_OWNER_MEMBERS',
+  },
+  multiOwnerAdd: { path: 'multi-owner-add', type: 'ACTIVITY_TYPE_ADD_MULTI_OWNER_MEMBERS' },
+  multiOwnerPrepareDelete: {
+    path: 'multi-owner-prepare-delete',
+    type: 'ACTIVITY_TYPE_PREPARE_DELETE_MULTI_OWNER_MEMBERS',
+  },
+  multiOwnerDelete: { path: 'multi-owner-delete', type: 'ACTIVITY_TYPE_DELETE_MULTI_OWNER_MEMBERS' },
+  multiOwnerUpdateRootQuorum: {
+    path: 'multi-owner-update-root-quorum',
+    type: 'ACTIVITY_TYPE_UPDATE_ROOT_QUORUM',
+  },
+  multiOwnerSignRawPayload: {
+    path: 'multi-owner-sign-raw-payload',
+    type: 'ACTIVITY_TYPE_MULTI_OWNER_SIGN_RAW_PAYLOAD',
+  },
 } as const
 
 /** The activity type of one stamped call. */

@@ -14,7 +14,8 @@ describe('the stamped routes of the protocol’s activity table', () => {
   let testApp: SignerTestApp
   let client: SignedInClient
   beforeAll(async () => {
-    testApp = await buildSignerTestApp()
+    // The multi-owner paths answer 403 before anything else unless the setting is on.
+    testApp = await buildSignerTestApp({ multiOwnerEnabled: true })
     client = await signInByEmail(testApp, 'table@example.com')
   })
   afterAll(async () => {

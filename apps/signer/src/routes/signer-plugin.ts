@@ -9,6 +9,7 @@ import type { SignerContext } from '../signer-context.ts'
 import { accountRoutes } from './account-routes.ts'
 import { authRoutes } from './auth-routes.ts'
 import { mfaRoutes } from './mfa-routes.ts'
+import { multiOwnerRoutes } from './multi-owner-routes.ts'
 import { oauthRoutes } from './oauth-routes.ts'
 import { passkeyRoutes } from './passkey-routes.ts'
 import { signerConfigRoutes } from './signer-config-routes.ts'
@@ -67,6 +68,8 @@ export const signerPlugin: FastifyPluginAsync<SignerPluginOptions> = async (app,
   await app.register(passkeyRoutes, { context, limits })
   await app.register(mfaRoutes, { context, limits })
   await app.register(walletRoutes, { context, limits })
+  // Experimental, off unless MULTI_OWNER_ENABLED (docs/signer.md#multi-owner).
+  await app.register(multiOwnerRoutes, { context, limits })
   // Turnkey's own paths, for stock @turnkey/http clients (docs/signer.md#turnkey-compatibility).
   await app.register(turnkeyRoutes, { context, limits, prefix: '/public/v1' })
 

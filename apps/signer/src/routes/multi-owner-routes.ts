@@ -1,0 +1,245 @@
+import { activityStatuses } from '@quicklinks/protocol/activity-statuses'
+import { signerActivities } from '@quicklinks/protocol/signer-activities'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import { toActivityResponse } from '../services/activities/to-activity-response.ts'
+import {
+  approveWithMemberSignature,
+  approveWithSession,
+  assertMultiOwnerEnabled,
+  createMultiOwner,
+  memberApprovalSchema,
+  multiOwnerConfirmParametersSchema,
+  multiOwnerCreateParametersSchema,
+  multiOwnerMembersParametersSchema,
+  multiOwnerRootQuorumParametersSchema,
+  multiOwnerSignRawPayloadParametersSchema,
+  proposeQuorumActivity,
+} from '../services/multi-owner/run-multi-owner-activity.ts'
+import type { StampedRequest } from '../services/stamps/verify-stamped-request.ts'
+import type { SignerRouteOptions } from './auth-routes.ts'
+import { createStampedRoute, type StampedCall, type StampedRoute } from './create-stamped-route.ts'
+import { stampedRequestBodySchema } from './stamped-request-body-schema.ts'
+
+const activitySchema = z.object({
+  id: z.string(),
+  type: z.string(),
+  status: z.enum(activityStatuses),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  result: z.record(z.string(), z.unknown()).optional(),
+})
+const activityResponseSchema = z.object({ activity: activitySchema })
+
+/** The paths a member's own approval may go to: `{approval}` instead of `{stampedRequest}`. */
+const approvalBodySchema = z.object({ approval: memberApprovalSchema })
+const stampedOrApprovalBodySchema = z.union([stampedRequestBodySchema, approvalBodySchema])
+
+/** A preHandler that checks the stamp only when the body is a stamped request. */
+function verifyStampIfStamped(route: Pick<StampedRoute<z.ZodType>, 'verifyStamp'>) {
+  return async (request: {
+    body: { stampedRequest: StampedRequest } | { approval: unknown }
+    stampedCall: StampedCall | null
+  }): Promise<void> => {
+    if ('stampedRequest' in request.body) {
+      const call = { body: request.body, stampedCall: request.stampedCall }
+      await route.verifyStamp(call)
+      request.stampedCall = call.stampedCall
+    }
+  }
+}
+
+/**
+ * The experimental multi-owner paths (docs/signer.md#multi-owner), all refused with 403 unless
+ * MULTI_OWNER_ENABLED is on: an organization's EVM signer members, its root quorum, and the
+ * activities that quorum approves (CONSENSUS_NEEDED until it has).
+ */
+export const multiOwnerRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app, { context }) => {
+  // Before anything else, body validation included: off means off.
+  app.addHook('onRequest', async () => {
+    assertMultiOwnerEnabled(context)
+  })
+
+  const stamped = {
+    create: createStampedRoute(context, {
+      type: signerActivities.multiOwnerCreate.type,
+      parametersSchema: multiOwnerCreateParametersSchema,
+    }),
+    prepareAdd: createStampedRoute(context, {
+      type: signerActivities.multiOwnerPrepareAdd.type,
+      parametersSchema: multiOwnerMembersParametersSchema,
+    }),
+    add: createStampedRoute(context, {
+      type: signerActivities.multiOwnerAdd.type,
+      parametersSchema: multiOwnerConfirmParametersSchema,
+    }),
+    prepareDelete: createStampedRoute(context, {
+      type: signerActivities.multiOwnerPrepareDelete.type,
+      parametersSchema: multiOwnerMembersParametersSchema,
+    }),
+    delete: createStampedRoute(context, {
+      type: signerActivities.multiOwnerDelete.type,
+      parametersSchema: multiOwnerConfirmParametersSchema,
+    }),
+    updateRootQuorum: createStampedRoute(context, {
+      type: signerActivities.multiOwnerUpdateRootQuorum.type,
+      parametersSchema: multiOwnerRootQuorumParametersSchema,
+    }),
+    signRawPayload: createStampedRoute(context, {
+      type: signerActivities.multiOwnerSignRawPayload.type,
+      parametersSchema: multiOwnerSignRawPayloadParametersSchema,
+    }),
+  }
+
+  app.post(
+    `/${signerActivities.multiOwnerCreate.path}`,
+    {
+      schema: {
+        summary: 'Makes the organization multi-owner: EVM signer members, a root quorum, the account',
+        tags: ['signer', 'multi-owner'],
+        body: stampedRequestBodySchema,
+        response: {
+          200: z.object({
+            result: z.object({
+              orgId: z.string(),
+              evmSignerAddress: z.string(),
+              members: z.array(z.object({ evmSignerAddress: z.string() })),
+              rootQuorumThreshold: z.number(),
+              accountAddress: z.string(),
+            }),
+            activity: activitySchema,
+          }),
+        },
+      },
+      preHandler: stamped.create.verifyStamp,
+    },
+    // POST /signer/v1/multi-owner-create: the wallet first, then the given members.
+    async (request) => {
+      const verified = stamped.create.getVerified(request)
+      const activity = await createMultiOwner(context, verified)
+      const result = activity.result as {
+        evmSignerAddress: string
+        members: { evmSignerAddress: string }[]
+        rootQuorumThreshold: number
+        accountAddress: string
+      }
+      return {
+        result: {
+          orgId: verified.organizationId,
+          evmSignerAddress: result.evmSignerAddress,
+          members: result.members,
+          rootQuorumThreshold: result.rootQuorumThreshold,
+          accountAddress: result.accountAddress,
+        },
+        activity: toActivityResponse(activity, { withResult: true }),
+      }
+    },
+  )
+
+  // prepare-add / prepare-delete: record the proposal; the members sign its approval message.
+  for (const [route, path, type, summary] of [
+    [
+      stamped.prepareAdd,
+      signerActivities.multiOwnerPrepareAdd.path,
+      signerActivities.multiOwnerAdd.type,
+      'Proposes adding EVM signer members; answers the message each member signs',
+    ],
+    [
+      stamped.prepareDelete,
+      signerActivities.multiOwnerPrepareDelete.path,
+      signerActivities.multiOwnerDelete.type,
+      'Proposes removing EVM signer members; answers the message each member signs',
+    ],
+  ] as const) {
+    app.post(
+      `/${path}`,
+      {
+        schema: {
+          summary,
+          tags: ['signer', 'multi-owner'],
+          body: stampedRequestBodySchema,
+          response: { 200: activityResponseSchema },
+        },
+        preHandler: route.verifyStamp,
+      },
+      async (request) => {
+        const verified = route.getVerified(request)
+        const activity = await proposeQuorumActivity(context, verified, { type, walletApproves: false })
+        return { activity: toActivityResponse(activity, { withResult: true }) }
+      },
+    )
+  }
+
+  // add / delete: the session's approval of a prepared activity, or a member's signed approval.
+  for (const [route, path, type, summary] of [
+    [
+      stamped.add,
+      signerActivities.multiOwnerAdd.path,
+      signerActivities.multiOwnerAdd.type,
+      'Approves a prepared member addition (the session, or a member by signature); runs it at quorum',
+    ],
+    [
+      stamped.delete,
+      signerActivities.multiOwnerDelete.path,
+      signerActivities.multiOwnerDelete.type,
+      'Approves a prepared member removal (the session, or a member by signature); runs it at quorum',
+    ],
+  ] as const) {
+    app.post(
+      `/${path}`,
+      {
+        schema: {
+          summary,
+          tags: ['signer', 'multi-owner'],
+          body: stampedOrApprovalBodySchema,
+          response: { 200: activityResponseSchema },
+        },
+        preHandler: verifyStampIfStamped(route),
+      },
+      async (request) => {
+        const activity =
+          'approval' in request.body
+            ? await approveWithMemberSignature(context, request.body.approval, type)
+            : await approveWithSession(context, route.getVerified(request), type)
+        return { activity: toActivityResponse(activity, { withResult: true }) }
+      },
+    )
+  }
+
+  // update-root-quorum / sign-raw-payload: asked by the session (its approval counted), then
+  // approved by members' signatures at the same path.
+  for (const [route, path, type, summary] of [
+    [
+      stamped.updateRootQuorum,
+      signerActivities.multiOwnerUpdateRootQuorum.path,
+      signerActivities.multiOwnerUpdateRootQuorum.type,
+      'Changes the root quorum threshold once the quorum approves (a member by signature at the same path)',
+    ],
+    [
+      stamped.signRawPayload,
+      signerActivities.multiOwnerSignRawPayload.path,
+      signerActivities.multiOwnerSignRawPayload.type,
+      "Signs a hash with the organization's wallet key once the quorum approves",
+    ],
+  ] as const) {
+    app.post(
+      `/${path}`,
+      {
+        schema: {
+          summary,
+          tags: ['signer', 'multi-owner'],
+          body: stampedOrApprovalBodySchema,
+          response: { 200: activityResponseSchema },
+        },
+        preHandler: verifyStampIfStamped(route),
+      },
+      async (request) => {
+        const activity =
+          'approval' in request.body
+            ? await approveWithMemberSignature(context, request.body.approval, type)
+            : await proposeQuorumActivity(context, route.getVerified(request), { type, walletApproves: true })
+        return { activity: toActivityResponse(activity, { withResult: true }) }
+      },
+    )
+  }
+}
