@@ -1,3 +1,8 @@
+import {
+  policySpentMessage,
+  type SponsorRefusalReason,
+  sponsorRefusalReasons,
+} from '@quicklinks/core/api/smart-accounts'
 import { AppError, type ErrorCode } from '@quicklinks/core/app-error'
 import type { StoredError } from './signer-types.ts'
 
@@ -38,59 +43,81 @@ export function getSignerErrorCode(error: unknown): string | undefined {
 }
 
 /**
- * Why a sponsor service refused (its JSON-RPC error's `data.reason`): POLICY_SPENT (the policy's
- * daily gas cap for this user is used up), NOT_SPONSORED (the operation is outside the policy:
- * another account, contract or token), UNKNOWN_POLICY.
+ * Why a sponsor service refused (its JSON-RPC error's `data.reason`, docs/api.md#paymaster):
+ * POLICY_SPENT (the policy's daily gas cap for this user is used up), NOT_SPONSORED (the
+ * operation is outside the policy: another account, chain, contract or token), UNKNOWN_POLICY.
  */
-export const sponsorRefusalReasons = ['POLICY_SPENT', 'NOT_SPONSORED', 'UNKNOWN_POLICY'] as const
-export type SponsorRefusalReason = (typeof sponsorRefusalReasons)[number]
+export { type SponsorRefusalReason, sponsorRefusalReasons }
 
 const sponsorRefusalMessages: Record<SponsorRefusalReason, string> = {
-  POLICY_SPENT: 'Gas sponsorship for today is used up. You can pay the gas yourself.',
-  NOT_SPONSORED: 'This transaction is not eligible for gas sponsorship. You can pay the gas yourself.',
-  UNKNOWN_POLICY: 'Gas sponsorship is not available here. You can pay the gas yourself.',
+  POLICY_SPENT: policySpentMessage,
+  NOT_SPONSORED: 'This transaction is not eligible for gas sponsorship. Pay the gas from your account.',
+  UNKNOWN_POLICY: 'Gas sponsorship is not available here. Pay the gas from your account.',
 }
 
 /**
- * A sponsor service refused to pay a user operation's gas (`code` SPONSORSHIP_REFUSED; the
- * AppError code is FORBIDDEN, `reason` is also in `details.reason`). Nothing was sent: the same calls can be
- * sent again without a policy, the account paying the gas. The sponsor's JSON-RPC error is the cause.
+ * A sponsor service refused to pay a user operation's gas (`walletCode` SPONSORSHIP_REFUSED; the
+ * AppError code is FORBIDDEN; `reason`, and for POLICY_SPENT `resetsAt`, are in `details` too).
+ * Nothing was sent: the same calls can be sent again without a policy, the account paying the
+ * gas. The sponsor's JSON-RPC error is the cause.
  */
 export class SponsorshipRefusedError extends AppError {
   override readonly name = 'SponsorshipRefusedError'
   /** What the UI branches on: offer "pay the gas yourself". */
   readonly walletCode = 'SPONSORSHIP_REFUSED'
   readonly reason: SponsorRefusalReason
+  /** POLICY_SPENT: when the daily cap starts over (ISO time), when the service says. */
+  readonly resetsAt: string | undefined
 
-  constructor(reason: SponsorRefusalReason, options: { cause?: unknown } = {}) {
+  constructor(reason: SponsorRefusalReason, options: { cause?: unknown; resetsAt?: string } = {}) {
     const message = sponsorRefusalMessages[reason]
     super('FORBIDDEN', {
       message,
       userMessage: message,
-      details: { reason },
+      details: { reason, ...(options.resetsAt === undefined ? {} : { resetsAt: options.resetsAt }) },
       ...(options.cause === undefined ? {} : { cause: options.cause }),
     })
     this.reason = reason
+    this.resetsAt = options.resetsAt
   }
 }
 
 /**
- * The sponsor refusal inside `error` (any link of its cause chain whose `data.reason` is one of
- * {@link sponsorRefusalReasons}, as viem keeps a JSON-RPC error's `data`), as a
- * SponsorshipRefusedError; undefined when the failure is something else.
+ * The sponsor refusal inside `error` as a SponsorshipRefusedError, else undefined: any link of its
+ * cause chain whose JSON-RPC `data.reason` is one of {@link sponsorRefusalReasons} (viem keeps a
+ * JSON-RPC error's `data`; an answer with a non-2xx status arrives as an HttpRequestError whose
+ * `details` is the error as JSON).
  */
 export function findSponsorshipRefusal(error: unknown): SponsorshipRefusedError | undefined {
   if (error instanceof SponsorshipRefusedError) return error
-  let reason: SponsorRefusalReason | undefined
+  let found: { reason: SponsorRefusalReason; resetsAt: string | undefined } | undefined
   AppError.walk(error, (link) => {
-    if (typeof link !== 'object' || link === null) return false
-    const data = (link as { data?: unknown }).data
-    if (typeof data !== 'object' || data === null) return false
-    const candidate = (data as { reason?: unknown }).reason
-    const known = sponsorRefusalReasons.find((value) => value === candidate)
-    if (known === undefined) return false
-    reason = known
-    return true
+    found = readRefusal(link)
+    return found !== undefined
   })
-  return reason === undefined ? undefined : new SponsorshipRefusedError(reason, { cause: error })
+  if (found === undefined) return undefined
+  return new SponsorshipRefusedError(found.reason, {
+    cause: error,
+    ...(found.resetsAt === undefined ? {} : { resetsAt: found.resetsAt }),
+  })
+}
+
+function readRefusal(
+  link: unknown,
+): { reason: SponsorRefusalReason; resetsAt: string | undefined } | undefined {
+  if (typeof link !== 'object' || link === null) return undefined
+  let data = (link as { data?: unknown }).data
+  const details = (link as { details?: unknown }).details
+  if ((typeof data !== 'object' || data === null) && typeof details === 'string' && details.startsWith('{')) {
+    try {
+      data = (JSON.parse(details) as { data?: unknown }).data
+    } catch {
+      return undefined
+    }
+  }
+  if (typeof data !== 'object' || data === null) return undefined
+  const { reason, resetsAt } = data as { reason?: unknown; resetsAt?: unknown }
+  const known = sponsorRefusalReasons.find((value) => value === reason)
+  if (known === undefined) return undefined
+  return { reason: known, resetsAt: typeof resetsAt === 'string' ? resetsAt : undefined }
 }

@@ -1,17 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process'
 import { createServer, type IncomingMessage } from 'node:http'
 import { createServer as createNetServer } from 'node:net'
-import { resolve } from 'node:path'
 import { sponsorPaymasterAbi } from '@quicklinks/contracts/generated/sponsor-paymaster'
-import {
-  devnetBundlerExecutorIndex,
-  devnetBundlerUtilityIndex,
-  devnetPaymasterSignerIndex,
-  getDevnetAccount,
-} from '@quicklinks/devnet/deploy-account-abstraction'
+import { devnetPaymasterSignerIndex, getDevnetAccount } from '@quicklinks/devnet/deploy-account-abstraction'
 import { deployDevnetChain } from '@quicklinks/devnet/deploy-devnet-chain'
 import { devnetAccountCount, devnetMnemonic } from '@quicklinks/devnet/devnet-chains'
-import type { DevnetChainDeployment } from '@quicklinks/devnet/devnet-deployment'
+import type { DeployedDevnetChain } from '@quicklinks/devnet/devnet-deployment'
+import { type AltoProcess, spawnAlto } from '@quicklinks/devnet/spawn-alto'
 import { type AnvilProcess, spawnAnvil } from '@quicklinks/devnet/spawn-anvil'
 import {
   type Address,
@@ -25,7 +19,6 @@ import {
   http,
   numberToHex,
   type TestClient,
-  toHex,
 } from 'viem'
 import {
   formatUserOperation,
@@ -51,7 +44,7 @@ export type SmartAccountDevnetChain = {
   chainId: number
   rpcUrl: string
   bundlerUrl: string
-  deployment: DevnetChainDeployment
+  deployment: DeployedDevnetChain
   config: SmartAccountChainConfig
   client: Client
   /** anvil's cheat codes (setBalance…). */
@@ -75,7 +68,7 @@ export async function startSmartAccountDevnetChain(input: {
     mnemonic: devnetMnemonic,
     accountCount: devnetAccountCount,
   })
-  let alto: ChildProcess | undefined
+  let alto: AltoProcess | undefined
   try {
     const deployment = await deployDevnetChain({
       rpcUrl: anvil.rpcUrl,
@@ -88,14 +81,13 @@ export async function startSmartAccountDevnetChain(input: {
         nativeUsdcPrice: 3000,
       },
     })
-    const bundlerPort = await getFreePort()
-    alto = spawnAlto({
+    alto = await spawnAlto({
+      host: '127.0.0.1',
+      port: await getFreePort(),
       rpcUrl: anvil.rpcUrl,
-      port: bundlerPort,
-      entryPoints: [deployment.contracts.entryPointV07, deployment.contracts.entryPointV08],
+      chainId: input.chainId,
     })
-    const bundlerUrl = `http://127.0.0.1:${bundlerPort}`
-    await waitForBundler(bundlerUrl, alto)
+    const bundlerUrl = alto.bundlerUrl
     const contracts = deployment.contracts
     const chain = defineChain({
       id: input.chainId,
@@ -119,75 +111,15 @@ export async function startSmartAccountDevnetChain(input: {
       client: createClient({ chain, transport: http(anvil.rpcUrl) }),
       testClient: createTestClient({ mode: 'anvil', chain, transport: http(anvil.rpcUrl) }),
       async stop() {
-        await stopProcess(running)
+        await running.stop()
         await anvil.stop()
       },
     }
   } catch (error) {
-    if (alto) await stopProcess(alto)
+    await alto?.stop()
     await anvil.stop()
     throw error
   }
-}
-
-function privateKeyOf(index: number): Hex {
-  const key = getDevnetAccount(index).getHdKey().privateKey
-  if (!key) throw new Error(`no private key for account ${index}`)
-  return toHex(key)
-}
-
-function spawnAlto(input: { rpcUrl: string; port: number; entryPoints: Address[] }): ChildProcess {
-  const binary = resolve(import.meta.dirname, '../../../node_modules/.bin/alto')
-  const child = spawn(
-    binary,
-    [
-      '--entrypoints',
-      input.entryPoints.join(','),
-      '--executor-private-keys',
-      privateKeyOf(devnetBundlerExecutorIndex),
-      '--utility-private-key',
-      privateKeyOf(devnetBundlerUtilityIndex),
-      '--rpc-url',
-      input.rpcUrl,
-      '--port',
-      String(input.port),
-      '--safe-mode',
-      'false',
-      '--log-level',
-      'warn',
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  )
-  child.stdout?.resume()
-  child.stderr?.resume()
-  return child
-}
-
-async function waitForBundler(url: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 60_000
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`alto exited with ${child.exitCode}`)
-    try {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_supportedEntryPoints', params: [] }),
-      })
-      if (response.ok) return
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((done) => setTimeout(done, 250))
-  }
-  throw new Error('alto did not answer in 60 s')
-}
-
-async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  await new Promise<void>((done) => {
-    child.once('exit', () => done())
-    child.kill('SIGTERM')
-  })
 }
 
 export type TestSponsor = {
@@ -280,8 +212,14 @@ export async function startTestSponsor(chain: SmartAccountDevnetChain): Promise<
   return sponsor
 }
 
+/** A refusal as the server's sponsor service answers it (HTTP 200, JSON-RPC error -32001). */
 function refusal(reason: SponsorRefusalReason) {
-  return { code: -32001, message: `Sponsorship refused: ${reason}`, data: { reason } }
+  const resetsAt = reason === 'POLICY_SPENT' ? { resetsAt: '2030-01-01T00:00:00.000Z' } : {}
+  return {
+    code: -32001,
+    message: `Sponsorship refused: ${reason}`,
+    data: { reason, policyId: testPolicyId, ...resetsAt },
+  }
 }
 
 async function readBody(request: IncomingMessage): Promise<string> {

@@ -274,8 +274,14 @@ describe('createSmartWallet on the devnet', { timeout: 60_000 }, () => {
       .catch((error: unknown) => error)
     sponsor.refuse = null
     expect(refused).toBeInstanceOf(SponsorshipRefusedError)
-    expect(refused).toMatchObject({ reason: 'POLICY_SPENT', walletCode: 'SPONSORSHIP_REFUSED' })
-    expect((refused as SponsorshipRefusedError).userMessage).toMatch(/pay the gas yourself/)
+    expect(refused).toMatchObject({
+      reason: 'POLICY_SPENT',
+      walletCode: 'SPONSORSHIP_REFUSED',
+      resetsAt: '2030-01-01T00:00:00.000Z',
+    })
+    expect((refused as SponsorshipRefusedError).userMessage).toBe(
+      'Gas sponsorship for today is used up. Pay the gas from your account, or try again after 00:00 UTC.',
+    )
     expect(sponsor.signedCount).toBe(signedBefore)
     expect(await usdcBalance(base, recipient)).toBe(oneUsdc)
 
