@@ -19,6 +19,7 @@ import {
   type LinkModalState,
 } from './link-modal-state'
 import { TokenOptions } from './token-options'
+import { UseMyWalletButton } from './use-my-wallet-button'
 import { useSaveLinkDraft } from './use-save-link-draft'
 import { type DraftProblems, validateLinkDraft } from './validate-link-draft'
 
@@ -158,6 +159,15 @@ export function LinkDetailsPage({ state, dispatch }: LinkDetailsPageProps) {
             onChange={(event) => dispatch({ type: 'setReceiver', value: event.target.value })}
             onBlur={() => touch('receiver_address')}
           />
+          {isEditing ? null : (
+            <UseMyWalletButton
+              receiver={draft.receiver_address}
+              onUse={(address) => {
+                dispatch({ type: 'setReceiver', value: address })
+                touch('receiver_address')
+              }}
+            />
+          )}
         </LinkFormField>
         <div className="grid gap-4 sm:grid-cols-2">
           <LinkFormField

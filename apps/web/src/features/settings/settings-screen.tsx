@@ -11,6 +11,7 @@ import { ExportWalletDialog } from './export-wallet-dialog'
 import { LinkedAccountsSection } from './linked-accounts-section'
 import { PasskeysSection } from './passkeys-section'
 import { SignInMethodsSection } from './sign-in-methods-section'
+import { SmartWalletSection } from './smart-wallet-section'
 import { TwoFactorSection } from './two-factor-section'
 import { useAuthMethods } from './use-auth-methods'
 
@@ -90,9 +91,8 @@ export function SettingsScreen() {
 
       <TwoFactorSection />
 
-      <Card className="mt-4 p-6">
-        <h2 className="font-semibold">Wallet</h2>
-        <p className="mt-1 text-muted text-sm">
+      <SmartWalletSection>
+        <p className="text-muted text-sm">
           Your wallet's seed phrase or private key lets you use it in another wallet app.
         </p>
         <Button variant="secondary" className="mt-4" onClick={() => setIsExportOpen(true)}>
@@ -100,7 +100,7 @@ export function SettingsScreen() {
           Export wallet
         </Button>
         <ExportWalletDialog open={isExportOpen} onOpenChange={setIsExportOpen} />
-      </Card>
+      </SmartWalletSection>
 
       <Card className="mt-4 p-6">
         <fieldset>
