@@ -1,0 +1,307 @@
+import { createServer } from 'node:net'
+import { quickLinksMultiOwnerAccountAbi } from '@quicklinks/contracts/generated/quick-links-multi-owner-account'
+import { quickLinksMultiOwnerAccountFactoryAbi } from '@quicklinks/contracts/generated/quick-links-multi-owner-account-factory'
+import { deployAccountAbstraction } from '@quicklinks/devnet/deploy-account-abstraction'
+import { devnetAccountCount, devnetMnemonic } from '@quicklinks/devnet/devnet-chains'
+import { type AnvilProcess, spawnAnvil } from '@quicklinks/devnet/spawn-anvil'
+import { signerActivities } from '@quicklinks/protocol/signer-activities'
+import {
+  type Address,
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  defineChain,
+  encodeFunctionData,
+  type Hex,
+  http,
+  type PublicClient,
+  parseEther,
+  parseEventLogs,
+} from 'viem'
+import {
+  entryPoint08Abi,
+  getUserOperationHash,
+  toPackedUserOperation,
+  type UserOperation,
+} from 'viem/account-abstraction'
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  buildSignerTestApp,
+  postStamped,
+  type SignedInClient,
+  type SignerTestApp,
+  signInByEmail,
+} from '../../../test/build-signer-test-app.ts'
+import {
+  entryPointV08Address,
+  getMultiOwnerAccountAddress,
+  multiOwnerAccountFactoryAddress,
+} from './multi-owner-account.ts'
+
+type Activity = {
+  id: string
+  status: string
+  result?: Record<string, unknown> & { consensus?: { approvalMessage: string } }
+}
+
+const chainId = 48_811
+
+/** The members a completed state change answers, as addresses. */
+function memberAddresses(activity: Activity): Address[] {
+  const members = activity.result?.members as { evmSignerAddress: Address }[] | undefined
+  if (members === undefined) throw new Error(`activity ${activity.id} answered no members`)
+  return members.map((member) => member.evmSignerAddress)
+}
+
+/** The account call data of a completed add or delete. */
+function ownerUpdateCallData(activity: Activity): Hex {
+  const update = activity.result?.ownerUpdate as { callData: Hex } | undefined
+  if (update === undefined) throw new Error(`activity ${activity.id} answered no owner update`)
+  return update.callData
+}
+
+async function getFreePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+  const address = server.address()
+  await new Promise<void>((done) => server.close(() => done()))
+  if (address === null || typeof address === 'string') throw new Error('no port')
+  return address.port
+}
+
+// The signer's quorum on one side, a real anvil (Prague) with the devnet's ERC-4337 contracts on
+// the other: the account's owners on chain follow the organization's members, every user
+// operation signed by the organization's wallet key through multi-owner-sign-raw-payload and sent
+// through EntryPoint v0.8 handleOps by a funded EOA.
+describe('the multi-owner account on chain', () => {
+  let anvil: AnvilProcess
+  let publicClient: PublicClient
+  let submitter: Address
+  let testApp: SignerTestApp
+  let alice: SignedInClient
+  let wallet: Address
+  const member1 = privateKeyToAccount(generatePrivateKey())
+  const member2 = privateKeyToAccount(generatePrivateKey())
+
+  beforeAll(async () => {
+    anvil = await spawnAnvil({
+      host: '127.0.0.1',
+      port: await getFreePort(),
+      chainId,
+      mnemonic: devnetMnemonic,
+      accountCount: devnetAccountCount,
+    })
+    const chain = defineChain({
+      id: chainId,
+      name: 'Multi-owner test',
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [anvil.rpcUrl] } },
+    })
+    const transport = http(anvil.rpcUrl, { retryCount: 0 })
+    publicClient = createPublicClient({ chain, transport, pollingInterval: 20 })
+    const walletClient = createWalletClient({ chain, transport })
+    const testClient = createTestClient({ chain, transport, mode: 'anvil' })
+    const [deployer] = await walletClient.getAddresses()
+    if (deployer === undefined) throw new Error('anvil has no accounts')
+    submitter = deployer
+    const contracts = await deployAccountAbstraction({
+      publicClient,
+      walletClient,
+      testClient,
+      deployer,
+      chainName: 'multi-owner test',
+    })
+    expect(contracts.multiOwnerAccountFactory).toBe(multiOwnerAccountFactoryAddress)
+    expect(contracts.entryPointV08).toBe(entryPointV08Address)
+
+    testApp = await buildSignerTestApp({ multiOwnerEnabled: true })
+    alice = await signInByEmail(testApp, 'alice-on-chain@example.com')
+    wallet = (await postStamped(testApp, 'whoami', alice, { type: 'ACTIVITY_TYPE_WHOAMI' })).json().address
+  })
+  afterAll(async () => {
+    await testApp?.close()
+    await anvil?.stop()
+  })
+
+  async function stamped(activity: { path: string; type: string }, parameters: Record<string, unknown>) {
+    const response = await postStamped(testApp, activity.path, alice, { type: activity.type, parameters })
+    expect(response.statusCode, response.body).toBe(200)
+    return response.json()
+  }
+
+  async function approve(path: string, activity: Activity, member: PrivateKeyAccount): Promise<Activity> {
+    const message = activity.result?.consensus?.approvalMessage
+    if (message === undefined) throw new Error('the activity has no approval message')
+    const signature = await member.signMessage({ message })
+    const response = await testApp.post(path, {
+      approval: { activityId: activity.id, evmSignerAddress: member.address, signature },
+    })
+    expect(response.statusCode, response.body).toBe(200)
+    return response.json().activity
+  }
+
+  /** The organization's wallet key signs `hash` once the quorum of two (the session and `approver`) approved. */
+  async function signWithQuorum(hash: Hex, approver: PrivateKeyAccount): Promise<Hex> {
+    const { activity } = await stamped(signerActivities.multiOwnerSignRawPayload, {
+      signWith: wallet,
+      payload: hash,
+      encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+      hashFunction: 'HASH_FUNCTION_NO_OP',
+    })
+    expect(activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED')
+    const approved = await approve(signerActivities.multiOwnerSignRawPayload.path, activity, approver)
+    expect(approved.status).toBe('ACTIVITY_STATUS_COMPLETED')
+    return approved.result?.signature as Hex
+  }
+
+  /** Sends one user operation of the account through handleOps; resolves once it succeeded. */
+  async function sendUserOperation(input: {
+    sender: Address
+    callData: Hex
+    factory?: { address: Address; data: Hex }
+    approver: PrivateKeyAccount
+  }): Promise<void> {
+    const nonce = await publicClient.readContract({
+      address: entryPointV08Address,
+      abi: entryPoint08Abi,
+      functionName: 'getNonce',
+      args: [input.sender, 0n],
+    })
+    const block = await publicClient.getBlock()
+    const maxPriorityFeePerGas = 1_000_000_000n
+    const userOperation: UserOperation<'0.8'> = {
+      sender: input.sender,
+      nonce,
+      callData: input.callData,
+      callGasLimit: 500_000n,
+      verificationGasLimit: 1_500_000n,
+      preVerificationGas: 100_000n,
+      maxFeePerGas: (block.baseFeePerGas ?? 0n) * 2n + maxPriorityFeePerGas,
+      maxPriorityFeePerGas,
+      signature: '0x',
+      ...(input.factory === undefined
+        ? {}
+        : { factory: input.factory.address, factoryData: input.factory.data }),
+    }
+    const hash = getUserOperationHash({
+      chainId,
+      entryPointAddress: entryPointV08Address,
+      entryPointVersion: '0.8',
+      userOperation,
+    })
+    const signature = await signWithQuorum(hash, input.approver)
+    const walletClient = createWalletClient({ chain: publicClient.chain, transport: http(anvil.rpcUrl) })
+    const transaction = await walletClient.writeContract({
+      account: submitter,
+      chain: publicClient.chain,
+      address: entryPointV08Address,
+      abi: entryPoint08Abi,
+      functionName: 'handleOps',
+      args: [[toPackedUserOperation({ ...userOperation, signature })], submitter],
+      gas: 5_000_000n,
+    })
+    const receipt = await publicClient.waitForTransactionReceipt({ hash: transaction, pollingInterval: 20 })
+    expect(receipt.status).toBe('success')
+    const [event] = parseEventLogs({
+      abi: entryPoint08Abi,
+      logs: receipt.logs,
+      eventName: 'UserOperationEvent',
+    })
+    expect(event?.args.userOpHash).toBe(hash)
+    expect(event?.args.success).toBe(true)
+  }
+
+  async function readOwners(account: Address): Promise<readonly Address[]> {
+    return publicClient.readContract({
+      address: account,
+      abi: quickLinksMultiOwnerAccountAbi,
+      functionName: 'owners',
+    })
+  }
+
+  it('computes the factory’s counterfactual address without a chain', async () => {
+    for (const [owners, salt] of [
+      [[member1.address], 0n],
+      [[member1.address, member2.address], 0n],
+      [[member2.address, member1.address], 7n],
+    ] as const) {
+      const onChain = await publicClient.readContract({
+        address: multiOwnerAccountFactoryAddress,
+        abi: quickLinksMultiOwnerAccountFactoryAbi,
+        functionName: 'getAddress',
+        args: [owners, salt],
+      })
+      expect(getMultiOwnerAccountAddress(owners, salt)).toBe(onChain)
+    }
+  })
+
+  it('deploys the account with the members as owners and follows an add and a delete', async () => {
+    const created = await stamped(signerActivities.multiOwnerCreate, {
+      members: [{ evmSignerAddress: member1.address }],
+      rootQuorumThreshold: 2,
+    })
+    const account = created.result.accountAddress as Address
+    const initialOwners = [wallet, member1.address]
+    expect(account).toBe(getMultiOwnerAccountAddress(initialOwners))
+    await createTestClient({
+      chain: publicClient.chain,
+      transport: http(anvil.rpcUrl),
+      mode: 'anvil',
+    }).setBalance({
+      address: account,
+      value: parseEther('1'),
+    })
+
+    // Add member2: the quorum approves, then the account's first user operation (which deploys it)
+    // makes the owner update the signer answered.
+    const prepared = (await stamped(signerActivities.multiOwnerPrepareAdd, {
+      members: [{ evmSignerAddress: member2.address }],
+    })) as { activity: Activity }
+    await stamped(signerActivities.multiOwnerAdd, { activityId: prepared.activity.id })
+    const added = await approve(signerActivities.multiOwnerAdd.path, prepared.activity, member1)
+    expect(added.status).toBe('ACTIVITY_STATUS_COMPLETED')
+    await sendUserOperation({
+      sender: account,
+      callData: ownerUpdateCallData(added),
+      approver: member1,
+      factory: {
+        address: multiOwnerAccountFactoryAddress,
+        data: encodeFunctionData({
+          abi: quickLinksMultiOwnerAccountFactoryAbi,
+          functionName: 'createAccount',
+          args: [initialOwners, 0n],
+        }),
+      },
+    })
+    const membersAfterAdd = memberAddresses(added)
+    expect(membersAfterAdd).toEqual([wallet, member1.address, member2.address])
+    expect(await readOwners(account)).toEqual(membersAfterAdd)
+
+    // Remove member1 the same way.
+    const preparedDelete = (await stamped(signerActivities.multiOwnerPrepareDelete, {
+      members: [{ evmSignerAddress: member1.address }],
+    })) as { activity: Activity }
+    await stamped(signerActivities.multiOwnerDelete, { activityId: preparedDelete.activity.id })
+    const deleted = await approve(signerActivities.multiOwnerDelete.path, preparedDelete.activity, member1)
+    expect(deleted.status).toBe('ACTIVITY_STATUS_COMPLETED')
+    await sendUserOperation({
+      sender: account,
+      callData: ownerUpdateCallData(deleted),
+      approver: member2,
+    })
+    const membersAfterDelete = memberAddresses(deleted)
+    expect(membersAfterDelete).toEqual([wallet, member2.address])
+    expect(await readOwners(account)).toEqual(membersAfterDelete)
+    for (const address of [wallet, member1.address, member2.address]) {
+      expect(
+        await publicClient.readContract({
+          address: account,
+          abi: quickLinksMultiOwnerAccountAbi,
+          functionName: 'isOwner',
+          args: [address],
+        }),
+      ).toBe(address !== member1.address)
+    }
+  })
+})
