@@ -4,12 +4,17 @@
 // opens them. It lives here, not in the SDK, because a package depends on no app (docs/decisions/0016).
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync } from 'node:fs'
-import type { AddressInfo } from 'node:net'
+import { type AddressInfo, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { p256 } from '@noble/curves/nist.js'
 import { bytesToHex } from '@noble/hashes/utils.js'
+import { deployDevnetChain } from '@quicklinks/devnet/deploy-devnet-chain'
+import { devnetAccountCount, devnetChains, devnetMnemonic } from '@quicklinks/devnet/devnet-chains'
+import type { DeployedDevnetChain } from '@quicklinks/devnet/devnet-deployment'
+import { type AltoProcess, spawnAlto } from '@quicklinks/devnet/spawn-alto'
+import { type AnvilProcess, spawnAnvil } from '@quicklinks/devnet/spawn-anvil'
 import {
   buildActivityBody,
   describeExportActivity,
@@ -21,10 +26,14 @@ import { parseEnv, type ServerConfig } from '@quicklinks/runtime/env'
 import { createKeyStamper } from '@quicklinks/wallet/create-key-stamper'
 import { createSignerClient, type ExportResult } from '@quicklinks/wallet/signer-client'
 import { createSignerStore, type SignerStore } from '@quicklinks/wallet/signer-store'
+import { createSmartWallet } from '@quicklinks/wallet/smart-accounts/create-smart-wallet'
 import { base58 } from '@scure/base'
 import type { FastifyInstance } from 'fastify'
 import {
+  createTestClient,
+  http,
   parseEther,
+  publicActions,
   recoverTransactionAddress,
   type TransactionSerialized,
   verifyMessage,
@@ -56,6 +65,14 @@ function createConfig(): ServerConfig {
     RATE_LIMIT_MAX: '1000',
     SIGNER_MASTER_KEY: randomBytes(32).toString('hex'),
   })
+}
+
+async function getFreePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+  const { port } = server.address() as AddressInfo
+  await new Promise<void>((done) => server.close(() => done()))
+  return port
 }
 
 /** The 6-digit code of the newest mail to `to`. */
@@ -331,5 +348,91 @@ describe('wallet SDK on the real signer', () => {
     } finally {
       solo.destroy()
     }
+  })
+})
+
+// The SDK's smart accounts owned by the signer's key (toViemAccount), on a real devnet chain
+// (anvil, the devnet's ERC-4337 contracts) with a real Alto bundler: every signature, the user
+// operations' and the EIP-7702 authorization's included, goes through the signer.
+describe('smart accounts owned by the signer key', () => {
+  let anvil: AnvilProcess | undefined
+  let alto: AltoProcess | undefined
+  let owner: SignerStore | undefined
+  let chain: DeployedDevnetChain
+  const chainId = 8453
+
+  beforeAll(async () => {
+    const [anvilPort, altoPort] = [await getFreePort(), await getFreePort()]
+    anvil = await spawnAnvil({
+      host: '127.0.0.1',
+      port: anvilPort,
+      chainId,
+      mnemonic: devnetMnemonic,
+      accountCount: devnetAccountCount,
+    })
+    chain = await deployDevnetChain({
+      rpcUrl: anvil.rpcUrl,
+      chain: { ...devnetChains[0], port: anvilPort },
+    })
+    alto = await spawnAlto({ host: '127.0.0.1', port: altoPort, rpcUrl: anvil.rpcUrl, chainId })
+    owner = await createStore(store.client.baseUrl.replace(/\/signer\/v1$/, ''))
+    await owner.getState().authenticateWithEmail({ email: 'smart@example.com' })
+    await owner.getState().submitOtpCode(readCode('smart@example.com'))
+  }, 180_000)
+
+  afterAll(async () => {
+    owner?.destroy()
+    await alto?.stop()
+    await anvil?.stop()
+  })
+
+  it('signs as the smart account (6492, then 1271) and sends user operations, as a smart account and as the EOA (7702)', async () => {
+    if (!owner || !anvil || !alto) throw new Error('not started')
+    const rpcUrl = anvil.rpcUrl
+    const bundlerUrl = alto.bundlerUrl
+    const { contracts } = chain
+    const wallet = createSmartWallet({
+      owner: owner.getState().toViemAccount(),
+      chains: [
+        {
+          chainId,
+          entryPoint: contracts.entryPointV08,
+          accountFactory: contracts.accountFactory,
+          multiOwnerAccountFactory: contracts.multiOwnerAccountFactory,
+          simple7702Account: contracts.simple7702Account,
+        },
+      ],
+      transports: () => ({ rpc: http(rpcUrl), bundler: http(bundlerUrl) }),
+    })
+    const client = createTestClient({ mode: 'anvil', transport: http(rpcUrl) }).extend(publicActions)
+    const address = await wallet.getAddress()
+    const message = 'Sign in to Quick Links'
+
+    const before = await wallet.signMessage({ chainId, message })
+    expect(await client.verifyMessage({ address, message, signature: before })).toBe(true)
+
+    await client.setBalance({ address, value: parseEther('1') })
+    const sent = await wallet.send({
+      chainId,
+      calls: [{ to: '0x000000000000000000000000000000000000dEaD', value: 1n }],
+    })
+    expect(sent.success).toBe(true)
+    expect(await wallet.isDeployed(chainId)).toBe(true)
+    const after = await wallet.signMessage({ chainId, message })
+    expect(after).not.toBe(before)
+    expect(await client.verifyMessage({ address, message, signature: after })).toBe(true)
+
+    // EIP-7702: the signer signs the delegation the first user operation carries.
+    const eoa = owner.getState().user?.address ?? '0x'
+    await client.setBalance({ address: eoa, value: parseEther('1') })
+    const delegated = await wallet.send({
+      chainId,
+      accountType: 'EIP7702',
+      calls: [{ to: '0x000000000000000000000000000000000000dEaD', value: 1n }],
+    })
+    expect(delegated.success).toBe(true)
+    expect(await client.getCode({ address: eoa })).toBe(
+      `0xef0100${contracts.simple7702Account.slice(2).toLowerCase()}`,
+    )
   })
 })
