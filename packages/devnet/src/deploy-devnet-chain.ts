@@ -35,7 +35,7 @@ import {
 import { buildViemChain } from './build-viem-chain.ts'
 import { deployAccountAbstraction } from './deploy-account-abstraction.ts'
 import { type DevnetChainConfig, devnetAccountCount } from './devnet-chains.ts'
-import type { DevnetChainDeployment } from './devnet-deployment.ts'
+import type { DeployedDevnetChain } from './devnet-deployment.ts'
 import { getDevnetRelayerAccount } from './get-devnet-relayer-account.ts'
 
 /** Where Multicall3 lives on every public chain; the devnet puts ours there too. */
@@ -76,7 +76,7 @@ export type DeployDevnetChainOptions = {
  * its tokens. Throws when a transaction fails, and when Router02's built-in pair init-code
  * hash does not match the factory's pair code (swaps through the router would then fail).
  */
-export async function deployDevnetChain(options: DeployDevnetChainOptions): Promise<DevnetChainDeployment> {
+export async function deployDevnetChain(options: DeployDevnetChainOptions): Promise<DeployedDevnetChain> {
   const { chain, rpcUrl } = options
   const log = options.log ?? (() => {})
   const viemChain = buildViemChain({ ...chain, rpcUrl })

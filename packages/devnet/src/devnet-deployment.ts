@@ -17,6 +17,8 @@ export const devnetChainDeploymentSchema = z.object({
   chainId: z.number().int().positive(),
   name: z.string().min(1),
   rpcUrl: z.url(),
+  /** The chain's ERC-4337 bundler (Alto on the devnet), serving EntryPoint v0.7 and v0.8. */
+  bundlerUrl: z.url(),
   nativeSymbol: z.string().min(1),
   /**
    * The relayer account (account 9 of the test mnemonic): the only account that may fill intents
@@ -57,6 +59,8 @@ export const devnetDeploymentSchema = z.object({ chains: z.array(devnetChainDepl
 
 export type DevnetToken = z.infer<typeof devnetTokenSchema>
 export type DevnetChainDeployment = z.infer<typeof devnetChainDeploymentSchema>
+/** What deploying a chain produces: its deployment but the bundler, which runs beside the chain. */
+export type DeployedDevnetChain = Omit<DevnetChainDeployment, 'bundlerUrl'>
 export type DevnetDeployment = z.infer<typeof devnetDeploymentSchema>
 
 /**

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { entryPointV08Abi } from '@quicklinks/contracts/generated/entry-point-v08'
 import { multicall3Abi } from '@quicklinks/contracts/generated/multicall3'
 import { payRouterAbi } from '@quicklinks/contracts/generated/pay-router'
 import { testTokenAbi } from '@quicklinks/contracts/generated/test-token'
@@ -14,18 +15,24 @@ import {
   createWalletClient,
   http,
   maxUint256,
+  parseEther,
   parseEventLogs,
   parseUnits,
+  zeroAddress,
 } from 'viem'
-import { mnemonicToAccount } from 'viem/accounts'
+import { createBundlerClient } from 'viem/account-abstraction'
+import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findFreePorts } from '../test/find-free-ports.ts'
 import { buildViemChain } from './build-viem-chain.ts'
 import { devnetChains, devnetMnemonic } from './devnet-chains.ts'
 import { type DevnetChainDeployment, readDeployment } from './devnet-deployment.ts'
+import { toDevnetQuickLinksAccount } from './devnet-smart-account.ts'
 import { getDevnetRelayerAccount } from './get-devnet-relayer-account.ts'
+import { probeRpcPort } from './probe-rpc-port.ts'
+import { fetchBundlerInfo } from './spawn-alto.ts'
 import { spawnAnvil } from './spawn-anvil.ts'
-import { type RunningDevnet, startDevnet } from './start-devnet.ts'
+import { type DevnetChainOption, type RunningDevnet, startDevnet } from './start-devnet.ts'
 
 const accounts = Array.from(
   { length: 10 },
@@ -78,6 +85,15 @@ async function readTokenBalance(
   })
 }
 
+/** The three devnet chains on free ports, each bundler on a free port of its own. */
+function getChainOptions(): DevnetChainOption[] {
+  return devnetChains.map((chain, index) => ({
+    chainId: chain.chainId,
+    port: ports[index] ?? 0,
+    bundlerPort: ports[index + 3] ?? 0,
+  }))
+}
+
 function getRunningDevnet(): RunningDevnet {
   if (!devnet) throw new Error('the devnet did not start')
   return devnet
@@ -85,11 +101,8 @@ function getRunningDevnet(): RunningDevnet {
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'quicklinks-devnet-'))
-  ports = await findFreePorts(3)
-  devnet = await startDevnet({
-    dataDir,
-    chains: devnetChains.map((chain, index) => ({ chainId: chain.chainId, port: ports[index] ?? 0 })),
-  })
+  ports = await findFreePorts(6)
+  devnet = await startDevnet({ dataDir, chains: getChainOptions() })
 })
 
 afterAll(async () => {
@@ -109,6 +122,14 @@ describe('startDevnet', () => {
       expect(await getChainClients(chain).publicClient.getChainId()).toBe(chain.chainId)
     }
     expect(await readDeployment(path.join(dataDir, 'devnet', 'deployment.json'))).toEqual(deployment)
+    // Each chain's bundler, on its own port, serves both EntryPoints for that chain.
+    for (const [index, chain] of deployment.chains.entries()) {
+      expect(chain.bundlerUrl).toBe(`http://127.0.0.1:${ports[index + 3]}`)
+      expect(await fetchBundlerInfo(chain.bundlerUrl, 2_000)).toEqual({
+        chainId: chain.chainId,
+        entryPoints: [chain.contracts.entryPointV07, chain.contracts.entryPointV08],
+      })
+    }
     expect(getChain(deployment, 43114).tokens.map((token) => [token.symbol, token.decimals])).toEqual([
       ['USDC', 6],
       ['USDT', 6],
@@ -306,18 +327,87 @@ describe('startDevnet', () => {
     }
   })
 
+  it("sends a self-paid user operation of a new QuickLinksAccount through the chain's bundler", async () => {
+    const chain = getChain(getRunningDevnet().deployment, 42161)
+    const { publicClient, walletClient } = getChainClients(chain)
+    const owner = privateKeyToAccount(generatePrivateKey())
+    const account = await toDevnetQuickLinksAccount({
+      client: publicClient,
+      owner,
+      factory: chain.contracts.accountFactory,
+    })
+    expect(await publicClient.getCode({ address: account.address })).toBeUndefined()
+    const funding = await walletClient.sendTransaction({
+      account: account0,
+      to: account.address,
+      value: parseEther('1'),
+    })
+    await publicClient.waitForTransactionReceipt({ hash: funding })
+    const receiver = privateKeyToAccount(generatePrivateKey()).address
+
+    const bundlerClient = createBundlerClient({
+      account,
+      client: publicClient,
+      transport: http(chain.bundlerUrl, { retryCount: 0 }),
+      pollingInterval: 50,
+    })
+    const userOperationHash = await bundlerClient.sendUserOperation({
+      calls: [{ to: receiver, value: parseEther('0.25') }],
+    })
+    const userOperationReceipt = await bundlerClient.waitForUserOperationReceipt({
+      hash: userOperationHash,
+      timeout: 30_000,
+    })
+
+    // What the bundler reports is what the chain holds.
+    expect(userOperationReceipt).toMatchObject({
+      success: true,
+      sender: account.address,
+      userOpHash: userOperationHash,
+    })
+    const transaction = await publicClient.getTransactionReceipt({
+      hash: userOperationReceipt.receipt.transactionHash,
+    })
+    expect(transaction.status).toBe('success')
+    expect(transaction.blockNumber).toBe(userOperationReceipt.receipt.blockNumber)
+    expect(transaction.to?.toLowerCase()).toBe(chain.contracts.entryPointV08.toLowerCase())
+    const [event] = parseEventLogs({
+      abi: entryPointV08Abi,
+      logs: transaction.logs,
+      eventName: 'UserOperationEvent',
+    })
+    expect(event?.args).toMatchObject({
+      userOpHash: userOperationHash,
+      sender: account.address,
+      paymaster: zeroAddress,
+      success: true,
+      actualGasCost: userOperationReceipt.actualGasCost,
+    })
+    expect(await publicClient.getBalance({ address: receiver })).toBe(parseEther('0.25'))
+    // Self-paid: the account (deployed by this operation) paid the value and the gas; what it
+    // prefunded beyond the gas stays its deposit at the EntryPoint.
+    expect(await publicClient.getCode({ address: account.address })).toMatch(/^0x[0-9a-f]+$/)
+    const deposit = await publicClient.readContract({
+      address: chain.contracts.entryPointV08,
+      abi: entryPointV08Abi,
+      functionName: 'balanceOf',
+      args: [account.address],
+    })
+    expect((await publicClient.getBalance({ address: account.address })) + deposit).toBe(
+      parseEther('0.75') - userOperationReceipt.actualGasCost,
+    )
+  })
+
   it('reuses chains that already run with the deployment, without taking them over', async () => {
     const startedAt = performance.now()
-    const second = await startDevnet({
-      dataDir,
-      chains: devnetChains.map((chain, index) => ({ chainId: chain.chainId, port: ports[index] ?? 0 })),
-    })
+    const second = await startDevnet({ dataDir, chains: getChainOptions() })
     const elapsedMs = performance.now() - startedAt
     expect(second.deployment).toEqual(getRunningDevnet().deployment)
     expect(elapsedMs).toBeLessThan(3_000)
     await second.stop()
     for (const chain of second.deployment.chains) {
       expect(await getChainClients(chain).publicClient.getChainId()).toBe(chain.chainId)
+      expect((await fetchBundlerInfo(chain.bundlerUrl, 2_000)).chainId).toBe(chain.chainId)
     }
   })
 
@@ -330,17 +420,15 @@ describe('startDevnet', () => {
     await expect(getChainClients(base).publicClient.getChainId()).rejects.toThrow()
 
     const startedAt = performance.now()
-    devnet = await startDevnet({
-      dataDir,
-      chains: devnetChains.map((chain, index) => ({ chainId: chain.chainId, port: ports[index] ?? 0 })),
-    })
-    expect(performance.now() - startedAt).toBeLessThan(5_000)
+    devnet = await startDevnet({ dataDir, chains: getChainOptions() })
+    // Most of it is Alto starting (2-5 s on an idle machine, three at once here).
+    expect(performance.now() - startedAt).toBeLessThan(30_000)
     expect(devnet.deployment).toEqual(before)
     expect(await readTokenBalance(base, 'USDC', account1)).toBe(usdcBefore)
   })
 
   it('refuses a port held by another program or another chain, and names the port', async () => {
-    const [httpPort = 0, anvilPort = 0] = await findFreePorts(2)
+    const [httpPort = 0, anvilPort = 0, chainPort = 0] = await findFreePorts(3)
     const server = createServer((_, response) => response.end('not an RPC'))
     await new Promise<void>((resolve) => server.listen(httpPort, '127.0.0.1', resolve))
     const otherChain = await spawnAnvil({
@@ -360,6 +448,19 @@ describe('startDevnet', () => {
       await expect(
         startDevnet({ dataDir: otherDataDir, chains: [{ chainId: 8453, port: anvilPort }] }),
       ).rejects.toThrow(`port ${anvilPort} on 127.0.0.1 is in use by an Ethereum node with chain id 1`)
+      // The bundler's port: the chain deploys, then its bundler cannot start, and the chain stops again.
+      const failure = startDevnet({
+        dataDir: otherDataDir,
+        chains: [{ chainId: 8453, port: chainPort, bundlerPort: httpPort }],
+      })
+      await expect(failure).rejects.toThrow(
+        `port ${httpPort} on 127.0.0.1 is in use by a program that is not an Ethereum JSON-RPC node`,
+      )
+      await expect(failure).rejects.toThrow('so the Base (8453) devnet bundler cannot start there')
+      await expect(failure).rejects.toThrow(`bundlerPort: <free port>`)
+      expect((await probeRpcPort('127.0.0.1', chainPort, `http://127.0.0.1:${chainPort}`)).status).toBe(
+        'free',
+      )
     } finally {
       await new Promise((resolve) => server.close(resolve))
       await otherChain.stop()
@@ -368,7 +469,7 @@ describe('startDevnet', () => {
   })
 
   it('redeploys saved state whose chain settings changed', async () => {
-    const [port = 0] = await findFreePorts(1)
+    const [port = 0, bundlerPort = 0] = await findFreePorts(2)
     const otherDataDir = await mkdtemp(path.join(tmpdir(), 'quicklinks-devnet-settings-'))
     const readUsdcForOneNative = async (chain: DevnetChainDeployment) => {
       const amounts = await getChainClients(chain).publicClient.readContract({
@@ -380,7 +481,10 @@ describe('startDevnet', () => {
       return amounts[1] ?? 0n
     }
     try {
-      const first = await startDevnet({ dataDir: otherDataDir, chains: [{ chainId: 42161, port }] })
+      const first = await startDevnet({
+        dataDir: otherDataDir,
+        chains: [{ chainId: 42161, port, bundlerPort }],
+      })
       const firstChain = getChain(first.deployment, 42161)
       expect(await readUsdcForOneNative(firstChain)).toBeGreaterThan(parseUnits('2900', 6))
       await first.stop()
@@ -388,14 +492,14 @@ describe('startDevnet', () => {
       const lines: string[] = []
       const second = await startDevnet({
         dataDir: otherDataDir,
-        chains: [{ chainId: 42161, port, nativeUsdcPrice: 2000 }],
+        chains: [{ chainId: 42161, port, bundlerPort, nativeUsdcPrice: 2000 }],
         log: (line) => lines.push(line),
       })
       await second.stop()
       expect(lines.join('\n')).toContain('deploying afresh')
       const quote = await startDevnet({
         dataDir: otherDataDir,
-        chains: [{ chainId: 42161, port, nativeUsdcPrice: 2000 }],
+        chains: [{ chainId: 42161, port, bundlerPort, nativeUsdcPrice: 2000 }],
       })
       try {
         const usdcForOneNative = await readUsdcForOneNative(getChain(quote.deployment, 42161))

@@ -16,6 +16,7 @@ const deployment: DevnetDeployment = {
       chainId: 8453,
       name: 'Base',
       rpcUrl: 'http://127.0.0.1:8645',
+      bundlerUrl: 'http://127.0.0.1:8675',
       nativeSymbol: 'ETH',
       relayer: address('9'),
       tokens: [
@@ -43,6 +44,7 @@ const deployment: DevnetDeployment = {
       chainId: 43114,
       name: 'Avalanche',
       rpcUrl: 'http://127.0.0.1:8646',
+      bundlerUrl: 'http://127.0.0.1:8676',
       nativeSymbol: 'AVAX',
       relayer: address('9'),
       tokens: [{ symbol: 'USDC', address: address('b'), decimals: 6 }],

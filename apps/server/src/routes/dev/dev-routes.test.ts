@@ -13,6 +13,7 @@ const deployment = {
       chainId: 8453,
       name: 'Base',
       rpcUrl: 'http://127.0.0.1:8645',
+      bundlerUrl: 'http://127.0.0.1:8675',
       nativeSymbol: 'ETH',
       relayer: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
       tokens: [{ symbol: 'USDC', address: '0x5FbDB2315678afecb367f032d93F642f64180aa3', decimals: 6 }],

@@ -29,6 +29,7 @@ export const testDeployment = {
       chainId: 8453,
       name: 'Base',
       rpcUrl: 'http://127.0.0.1:8645',
+      bundlerUrl: 'http://127.0.0.1:8675',
       nativeSymbol: 'ETH',
       tokens: [
         { symbol: 'USDC', address: baseUsdc, decimals: 6 },
@@ -42,6 +43,7 @@ export const testDeployment = {
       chainId: 43114,
       name: 'Avalanche',
       rpcUrl: 'http://127.0.0.1:8646',
+      bundlerUrl: 'http://127.0.0.1:8676',
       nativeSymbol: 'AVAX',
       tokens: [
         { symbol: 'USDC', address: avalancheUsdc, decimals: 6 },
