@@ -9,6 +9,13 @@ import type {
   MultiFactorEnrolment,
   ValidateMultiFactorsResult,
 } from './multi-factor-types.ts'
+import type {
+  MultiOwnerActivity,
+  MultiOwnerApproval,
+  MultiOwnerApprovalPath,
+  MultiOwnerCreateResult,
+  MultiOwnerMember,
+} from './multi-owner-types.ts'
 import type { OAuthConfig } from './oauth-login.ts'
 import type {
   AddedPasskey,
@@ -180,6 +187,56 @@ export type SignerClient = {
     organizationId: string,
     parameters: { multiFactorIds: string[] },
   ): Promise<{ multiFactors: MultiFactor[] }>
+  // Multi-owner (experimental; the signer answers 403 unless MULTI_OWNER_ENABLED,
+  // docs/signer.md#multi-owner). Quorum activities answer CONSENSUS_NEEDED until enough members
+  // approved: poll them with `getActivity` (pollActivity throws on CONSENSUS_NEEDED).
+  /** Makes the organization multi-owner: its wallet and `members`, a root quorum (default 1), the account. */
+  multiOwnerCreate(
+    stamper: Stamper,
+    organizationId: string,
+    parameters: { members: MultiOwnerMember[]; rootQuorumThreshold?: number },
+  ): Promise<MultiOwnerCreateResult>
+  /** Proposes adding members: a waiting activity whose `result.consensus.approvalMessage` members sign. */
+  multiOwnerPrepareAdd(
+    stamper: Stamper,
+    organizationId: string,
+    members: MultiOwnerMember[],
+  ): Promise<{ activity: MultiOwnerActivity }>
+  /** The session's (wallet member's) approval of a prepared addition; runs it at quorum. */
+  multiOwnerAdd(
+    stamper: Stamper,
+    organizationId: string,
+    activityId: string,
+  ): Promise<{ activity: MultiOwnerActivity }>
+  /** Proposes removing members (never the wallet, never below the quorum). */
+  multiOwnerPrepareDelete(
+    stamper: Stamper,
+    organizationId: string,
+    members: MultiOwnerMember[],
+  ): Promise<{ activity: MultiOwnerActivity }>
+  /** The session's approval of a prepared removal; runs it at quorum. */
+  multiOwnerDelete(
+    stamper: Stamper,
+    organizationId: string,
+    activityId: string,
+  ): Promise<{ activity: MultiOwnerActivity }>
+  /** Asks to change the root quorum threshold (the session's approval counted). */
+  multiOwnerUpdateRootQuorum(
+    stamper: Stamper,
+    organizationId: string,
+    rootQuorumThreshold: number,
+  ): Promise<{ activity: MultiOwnerActivity }>
+  /** Asks the organization's wallet key to sign a hash once the quorum approves (the session's approval counted). */
+  multiOwnerSignRawPayload(
+    stamper: Stamper,
+    organizationId: string,
+    parameters: SignPayloadParameters,
+  ): Promise<{ activity: MultiOwnerActivity }>
+  /** Posts a member's own approval (no session: its EIP-191 signature is the proof) at the activity's path. */
+  approveMultiOwnerActivity(
+    path: MultiOwnerApprovalPath,
+    approval: MultiOwnerApproval,
+  ): Promise<{ activity: MultiOwnerActivity }>
 }
 
 /**
@@ -380,6 +437,53 @@ export function createSignerClient(options: SignerClientOptions): SignerClient {
         { type: signerActivities.deleteMultiFactors.type, organizationId, parameters },
         stamper,
       ),
+    multiOwnerCreate: (stamper, organizationId, parameters) =>
+      stampedRequest(
+        signerActivities.multiOwnerCreate.path,
+        { type: signerActivities.multiOwnerCreate.type, organizationId, parameters },
+        stamper,
+      ),
+    multiOwnerPrepareAdd: (stamper, organizationId, members) =>
+      stampedRequest(
+        signerActivities.multiOwnerPrepareAdd.path,
+        { type: signerActivities.multiOwnerPrepareAdd.type, organizationId, parameters: { members } },
+        stamper,
+      ),
+    multiOwnerAdd: (stamper, organizationId, activityId) =>
+      stampedRequest(
+        signerActivities.multiOwnerAdd.path,
+        { type: signerActivities.multiOwnerAdd.type, organizationId, parameters: { activityId } },
+        stamper,
+      ),
+    multiOwnerPrepareDelete: (stamper, organizationId, members) =>
+      stampedRequest(
+        signerActivities.multiOwnerPrepareDelete.path,
+        { type: signerActivities.multiOwnerPrepareDelete.type, organizationId, parameters: { members } },
+        stamper,
+      ),
+    multiOwnerDelete: (stamper, organizationId, activityId) =>
+      stampedRequest(
+        signerActivities.multiOwnerDelete.path,
+        { type: signerActivities.multiOwnerDelete.type, organizationId, parameters: { activityId } },
+        stamper,
+      ),
+    multiOwnerUpdateRootQuorum: (stamper, organizationId, rootQuorumThreshold) =>
+      stampedRequest(
+        signerActivities.multiOwnerUpdateRootQuorum.path,
+        {
+          type: signerActivities.multiOwnerUpdateRootQuorum.type,
+          organizationId,
+          parameters: { rootQuorumThreshold },
+        },
+        stamper,
+      ),
+    multiOwnerSignRawPayload: (stamper, organizationId, parameters) =>
+      stampedRequest(
+        signerActivities.multiOwnerSignRawPayload.path,
+        { type: signerActivities.multiOwnerSignRawPayload.type, organizationId, parameters },
+        stamper,
+      ),
+    approveMultiOwnerActivity: (path, approval) => post(path, { approval }),
   }
 }
 
