@@ -1,6 +1,6 @@
 import type { Activity } from './signer-types.ts'
 
-/** An EVM signer member of a multi-owner organization (SPEC §3; docs/signer.md#multi-owner). */
+/** An EVM signer member of a multi-owner organization (docs/signer.md#multi-owner-members). */
 export type MultiOwnerMember = { evmSignerAddress: `0x${string}` }
 
 /** What a waiting quorum activity shows in `result.consensus` (docs/signer.md#multi-owner-approvals). */
