@@ -345,7 +345,7 @@ describe('createSmartWallet on the devnet', { timeout: 60_000 }, () => {
     expect(await usdcBalance(base, owner.address)).toBe(oneUsdc)
   })
 
-  it('a multi-owner account is deployed with its owners by its first operation', async () => {
+  it('a multi-owner account is deployed with its owners by its first operation; its signatures are its own', async () => {
     const owner = privateKeyToAccount(generatePrivateKey())
     const coOwner = privateKeyToAccount(generatePrivateKey()).address
     const wallet = createSmartWallet({
@@ -376,5 +376,26 @@ describe('createSmartWallet on the devnet', { timeout: 60_000 }, () => {
       accountType: 'MultiOwnerLightAccount',
     })
     expect(await verifyMessage(base.client, { address: account, message: 'hi', signature })).toBe(true)
+
+    // The same owner's single-owner account, deployed too: a signature made for one account is
+    // not valid for the other (the replay-safe digest names the account).
+    const single = await wallet.getAddress('LightAccount')
+    const hash = await writeContract(base.client, {
+      account: funder,
+      chain: null,
+      address: base.config.accountFactory,
+      abi: quickLinksAccountFactoryAbi,
+      functionName: 'createAccount',
+      args: [owner.address, 0n],
+    })
+    await waitForTransactionReceipt(base.client, { hash })
+    const singleSignature = await wallet.signMessage({ chainId: base.chainId, message: 'hi' })
+    expect(
+      await verifyMessage(base.client, { address: single, message: 'hi', signature: singleSignature }),
+    ).toBe(true)
+    expect(
+      await verifyMessage(base.client, { address: account, message: 'hi', signature: singleSignature }),
+    ).toBe(false)
+    expect(await verifyMessage(base.client, { address: single, message: 'hi', signature })).toBe(false)
   })
 })
