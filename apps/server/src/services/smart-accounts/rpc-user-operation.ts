@@ -37,9 +37,9 @@ export const rpcUserOperationSchema = z.object({
       address: addressSchema,
       chainId: quantitySchema,
       nonce: quantitySchema,
-      r: hexSchema,
-      s: hexSchema,
-      yParity: hexSchema,
+      r: quantitySchema,
+      s: quantitySchema,
+      yParity: quantitySchema,
     })
     .optional()
     .nullable(),

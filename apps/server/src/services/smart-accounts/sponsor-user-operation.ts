@@ -38,7 +38,7 @@ const sponsorValiditySeconds = 600
  * the stub the client estimates gas with before the real paymasterData is signed.
  */
 const stubSignature: Hex =
-  '0xfffffffffffffffffffffffffffffff0000000000000000000000000000000007aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1c'
+  '0xfffffffffffffffffffffffffffffff0000000000000000000000000000000007aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1c'
 
 const erc20TransferSelector = '0xa9059cbb'
 const erc20ApproveSelector = '0x095ea7b3'
