@@ -181,6 +181,28 @@ describe('createSmartWallet on the devnet', { timeout: 60_000 }, () => {
     expect(await usdcBalance(base, recipient)).toBe(3n * oneUsdc)
   })
 
+  it('the bundler refuses an operation of an account signed by a key that does not own it; nothing moves', async () => {
+    const victim = privateKeyToAccount(generatePrivateKey())
+    const stranger = privateKeyToAccount(generatePrivateKey())
+    // A signer that claims the victim's address but signs with another key.
+    const impostor = createSignerAccount({
+      address: victim.address,
+      signHash: (hash) => stranger.sign({ hash }),
+    })
+    const wallet = createWallet(impostor)
+    const account = await wallet.getAddress()
+    expect(account).toBe(await createWallet(victim).getAddress())
+    await fundUsdc(base, account, oneUsdc)
+    await setBalance(base.testClient, { address: account, value: parseEther('1') })
+    const thief = privateKeyToAccount(generatePrivateKey()).address
+    await expect(
+      wallet.send({ chainId: base.chainId, calls: [transferUsdc(base, thief, oneUsdc)] }),
+    ).rejects.toThrow(/AA24|signature/i)
+    expect(await usdcBalance(base, account)).toBe(oneUsdc)
+    expect(await usdcBalance(base, thief)).toBe(0n)
+    expect(await wallet.isDeployed(base.chainId)).toBe(false)
+  })
+
   it('signs messages as the account: ERC-6492 before deployment, ERC-1271 after, bound to account and chain', async () => {
     const owner = createDigestOwner()
     const wallet = createWallet(owner)
