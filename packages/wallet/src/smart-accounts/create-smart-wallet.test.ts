@@ -38,7 +38,7 @@ import { createSignerAccount } from '../create-signer-account.ts'
 import { SponsorshipRefusedError } from '../wallet-error.ts'
 import { createSmartWallet } from './create-smart-wallet.ts'
 import type { SmartSendProgress, SmartWallet } from './smart-wallet-types.ts'
-import { getReplaySafeTypedData } from './to-quick-links-smart-account.ts'
+import { buildUpdateOwnersCall, getReplaySafeTypedData } from './to-quick-links-smart-account.ts'
 
 // Two real devnet chains (anvil, Prague, the devnet's contracts) with a real Alto bundler each.
 let base: SmartAccountDevnetChain
@@ -419,5 +419,37 @@ describe('createSmartWallet on the devnet', { timeout: 60_000 }, () => {
       await verifyMessage(base.client, { address: account, message: 'hi', signature: singleSignature }),
     ).toBe(false)
     expect(await verifyMessage(base.client, { address: single, message: 'hi', signature })).toBe(false)
+
+    // The account changes its owners itself: the co-owner leaves, a new one joins.
+    const newcomer = privateKeyToAccount(generatePrivateKey())
+    const update = await wallet.send({
+      chainId: base.chainId,
+      accountType: 'MultiOwnerLightAccount',
+      calls: [buildUpdateOwnersCall({ account, added: [newcomer.address], removed: [coOwner] })],
+    })
+    expect(update.success).toBe(true)
+    expect(
+      await readContract(base.client, {
+        address: account,
+        abi: quickLinksMultiOwnerAccountAbi,
+        functionName: 'owners',
+      }),
+    ).toEqual([owner.address, newcomer.address])
+    const newcomerWallet = createSmartWallet({
+      owner: newcomer,
+      owners: [owner.address, coOwner],
+      chains: [base.config],
+      transports: () => ({ rpc: http(base.rpcUrl), bundler: http(base.bundlerUrl) }),
+    })
+    // Same address (it depends on the initial owners), and the newcomer now signs for it.
+    expect(await newcomerWallet.getAddress('MultiOwnerLightAccount')).toBe(account)
+    const byNewcomer = await newcomerWallet.signMessage({
+      chainId: base.chainId,
+      message: 'hi',
+      accountType: 'MultiOwnerLightAccount',
+    })
+    expect(await verifyMessage(base.client, { address: account, message: 'hi', signature: byNewcomer })).toBe(
+      true,
+    )
   })
 })

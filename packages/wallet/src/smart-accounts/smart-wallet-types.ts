@@ -83,7 +83,9 @@ export type SmartWalletOptions = {
   transports: (chainId: number) => SmartAccountTransports
   /**
    * The initial owners of the multi-owner types (their address depends on this list and its
-   * order); default `[owner.address]`. `owner` must be one of them.
+   * order, and stays when `updateOwners` changes them later: `buildUpdateOwnersCall` in
+   * to-quick-links-smart-account.ts); default `[owner.address]`. `owner` must be an owner when it
+   * signs.
    */
   owners?: readonly Address[]
 }

@@ -1,5 +1,6 @@
 import { quickLinksAccountAbi } from '@quicklinks/contracts/generated/quick-links-account'
 import { quickLinksAccountFactoryAbi } from '@quicklinks/contracts/generated/quick-links-account-factory'
+import { quickLinksMultiOwnerAccountAbi } from '@quicklinks/contracts/generated/quick-links-multi-owner-account'
 import { quickLinksMultiOwnerAccountFactoryAbi } from '@quicklinks/contracts/generated/quick-links-multi-owner-account-factory'
 import {
   type Address,
@@ -56,7 +57,7 @@ export type ToQuickLinksMultiOwnerSmartAccountParameters = Omit<
   factory: Address
   /**
    * The initial owners, in order (the address depends on the list and its order). `owner` signs,
-   * and must be one of them.
+   * and must be an owner when it does (one of these, or one added later).
    */
   owners: readonly Address[]
 }
@@ -205,4 +206,24 @@ function buildQuickLinksSmartAccount(input: {
     },
   }
   return toSmartAccount(implementation)
+}
+
+/**
+ * The call a QuickLinksMultiOwnerAccount makes to itself to add, then remove, owners (send it as
+ * one of the account's user operations; the contract refuses any other caller, an owner added
+ * twice, a removal of a non-owner, and leaving no owner). The address stays the same.
+ */
+export function buildUpdateOwnersCall(input: {
+  account: Address
+  added: readonly Address[]
+  removed: readonly Address[]
+}): { to: Address; data: Hex } {
+  return {
+    to: input.account,
+    data: encodeFunctionData({
+      abi: quickLinksMultiOwnerAccountAbi,
+      functionName: 'updateOwners',
+      args: [input.added, input.removed],
+    }),
+  }
 }
