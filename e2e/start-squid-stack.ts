@@ -61,7 +61,12 @@ server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'],
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     // Its tracker has little to follow here; polling at 1 s would cost a 2-core CI machine CPU for nothing.
     WORKER_INTERVAL_MS: process.env.WORKER_INTERVAL_MS ?? '5000',
-    ...Object.fromEntries(deployment.chains.map((chain) => [`RPC_URL_${chain.chainId}`, chain.rpcUrl])),
+    ...Object.fromEntries(
+      deployment.chains.flatMap((chain) => [
+        [`RPC_URL_${chain.chainId}`, chain.rpcUrl],
+        [`BUNDLER_URL_${chain.chainId}`, chain.bundlerUrl],
+      ]),
+    ),
   },
 })
 server.on('exit', (code) => {

@@ -13,7 +13,7 @@ import {
 /**
  * `npm start`'s stack (scripts/stack.ts) as a supervisor sees it: when the app server dies, the
  * stack stops the devnet and exits non-zero within 5 s; SIGTERM stops everything and exits 0. Own
- * ports (3600-3603, 2725, anvil 9645-9647), so it runs beside a developer's stack and the e2e one.
+ * ports (3600-3603, 2725, anvil 9645-9647, bundlers 9675-9677), so it runs beside a developer's stack and the e2e one.
  */
 
 const appPort = 3600
@@ -27,6 +27,10 @@ const ports = [
   devnetBasePort,
   devnetBasePort + 1,
   devnetBasePort + 2,
+  // The chains' Alto bundlers (chain port + 30).
+  devnetBasePort + 30,
+  devnetBasePort + 31,
+  devnetBasePort + 32,
 ]
 const dataDir = mkdtempSync(join(tmpdir(), 'ql-stack-'))
 

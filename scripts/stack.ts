@@ -1,5 +1,6 @@
 /**
- * The full local stack behind `npm start`: the anvil devnet (three chains, deployed and seeded)
+ * The full local stack behind `npm start`: the anvil devnet (three chains, deployed and seeded,
+ * each with its Alto bundler on DEVNET_BASE_PORT + 30..32)
  * and the app server in dev mode, wired together by environment variables. Ports come from the
  * environment so a second stack (the e2e suite) can run beside a developer's.
  */
@@ -49,7 +50,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => (isStopping ? killAllNow() : void stopAll(0)))
 }
 
-console.log('• Starting the devnet (anvil)…')
+console.log('• Starting the devnet (anvil and an Alto bundler per chain)…')
 devnetStart = startDevnet({
   dataDir,
   host: env.DEVNET_HOST,
@@ -69,7 +70,11 @@ if (!isStopping && isDevMode) devOidc = await startDevOidc()
 if (!isStopping) {
   startServer({
     ...Object.fromEntries(
-      devnet.deployment.chains.map((chain) => [`RPC_URL_${chain.chainId}`, chain.rpcUrl]),
+      devnet.deployment.chains.flatMap((chain) => [
+        [`RPC_URL_${chain.chainId}`, chain.rpcUrl],
+        // The chain's ERC-4337 bundler (Alto), which the server's sponsor service relays to.
+        [`BUNDLER_URL_${chain.chainId}`, chain.bundlerUrl],
+      ]),
     ),
     ...(devOidc === undefined ? {} : { OAUTH_PROVIDERS: withDevOidcProvider(devOidc) }),
   })
@@ -112,7 +117,7 @@ function withDevOidcProvider(provider: DevOidcProvider): string {
 }
 
 /** Starts the app server in dev mode on the devnet; any exit it was not asked for stops the stack. */
-function startServer(rpcUrls: Record<string, string>): void {
+function startServer(chainUrls: Record<string, string>): void {
   console.log('• Starting the app server…')
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: repoRoot,
@@ -123,7 +128,7 @@ function startServer(rpcUrls: Record<string, string>): void {
       PORT: String(env.PORT),
       DATA_DIR: dataDir,
       DEVNET_DEPLOYMENT_FILE: join(dataDir, 'devnet', 'deployment.json'),
-      ...rpcUrls,
+      ...chainUrls,
     },
   })
   child.on('exit', (code, signal) => {
@@ -159,7 +164,7 @@ function printBanner(): void {
     '',
     '  Devnet (anvil, test mnemonic "test test test test test test test test test test test junk"):',
     ...devnet.deployment.chains.flatMap((chain) => [
-      `    ${chain.name.padEnd(10)} chain ${String(chain.chainId).padEnd(6)} ${chain.rpcUrl}`,
+      `    ${chain.name.padEnd(10)} chain ${String(chain.chainId).padEnd(6)} ${chain.rpcUrl}  bundler ${chain.bundlerUrl}`,
       `      ${chain.tokens.map((token) => `${token.symbol} ${token.address}`).join('  ')}`,
     ]),
     `  Devnet details as JSON:  ${appUrl}/api/dev/devnet`,

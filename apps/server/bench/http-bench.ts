@@ -1,6 +1,6 @@
 /**
  * HTTP benchmarks (issue 12), run by `npm run bench` (or `node --import tsx apps/server/bench/http-bench.ts`).
- * Builds like `npm start`, starts a devnet (anvil on 9045-9047), a bare Fastify hello (port 3400)
+ * Builds like `npm start`, starts a devnet (anvil on 9045-9047, bundlers 9075-9077), a bare Fastify hello (port 3400)
  * and the app server as `npm start` runs it (dev mode, workers on, info logs; port 3401, frames
  * 3402), first on PGlite, then on a throw-away Postgres, and drives each path with autocannon (50
  * connections, 10 s each, after a 2 s warm-up), with a browser's Accept and Accept-Encoding:

@@ -59,6 +59,10 @@ const stackPorts = [
   stackDevnetBasePort,
   stackDevnetBasePort + 1,
   stackDevnetBasePort + 2,
+  // The chains' bundlers (chain port + 30).
+  stackDevnetBasePort + 30,
+  stackDevnetBasePort + 31,
+  stackDevnetBasePort + 32,
 ]
 const stackExitTargetMs = 5_000
 const sigtermLoadSeconds = 2

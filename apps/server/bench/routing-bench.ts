@@ -15,7 +15,8 @@ import { mnemonicToAccount } from 'viem/accounts'
 import { buildApp } from '../src/app.ts'
 
 const callsPerOperation = 200
-const preferredPorts = [8945, 8946, 8947]
+/** The three chains, then their bundlers. */
+const preferredPorts = [8945, 8946, 8947, 8975, 8976, 8977]
 const nativeToken = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE'
 const csrfToken = 'Wr_pgTqEdsYsZfUtASL3WjVWSx2LuyWGlKad1PfksSA'
 
@@ -98,14 +99,19 @@ function tokenOf(chain: DevnetChainDeployment, symbol: string): string {
 
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'ql-bench-'))
-  const [basePort, avalanchePort, arbitrumPort] = (await choosePorts()) as [number, number, number]
+  const [basePort, avalanchePort, arbitrumPort, ...bundlerPorts] = (await choosePorts()) as [
+    number,
+    number,
+    number,
+    ...number[],
+  ]
   console.log(`• Starting the devnet on ports ${basePort}, ${avalanchePort}, ${arbitrumPort}…`)
   const devnet = await startDevnet({
     dataDir,
     chains: [
-      { chainId: 8453, port: basePort },
-      { chainId: 43114, port: avalanchePort },
-      { chainId: 42161, port: arbitrumPort },
+      { chainId: 8453, port: basePort, bundlerPort: bundlerPorts[0] },
+      { chainId: 43114, port: avalanchePort, bundlerPort: bundlerPorts[1] },
+      { chainId: 42161, port: arbitrumPort, bundlerPort: bundlerPorts[2] },
     ],
   })
   let app: Awaited<ReturnType<typeof buildApp>> | undefined

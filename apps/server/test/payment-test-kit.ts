@@ -52,17 +52,18 @@ export function getDevnetRelayerPrivateKey(): `0x${string}` {
   return `0x${Buffer.from(key).toString('hex')}`
 }
 
-/** Starts Base, Avalanche and Arbitrum anvils on free ports with everything deployed. */
+/** Starts Base, Avalanche and Arbitrum anvils (and their bundlers) on free ports with everything deployed. */
 export async function startPaymentDevnet(): Promise<PaymentDevnet> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'ql-payments-'))
-  const [base, avalanche, arbitrum] = (await findFreePorts(3)) as [number, number, number]
+  // Each chain and its bundler on a free port of its own.
+  const ports = await findFreePorts(6)
   const devnet = await startDevnet({
     dataDir,
-    chains: [
-      { chainId: 8453, port: base },
-      { chainId: 43114, port: avalanche },
-      { chainId: 42161, port: arbitrum },
-    ],
+    chains: [8453, 43114, 42161].map((chainId, index) => ({
+      chainId,
+      port: ports[index] ?? 0,
+      bundlerPort: ports[index + 3] ?? 0,
+    })),
   })
   const chain = (chainId: number): DevnetChainDeployment => {
     const found = devnet.deployment.chains.find((candidate) => candidate.chainId === chainId)

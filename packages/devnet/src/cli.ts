@@ -43,7 +43,7 @@ console.log(
     `Devnet ready in ${Math.round(performance.now() - startedAt)} ms (mnemonic "${devnetMnemonic}", accounts 0-9 funded)`,
     ...devnet.deployment.chains.flatMap((chain) => [
       '',
-      `  ${chain.name} · chain ${chain.chainId} · ${chain.rpcUrl}`,
+      `  ${chain.name} · chain ${chain.chainId} · ${chain.rpcUrl} · bundler ${chain.bundlerUrl}`,
       ...chain.tokens.map(
         (token) => `    ${token.symbol.padEnd(18)} ${token.address}  (${token.decimals} decimals)`,
       ),

@@ -21,12 +21,17 @@ let testApp: TestApp
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'ql-balances-'))
-  const [basePort, avalanchePort] = (await findFreePorts(2)) as [number, number]
+  const [basePort, avalanchePort, baseBundlerPort, avalancheBundlerPort] = (await findFreePorts(4)) as [
+    number,
+    number,
+    number,
+    number,
+  ]
   devnet = await startDevnet({
     dataDir,
     chains: [
-      { chainId: 8453, port: basePort },
-      { chainId: 43114, port: avalanchePort },
+      { chainId: 8453, port: basePort, bundlerPort: baseBundlerPort },
+      { chainId: 43114, port: avalanchePort, bundlerPort: avalancheBundlerPort },
     ],
   })
   const rpcUrl = (chainId: number) =>

@@ -29,12 +29,17 @@ const chainOf = (chainId: number): DevnetChainDeployment => {
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'ql-prices-'))
-  const [basePort, avalanchePort] = (await findFreePorts(2)) as [number, number]
+  const [basePort, avalanchePort, baseBundlerPort, avalancheBundlerPort] = (await findFreePorts(4)) as [
+    number,
+    number,
+    number,
+    number,
+  ]
   devnet = await startDevnet({
     dataDir,
     chains: [
-      { chainId: 8453, port: basePort },
-      { chainId: 43114, port: avalanchePort },
+      { chainId: 8453, port: basePort, bundlerPort: baseBundlerPort },
+      { chainId: 43114, port: avalanchePort, bundlerPort: avalancheBundlerPort },
     ],
   })
   proxies = {
