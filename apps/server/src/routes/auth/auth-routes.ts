@@ -7,6 +7,7 @@ import {
 import { errorResponseSchema } from '@quicklinks/core/api/error-response'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { createSiweNonce } from '../../services/siwe/create-siwe-nonce.ts'
+import { createSiweSignatureVerifier } from '../../services/siwe/create-siwe-signature-verifier.ts'
 import { signInWithSiwe } from '../../services/siwe/sign-in-with-siwe.ts'
 import { toPublicUser } from '../../services/users/to-public-user.ts'
 
@@ -19,6 +20,8 @@ const loginRateLimit = { max: 30, timeWindow: '1 minute' }
  * user (GET /api/auth/me) sits in the signed-in scope (current-user-routes.ts).
  */
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  // EOAs offline; smart accounts (ERC-1271, ERC-6492) on the message's chain.
+  const verifySignature = createSiweSignatureVerifier(app.config)
   app.get(
     '/auth/nonce',
     {
@@ -61,7 +64,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = await signInWithSiwe(
         app.db,
         { message: request.body.message, signature: request.body.signature as `0x${string}` },
-        { publicOrigin: app.config.publicOrigin, caches: app.readCaches },
+        { publicOrigin: app.config.publicOrigin, caches: app.readCaches, verifySignature },
       )
       await reply.startSession(user.id)
       return { data: toPublicUser(user) }

@@ -1,14 +1,15 @@
 import { type Address, type Hex, verifyMessage } from 'viem'
 
 /**
- * Checks that `signature` over the EIP-191 personal message `message` was made by `address`.
- * The default checks plain EOAs; a smart-account (EIP-1271 / ERC-6492) check plugs in here later
- * as `(input) => publicClient.verifyMessage(input)`, which needs a chain connection.
+ * Checks that `signature` over the EIP-191 personal message `message` was made by `address` (on
+ * `chainId`, the message's Chain ID, where a smart account's ERC-1271 / ERC-6492 check runs; see
+ * createSiweSignatureVerifier). The default, verifyEoaSignature, checks plain EOAs offline.
  */
 export type SiweSignatureVerifier = (input: {
   address: Address
   message: string
   signature: Hex
+  chainId: number
 }) => Promise<boolean>
 
 /**
@@ -18,7 +19,7 @@ export type SiweSignatureVerifier = (input: {
  */
 export const verifyEoaSignature: SiweSignatureVerifier = async (input) => {
   try {
-    return await verifyMessage(input)
+    return await verifyMessage({ address: input.address, message: input.message, signature: input.signature })
   } catch {
     return false
   }

@@ -15,7 +15,7 @@ export type SiweLoginOptions = {
   /** The origin the browser sees (config.publicOrigin): its host is the only accepted domain. */
   publicOrigin: string
   now?: Date
-  /** Default: plain EOA signatures (`verifyEoaSignature`). */
+  /** Default: plain EOA signatures (`verifyEoaSignature`); the app passes createSiweSignatureVerifier (smart accounts too). */
   verifySignature?: SiweSignatureVerifier
 }
 
@@ -121,13 +121,14 @@ export async function verifySiweLoginOrThrow(
   }
 
   const verifySignature = options.verifySignature ?? verifyEoaSignature
-  if (!(await verifySignature({ address, message: input.message, signature: input.signature }))) {
+  const chainId = parsed.chainId ?? 0
+  if (!(await verifySignature({ address, message: input.message, signature: input.signature, chainId }))) {
     throw refused(
       'The signature does not match the address in the sign-in message.',
       `Signature not made by ${address}`,
     )
   }
-  return { address, chainId: parsed.chainId ?? 0 }
+  return { address, chainId }
 }
 
 function isSameOrigin(uri: string, origin: string): boolean {

@@ -1,0 +1,43 @@
+import { existsSync } from 'node:fs'
+import { getDevnetDeploymentOrThrow } from '@quicklinks/runtime/devnet/get-devnet-deployment-or-throw'
+import type { ServerConfig } from '@quicklinks/runtime/env'
+import { getLocalPublicClient } from '../chains/get-local-public-client.ts'
+import { type SiweSignatureVerifier, verifyEoaSignature } from './verify-eoa-signature.ts'
+
+/**
+ * The app's SIWE signature check: an EOA's signature is recovered offline; anything else is asked
+ * of the message's chain (its Chain ID line) through viem's `verifyMessage`, which checks a
+ * deployed smart account's ERC-1271 `isValidSignature` and an undeployed one's ERC-6492 wrapper
+ * (simulating the factory call first) in one eth_call. The chain's RPC is RPC_URL_<chainId>, else
+ * the devnet deployment's; a chain without one accepts EOA signatures only. Resolves false (never
+ * rejects) for a signature that does not verify or an RPC that fails.
+ */
+export function createSiweSignatureVerifier(
+  config: Pick<ServerConfig, 'rpcUrls' | 'devnetDeploymentFile'>,
+): SiweSignatureVerifier {
+  return async (input) => {
+    if (await verifyEoaSignature(input)) return true
+    const rpcUrl = await findChainRpcUrl(config, input.chainId)
+    if (rpcUrl === undefined) return false
+    try {
+      return await getLocalPublicClient(rpcUrl).verifyMessage({
+        address: input.address,
+        message: input.message,
+        signature: input.signature,
+      })
+    } catch {
+      return false
+    }
+  }
+}
+
+async function findChainRpcUrl(
+  config: Pick<ServerConfig, 'rpcUrls' | 'devnetDeploymentFile'>,
+  chainId: number,
+): Promise<string | undefined> {
+  const configured = config.rpcUrls[chainId]
+  if (configured !== undefined) return configured
+  if (!existsSync(config.devnetDeploymentFile)) return undefined
+  const deployment = await getDevnetDeploymentOrThrow(config.devnetDeploymentFile).catch(() => undefined)
+  return deployment?.chains.find((chain) => chain.chainId === chainId)?.rpcUrl
+}
