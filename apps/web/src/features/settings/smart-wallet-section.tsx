@@ -125,13 +125,20 @@ function SmartWalletDetails({ session }: { session: SmartWalletSession }) {
             <div className="flex flex-wrap items-center justify-between gap-2">
               <span className="font-medium">{chain.name}</span>
               {deployed[index]?.data === false ? (
-                <span className="text-muted text-xs">Not deployed yet: it deploys with its first send.</span>
+                <span className="rounded-full border border-border px-2 py-0.5 text-muted text-xs">
+                  Not deployed yet
+                </span>
               ) : null}
             </div>
             <ChainBalances balances={balances[index]?.data} isError={balances[index]?.isError === true} />
           </li>
         ))}
       </ul>
+      {deployed.some((query) => query.data === false) ? (
+        <p className="mt-2 text-muted text-xs">
+          An account that is not deployed yet still receives payments; it deploys with its first send.
+        </p>
+      ) : null}
       <Button className="mt-4" onClick={() => setIsSendOpen(true)}>
         <Send aria-hidden="true" />
         Send
