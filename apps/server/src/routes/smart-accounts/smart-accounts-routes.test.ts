@@ -381,6 +381,34 @@ describe('POST /api/bundler/{chainId} and POST /api/paymaster/{chainId}', () => 
     expect(eoa.json().result).toMatchObject({ paymaster: chain.deployment.contracts.sponsorPaymaster })
   })
 
+  it('sponsors a user who signed in as their smart account itself (SIWE by ERC-1271 or ERC-6492)', async () => {
+    const owner = privateKeyToAccount(generatePrivateKey())
+    const account = await smartAccountOf(owner.address)
+    const user = await getOrCreateUser(testApp.database.db, { address: account.toLowerCase() })
+    const { token } = await createSession(testApp.database.db, { userId: user.id })
+    const operation = await ownOperation(owner.address, usdc, owner.address)
+    const answer = await testApp.app.inject({
+      method: 'POST',
+      url: `/api/paymaster/${chain.chainId}`,
+      payload: call('pm_getPaymasterData', paymasterParams(operation, 'wallet')),
+      cookies: { csrf_token: csrf, ql_session: token },
+      headers: { 'x-csrf-token': csrf },
+    })
+    expect(answer.json().result).toMatchObject({ paymaster: chain.deployment.contracts.sponsorPaymaster })
+    // Its factory must be ours: the same sender deployed by another factory is not sponsored.
+    const foreignFactory = await testApp.app.inject({
+      method: 'POST',
+      url: `/api/paymaster/${chain.chainId}`,
+      payload: call(
+        'pm_getPaymasterData',
+        paymasterParams({ ...operation, factory: chain.deployment.contracts.payRouter }, 'wallet'),
+      ),
+      cookies: { csrf_token: csrf, ql_session: token },
+      headers: { 'x-csrf-token': csrf },
+    })
+    expect(foreignFactory.json().error?.data).toMatchObject({ reason: 'NOT_SPONSORED' })
+  })
+
   it('refuses calls outside the policy, a policy that does not cover the chain, and an unknown policy', async () => {
     const user = await signIn()
     const other = privateKeyToAccount(generatePrivateKey()).address

@@ -25,7 +25,8 @@ export type OwnAccountKind = 'smart-account' | 'eip7702' | 'multi-owner'
 
 /**
  * Finds whether `operation.sender` belongs to `userAddress` on `chain`, and as which kind: the
- * user's EOA itself (EIP-7702); the user's QuickLinksAccount at salt 0 (asked of the factory); a
+ * signed-in address itself (its EOA under EIP-7702, or a smart account of ours that signed in as
+ * itself); the user's QuickLinksAccount at salt 0 (asked of the factory); a
  * deployed QuickLinksMultiOwnerAccount (our implementation behind the proxy) whose `isOwner` says
  * yes; or an undeployed one whose `factory` is our multi-owner factory and whose `createAccount`
  * owners include the user and land at `sender`. Resolves undefined for any other sender.
@@ -39,7 +40,7 @@ export async function findOwnAccountKind(input: {
 }): Promise<OwnAccountKind | undefined> {
   const { client, chain, userAddress, operation } = input
   const sender = operation.sender
-  if (isAddressEqual(sender, userAddress)) return 'eip7702'
+  if (isAddressEqual(sender, userAddress)) return classifySignedInAddress(client, chain, operation)
   if (isEip7702Operation(operation)) return undefined
 
   const smartAccount = await client.readContract({
@@ -58,6 +59,49 @@ export async function findOwnAccountKind(input: {
       : undefined
   }
   return (await isDeployedMultiOwnerAccountOf(client, chain, sender, userAddress)) ? 'multi-owner' : undefined
+}
+
+/**
+ * The sender is the signed-in address itself: an EOA (EIP-7702), or a smart account that signed in
+ * as itself (SIWE with ERC-1271 or ERC-6492), which is ours when our factory deploys it or our
+ * implementation sits behind its proxy.
+ */
+async function classifySignedInAddress(
+  client: PublicClient,
+  chain: SmartAccountChain,
+  operation: RpcUserOperation,
+): Promise<OwnAccountKind | undefined> {
+  if (isEip7702Operation(operation)) return 'eip7702'
+  const factory = getFactoryAddress(operation)
+  if (factory !== undefined) {
+    if (isAddressEqual(factory, chain.accountFactory)) return 'smart-account'
+    return isAddressEqual(factory, chain.multiOwnerAccountFactory) ? 'multi-owner' : undefined
+  }
+  const code = await client.getCode({ address: operation.sender })
+  if (code === undefined || code === '0x' || code.toLowerCase().startsWith('0xef0100')) return 'eip7702'
+  const [implementation, singleOwner, multiOwner] = await Promise.all([
+    readImplementation(client, operation.sender),
+    client.readContract({
+      address: chain.accountFactory,
+      abi: quickLinksAccountFactoryAbi,
+      functionName: 'accountImplementation',
+    }),
+    client.readContract({
+      address: chain.multiOwnerAccountFactory,
+      abi: quickLinksMultiOwnerAccountFactoryAbi,
+      functionName: 'accountImplementation',
+    }),
+  ])
+  if (implementation === undefined) return undefined
+  if (isAddressEqual(implementation, singleOwner)) return 'smart-account'
+  return isAddressEqual(implementation, multiOwner) ? 'multi-owner' : undefined
+}
+
+/** The ERC-1967 implementation behind a proxy, or undefined when the slot is empty. */
+async function readImplementation(client: PublicClient, address: Address): Promise<Address | undefined> {
+  const slot = await client.getStorageAt({ address, slot: implementationSlot })
+  if (slot === undefined || slot === '0x' || BigInt(slot) === 0n) return undefined
+  return getAddress(sliceHex(slot, 12))
 }
 
 async function isUndeployedMultiOwnerAccountOf(
@@ -96,21 +140,15 @@ async function isDeployedMultiOwnerAccountOf(
 ): Promise<boolean> {
   // A contract that merely answers isOwner(anyone) = true is not ours: the proxy must point at our
   // factory's implementation.
-  const [slot, implementation] = await Promise.all([
-    client.getStorageAt({ address: sender, slot: implementationSlot }),
+  const [behindProxy, implementation] = await Promise.all([
+    readImplementation(client, sender),
     client.readContract({
       address: chain.multiOwnerAccountFactory,
       abi: quickLinksMultiOwnerAccountFactoryAbi,
       functionName: 'accountImplementation',
     }),
   ])
-  if (
-    slot === undefined ||
-    slot === '0x' ||
-    !isAddressEqual(getAddress(sliceHex(slot, 12)), implementation)
-  ) {
-    return false
-  }
+  if (behindProxy === undefined || !isAddressEqual(behindProxy, implementation)) return false
   return client.readContract({
     address: sender,
     abi: quickLinksMultiOwnerAccountAbi,
