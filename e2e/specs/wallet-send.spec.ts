@@ -3,6 +3,7 @@ import { devnetMnemonic } from '@quicklinks/devnet/devnet-chains'
 import {
   type Address,
   createPublicClient,
+  createTestClient,
   createWalletClient,
   erc20Abi,
   getAddress,
@@ -10,6 +11,7 @@ import {
   http,
   parseAbi,
   parseEther,
+  parseGwei,
 } from 'viem'
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
 import { selectOptionContaining } from '../fixtures/links.ts'
@@ -29,6 +31,11 @@ import {
 import { checkScreen, screenViewports } from '../fixtures/screens.ts'
 import { getSessionUser, signUpWithEmailCode } from '../fixtures/sign-in.ts'
 import { installTestWallet } from '../fixtures/test-wallet.ts'
+
+const testTokenAbi = parseAbi([
+  'function minter() view returns (address)',
+  'function mint(address to, uint256 amount)',
+])
 
 /**
  * The smart account in the product (issue 16): a user signed up with an e-mail code (so the frames
@@ -288,4 +295,73 @@ test('a link made with “Use my wallet” is paid across chains into the undepl
   await page.goto('/settings')
   await expect(chainRow(page, 'Base')).toContainText('USDC', { timeout: 30_000 })
   await expect(chainRow(page, 'Base')).toContainText('Not deployed yet')
+})
+
+test('a spent sponsorship is said clearly, and the account then pays its own gas', async ({
+  page,
+  request,
+  devnet,
+  consoleErrors: _consoleErrors,
+}) => {
+  await page.addInitScript(() => localStorage.setItem('beta-flag-closed-at', new Date().toISOString()))
+  await signUpWithEmailCode(page, request)
+  const { address } = await openWalletSection(page)
+
+  // On Arbitrum the account holds 3 USDC and 2 ETH. Gas costs 1000 gwei there now: one operation
+  // would take more than the devnet policy's daily 0.05 ETH a user, so the sponsor refuses it.
+  const arbitrum = getDevnetChain(devnet, 42161)
+  const transport = http(arbitrum.rpcUrl)
+  const chain = createPublicClient({ transport })
+  const anvil = createTestClient({ mode: 'anvil', transport })
+  const usdc = getDevnetToken(devnet, 42161, 'USDC')
+  await anvil.setBalance({ address, value: parseEther('2') })
+  const minter = await chain.readContract({ address: usdc, abi: testTokenAbi, functionName: 'minter' })
+  await anvil.impersonateAccount({ address: minter })
+  const mint = await createWalletClient({ account: minter, transport }).writeContract({
+    chain: null,
+    address: usdc,
+    abi: testTokenAbi,
+    functionName: 'mint',
+    args: [address, 3_000_000n],
+  })
+  await chain.waitForTransactionReceipt({ hash: mint })
+  await anvil.stopImpersonatingAccount({ address: minter })
+  await anvil.setNextBlockBaseFeePerGas({ baseFeePerGas: parseGwei('1000') })
+  await anvil.mine({ blocks: 1 })
+  try {
+    await page.reload()
+    await expect(chainRow(page, 'Arbitrum')).toContainText('3 USDC', { timeout: 30_000 })
+    await expect(chainRow(page, 'Arbitrum')).toContainText('2 ETH')
+
+    const recipient = privateKeyToAccount(generatePrivateKey()).address
+    await page.getByRole('button', { name: 'Send', exact: true }).click()
+    const dialog = page.getByRole('dialog', { name: 'Send' })
+    await selectOptionContaining(dialog.getByLabel('Token'), 'USDC on Arbitrum')
+    await dialog.getByLabel('Amount').fill('1')
+    await dialog.getByLabel('To address').fill(recipient)
+    await dialog.getByRole('button', { name: 'Send', exact: true }).click()
+
+    const refused = page.getByRole('dialog', { name: 'Gas not sponsored' })
+    await expect(refused).toBeVisible({ timeout: 60_000 })
+    await expect(refused.getByRole('alert')).toHaveText('Gas sponsorship for today is used up.')
+    await expect(refused.getByText('You can pay the gas from this account in ETH instead.')).toBeVisible()
+    expect(await readTokenBalance(devnet, 42161, usdc, recipient)).toBe(0n)
+    await shoot(page, 'wallet-send-policy-spent')
+
+    const ethBefore = await chain.getBalance({ address })
+    await refused.getByRole('button', { name: 'Pay gas from this account' }).click()
+    const sent = page.getByRole('dialog', { name: 'Sent' })
+    await expect(sent).toBeVisible({ timeout: 60_000 })
+    await expect(sent.getByRole('status')).toHaveText('Transfer included')
+    await expect(sent.getByText('2 USDC')).toBeVisible({ timeout: 20_000 })
+    expect(await readTokenBalance(devnet, 42161, usdc, recipient)).toBe(1_000_000n)
+    expect(await readTokenBalance(devnet, 42161, usdc, address)).toBe(2_000_000n)
+    // The account paid the gas itself.
+    expect(await chain.getBalance({ address })).toBeLessThan(ethBefore)
+    expect((await readCode(devnet, 42161, address))?.length ?? 0).toBeGreaterThan(2)
+  } finally {
+    // The devnet keeps its state between runs: gas back to its usual price.
+    await anvil.setNextBlockBaseFeePerGas({ baseFeePerGas: parseGwei('1') })
+    await anvil.mine({ blocks: 1 })
+  }
 })
