@@ -3,24 +3,54 @@
 // the documented error while it waits for approvals.
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync } from 'node:fs'
-import type { AddressInfo } from 'node:net'
+import { type AddressInfo, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { quickLinksMultiOwnerAccountAbi } from '@quicklinks/contracts/generated/quick-links-multi-owner-account'
+import { deployAccountAbstraction } from '@quicklinks/devnet/deploy-account-abstraction'
+import { devnetAccountCount, devnetMnemonic } from '@quicklinks/devnet/devnet-chains'
+import { type AltoProcess, spawnAlto } from '@quicklinks/devnet/spawn-alto'
+import { type AnvilProcess, spawnAnvil } from '@quicklinks/devnet/spawn-anvil'
 import { createLogger } from '@quicklinks/runtime/create-logger'
 import { createDatabaseClient, type DatabaseClient } from '@quicklinks/runtime/db/create-database-client'
 import { parseEnv } from '@quicklinks/runtime/env'
 import { createKeyStamper } from '@quicklinks/wallet/create-key-stamper'
+import { toMultiOwnerOwnerAccount } from '@quicklinks/wallet/multi-owner-owner-account'
 import { pollActivity } from '@quicklinks/wallet/poll-activity'
 import { createSignerClient, type SignerClient } from '@quicklinks/wallet/signer-client'
 import { createSignerStore, type SignerStore } from '@quicklinks/wallet/signer-store'
+import { toQuickLinksMultiOwnerSmartAccount } from '@quicklinks/wallet/smart-accounts/to-quick-links-smart-account'
 import type { Stamper } from '@quicklinks/wallet/stamper'
 import type { FastifyInstance } from 'fastify'
-import { type Hex, keccak256, recoverAddress, toHex } from 'viem'
+import {
+  createClient,
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  defineChain,
+  type Hex,
+  http,
+  keccak256,
+  parseEther,
+  recoverAddress,
+  toHex,
+} from 'viem'
+import { createBundlerClient } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildSignerApp } from '../src/build-signer-app.ts'
 import { migrateSignerDatabase } from '../src/db/migrate-signer-database.ts'
+import { multiOwnerAccountFactoryAddress } from '../src/services/multi-owner/multi-owner-account.ts'
 import { createRecordingDelivery, readCode } from './build-signer-test-app.ts'
+
+async function getFreePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+  const address = server.address()
+  await new Promise<void>((done) => server.close(() => done()))
+  if (address === null || typeof address === 'string') throw new Error('no port')
+  return address.port
+}
 
 let database: DatabaseClient
 let app: FastifyInstance
@@ -161,4 +191,106 @@ describe('wallet SDK: multi-owner on the real signer', () => {
       activity: { status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED' },
     })
   })
+
+  it('sends the quorum-approved owner update through a real bundler with the SDK’s multi-owner account', async () => {
+    const chainId = 48_812
+    const anvil: AnvilProcess = await spawnAnvil({
+      host: '127.0.0.1',
+      port: await getFreePort(),
+      chainId,
+      mnemonic: devnetMnemonic,
+      accountCount: devnetAccountCount,
+    })
+    let alto: AltoProcess | undefined
+    try {
+      const chain = defineChain({
+        id: chainId,
+        name: 'Multi-owner SDK test',
+        nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+        rpcUrls: { default: { http: [anvil.rpcUrl] } },
+      })
+      const transport = http(anvil.rpcUrl, { retryCount: 0 })
+      const publicClient = createPublicClient({ chain, transport, pollingInterval: 20 })
+      const walletClient = createWalletClient({ chain, transport })
+      const testClient = createTestClient({ chain, transport, mode: 'anvil' })
+      const [deployer] = await walletClient.getAddresses()
+      if (deployer === undefined) throw new Error('anvil has no accounts')
+      const contracts = await deployAccountAbstraction({
+        publicClient,
+        walletClient,
+        testClient,
+        deployer,
+        chainName: 'multi-owner SDK test',
+      })
+      alto = await spawnAlto({ host: '127.0.0.1', port: await getFreePort(), rpcUrl: anvil.rpcUrl, chainId })
+
+      const { client, stamper, orgId, address } = await signIn('sdk-multi-owner-chain@example.com')
+      const member = privateKeyToAccount(generatePrivateKey())
+      const newcomer = privateKeyToAccount(generatePrivateKey())
+      const created = await client.multiOwnerCreate(stamper, orgId, {
+        members: [{ evmSignerAddress: member.address }],
+        rootQuorumThreshold: 2,
+      })
+      const initialOwners = created.result.members.map((m) => m.evmSignerAddress)
+
+      // The co-signer: approves whatever the wallet key is asked to sign (here, in the test).
+      const approvalsAsked: string[] = []
+      const owner = toMultiOwnerOwnerAccount({
+        client,
+        stamper,
+        organizationId: orgId,
+        address,
+        awaitApprovals: async (activity) => {
+          approvalsAsked.push(activity.id)
+          await client.approveMultiOwnerActivity('multi-owner-sign-raw-payload', {
+            activityId: activity.id,
+            evmSignerAddress: member.address,
+            signature: await member.signMessage({
+              message: activity.result?.consensus?.approvalMessage ?? '',
+            }),
+          })
+        },
+      })
+      const account = await toQuickLinksMultiOwnerSmartAccount({
+        client: createClient({ chain, transport }),
+        owner,
+        owners: initialOwners,
+        entryPoint: contracts.entryPointV08,
+        factory: contracts.multiOwnerAccountFactory,
+      })
+      expect(contracts.multiOwnerAccountFactory).toBe(multiOwnerAccountFactoryAddress)
+      expect(account.address).toBe(created.result.accountAddress)
+      await testClient.setBalance({ address: account.address, value: parseEther('1') })
+
+      const prepared = await client.multiOwnerPrepareAdd(stamper, orgId, [
+        { evmSignerAddress: newcomer.address },
+      ])
+      await client.multiOwnerAdd(stamper, orgId, prepared.activity.id)
+      const added = await client.approveMultiOwnerActivity('multi-owner-add', {
+        activityId: prepared.activity.id,
+        evmSignerAddress: member.address,
+        signature: await member.signMessage({
+          message: prepared.activity.result?.consensus?.approvalMessage ?? '',
+        }),
+      })
+      const callData = added.activity.result?.ownerUpdate?.callData
+      if (callData === undefined) throw new Error('no owner update')
+
+      const bundler = createBundlerClient({ account, client: publicClient, transport: http(alto.bundlerUrl) })
+      const hash = await bundler.sendUserOperation({ callData })
+      const receipt = await bundler.waitForUserOperationReceipt({ hash, pollingInterval: 50 })
+      expect(receipt.success).toBe(true)
+      expect(approvalsAsked).toHaveLength(1)
+      expect(
+        await publicClient.readContract({
+          address: account.address,
+          abi: quickLinksMultiOwnerAccountAbi,
+          functionName: 'owners',
+        }),
+      ).toEqual([address, member.address, newcomer.address])
+    } finally {
+      await alto?.stop()
+      await anvil.stop()
+    }
+  }, 180_000)
 })
