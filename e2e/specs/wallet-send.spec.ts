@@ -359,6 +359,9 @@ test('a spent sponsorship is said clearly, and the account then pays its own gas
     // The account paid the gas itself.
     expect(await chain.getBalance({ address })).toBeLessThan(ethBefore)
     expect((await readCode(devnet, 42161, address))?.length ?? 0).toBeGreaterThan(2)
+    // Escape closes it once the operation is included (while it is on its way, it stays open).
+    await page.keyboard.press('Escape')
+    await expect(page.getByRole('dialog')).toHaveCount(0)
   } finally {
     // The devnet keeps its state between runs: gas back to its usual price.
     await anvil.setNextBlockBaseFeePerGas({ baseFeePerGas: parseGwei('1') })

@@ -18,9 +18,9 @@ import {
 } from '../wallet/smart-wallet-session'
 
 /**
- * Settings → Wallet: the signed-in user's smart account (one address on every chain), what it holds
- * on each chain, whether it is deployed there yet, and Send. `children` is the rest of the card
- * (the embedded key's export).
+ * Settings → Wallet (docs/product.md#smart-wallet): the signed-in user's smart account (one
+ * address on every chain), what it holds on each chain, whether it is deployed there yet, and
+ * Send. `children` is the rest of the card (the embedded key's export).
  */
 export function SmartWalletSection({ children }: { children?: ReactNode }) {
   const smartWallet = useSmartWallet()

@@ -121,15 +121,17 @@ function toChains(balances: { usdc: bigint; native: bigint } | null): SendDialog
 function Harness({
   harness,
   policyId = 'devnet-wallet',
+  onOpenChange = () => {},
 }: {
   harness: ReturnType<typeof createHarness>
   policyId?: string | null
+  onOpenChange?: (open: boolean) => void
 }) {
   const [shown, setShown] = useState({ ...harness.balances })
   return (
     <SendDialog
       open
-      onOpenChange={() => {}}
+      onOpenChange={onOpenChange}
       sender={sender}
       chains={toChains(shown)}
       defaultPolicyId={policyId}
@@ -241,7 +243,8 @@ describe('send dialog', () => {
       await gate
       return harness.send(input)
     }
-    render(<Harness harness={{ ...harness, send }} />)
+    const closes: boolean[] = []
+    render(<Harness harness={{ ...harness, send }} onOpenChange={(open) => closes.push(open)} />)
     fill('1', recipient)
     fireEvent.click(await screen.findByRole('button', { name: 'Send' }))
     const progress = await screen.findByRole('list', { name: 'Progress' })
@@ -256,8 +259,13 @@ describe('send dialog', () => {
       'Submitted to the network (waiting)',
       'Included in a block (waiting)',
     ])
+    // Escape does not close it while the operation is on its way; once it is included, Done does.
+    fireEvent.keyDown(progress, { key: 'Escape' })
+    expect(closes).toEqual([])
     await act(async () => release())
     await screen.findByRole('heading', { name: 'Sent' })
+    fireEvent.click(screen.getByRole('button', { name: 'Done' }))
+    expect(closes).toEqual([false])
   })
 
   it('says when today’s sponsorship is spent and then pays the gas from the account', async () => {

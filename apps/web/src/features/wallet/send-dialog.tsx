@@ -73,15 +73,24 @@ function toTransferCall(token: SendDialogToken, recipient: Address, amount: bigi
 }
 
 /**
- * Send from the smart account (Settings → Wallet): a token of one of its chains, an amount and an
- * address, checked before anything is signed; sent as one user operation, sponsored under the
- * default policy where the chain has a sponsor, with its progress, the explorer link and the new
- * balance. A sponsor refusal says why and offers to pay the gas from the account instead.
+ * Send from the smart account (Settings → Wallet, docs/product.md#smart-wallet): a token of one
+ * of its chains, an amount and an address, checked before anything is signed; sent as one user
+ * operation, sponsored under the default policy where the chain has a sponsor, with its progress,
+ * the explorer link and the new balance. A sponsor refusal says why and offers to pay the gas
+ * from the account instead.
  */
 export function SendDialog(props: SendDialogProps) {
+  // While an operation is on its way the dialog stays open (Escape, the overlay and the X do
+  // nothing), so its outcome is always shown.
+  const [isSending, setIsSending] = useState(false)
   return (
-    <Dialog open={props.open} onOpenChange={props.onOpenChange}>
-      {props.open ? <SendBody {...props} /> : null}
+    <Dialog
+      open={props.open}
+      onOpenChange={(open) => {
+        if (open || !isSending) props.onOpenChange(open)
+      }}
+    >
+      {props.open ? <SendBody {...props} onSendingChange={setIsSending} /> : null}
     </Dialog>
   )
 }
@@ -94,7 +103,8 @@ function SendBody({
   getTransactionUrl,
   onSent,
   onOpenChange,
-}: SendDialogProps) {
+  onSendingChange,
+}: SendDialogProps & { onSendingChange: (isSending: boolean) => void }) {
   const ids = { token: useId(), amount: useId(), recipient: useId(), status: useId() }
   const options = useMemo(
     () => chains.flatMap((chain) => chain.tokens.map((token) => ({ chain, token }))),
@@ -119,6 +129,10 @@ function SendBody({
   const nativeBalance =
     selected?.chain.tokens.find((token) => isNativeTokenAddress(token.address))?.balance ?? null
   const isSponsored = selected?.chain.sponsored === true && defaultPolicyId !== null
+
+  useEffect(() => {
+    onSendingChange(phase.name === 'sending')
+  }, [phase.name, onSendingChange])
 
   useEffect(() => {
     if (phase.name === 'sent' || phase.name === 'refused' || phase.name === 'failed')
