@@ -10,7 +10,7 @@ import {
 
 /** localStorage key of the smart-account state (separate from the signer session's). */
 export const smartAccountStorageKey = 'quicklinks:smart-accounts'
-/** SPEC §3 "Persisted app state (version 14)": any other stored version is dropped. */
+/** The persisted app state's version (14): any other stored version is dropped. */
 export const smartAccountStorageVersion = 14
 
 /**
@@ -62,7 +62,7 @@ export function getSmartAccountStates(state: Pick<SmartAccountStoreState, 'accou
 }
 
 /**
- * The persisted smart-account state (SPEC §3: chain, connections per chain id, account types per
+ * The persisted smart-account state (chain, connections per chain id, account types per
  * chain with status and account), a zustand vanilla store like the signer store. It loads what
  * `storage` holds under version 14 (anything else, malformed data included, is removed and the
  * state starts empty) and writes every change back. A CONNECTING state loads as DISCONNECTED
