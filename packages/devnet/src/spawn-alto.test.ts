@@ -1,13 +1,15 @@
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
 import { connect, createServer } from 'node:net'
 import { networkInterfaces } from 'node:os'
-import { concatHex, createWalletClient, http, publicActions, zeroAddress } from 'viem'
+import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findFreePorts } from '../test/find-free-ports.ts'
-import { deterministicDeployer, entryPoints } from './deploy-account-abstraction.ts'
-import { devnetMnemonic } from './devnet-chains.ts'
+import { startEntryPointChain } from '../test/start-entry-point-chain.ts'
+import { entryPoints } from './deploy-account-abstraction.ts'
 import { probeRpcPort } from './probe-rpc-port.ts'
 import { fetchBundlerInfo, spawnAlto } from './spawn-alto.ts'
-import { type AnvilProcess, spawnAnvil } from './spawn-anvil.ts'
+import { type AnvilProcess, buildRpcUrl } from './spawn-anvil.ts'
 
 /** An IPv4 address of this machine that is not loopback, if it has one. */
 function findNonLoopbackAddress(): string | undefined {
@@ -42,21 +44,8 @@ describe('spawnAlto', () => {
 
   beforeAll(async () => {
     const [port = 0] = await findFreePorts(1)
-    // Twelve accounts: the bundler's executor (10) and utility (11) keys need native currency.
-    anvil = await spawnAnvil({ host: '127.0.0.1', port, chainId, mnemonic: devnetMnemonic, accountCount: 12 })
-    // Alto refuses to start without code at its EntryPoints: put them where they belong.
-    const client = createWalletClient({ transport: http(anvil.rpcUrl) }).extend(publicActions)
-    const [deployer] = await client.getAddresses()
-    for (const entryPoint of [entryPoints.v07, entryPoints.v08]) {
-      const hash = await client.sendTransaction({
-        account: deployer ?? zeroAddress,
-        chain: null,
-        to: deterministicDeployer,
-        data: concatHex([entryPoint.salt, entryPoint.bytecode]),
-      })
-      await client.waitForTransactionReceipt({ hash, pollingInterval: 20 })
-      expect(await client.getCode({ address: entryPoint.address })).toMatch(/^0x[0-9a-f]{100,}$/)
-    }
+    // Alto refuses to start without code at its EntryPoints, or without funds for its keys.
+    anvil = await startEntryPointChain(port, chainId)
   })
   afterAll(async () => {
     await anvil?.stop()
@@ -108,5 +97,42 @@ describe('spawnAlto', () => {
     } finally {
       await new Promise((resolve) => holder.close(resolve))
     }
+  })
+
+  it('does not outlive a parent that is killed with SIGKILL', async () => {
+    const [anvilPort = 0, altoPort = 0] = await findFreePorts(2)
+    const fixture = path.join(import.meta.dirname, '../test/fixtures/hold-alto.ts')
+    const parent = spawn(
+      process.execPath,
+      ['--import', 'tsx', fixture, String(anvilPort), String(altoPort)],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    )
+    // The fixture prints "ready" once its Alto answers; an early exit ends the wait too.
+    const output = await new Promise<string>((resolve) => {
+      let printed = ''
+      parent.stdout.on('data', (chunk: Buffer) => {
+        printed += chunk.toString()
+        if (printed.includes('ready')) resolve(printed)
+      })
+      parent.once('exit', () => resolve(printed))
+    })
+    expect(output).toContain('ready')
+    const bundlerUrl = buildRpcUrl('127.0.0.1', altoPort)
+    expect((await fetchBundlerInfo(bundlerUrl, 2_000)).chainId).toBe(31337)
+
+    parent.kill('SIGKILL')
+    await once(parent, 'exit')
+    // Alto and anvil belong to the dead parent's tree: ask their ports until they are free.
+    await expect
+      .poll(async () => (await probeRpcPort('127.0.0.1', altoPort, bundlerUrl)).status, { timeout: 15_000 })
+      .toBe('free')
+    await expect
+      .poll(
+        async () => (await probeRpcPort('127.0.0.1', anvilPort, buildRpcUrl('127.0.0.1', anvilPort))).status,
+        { timeout: 15_000 },
+      )
+      .toBe('free')
   })
 })
