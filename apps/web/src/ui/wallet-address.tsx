@@ -22,10 +22,13 @@ export function formatAddress(address: string): string {
 export function WalletAddress({
   address,
   isMasked = true,
+  copyLabel = 'Copy address',
   className,
 }: {
   address: string
   isMasked?: boolean
+  /** The copy button's accessible name, where a screen shows more than one address. */
+  copyLabel?: string
   className?: string
 }) {
   const full = formatAddress(address)
@@ -68,7 +71,7 @@ export function WalletAddress({
         variant="ghost"
         size="icon"
         className="-my-2 text-muted hover:text-fg"
-        aria-label="Copy address"
+        aria-label={copyLabel}
         onClick={() => void copy()}
       >
         {isCopied ? <Check aria-hidden="true" className="text-success" /> : <Copy aria-hidden="true" />}

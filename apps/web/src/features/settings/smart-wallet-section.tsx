@@ -5,6 +5,8 @@ import { Button } from '../../ui/button'
 import { Card } from '../../ui/card'
 import { Skeleton } from '../../ui/skeleton'
 import { WalletAddress } from '../../ui/wallet-address'
+import { useAuthModalStore } from '../auth/auth-modal-store'
+import { useWalletStatus } from '../auth/wallet-session'
 import { formatTokenAmount } from '../pay/pay-amount'
 import { type BalanceRecord, getTokenBalance, walletBalancesQueryOptions } from '../pay/wallet-balances'
 import { getChainName, isNativeTokenAddress, selectOfferedTokens } from '../routing/catalogue'
@@ -24,11 +26,24 @@ import {
  */
 export function SmartWalletSection({ children }: { children?: ReactNode }) {
   const smartWallet = useSmartWallet()
+  const walletStatus = useWalletStatus()
+  const openAuthModal = useAuthModalStore((store) => store.open)
+  // Until the SDK has read its stored session, nobody knows yet whether the wallet is connected.
+  const isWalletGone = walletStatus !== 'CONNECTED' && walletStatus !== 'INITIALIZING'
   return (
     <Card className="mt-4 p-6">
       <h2 className="font-semibold">Wallet</h2>
       {smartWallet.data !== undefined ? (
         <SmartWalletDetails session={smartWallet.data} />
+      ) : isWalletGone ? (
+        <div className="mt-1">
+          <p className="text-muted text-sm">
+            Your wallet session has ended. Sign in again to use your smart account.
+          </p>
+          <Button variant="secondary" className="mt-4" onClick={() => openAuthModal('stay')}>
+            Sign in again
+          </Button>
+        </div>
       ) : smartWallet.isError ? (
         <p className="mt-1 text-muted text-sm">
           Your smart account could not be loaded. Reload the page to try again.
@@ -110,7 +125,11 @@ function SmartWalletDetails({ session }: { session: SmartWalletSession }) {
         <div className="flex min-h-11 flex-wrap items-center justify-between gap-x-2">
           <dt className="text-muted">Smart account</dt>
           <dd data-testid="smart-account-address" data-address={session.address}>
-            <WalletAddress address={session.address} className="-mr-2" />
+            <WalletAddress
+              address={session.address}
+              copyLabel="Copy smart account address"
+              className="-mr-2"
+            />
           </dd>
         </div>
       </dl>
