@@ -7,7 +7,7 @@
 // (POST /api/bundler/8453). Two untimed operations warm up (the first deploys the account). Prints
 // median and p95 of submit → included (sendUserOperation, which estimates, asks the sponsor service
 // twice and sends, until the bundler's receipt, polled every 50 ms) and of accepted → included.
-// Fees: the chain's suggested tip and twice the base fee (see estimateFees). Exits 1 when an
+// Fees: the chain's suggested tip and twice the base fee (estimateUserOperationFees). Exits 1 when an
 // operation fails or the chain disagrees (recipient's USDC, the account's ETH still 0).
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -19,13 +19,13 @@ import { getDevnetAccount } from '@quicklinks/devnet/deploy-account-abstraction'
 import { toDevnetQuickLinksAccount } from '@quicklinks/devnet/devnet-smart-account'
 import { startDevnet } from '@quicklinks/devnet/start-devnet'
 import { parseEnv } from '@quicklinks/runtime/env'
+import { estimateUserOperationFees } from '@quicklinks/wallet/smart-accounts/estimate-user-operation-fees'
 import {
   type Address,
   createPublicClient,
   createWalletClient,
   encodeFunctionData,
   http,
-  type PublicClient,
   parseUnits,
 } from 'viem'
 import { createBundlerClient, createPaymasterClient } from 'viem/account-abstraction'
@@ -42,20 +42,6 @@ const csrfToken = 'Wr_pgTqEdsYsZfUtASL3WjVWSx2LuyWGlKad1PfksSA'
 const transferAmount = parseUnits('0.01', 6)
 /** Bench only: each operation's requests come from their own client address (TRUST_PROXY=1), so the per-IP route limits (60 paymaster calls a minute) do not throttle 50 operations. */
 const clientAddress = (index: number) => `10.16.${(index >> 8) & 255}.${index & 255}`
-
-/**
- * Fees without viem's default doubling: anvil suggests the tip recent blocks paid, and Alto's
- * bundles pay the operations' tips, so a doubled suggestion doubles again with every operation
- * (after some 20 the paymaster's deposit no longer covers the maximum cost). The chain's own
- * suggestion, and twice the base fee as room for the fee to rise, as wallets do for transactions.
- */
-async function estimateFees(client: PublicClient) {
-  const [block, maxPriorityFeePerGas] = await Promise.all([
-    client.getBlock(),
-    client.estimateMaxPriorityFeePerGas(),
-  ])
-  return { maxFeePerGas: 2n * (block.baseFeePerGas ?? 0n) + maxPriorityFeePerGas, maxPriorityFeePerGas }
-}
 
 type Row = { operation: string; n: number; failed: number; median: number; p95: number }
 
@@ -175,7 +161,7 @@ async function main(): Promise<void> {
         }),
         paymasterContext: { policyId: 'bench' },
         pollingInterval: 50,
-        userOperation: { estimateFeesPerGas: () => estimateFees(client) },
+        userOperation: { estimateFeesPerGas: () => estimateUserOperationFees(client) },
       })
       const submittedAt = performance.now()
       const hash = await bundler.sendUserOperation({

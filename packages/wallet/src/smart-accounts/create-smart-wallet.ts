@@ -21,6 +21,7 @@ import {
 } from 'viem/account-abstraction'
 import { getCode, getTransactionCount } from 'viem/actions'
 import { createWalletError, findSponsorshipRefusal } from '../wallet-error.ts'
+import { estimateUserOperationFees } from './estimate-user-operation-fees.ts'
 import type {
   SmartAccountChainConfig,
   SmartAccountType,
@@ -164,6 +165,7 @@ export function createSmartWallet(options: SmartWalletOptions): SmartWallet {
       transport: context.bundler,
       // Receipts are polled; viem's default (4 s) would make every send feel slow.
       pollingInterval: receiptPollingIntervalMs,
+      userOperation: { estimateFeesPerGas: () => estimateUserOperationFees(context.client) },
       ...(sponsored && context.paymaster !== undefined
         ? {
             paymaster: withSponsoringProgress(createPaymasterClient({ transport: context.paymaster }), () =>
