@@ -331,6 +331,8 @@ test('a spent sponsorship is said clearly, and the account then pays its own gas
   await anvil.setNextBlockBaseFeePerGas({ baseFeePerGas: parseGwei('1000') })
   await anvil.mine({ blocks: 1 })
   try {
+    // This one runs on a 375 px phone (the first test sends at desktop width).
+    await page.setViewportSize(screenViewports[0])
     await page.reload()
     await expect(chainRow(page, 'Arbitrum')).toContainText('3 USDC', { timeout: 30_000 })
     await expect(chainRow(page, 'Arbitrum')).toContainText('2 ETH')
@@ -351,6 +353,7 @@ test('a spent sponsorship is said clearly, and the account then pays its own gas
     await shoot(page, 'wallet-send-policy-spent')
 
     const ethBefore = await chain.getBalance({ address })
+    await page.setViewportSize(screenViewports[0])
     await refused.getByRole('button', { name: 'Pay gas from this account' }).click()
     const sent = page.getByRole('dialog', { name: 'Sent' })
     await expect(sent).toBeVisible({ timeout: 60_000 })
