@@ -37,7 +37,8 @@ import {
 import { createSignerAccount } from '../create-signer-account.ts'
 import { SponsorshipRefusedError } from '../wallet-error.ts'
 import { createSmartWallet } from './create-smart-wallet.ts'
-import type { SmartSendProgress, SmartWallet } from './smart-wallet-types.ts'
+import { createSmartAccountStore, getSmartAccountStates } from './smart-account-store.ts'
+import type { SmartSendProgress, SmartWallet, SmartWalletOptions } from './smart-wallet-types.ts'
 import { buildUpdateOwnersCall, getReplaySafeTypedData } from './to-quick-links-smart-account.ts'
 
 // Two real devnet chains (anvil, Prague, the devnet's contracts) with a real Alto bundler each.
@@ -65,9 +66,14 @@ function createDigestOwner(): LocalAccount {
   return createSignerAccount({ address: key.address, signHash: (hash) => key.sign({ hash }) })
 }
 
-function createWallet(owner: LocalAccount, withSponsor = false): SmartWallet {
+function createWallet(
+  owner: LocalAccount,
+  withSponsor = false,
+  onAccountState?: SmartWalletOptions['onAccountState'],
+): SmartWallet {
   return createSmartWallet({
     owner,
+    onAccountState,
     chains: [base.config, avalanche.config],
     transports: (chainId) => {
       const chain = chainId === base.chainId ? base : avalanche
@@ -136,6 +142,45 @@ describe('createSmartWallet on the devnet', { timeout: 60_000 }, () => {
     expect(await wallet.isDeployed(avalanche.chainId)).toBe(false)
     // Another owner, another account.
     expect(await createWallet(privateKeyToAccount(generatePrivateKey())).getAddress()).not.toBe(address)
+  })
+
+  it('reports each account type per chain to the persisted store: CONNECTING, then CONNECTED with the address', async () => {
+    const storage = new Map<string, string>()
+    const storageLike = {
+      getItem: (key: string) => storage.get(key) ?? null,
+      setItem: (key: string, value: string) => void storage.set(key, value),
+      removeItem: (key: string) => void storage.delete(key),
+    }
+    const store = createSmartAccountStore({ storage: storageLike })
+    const seen: string[] = []
+    const owner = privateKeyToAccount(generatePrivateKey())
+    const wallet = createWallet(owner, false, (chainId, accountType, state) => {
+      seen.push(`${chainId} ${accountType} ${state.status}`)
+      store.getState().setAccountState(chainId, accountType, state)
+    })
+    const address = await wallet.getAddress()
+    await wallet.isDeployed(avalanche.chainId)
+    await wallet.getAddress('MultiOwnerLightAccount')
+
+    expect(seen).toEqual([
+      `${base.chainId} LightAccount CONNECTING`,
+      `${base.chainId} LightAccount CONNECTED`,
+      `${avalanche.chainId} LightAccount CONNECTING`,
+      `${avalanche.chainId} LightAccount CONNECTED`,
+      `${base.chainId} MultiOwnerLightAccount CONNECTING`,
+      `${base.chainId} MultiOwnerLightAccount CONNECTED`,
+    ])
+    const onBase = getSmartAccountStates(store.getState(), base.chainId)
+    expect(onBase.LightAccount).toEqual({ status: 'CONNECTED', account: address })
+    expect(onBase.MultiOwnerLightAccount.status).toBe('CONNECTED')
+    expect(onBase.ModularAccountV2).toEqual({ status: 'DISCONNECTED', account: null })
+    expect(getSmartAccountStates(store.getState(), avalanche.chainId).LightAccount.account).toBe(address)
+    // What a reload reads back: the same addresses, under the store's version.
+    const reloaded = createSmartAccountStore({ storage: storageLike })
+    expect(getSmartAccountStates(reloaded.getState(), avalanche.chainId).LightAccount).toEqual({
+      status: 'CONNECTED',
+      account: address,
+    })
   })
 
   it('sends 1 USDC out of a funded, undeployed account that pays its own gas, deploying it', async () => {

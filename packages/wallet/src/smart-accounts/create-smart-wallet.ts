@@ -106,8 +106,16 @@ export function createSmartWallet(options: SmartWalletOptions): SmartWallet {
           entryPoint: config.entryPoint,
           factory: config.accountFactory,
         })
-    // A failed read (chain down) is not kept: the next call tries again.
-    account.catch(() => accounts.delete(key))
+    options.onAccountState?.(chainId, accountType, { status: 'CONNECTING', account: null })
+    account.then(
+      (built) =>
+        options.onAccountState?.(chainId, accountType, { status: 'CONNECTED', account: built.address }),
+      () => {
+        // A failed read (chain down) is not kept: the next call tries again.
+        accounts.delete(key)
+        options.onAccountState?.(chainId, accountType, { status: 'ERROR', account: null })
+      },
+    )
     accounts.set(key, account)
     return account
   }

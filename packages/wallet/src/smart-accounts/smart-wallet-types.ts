@@ -88,6 +88,12 @@ export type SmartWalletOptions = {
    * signs.
    */
   owners?: readonly Address[]
+  /**
+   * Told each type's state on each chain as the wallet builds its accounts: CONNECTING, then
+   * CONNECTED with the address, or ERROR when the chain could not be read (the next use tries
+   * again). The app passes the smart-account store's `setAccountState`.
+   */
+  onAccountState?: (chainId: number, accountType: SmartAccountType, state: SmartAccountState) => void
 }
 
 /** The embedded wallet's smart accounts on every configured chain. */

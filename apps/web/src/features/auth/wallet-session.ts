@@ -1,5 +1,6 @@
 import type { SignerStore } from '@quicklinks/wallet/signer-store'
 import type { AuthMethods } from '@quicklinks/wallet/signer-types'
+import { smartAccountStorageKey } from '@quicklinks/wallet/smart-accounts/smart-account-store'
 import { useEffect } from 'react'
 import type { LocalAccount } from 'viem'
 import { create } from 'zustand'
@@ -126,11 +127,17 @@ export async function getWalletAccount(): Promise<LocalAccount> {
 }
 
 /**
- * Ends the wallet session: the SDK has the signer revoke the session key (so a copy of it stops
- * working at once), clears its persisted state, sets DISCONNECTED and asks the auth frame to drop
+ * Ends the wallet session: forgets the smart accounts' persisted state, the SDK has the signer
+ * revoke the session key (so a copy of it stops working at once), clears its persisted state, sets DISCONNECTED and asks the auth frame to drop
  * its keys (waited for at most 3 s). Never rejects (logout errors are logged; docs/product.md#logout).
  */
 export async function logoutWallet(): Promise<void> {
+  // The smart accounts' persisted state names this user's addresses: not for the next one.
+  try {
+    globalThis.localStorage?.removeItem(smartAccountStorageKey)
+  } catch {
+    // Storage blocked: nothing was stored either.
+  }
   try {
     const store = await loadSignerStore()
     await Promise.race([

@@ -1,3 +1,4 @@
+import type { SmartAccountStore } from '@quicklinks/wallet/smart-accounts/smart-account-store'
 import type {
   SmartAccountChainConfig,
   SmartWallet,
@@ -34,6 +35,20 @@ export type SmartWalletSession = {
 
 const sessions = new Map<string, Promise<SmartWalletSession>>()
 
+let accountStore: Promise<SmartAccountStore> | undefined
+
+/**
+ * The persisted smart-account state (chain, connections, each account type's status and address
+ * per chain; localStorage, version 14), created on first use. Logout removes its stored copy
+ * (`logoutWallet`); the next session starts it over.
+ */
+function getSmartAccountStore(): Promise<SmartAccountStore> {
+  accountStore ??= import('@quicklinks/wallet/smart-accounts/smart-account-store').then((module) =>
+    module.createSmartAccountStore(),
+  )
+  return accountStore
+}
+
 /**
  * Builds (once per owner) the smart wallet of the connected embedded wallet. Rejects when the
  * wallet is not connected, when the server has no smart-account chains, or when the account's
@@ -54,10 +69,11 @@ export function loadSmartWallet(): Promise<SmartWalletSession> {
 }
 
 async function buildSession(): Promise<SmartWalletSession> {
-  const [owner, config, { createSmartWallet }] = await Promise.all([
+  const [owner, config, { createSmartWallet }, accountStore] = await Promise.all([
     getWalletAccount(),
     getPublicConfig(),
     import('@quicklinks/wallet/smart-accounts/create-smart-wallet'),
+    getSmartAccountStore(),
   ])
   const smartAccounts = config.smartAccounts
   if (smartAccounts == null || smartAccounts.chains.length === 0) {
@@ -71,10 +87,23 @@ async function buildSession(): Promise<SmartWalletSession> {
     simple7702Account: getAddress(chain.simple7702Account),
   }))
   const sponsoredChains = new Set(chains.filter((chain) => chain.sponsored).map((chain) => chain.chainId))
+  // The persisted store describes this owner's accounts only: it starts over for each session.
+  const store = accountStore.getState()
+  store.reset()
+  for (const chain of chains) {
+    store.setConnection(chain.chainId, {
+      transport: `/api/bundler/${chain.chainId}`,
+      policyId: chain.sponsored ? smartAccounts.defaultPolicyId : null,
+      policyToken: null,
+    })
+  }
+  store.setChain(chains[0]?.chainId ?? null)
   const wallet = createSmartWallet({
     owner,
     chains,
     transports: (chainId) => smartAccountTransports(chainId, sponsoredChains.has(chainId)),
+    onAccountState: (chainId, accountType, state) =>
+      accountStore.getState().setAccountState(chainId, accountType, state),
   })
   const address = await wallet.getAddress()
   return {
