@@ -13,6 +13,12 @@ const contracts = {
   wethUsdcPair: '0x7852f1234c7540cB33D2a5117a5794ACEB204b96',
   usdtUsdcPair: '0xFa803697c45c71b3f0a249DB2a17D9bF2507eEEA',
   payRouter: '0x5FC8d32690cc91D4c39d9d3abcBD16989F875707',
+  entryPointV07: '0x0000000071727De22E5E9d8BAf0edAc6f37da032',
+  entryPointV08: '0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108',
+  accountFactory: '0x01dbbE7d8Dc355459a3F25488FF460A86Cf37d85',
+  multiOwnerAccountFactory: '0xDB310A8FF89425AEaCc84083A966b8485069c431',
+  simple7702Account: '0xe6Cae83BdE06E4c305530e199D7217f42808555B',
+  sponsorPaymaster: '0x2d16047575840FA28e4B119831EeD0526E3aAbaE',
 }
 /** Account 9 of the test mnemonic, the devnet relayer. */
 const relayer = '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720'
