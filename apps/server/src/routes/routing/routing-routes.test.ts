@@ -26,7 +26,6 @@ describe('/api/{provider}/chains and /tokens', () => {
           visible: true,
           nativeCurrency: { symbol: 'ETH', decimals: 18 },
           rpcUrl: 'http://127.0.0.1:8645',
-          bundlerUrl: 'http://127.0.0.1:8675',
           blockExplorerUrl: '',
           contracts: {
             router: '0x5FC8d32690cc91D4c39d9d3abcBD16989F875707',
@@ -43,7 +42,6 @@ describe('/api/{provider}/chains and /tokens', () => {
           visible: true,
           nativeCurrency: { symbol: 'AVAX', decimals: 18 },
           rpcUrl: 'http://127.0.0.1:8646',
-          bundlerUrl: 'http://127.0.0.1:8676',
           blockExplorerUrl: '',
           contracts: {
             router: '0x5FC8d32690cc91D4c39d9d3abcBD16989F875707',
