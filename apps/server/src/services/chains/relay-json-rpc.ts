@@ -5,6 +5,7 @@ import {
 } from '@quicklinks/core/api/json-rpc-relay'
 import { AppError } from '@quicklinks/core/app-error'
 import { recoverTransactionAddress, type TransactionSerialized } from 'viem'
+import { forwardJsonRpc } from './forward-json-rpc.ts'
 
 /** How long the relay waits for the node before it answers 503. */
 const relayTimeoutMs = 15_000
@@ -33,35 +34,14 @@ export async function relayJsonRpc(input: {
     })
   }
   if (request.method === 'eth_sendRawTransaction') await assertOwnTransaction(request, input.senderAddress)
-  const send = input.fetch ?? fetch
-  let answer: Response
-  try {
-    answer = await send(input.rpcUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: request.id,
-        method: request.method,
-        params: request.params ?? [],
-      }),
-      signal: AbortSignal.timeout(relayTimeoutMs),
-    })
-  } catch (cause) {
-    throw new AppError('SERVICE_UNAVAILABLE', {
-      message: `RPC relay: the node did not answer ${request.method}`,
-      userMessage: 'The network did not answer. Try again shortly.',
-      cause,
-    })
-  }
-  const body = (await answer.json().catch(() => null)) as RpcRelayResponse | null
-  if (body === null || typeof body !== 'object' || body.jsonrpc !== '2.0') {
-    throw new AppError('SERVICE_UNAVAILABLE', {
-      message: `RPC relay: the node answered ${answer.status} without JSON-RPC`,
-      userMessage: 'The network did not answer. Try again shortly.',
-    })
-  }
-  return body
+  return forwardJsonRpc({
+    url: input.rpcUrl,
+    request,
+    timeoutMs: relayTimeoutMs,
+    upstream: 'RPC relay: the node',
+    unavailableMessage: 'The network did not answer. Try again shortly.',
+    fetch: input.fetch,
+  })
 }
 
 async function assertOwnTransaction(request: RpcRelayRequest, senderAddress: string): Promise<void> {

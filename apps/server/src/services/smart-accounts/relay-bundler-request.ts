@@ -1,7 +1,7 @@
 import type { RpcRelayRequest, RpcRelayResponse } from '@quicklinks/core/api/json-rpc-relay'
 import { bundlerRelayedMethods } from '@quicklinks/core/api/smart-accounts'
-import { AppError } from '@quicklinks/core/app-error'
 import { type Address, getAddress, isAddressEqual, type PublicClient } from 'viem'
+import { forwardJsonRpc } from '../chains/forward-json-rpc.ts'
 import { findOwnAccountKind } from './find-own-account-kind.ts'
 import { JsonRpcError, jsonRpcErrorCodes } from './json-rpc-error.ts'
 import type { SmartAccountChain } from './list-smart-account-chains.ts'
@@ -40,35 +40,14 @@ export async function relayBundlerRequest(input: {
     })
   }
   if (methodsWithSender.has(request.method)) await assertOwnSender(input)
-  const send = input.fetch ?? fetch
-  let answer: Response
-  try {
-    answer = await send(chain.bundlerUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: request.id,
-        method: request.method,
-        params: request.params ?? [],
-      }),
-      signal: AbortSignal.timeout(bundlerTimeoutMs),
-    })
-  } catch (cause) {
-    throw new AppError('SERVICE_UNAVAILABLE', {
-      message: `Bundler relay: the bundler of chain ${chain.chainId} did not answer ${request.method}`,
-      userMessage: 'The bundler did not answer. Try again shortly.',
-      cause,
-    })
-  }
-  const body = (await answer.json().catch(() => null)) as RpcRelayResponse | null
-  if (body === null || typeof body !== 'object' || body.jsonrpc !== '2.0') {
-    throw new AppError('SERVICE_UNAVAILABLE', {
-      message: `Bundler relay: the bundler of chain ${chain.chainId} answered ${answer.status} without JSON-RPC`,
-      userMessage: 'The bundler did not answer. Try again shortly.',
-    })
-  }
-  return body
+  return forwardJsonRpc({
+    url: chain.bundlerUrl,
+    request,
+    timeoutMs: bundlerTimeoutMs,
+    upstream: `Bundler relay: the bundler of chain ${chain.chainId}`,
+    unavailableMessage: 'The bundler did not answer. Try again shortly.',
+    fetch: input.fetch,
+  })
 }
 
 async function assertOwnSender(input: {
