@@ -13,6 +13,7 @@ import { startDevnet } from '@quicklinks/devnet/start-devnet'
 import { parseEnv } from '@quicklinks/runtime/env'
 import { mnemonicToAccount } from 'viem/accounts'
 import { buildApp } from '../src/app.ts'
+import { printLatencyTable, summarizeLatencies } from './lib/latency-table.ts'
 
 const callsPerOperation = 200
 /** The three chains, then their bundlers. */
@@ -46,49 +47,6 @@ async function choosePorts(): Promise<number[]> {
     if (!ports.includes(port)) ports.push(port)
   }
   return ports
-}
-
-function percentile(sorted: number[], fraction: number): number {
-  if (sorted.length === 0) return Number.NaN
-  const index = Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)
-  return sorted[Math.max(0, index)] ?? Number.NaN
-}
-
-type Row = { operation: string; n: number; failed: number; median: number; p95: number }
-
-function summarize(operation: string, samples: number[], failed: number): Row {
-  const sorted = [...samples].sort((left, right) => left - right)
-  return {
-    operation,
-    n: samples.length,
-    failed,
-    median: percentile(sorted, 0.5),
-    p95: percentile(sorted, 0.95),
-  }
-}
-
-function printTable(rows: Row[]): void {
-  const header = ['operation', 'n', 'failed', 'median ms', 'p95 ms']
-  const cells = rows.map((row) => [
-    row.operation,
-    String(row.n),
-    String(row.failed),
-    row.median.toFixed(1),
-    row.p95.toFixed(1),
-  ])
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...cells.map((line) => line[column]?.length ?? 0)),
-  )
-  const format = (line: string[]) =>
-    line
-      .map((cell, column) =>
-        column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0),
-      )
-      .join('  ')
-  console.log(`\nRouting bench (devnet, in-process app, ${callsPerOperation} calls per operation)`)
-  console.log(format(header))
-  console.log(widths.map((width) => '-'.repeat(width)).join('  '))
-  for (const line of cells) console.log(format(line))
 }
 
 function tokenOf(chain: DevnetChainDeployment, symbol: string): string {
@@ -220,9 +178,9 @@ async function main(): Promise<void> {
       return ok
     })
 
-    printTable([
-      summarize('route build (POST /api/local/route)', routes.samples, routes.failed),
-      summarize('balances (GET /api/data/wallets/…/balances)', balances.samples, balances.failed),
+    printLatencyTable(`Routing bench (devnet, in-process app, ${callsPerOperation} calls per operation)`, [
+      summarizeLatencies('route build (POST /api/local/route)', routes.samples, routes.failed),
+      summarizeLatencies('balances (GET /api/data/wallets/…/balances)', balances.samples, balances.failed),
     ])
     for (const [what, failure] of [
       ['route', routeFailure || routes.firstFailure],

@@ -34,6 +34,7 @@ import { findFreePorts } from '../../../packages/devnet/test/find-free-ports.ts'
 import { buildApp } from '../src/app.ts'
 import { createSession } from '../src/services/sessions/create-session.ts'
 import { getOrCreateUser } from '../src/services/users/get-or-create-user.ts'
+import { printLatencyTable, summarizeLatencies } from './lib/latency-table.ts'
 
 const operations = 50
 const warmUps = 2
@@ -42,49 +43,6 @@ const csrfToken = 'Wr_pgTqEdsYsZfUtASL3WjVWSx2LuyWGlKad1PfksSA'
 const transferAmount = parseUnits('0.01', 6)
 /** Bench only: each operation's requests come from their own client address (TRUST_PROXY=1), so the per-IP route limits (60 paymaster calls a minute) do not throttle 50 operations. */
 const clientAddress = (index: number) => `10.16.${(index >> 8) & 255}.${index & 255}`
-
-type Row = { operation: string; n: number; failed: number; median: number; p95: number }
-
-function percentile(sorted: number[], fraction: number): number {
-  if (sorted.length === 0) return Number.NaN
-  const index = Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)
-  return sorted[Math.max(0, index)] ?? Number.NaN
-}
-
-function summarize(operation: string, samples: number[], failed: number): Row {
-  const sorted = [...samples].sort((left, right) => left - right)
-  return {
-    operation,
-    n: samples.length,
-    failed,
-    median: percentile(sorted, 0.5),
-    p95: percentile(sorted, 0.95),
-  }
-}
-
-function printTable(title: string, rows: Row[]): void {
-  const header = ['operation', 'n', 'failed', 'median ms', 'p95 ms']
-  const cells = rows.map((row) => [
-    row.operation,
-    String(row.n),
-    String(row.failed),
-    row.median.toFixed(1),
-    row.p95.toFixed(1),
-  ])
-  const widths = header.map((heading, column) =>
-    Math.max(heading.length, ...cells.map((line) => line[column]?.length ?? 0)),
-  )
-  const format = (line: string[]) =>
-    line
-      .map((cell, column) =>
-        column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0),
-      )
-      .join('  ')
-  console.log(`\n${title}`)
-  console.log(format(header))
-  console.log(widths.map((width) => '-'.repeat(width)).join('  '))
-  for (const line of cells) console.log(format(line))
-}
 
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'ql-bench-aa-'))
@@ -217,11 +175,11 @@ async function main(): Promise<void> {
     const expected = transferAmount * BigInt(warmUps + operations - failed)
     const ethBalance = await client.getBalance({ address: account.address })
 
-    printTable(
+    printLatencyTable(
       `Sponsored user operation bench (devnet chain ${chainId}, Alto, in-process app; through POST /api/paymaster and /api/bundler)`,
       [
-        summarize('sponsored USDC transfer, submit → included', submitToIncluded, failed),
-        summarize('sponsored USDC transfer, accepted → included', acceptedToIncluded, failed),
+        summarizeLatencies('sponsored USDC transfer, submit → included', submitToIncluded, failed),
+        summarizeLatencies('sponsored USDC transfer, accepted → included', acceptedToIncluded, failed),
       ],
     )
     console.log(
