@@ -13,6 +13,8 @@ import { startDevnet } from '@quicklinks/devnet/start-devnet'
 import { parseEnv } from '@quicklinks/runtime/env'
 import { mnemonicToAccount } from 'viem/accounts'
 import { buildApp } from '../src/app.ts'
+import { links } from '../src/db/schema.ts'
+import { getOrCreateUser } from '../src/services/users/get-or-create-user.ts'
 import { printLatencyTable, summarizeLatencies } from './lib/latency-table.ts'
 
 const callsPerOperation = 200
@@ -84,6 +86,7 @@ async function main(): Promise<void> {
       SIGNER_MASTER_KEY: '5e'.repeat(32),
     })
     app = await buildApp(config)
+    const db = app.db
     const chainOf = (chainId: number) => {
       const chain = devnet.deployment.chains.find((candidate) => candidate.chainId === chainId)
       if (!chain) throw new Error(`chain ${chainId} missing`)
@@ -127,6 +130,27 @@ async function main(): Promise<void> {
         fromAmount: '25000000',
       },
     ].map((body) => ({ ...body, fromAddress: payer, toAddress: receiver, slippage: 1 }))
+    // Every route pays a link (docs/decisions/0018): one link per target the bodies pay.
+    const owner = await getOrCreateUser(db, { address: receiver.toLowerCase() })
+    const routeRequests = await Promise.all(
+      routeBodies.map(async (body, index) => {
+        const [link] = await db
+          .insert(links)
+          .values({
+            userId: owner.id,
+            alias: `Bench link ${index}`,
+            aliasSlug: `bench-link-${index}`,
+            receiverAddress: receiver,
+            chain: String(body.toChain),
+            chainId: body.toChain,
+            tokenName: 'USDC',
+            tokenAddress: body.toToken.toLowerCase(),
+          })
+          .returning({ id: links.id })
+        if (!link) throw new Error('bench link not stored')
+        return { ...body, linkId: link.id }
+      }),
+    )
     const balanceChains = ['base', 'avalanche', 'arbitrum-one', '8453']
 
     const timeCalls = async (run: (index: number) => Promise<boolean>) => {
@@ -153,7 +177,7 @@ async function main(): Promise<void> {
       const response = await app?.inject({
         method: 'POST',
         url: '/api/local/route',
-        payload: routeBodies[index % routeBodies.length],
+        payload: routeRequests[index % routeRequests.length],
         cookies: { csrf_token: csrfToken },
         headers: { 'x-csrf-token': csrfToken },
         // Each call from its own address, as many payers would: the route limit is per IP.
