@@ -281,6 +281,108 @@ export const devnetSponsorPolicy: SponsorPolicyConfig = {
   dailyGasCapWei: 50_000_000_000_000_000n,
 }
 
+/**
+ * One Solana fee sponsorship policy (an entry of SOLANA_SPONSOR_POLICIES; docs/api.md#solana): the
+ * sponsor pays a transaction's fee when every instruction calls a listed program, the fee stays
+ * within `maxFeeLamports` and the user's fees today under it stay within `dailyFeeCapLamports`.
+ */
+export type SolanaSponsorPolicyConfig = {
+  /** What a client names in the fee-payer request (`policyId`). */
+  id: string
+  /** Base58 program ids every instruction's program must be one of. */
+  programs: readonly string[]
+  /** Lamports one transaction's fee (signatures plus priority fee) may reach. */
+  maxFeeLamports: bigint
+  /** Lamports of fees one user may be granted per UTC day under it. */
+  dailyFeeCapLamports: bigint
+}
+
+const solanaSponsorPoliciesShape =
+  'a JSON array of {id, programs: [base58 program ids], maxFeeLamports, dailyFeeCapLamports}'
+
+const base58AddressPattern = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/
+
+const lamportsSchema = z
+  .union(
+    [
+      z.string().regex(/^\d{1,20}$/, 'must be a whole number of lamports'),
+      z
+        .number()
+        .int('must be a whole number of lamports')
+        .min(0, 'must be a whole number of lamports')
+        .max(Number.MAX_SAFE_INTEGER, 'must be a whole number of lamports'),
+    ],
+    { error: 'must be a whole number of lamports' },
+  )
+  .transform((value) => BigInt(value))
+
+const solanaSponsorPolicyListSchema = z
+  .array(
+    z
+      .object({
+        id: z
+          .string({ error: 'must be a string' })
+          .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be 1 to 64 letters, digits, dots, hyphens or underscores'),
+        programs: z
+          .array(z.string().regex(base58AddressPattern, 'must be a base58 program id'), {
+            error: 'must be an array of base58 program ids',
+          })
+          .min(1),
+        maxFeeLamports: lamportsSchema,
+        dailyFeeCapLamports: lamportsSchema,
+      })
+      .strict(),
+    { error: `must be ${solanaSponsorPoliciesShape}` },
+  )
+  .superRefine((policies, context) => {
+    const seen = new Set<string>()
+    policies.forEach((policy, index) => {
+      if (seen.has(policy.id))
+        context.addIssue({ code: 'custom', path: [index, 'id'], message: 'id is given twice' })
+      seen.add(policy.id)
+    })
+  })
+
+/** SOLANA_SPONSOR_POLICIES: the Solana fee sponsor's policies. Unset: none (dev mode: `devnetSolanaSponsorPolicy`). */
+const solanaSponsorPoliciesSchema = jsonListSetting<SolanaSponsorPolicyConfig>(
+  solanaSponsorPoliciesShape,
+  solanaSponsorPolicyListSchema,
+)
+
+/** The id of the dev-mode Solana policy (SOLANA_SPONSOR_DEFAULT_POLICY's dev default). */
+export const devnetSolanaSponsorPolicyId = 'devnet-solana'
+
+/**
+ * Dev mode without SOLANA_SPONSOR_POLICIES: transfers of SOL and SPL tokens (System, Token,
+ * Token-2022, Associated Token and Compute Budget programs), at most 50,000 lamports of fee a
+ * transaction and 0.01 SOL of fees a user a day.
+ */
+export const devnetSolanaSponsorPolicy: SolanaSponsorPolicyConfig = {
+  id: devnetSolanaSponsorPolicyId,
+  programs: [
+    '11111111111111111111111111111111',
+    'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
+    'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb',
+    'ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL',
+    'ComputeBudget111111111111111111111111111111',
+  ],
+  maxFeeLamports: 50_000n,
+  dailyFeeCapLamports: 10_000_000n,
+}
+
+/** The base58 alphabet's value of each character, for checking SOLANA_SPONSOR_KEY's length. */
+function decodeBase58Length(value: string): number | undefined {
+  const alphabet = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
+  let number = 0n
+  for (const character of value) {
+    const digit = alphabet.indexOf(character)
+    if (digit < 0) return undefined
+    number = number * 58n + BigInt(digit)
+  }
+  const leadingZeros = value.length - value.replace(/^1+/, '').length
+  return leadingZeros + (number === 0n ? 0 : Math.ceil(number.toString(16).length / 2))
+}
+
 const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).optional(),
@@ -349,6 +451,22 @@ const environmentSchema = z.object({
   SPONSOR_DEFAULT_POLICY: z
     .string()
     .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be the id of a policy in SPONSOR_POLICIES')
+    .optional(),
+  SOLANA_RPC_URL: z
+    .string()
+    .regex(/^https?:\/\/\S+$/, 'must be the http(s) URL of a Solana JSON-RPC node')
+    .optional(),
+  SOLANA_SPONSOR_KEY: z
+    .string()
+    .refine(
+      (value) => decodeBase58Length(value) === 64,
+      'must be a 64-byte Solana secret key in base58 (the secret seed then the public key, as `solana-keygen` and wallets export it)',
+    )
+    .optional(),
+  SOLANA_SPONSOR_POLICIES: solanaSponsorPoliciesSchema,
+  SOLANA_SPONSOR_DEFAULT_POLICY: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, 'must be the id of a policy in SOLANA_SPONSOR_POLICIES')
     .optional(),
 })
 
@@ -468,6 +586,22 @@ export type ServerConfig = {
   sponsorPolicies: readonly SponsorPolicyConfig[]
   /** The policy the web app asks for (SPONSOR_DEFAULT_POLICY; dev mode: devnet-wallet), or null. */
   sponsorDefaultPolicyId: string | null
+  /**
+   * SOLANA_RPC_URL: the Solana JSON-RPC node POST /api/solana relays to. Optional so hand-built
+   * configs have none; without it the endpoint runs on the in-process LiteSVM when `solanaDevnet`.
+   */
+  solanaRpcUrl?: string | undefined
+  /** The in-process LiteSVM answers POST /api/solana: dev mode without SOLANA_RPC_URL (and tests). */
+  solanaDevnet?: boolean
+  /**
+   * SOLANA_SPONSOR_KEY: the fee sponsor's 64-byte secret key in base58. On the LiteSVM without it, a
+   * key generated once into `${dataDir}/solana-sponsor.key` (mode 0600); otherwise nothing is sponsored.
+   */
+  solanaSponsorKey?: string | undefined
+  /** The Solana fee sponsor's policies (SOLANA_SPONSOR_POLICIES); dev mode without it: `devnetSolanaSponsorPolicy`. */
+  solanaSponsorPolicies?: readonly SolanaSponsorPolicyConfig[]
+  /** The Solana policy the web app asks for (SOLANA_SPONSOR_DEFAULT_POLICY; dev mode: devnet-solana), or null. */
+  solanaSponsorDefaultPolicyId?: string | null
 }
 
 /** A chain's smart-account contract addresses from the environment (each optional). */
@@ -543,7 +677,28 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     smartAccountContracts: parseSmartAccountContracts(source),
     paymasterSignerKey: env.PAYMASTER_SIGNER_KEY as `0x${string}` | undefined,
     ...parseSponsorPolicies(env),
+    solanaRpcUrl: env.SOLANA_RPC_URL,
+    solanaDevnet: env.DEV_MODE && env.SOLANA_RPC_URL === undefined,
+    solanaSponsorKey: env.SOLANA_SPONSOR_KEY,
+    ...parseSolanaSponsorPolicies(env),
   }
+}
+
+/** SOLANA_SPONSOR_POLICIES (dev mode default `devnetSolanaSponsorPolicy`) and SOLANA_SPONSOR_DEFAULT_POLICY, checked against each other. */
+function parseSolanaSponsorPolicies(
+  env: z.infer<typeof environmentSchema>,
+): Required<Pick<ServerConfig, 'solanaSponsorPolicies' | 'solanaSponsorDefaultPolicyId'>> {
+  const isDevDefault = env.SOLANA_SPONSOR_POLICIES.length === 0 && env.DEV_MODE
+  const policies = isDevDefault ? [devnetSolanaSponsorPolicy] : env.SOLANA_SPONSOR_POLICIES
+  const defaultPolicyId =
+    env.SOLANA_SPONSOR_DEFAULT_POLICY ??
+    (isDevDefault ? devnetSolanaSponsorPolicyId : (policies[0]?.id ?? null))
+  if (defaultPolicyId !== null && !policies.some((policy) => policy.id === defaultPolicyId)) {
+    throw new Error(
+      `Invalid environment:\n  SOLANA_SPONSOR_DEFAULT_POLICY: ${JSON.stringify(defaultPolicyId)} is not the id of a policy in SOLANA_SPONSOR_POLICIES`,
+    )
+  }
+  return { solanaSponsorPolicies: policies, solanaSponsorDefaultPolicyId: defaultPolicyId }
 }
 
 /** SPONSOR_POLICIES (dev mode default `devnetSponsorPolicy`) and SPONSOR_DEFAULT_POLICY, checked against each other. */
@@ -705,6 +860,16 @@ function findMissingProductionSettings(
   if (env.SPONSOR_POLICIES.length > 0 && env.PAYMASTER_SIGNER_KEY === undefined) {
     problems.push(
       '  PAYMASTER_SIGNER_KEY: required in production when SPONSOR_POLICIES is set (the key your SponsorPaymaster trusts to sign sponsored operations)',
+    )
+  }
+  if (env.SOLANA_SPONSOR_POLICIES.length > 0 && env.SOLANA_SPONSOR_KEY === undefined) {
+    problems.push(
+      '  SOLANA_SPONSOR_KEY: required in production when SOLANA_SPONSOR_POLICIES is set (the base58 secret key of the account that pays sponsored Solana fees)',
+    )
+  }
+  if (env.SOLANA_SPONSOR_POLICIES.length > 0 && env.SOLANA_RPC_URL === undefined) {
+    problems.push(
+      '  SOLANA_RPC_URL: required in production when SOLANA_SPONSOR_POLICIES is set (the Solana JSON-RPC node sponsored transactions go to)',
     )
   }
   if (env.DEVNET_DEPLOYMENT_FILE === undefined) {
