@@ -298,6 +298,28 @@ export const sponsorGasGrants = pgTable(
   (table) => [primaryKey({ columns: [table.userId, table.policyId, table.day] })],
 )
 
+/**
+ * Solana fees the sponsor paid for a user under a policy on a UTC day (docs/api.md#solana): what the
+ * policy's daily cap counts, one row per user, policy and day, grown by a conditional upsert.
+ */
+export const solanaFeeGrants = pgTable(
+  'solana_fee_grants',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    policyId: text('policy_id').notNull(),
+    /** The UTC day (YYYY-MM-DD) the grants count against. */
+    day: date('day', { mode: 'string' }).notNull(),
+    /** Lamports of fees granted that day: each transaction's signature fees plus its priority fee. */
+    grantedLamports: numeric('granted_lamports', { precision: 20, scale: 0 }).notNull(),
+    /** How many transactions were granted that day. */
+    grants: integer('grants').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.policyId, table.day] })],
+)
+
 export type User = typeof users.$inferSelect
 export type Link = typeof links.$inferSelect
 export type Session = typeof sessions.$inferSelect
