@@ -19,6 +19,7 @@ const wallet = vi.hoisted(() => ({ logoutWallet: vi.fn(async () => {}) }))
 vi.mock('../features/auth/wallet-session', () => ({
   ...wallet,
   useWalletStatus: () => 'DISCONNECTED',
+  useWalletSolanaAddress: () => null,
   WalletSessionError: class WalletSessionError extends Error {},
   // Settings' sign-in methods and the sign-in panel's providers read the wallet; none here.
   listWalletAuthMethods: vi.fn(async () => ({ email: null, phone: null, passkeys: [], oauthProviders: [] })),

@@ -16,19 +16,23 @@ export function formatAddress(address: string): string {
 
 /**
  * A wallet address in a monospace face with a copy button (docs/product.md#addresses-and-hashes): masked 6…4
- * by default, the full address on hover and in the clipboard. A copy confirms in place (a check),
- * to screen readers (aria-live) and with the 'Address Copied' toast; a failing copy is silent.
+ * by default, the full address on hover and in the clipboard (and, masked, as the copy button's
+ * description for screen readers). A copy confirms in place (a check), to screen readers
+ * (aria-live) and with the 'Address Copied' toast; a failing copy is silent.
  */
 export function WalletAddress({
   address,
   isMasked = true,
   copyLabel = 'Copy address',
+  copiedDescription = 'Your wallet address has been copied to your clipboard.',
   className,
 }: {
   address: string
   isMasked?: boolean
   /** The copy button's accessible name, where a screen shows more than one address. */
   copyLabel?: string
+  /** The copy toast's description, where the address is not the wallet's (EVM) address. */
+  copiedDescription?: string
   className?: string
 }) {
   const full = formatAddress(address)
@@ -49,7 +53,7 @@ export function WalletAddress({
     setIsCopied(true)
     toast({
       title: 'Address Copied',
-      description: 'Your wallet address has been copied to your clipboard.',
+      description: copiedDescription,
       duration: copyConfirmationMs,
     })
   }
@@ -72,6 +76,8 @@ export function WalletAddress({
         size="icon"
         className="-my-2 text-muted hover:text-fg"
         aria-label={copyLabel}
+        // Masked, the full address is the button's accessible description (read after its name).
+        title={isMasked ? full : undefined}
         onClick={() => void copy()}
       >
         {isCopied ? <Check aria-hidden="true" className="text-success" /> : <Copy aria-hidden="true" />}

@@ -27,8 +27,12 @@ export class WalletSessionError extends Error {
  */
 const logoutFrameTimeoutMs = 3000
 
-// Mirrors the SDK store's status, so components can subscribe before the SDK has loaded.
-const useStatusMirror = create<{ status: WalletStatus }>()(() => ({ status: 'INITIALIZING' }))
+// Mirrors the SDK store's status and the signer user's Solana address, so components can
+// subscribe before the SDK has loaded.
+const useStatusMirror = create<{ status: WalletStatus; solanaAddress: string | null }>()(() => ({
+  status: 'INITIALIZING',
+  solanaAddress: null,
+}))
 
 let signerStore: Promise<SignerStore> | undefined
 
@@ -47,8 +51,10 @@ export function loadSignerStore(): Promise<SignerStore> {
       getHeaders: getCsrfHeaders,
     })
     const store = createSignerStore({ client })
-    useStatusMirror.setState({ status: store.getState().status })
-    store.subscribe((state) => useStatusMirror.setState({ status: state.status }))
+    const mirror = (state: ReturnType<SignerStore['getState']>) =>
+      useStatusMirror.setState({ status: state.status, solanaAddress: state.user?.solanaAddress ?? null })
+    mirror(store.getState())
+    store.subscribe(mirror)
     return store
   })().catch((error: unknown) => {
     signerStore = undefined
@@ -75,6 +81,17 @@ export function useWalletStatus(): WalletStatus {
     loadSignerStore().catch((error: unknown) => console.error('Could not load the wallet', error))
   }, [])
   return useStatusMirror((state) => state.status)
+}
+
+/**
+ * The signed-in wallet user's Solana address (base58), or null: signed out, not loaded yet, or an
+ * account created before Solana addresses existed. Loads the SDK on first use.
+ */
+export function useWalletSolanaAddress(): string | null {
+  useEffect(() => {
+    loadSignerStore().catch((error: unknown) => console.error('Could not load the wallet', error))
+  }, [])
+  return useStatusMirror((state) => state.solanaAddress)
 }
 
 /** Sends a sign-in code (or a magic link with the code) to an e-mail address. Rejects with the signer's message. */

@@ -1,15 +1,20 @@
-import { render, screen, within } from '@testing-library/react'
+import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { createMemoryRouter, RouterProvider } from 'react-router'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { AppProviders } from '../../app/providers'
 import { createQueryClient } from '../../app/query-client'
 import { sendJson, setPageUrl, startTestServer, type TestServer } from '../../test/test-server'
+import { dismissToast } from '../../ui/use-toast'
 import type { SessionUser } from '../auth/session'
 import { SettingsScreen } from './settings-screen'
+
+// The signer user's Solana address, as the SDK's store holds it (null: an account without one).
+const signer = vi.hoisted(() => ({ solanaAddress: null as string | null }))
 
 vi.mock('../auth/wallet-session', () => ({
   logoutWallet: vi.fn(async () => {}),
   useWalletStatus: () => 'CONNECTED',
+  useWalletSolanaAddress: () => signer.solanaAddress,
   exportWalletInto: vi.fn(async () => {}),
   // The signer's contacts: the e-mail was changed since the app session began.
   listWalletAuthMethods: vi.fn(async () => ({
@@ -29,6 +34,10 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await server.close()
+})
+afterEach(() => {
+  signer.solanaAddress = null
+  act(() => dismissToast())
 })
 
 /** Renders /settings for `user`, as GET /api/auth/me answers it. */
@@ -92,5 +101,45 @@ describe('settings', () => {
     const methods = screen.getByRole('region', { name: 'Sign-in methods' })
     expect(await within(methods).findByText('+14155550100')).toBeTruthy()
     expect(within(methods).getByRole('button', { name: 'Change phone number' })).toBeTruthy()
+  })
+
+  it("shows the user's Solana address masked 6…4, in full on hover, and copies it in full", async () => {
+    const solanaAddress = '7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV'
+    signer.solanaAddress = solanaAddress
+    renderSettings({
+      id: '5f0c7a52-3b1e-4c9a-9d2f-8e6b1a4c7d30',
+      address,
+      email: 'ada@example.com',
+      username: 'ada_l',
+      createdAt,
+    })
+    await screen.findByText('0x71C7…976F')
+    const row = accountRow('Solana address')
+    const masked = within(row).getByText('7EcDhS…FLtV')
+    expect(masked.getAttribute('title')).toBe(solanaAddress)
+    // Masked on the page: the middle of the address is nowhere in the text.
+    expect(document.body.textContent).not.toContain(solanaAddress.slice(6, -4))
+    const copy = within(row).getByRole('button', { name: 'Copy Solana address' })
+    // Screen readers hear the full address as the button's description.
+    expect(copy.getAttribute('title')).toBe(solanaAddress)
+    fireEvent.click(copy)
+    expect(await screen.findByText('Address Copied')).toBeTruthy()
+    expect(screen.getByText('Your Solana address has been copied to your clipboard.')).toBeTruthy()
+    expect(await navigator.clipboard.readText()).toBe(solanaAddress)
+    // The wallet (EVM) address keeps its own row and copy button.
+    expect(within(accountRow('Wallet address')).getByRole('button', { name: 'Copy address' })).toBeTruthy()
+  })
+
+  it('shows no Solana row for an account without a Solana address', async () => {
+    renderSettings({
+      id: '5f0c7a52-3b1e-4c9a-9d2f-8e6b1a4c7d30',
+      address,
+      email: 'ada@example.com',
+      username: 'ada_l',
+      createdAt,
+    })
+    await screen.findByText('0x71C7…976F')
+    expect(screen.queryByText('Solana address')).toBeNull()
+    expect(screen.queryByRole('button', { name: 'Copy Solana address' })).toBeNull()
   })
 })

@@ -7,6 +7,7 @@ import { Card } from '../../ui/card'
 import { classNames } from '../../ui/class-names'
 import { WalletAddress } from '../../ui/wallet-address'
 import { useLogout, useSession } from '../auth/session'
+import { useWalletSolanaAddress } from '../auth/wallet-session'
 import { ExportWalletDialog } from './export-wallet-dialog'
 import { LinkedAccountsSection } from './linked-accounts-section'
 import { PasskeysSection } from './passkeys-section'
@@ -21,7 +22,7 @@ const themeOptions: Record<ThemePreference, { label: string; icon: typeof Sun }>
   system: { label: 'System', icon: Monitor },
 }
 
-/** /settings, the Settings tab: the account and its wallet (copy, export), appearance, logout. */
+/** /settings, the Settings tab: the account and its wallet addresses (EVM, Solana; copy), export, appearance, logout. */
 export function SettingsScreen() {
   const { user } = useSession()
   const logout = useLogout()
@@ -29,6 +30,8 @@ export function SettingsScreen() {
   const preference = useThemeStore((state) => state.preference)
   const setPreference = useThemeStore((state) => state.setPreference)
   const address = typeof user?.address === 'string' ? user.address : undefined
+  // The signer user's Solana account; an account from before Solana addresses has none.
+  const solanaAddress = useWalletSolanaAddress()
   // The signer's answer wins once read: the app session learns a changed e-mail only at the next sign-in.
   const { methods } = useAuthMethods()
   const sessionEmail = typeof user?.email === 'string' ? user.email : undefined
@@ -80,6 +83,19 @@ export function SettingsScreen() {
               )}
             </dd>
           </div>
+          {solanaAddress === null || solanaAddress.length === 0 ? null : (
+            <div className="flex min-h-11 flex-wrap items-center justify-between gap-x-2">
+              <dt className="text-muted">Solana address</dt>
+              <dd>
+                <WalletAddress
+                  address={solanaAddress}
+                  copyLabel="Copy Solana address"
+                  copiedDescription="Your Solana address has been copied to your clipboard."
+                  className="-mr-2"
+                />
+              </dd>
+            </div>
+          )}
         </dl>
       </Card>
 
