@@ -170,55 +170,36 @@ export const multiOwnerRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async
     )
   }
 
-  // add / delete: the session's approval of a prepared activity, or a member's signed approval.
-  for (const [route, path, type, summary] of [
+  // add / delete: the session's approval of a prepared activity; update-root-quorum /
+  // sign-raw-payload: asked by the session (its approval counted). At each of the four paths a
+  // member's signed approval is counted too, and the activity runs at quorum.
+  for (const [route, path, type, bySession, summary] of [
     [
       stamped.add,
       signerActivities.multiOwnerAdd.path,
       signerActivities.multiOwnerAdd.type,
+      'approve',
       'Approves a prepared member addition (the session, or a member by signature); runs it at quorum',
     ],
     [
       stamped.delete,
       signerActivities.multiOwnerDelete.path,
       signerActivities.multiOwnerDelete.type,
+      'approve',
       'Approves a prepared member removal (the session, or a member by signature); runs it at quorum',
     ],
-  ] as const) {
-    app.post(
-      `/${path}`,
-      {
-        schema: {
-          summary,
-          tags: ['signer', 'multi-owner'],
-          body: stampedOrApprovalBodySchema,
-          response: { 200: activityResponseSchema },
-        },
-        preHandler: verifyStampIfStamped(route),
-      },
-      async (request) => {
-        const activity =
-          'approval' in request.body
-            ? await approveWithMemberSignature(context, request.body.approval, type)
-            : await approveWithSession(context, route.getVerified(request), type)
-        return { activity: toActivityResponse(activity, { withResult: true }) }
-      },
-    )
-  }
-
-  // update-root-quorum / sign-raw-payload: asked by the session (its approval counted), then
-  // approved by members' signatures at the same path.
-  for (const [route, path, type, summary] of [
     [
       stamped.updateRootQuorum,
       signerActivities.multiOwnerUpdateRootQuorum.path,
       signerActivities.multiOwnerUpdateRootQuorum.type,
+      'propose',
       'Changes the root quorum threshold once the quorum approves (a member by signature at the same path)',
     ],
     [
       stamped.signRawPayload,
       signerActivities.multiOwnerSignRawPayload.path,
       signerActivities.multiOwnerSignRawPayload.type,
+      'propose',
       "Signs a hash with the organization's wallet key once the quorum approves",
     ],
   ] as const) {
@@ -237,7 +218,12 @@ export const multiOwnerRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async
         const activity =
           'approval' in request.body
             ? await approveWithMemberSignature(context, request.body.approval, type)
-            : await proposeQuorumActivity(context, route.getVerified(request), { type, walletApproves: true })
+            : bySession === 'approve'
+              ? await approveWithSession(context, route.getVerified(request), type)
+              : await proposeQuorumActivity(context, route.getVerified(request), {
+                  type,
+                  walletApproves: true,
+                })
         return { activity: toActivityResponse(activity, { withResult: true }) }
       },
     )
