@@ -7,6 +7,7 @@ import type {
   ExportKind,
   ExportTarget,
 } from '@quicklinks/protocol/frame-only-activities'
+import { address } from '@solana/kit'
 import type { Hex, LocalAccount } from 'viem'
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import { createFrameStamper } from './create-frame-stamper.ts'
@@ -46,6 +47,7 @@ import type {
   StoredError,
   WhoamiResult,
 } from './signer-types.ts'
+import { createSolanaSigner, type SolanaSigner } from './solana/solana-signer.ts'
 import type { Stamper } from './stamper.ts'
 import { createWalletError, toStoredError } from './wallet-error.ts'
 
@@ -231,6 +233,14 @@ export type SignerState = {
   toViemAccount(): LocalAccount
   /** Signs bytes with the Solana account: a 64-byte ed25519 signature. */
   signSolanaMessage(message: Uint8Array): Promise<Uint8Array>
+  /**
+   * The signed-in user's Solana account as a `@solana/kit` message and transaction signer
+   * (docs/signer.md#solana-signing); the same object while the same account is signed in. Every
+   * signature is one `sign-payload` activity. Throws 'Must be authenticated!' when signed out and
+   * 'No Solana address available for the user' for a user without one, now and again at each
+   * signing (also 'Must be authenticated!' once another account is signed in instead).
+   */
+  toSolanaSigner(): SolanaSigner
 }
 
 export type SignerStore = StoreApi<SignerState> & {
@@ -314,6 +324,7 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
     createFrameStamper({ frameUrl: async () => (await client.getSignerConfig()).authFrameUrl })
 
   let temporarySession: TemporarySession | null = null
+  let solanaSigner: SolanaSigner | undefined
   let expiryTimer: ReturnType<typeof setTimeout> | undefined
 
   const initial = storage ? readPersistedSession(storage, storageKey, now()) : null
@@ -835,6 +846,25 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
         )
         // Solana signatures are truncated to 64 bytes.
         return hexToBytes(signature.slice(2)).slice(0, 64)
+      },
+
+      toSolanaSigner() {
+        const user = requireUser('Must be authenticated!')
+        const solanaAddress = user.solanaAddress
+        if (!solanaAddress) throw createWalletError('No Solana address available for the user')
+        if (solanaSigner?.address === solanaAddress) return solanaSigner
+        solanaSigner = createSolanaSigner({
+          address: address(solanaAddress),
+          signBytes: async (bytes) => {
+            // Checked again at each signing: the session may have ended, or another account begun.
+            const current = requireUser('Must be authenticated!')
+            if (current.solanaAddress && current.solanaAddress !== solanaAddress) {
+              throw createWalletError('Must be authenticated!', { code: 'UNAUTHORIZED' })
+            }
+            return get().signSolanaMessage(bytes)
+          },
+        })
+        return solanaSigner
       },
     }
   })
