@@ -60,6 +60,31 @@ test.describe('wallet export', () => {
     await expect(page.getByText('Address copied', { exact: true })).toBeAttached()
     const copied = await page.evaluate(() => navigator.clipboard.readText())
     expect(copied.toLowerCase()).toBe(address.toLowerCase())
+
+    // The wallet's Solana account (the signer user the SDK persisted), masked the same way.
+    const signerUser = await page.evaluate(() => {
+      const stored = JSON.parse(localStorage.getItem('quicklinks:signer') ?? '{}') as {
+        state?: { user?: { address?: string; solanaAddress?: string | null } }
+      }
+      return stored.state?.user
+    })
+    expect(signerUser?.address?.toLowerCase()).toBe(address.toLowerCase())
+    const solanaAddress = signerUser?.solanaAddress
+    expect(solanaAddress).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)
+    if (typeof solanaAddress !== 'string') throw new Error('no Solana address')
+    const solanaRow = page.locator('dl > div', { has: page.locator('dt', { hasText: 'Solana address' }) })
+    await expect(solanaRow.locator('dd')).toHaveText(
+      `${solanaAddress.slice(0, 6)}…${solanaAddress.slice(-4)}`,
+    )
+    await expect(page.getByRole('main')).not.toContainText(solanaAddress.slice(6, -4))
+    const copySolana = solanaRow.getByRole('button', { name: 'Copy Solana address' })
+    await expect(copySolana).toHaveAccessibleDescription(solanaAddress)
+    // Keyboard: the copy button takes the focus and copies with Enter.
+    await copySolana.focus()
+    await expect(copySolana).toBeFocused()
+    await page.keyboard.press('Enter')
+    await expect(page.getByText('Your Solana address has been copied to your clipboard.')).toBeVisible()
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(solanaAddress)
     await expectNoSeriousAxeViolations(page)
     expect(consoleErrors).toEqual([])
   })

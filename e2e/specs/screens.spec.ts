@@ -71,6 +71,10 @@ for (const viewport of screenViewports) {
       await page.getByRole('button', { name: 'Continue to dashboard' }).click()
       await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Settings' }).click()
       await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible()
+      // The signer gives every new user a Solana account: its row shows the base58 address masked 6…4.
+      const solanaRow = page.locator('dl > div', { has: page.locator('dt', { hasText: 'Solana address' }) })
+      await expect(solanaRow.locator('dd')).toHaveText(/^[1-9A-HJ-NP-Za-km-z]{6}…[1-9A-HJ-NP-Za-km-z]{4}$/)
+      await expect(solanaRow.getByRole('button', { name: 'Copy Solana address' })).toBeVisible()
       await checkScreen(page, `settings-${suffix}`)
 
       await page.getByRole('button', { name: 'Export wallet' }).click()
