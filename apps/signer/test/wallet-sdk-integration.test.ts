@@ -27,8 +27,35 @@ import { createKeyStamper } from '@quicklinks/wallet/create-key-stamper'
 import { createSignerClient, type ExportResult } from '@quicklinks/wallet/signer-client'
 import { createSignerStore, type SignerStore } from '@quicklinks/wallet/signer-store'
 import { createSmartWallet } from '@quicklinks/wallet/smart-accounts/create-smart-wallet'
+import { signSponsoredSolanaTransaction } from '@quicklinks/wallet/solana/solana-fee-payer'
 import { base58 } from '@scure/base'
+import {
+  appendTransactionMessageInstruction,
+  compileTransaction,
+  createTransactionMessage,
+  generateKeyPairSigner,
+  lamports,
+  none,
+  partiallySignTransaction,
+  pipe,
+  type Address as SolanaAddress,
+  setTransactionMessageFeePayer,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+} from '@solana/kit'
+import { getTransferSolInstruction } from '@solana-program/system'
+import {
+  AccountState,
+  getMintEncoder,
+  getTokenDecoder,
+  getTokenEncoder,
+  getTransferInstruction,
+  TOKEN_PROGRAM_ADDRESS,
+} from '@solana-program/token'
+import { eq } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
+import { FailedTransactionMetadata, LiteSVM } from 'litesvm'
 import {
   createTestClient,
   http,
@@ -45,6 +72,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildSignerApp } from '../src/build-signer-app.ts'
 import { openExportBundle } from '../src/crypto/bundles/open-export-bundle.ts'
 import { migrateSignerDatabase } from '../src/db/migrate-signer-database.ts'
+import { signerActivities } from '../src/db/signer-schema.ts'
 
 type Mail = { to: string; subject: string; text: string; html: string }
 
@@ -117,6 +145,52 @@ afterAll(async () => {
   await database?.close()
 })
 
+/** The signed-in user's finished signing activities at the signer. */
+async function countSigningActivities(): Promise<number> {
+  const orgId = store.getState().user?.orgId ?? ''
+  const rows = await database.db
+    .select({ type: signerActivities.type })
+    .from(signerActivities)
+    .where(eq(signerActivities.organizationId, orgId))
+  return rows.filter((row) => row.type === 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2').length
+}
+
+function expectExecuted(result: ReturnType<LiteSVM['sendTransaction']>): void {
+  if (result instanceof FailedTransactionMetadata) throw new Error(`transaction failed: ${result.toString()}`)
+}
+
+/** An initialised SPL token account, written straight into the SVM. */
+function setTokenAccount(
+  svm: LiteSVM,
+  input: { address: SolanaAddress; mint: SolanaAddress; owner: SolanaAddress; amount: bigint },
+): void {
+  svm.setAccount({
+    address: input.address,
+    data: new Uint8Array(
+      getTokenEncoder().encode({
+        mint: input.mint,
+        owner: input.owner,
+        amount: input.amount,
+        delegate: none(),
+        state: AccountState.Initialized,
+        isNative: none(),
+        delegatedAmount: 0n,
+        closeAuthority: none(),
+      }),
+    ),
+    executable: false,
+    lamports: lamports(svm.minimumBalanceForRentExemption(165n)),
+    programAddress: TOKEN_PROGRAM_ADDRESS,
+    space: 165n,
+  })
+}
+
+function readTokenAmount(svm: LiteSVM, address: SolanaAddress): bigint {
+  const account = svm.getAccount(address)
+  if (!account.exists) throw new Error(`no token account ${address}`)
+  return getTokenDecoder().decode(account.data).amount
+}
+
 const email = 'ada@example.com'
 const newEmail = 'ada.lovelace@example.com'
 
@@ -187,6 +261,176 @@ describe('wallet SDK on the real signer', () => {
     const solanaAddress = store.getState().user?.solanaAddress ?? ''
     expect(signature).toHaveLength(64)
     expect(ed25519.verify(signature, message, base58.decode(solanaAddress))).toBe(true)
+  })
+
+  it('signs legacy and version-0 transactions with its kit signer that execute on LiteSVM, one activity each', async () => {
+    const svm = new LiteSVM()
+    const signer = store.getState().toSolanaSigner()
+    const recipient = await generateKeyPairSigner()
+    svm.airdrop(signer.address, lamports(1_000_000_000n))
+    const activitiesBefore = await countSigningActivities()
+    const transfer = getTransferSolInstruction({
+      source: signer,
+      destination: recipient.address,
+      amount: 1_000_000n,
+    })
+    const legacy = pipe(
+      createTransactionMessage({ version: 'legacy' }),
+      (draft) => setTransactionMessageFeePayerSigner(signer, draft),
+      (draft) => svm.setTransactionMessageLifetimeUsingLatestBlockhash(draft),
+      (draft) => appendTransactionMessageInstruction(transfer, draft),
+    )
+    const versioned = pipe(
+      createTransactionMessage({ version: 0 }),
+      (draft) => setTransactionMessageFeePayerSigner(signer, draft),
+      (draft) => svm.setTransactionMessageLifetimeUsingLatestBlockhash(draft),
+      (draft) => appendTransactionMessageInstruction(transfer, draft),
+    )
+    for (const transaction of [
+      await signTransactionMessageWithSigners(legacy),
+      await signTransactionMessageWithSigners(versioned),
+    ]) {
+      const before = svm.getBalance(signer.address) ?? 0n
+      expectExecuted(svm.sendTransaction(transaction))
+      // The user paid the transfer and 5,000 lamports for its one signature.
+      expect(svm.getBalance(signer.address)).toBe(before - 1_000_000n - 5_000n)
+    }
+    expect(svm.getBalance(recipient.address)).toBe(2_000_000n)
+    expect((await countSigningActivities()) - activitiesBefore).toBe(2)
+  })
+
+  it('a transaction changed after the SDK signed it does not execute', async () => {
+    const svm = new LiteSVM()
+    const signer = store.getState().toSolanaSigner()
+    const recipient = await generateKeyPairSigner()
+    svm.airdrop(signer.address, lamports(1_000_000_000n))
+    const message = pipe(
+      createTransactionMessage({ version: 0 }),
+      (draft) => setTransactionMessageFeePayerSigner(signer, draft),
+      (draft) => svm.setTransactionMessageLifetimeUsingLatestBlockhash(draft),
+      (draft) =>
+        appendTransactionMessageInstruction(
+          getTransferSolInstruction({ source: signer, destination: recipient.address, amount: 1_000_000n }),
+          draft,
+        ),
+    )
+    const signed = await signTransactionMessageWithSigners(message)
+    // The same signature over a message sending 100 times as much.
+    const raised = compileTransaction(
+      pipe(
+        createTransactionMessage({ version: 0 }),
+        (draft) => setTransactionMessageFeePayerSigner(signer, draft),
+        (draft) => setTransactionMessageLifetimeUsingBlockhash(message.lifetimeConstraint, draft),
+        (draft) =>
+          appendTransactionMessageInstruction(
+            getTransferSolInstruction({
+              source: signer,
+              destination: recipient.address,
+              amount: 100_000_000n,
+            }),
+            draft,
+          ),
+      ),
+    )
+    const tampered = { ...raised, signatures: signed.signatures }
+    expect(svm.sendTransaction(tampered)).toBeInstanceOf(FailedTransactionMetadata)
+    expect(svm.getBalance(recipient.address)).toBeNull()
+  })
+
+  it('a user with 0 SOL sends SPL tokens, the sponsor (fee payer, signing first) paying the fee', async () => {
+    const svm = new LiteSVM()
+    const signer = store.getState().toSolanaSigner()
+    const sponsor = await generateKeyPairSigner()
+    svm.airdrop(sponsor.address, lamports(1_000_000_000n))
+    const mint = await generateKeyPairSigner()
+    const source = await generateKeyPairSigner()
+    const destination = await generateKeyPairSigner()
+    const recipient = await generateKeyPairSigner()
+    svm.setAccount({
+      address: mint.address,
+      data: new Uint8Array(
+        getMintEncoder().encode({
+          mintAuthority: none(),
+          supply: 1_000n,
+          decimals: 0,
+          isInitialized: true,
+          freezeAuthority: none(),
+        }),
+      ),
+      executable: false,
+      lamports: lamports(svm.minimumBalanceForRentExemption(82n)),
+      programAddress: TOKEN_PROGRAM_ADDRESS,
+      space: 82n,
+    })
+    setTokenAccount(svm, {
+      address: source.address,
+      mint: mint.address,
+      owner: signer.address,
+      amount: 1_000n,
+    })
+    setTokenAccount(svm, {
+      address: destination.address,
+      mint: mint.address,
+      owner: recipient.address,
+      amount: 0n,
+    })
+    expect(svm.getBalance(signer.address)).toBeNull()
+
+    const sent = compileTransaction(
+      pipe(
+        createTransactionMessage({ version: 0 }),
+        (draft) => setTransactionMessageFeePayer(sponsor.address, draft),
+        (draft) => svm.setTransactionMessageLifetimeUsingLatestBlockhash(draft),
+        (draft) =>
+          appendTransactionMessageInstruction(
+            getTransferInstruction({
+              source: source.address,
+              destination: destination.address,
+              authority: signer,
+              amount: 300n,
+            }),
+            draft,
+          ),
+      ),
+    )
+    // The sponsor signs first, as the fee-payer endpoint answers; then the user through the SDK.
+    const sponsored = await partiallySignTransaction([sponsor.keyPair], sent)
+    const signed = await signSponsoredSolanaTransaction({
+      signer,
+      transaction: sponsored,
+      sentTransaction: sent,
+    })
+    expectExecuted(svm.sendTransaction(signed.transaction))
+    expect(svm.getBalance(sponsor.address)).toBe(1_000_000_000n - 10_000n)
+    expect(svm.getBalance(signer.address)).toBeNull()
+    expect(readTokenAmount(svm, source.address)).toBe(700n)
+    expect(readTokenAmount(svm, destination.address)).toBe(300n)
+  })
+
+  it('a sponsored lamport transfer changes the user’s lamports by the amount only', async () => {
+    const svm = new LiteSVM()
+    const signer = store.getState().toSolanaSigner()
+    const sponsor = await generateKeyPairSigner()
+    const recipient = await generateKeyPairSigner()
+    svm.airdrop(sponsor.address, lamports(1_000_000_000n))
+    svm.airdrop(signer.address, lamports(3_000_000n))
+    // kit's own flow: the sponsor's key pair signer as fee payer and the SDK's signer, both partial.
+    const transaction = await signTransactionMessageWithSigners(
+      pipe(
+        createTransactionMessage({ version: 'legacy' }),
+        (draft) => setTransactionMessageFeePayerSigner(sponsor, draft),
+        (draft) => svm.setTransactionMessageLifetimeUsingLatestBlockhash(draft),
+        (draft) =>
+          appendTransactionMessageInstruction(
+            getTransferSolInstruction({ source: signer, destination: recipient.address, amount: 1_000_000n }),
+            draft,
+          ),
+      ),
+    )
+    expectExecuted(svm.sendTransaction(transaction))
+    expect(svm.getBalance(signer.address)).toBe(2_000_000n)
+    expect(svm.getBalance(recipient.address)).toBe(1_000_000n)
+    expect(svm.getBalance(sponsor.address)).toBe(1_000_000_000n - 10_000n)
   })
 
   it('exports in Node with the key stamper, which holds its own keys (no app page to keep them from)', async () => {
