@@ -510,9 +510,15 @@ describe('wallet SDK on the real signer', () => {
       timestampMs: store.client.serverNow(),
     })
     const copied = { path: 'whoami', body, stamp: await store.stamper.stamp(body) }
+    const solanaSigner = store.getState().toSolanaSigner()
     await store.getState().logout()
     expect(store.getState()).toMatchObject({ status: 'DISCONNECTED', user: null })
     expect(() => store.getState().toViemAccount()).toThrow('Signer not authenticated')
+    // The Solana signer made before checks the session again when it signs.
+    expect(() => store.getState().toSolanaSigner()).toThrow('Must be authenticated!')
+    await expect(
+      solanaSigner.signMessages([{ content: new Uint8Array([1]), signatures: {} }]),
+    ).rejects.toThrow('Must be authenticated!')
     await expect(store.client.postStampedCall(copied)).rejects.toMatchObject({
       code: 'UNAUTHORIZED',
       userMessage: 'Your session has ended. Sign in again.',
