@@ -30,6 +30,7 @@ import { routingProviderPlugin } from './plugins/routing-provider-plugin.ts'
 import { securityHeadersPlugin } from './plugins/security-headers-plugin.ts'
 import { sessionPlugin } from './plugins/session-plugin.ts'
 import { signedInPlugin } from './plugins/signed-in-plugin.ts'
+import { solanaPlugin } from './plugins/solana-plugin.ts'
 import { webStaticPlugin } from './plugins/web-static-plugin.ts'
 import { authRoutes } from './routes/auth/auth-routes.ts'
 import { currentUserRoutes } from './routes/auth/current-user-routes.ts'
@@ -43,6 +44,7 @@ import { payRoutes } from './routes/pay/pay-routes.ts'
 import { routeIntentsRoutes } from './routes/route-intents/route-intents-routes.ts'
 import { routingRoutes } from './routes/routing/routing-routes.ts'
 import { smartAccountsRoutes } from './routes/smart-accounts/smart-accounts-routes.ts'
+import { solanaRoutes } from './routes/solana/solana-routes.ts'
 import { usernameClaimRoutes } from './routes/users/username-claim-routes.ts'
 import { usersRoutes } from './routes/users/users-routes.ts'
 import { createPaymentWorkers } from './services/workers/create-payment-workers.ts'
@@ -138,6 +140,8 @@ export async function buildApp(
   await app.register(readCachesPlugin, { client: database })
   // One routing provider (and so one catalogue cache) for the routes, the tracker and the workers.
   await app.register(routingProviderPlugin)
+  // One LiteSVM (in development) and one Solana fee sponsor for the Solana endpoint and GET /api/config.
+  await app.register(solanaPlugin)
   let workers: RunningWorkers | undefined
   await app.register(paymentTrackerPlugin, {
     ...(dependencies.workerNow ? { now: dependencies.workerNow } : {}),
@@ -185,6 +189,7 @@ export async function buildApp(
           await signedIn.register(linksRoutes)
           await signedIn.register(usernameClaimRoutes)
           await signedIn.register(smartAccountsRoutes)
+          await signedIn.register(solanaRoutes)
         })
         // Public: they read request.user (or not at all) and answer signed-out callers too.
         await api.register(configRoutes)

@@ -25,6 +25,22 @@ export const smartAccountsConfigSchema = z.object({
   chains: z.array(smartAccountChainConfigSchema),
 })
 
+/** Solana on this server: where its JSON-RPC is and who pays sponsored fees (docs/api.md#solana). */
+export const solanaConfigSchema = z.object({
+  rpcPath: describeSchema(
+    z.string(),
+    "The signed-in user's Solana JSON-RPC endpoint on this origin (POST, docs/api.md#solana)",
+  ),
+  sponsorAddress: describeSchema(
+    z.nullable(z.string()),
+    'The base58 address that pays sponsored fees: build transactions with it as fee payer; null when nothing is sponsored',
+  ),
+  defaultPolicyId: describeSchema(
+    z.nullable(z.string()),
+    'The Solana fee sponsorship policy the web names in fee-payer requests (SOLANA_SPONSOR_DEFAULT_POLICY), or null',
+  ),
+})
+
 /** What the web needs to know about this server before it calls anything else (docs/api.md#config). */
 export const publicConfigSchema = z.object({
   routingProvider: describeSchema(
@@ -41,6 +57,11 @@ export const publicConfigSchema = z.object({
     z.optional(smartAccountsConfigSchema),
     'Smart accounts (ERC-4337): the chains with a bundler (POST /api/bundler/{chainId}) and the default sponsorship policy',
   ),
+  // Optional for the reader: a server from before Solana says nothing; null: Solana is not configured.
+  solana: describeSchema(
+    z.optional(z.nullable(solanaConfigSchema)),
+    'Solana: the JSON-RPC endpoint, the fee sponsor and its default policy; null when Solana is not configured',
+  ),
 })
 
 /** The answer of GET /api/config. */
@@ -50,3 +71,5 @@ export const publicConfigResponseSchema = z.object({ data: publicConfigSchema })
 export type PublicConfig = z.infer<typeof publicConfigSchema>
 /** GET /api/config `smartAccounts`. */
 export type SmartAccountsConfig = z.infer<typeof smartAccountsConfigSchema>
+/** GET /api/config `solana`. */
+export type SolanaConfig = z.infer<typeof solanaConfigSchema>

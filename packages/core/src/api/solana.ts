@@ -75,4 +75,19 @@ export const solanaSponsorRefusalReasons = [
 export type SolanaSponsorRefusalReason = (typeof solanaSponsorRefusalReasons)[number]
 
 /** The SDK's error when a fee-payer answer has no transaction (docs/product.md#errors-sign-in). */
-export const missingSponsoredTransactionMessage = 'A sponsored-fee response must contain a serialized transaction'
+export const missingSponsoredTransactionMessage =
+  'A sponsored-fee response must contain a serialized transaction'
+
+/**
+ * One JSON-RPC 2.0 request to POST /api/solana (no batches). `params` is the method's list, or for
+ * the fee-payer method its one object alone.
+ */
+export const solanaRpcRequestSchema = z
+  .object({
+    jsonrpc: z.literal('2.0'),
+    id: z.union([z.number(), z.string()]),
+    method: z.string().max(64),
+    params: z.union([z.array(z.unknown()).max(8), z.record(z.string(), z.unknown())]).optional(),
+  })
+  .meta({ id: 'SolanaRpcRequest' })
+export type SolanaRpcRequest = z.infer<typeof solanaRpcRequestSchema>

@@ -17,6 +17,7 @@ describe('GET /api/config', () => {
         routingProvider: 'local',
         walletConnectProjectId: null,
         smartAccounts: { defaultPolicyId: null, chains: [] },
+        solana: null,
       },
     })
     expect(response.headers['cache-control']).toBe('public, max-age=60')
@@ -39,6 +40,7 @@ describe('GET /api/config', () => {
         routingProvider: 'squid',
         walletConnectProjectId: null,
         smartAccounts: { defaultPolicyId: null, chains: [] },
+        solana: null,
       },
     })
     // The routing routes answer under the name /api/config gives, and not under the other one.
@@ -87,6 +89,45 @@ describe('GET /api/config', () => {
     })
     // Bundler URLs stay on the server: the page reaches them through /api/bundler/{chainId}.
     expect(response.body).not.toContain('bundler')
+  })
+
+  it('names the Solana endpoint, the fee sponsor and its default policy when Solana is set up', async () => {
+    testApp = await buildTestApp({
+      solanaDevnet: true,
+      solanaSponsorPolicies: [
+        {
+          id: 'transfers',
+          programs: ['11111111111111111111111111111111'],
+          maxFeeLamports: 10_000n,
+          dailyFeeCapLamports: 100_000n,
+        },
+      ],
+      solanaSponsorDefaultPolicyId: 'transfers',
+    })
+    const response = await testApp.app.inject({ method: 'GET', url: '/api/config' })
+    expect(response.statusCode).toBe(200)
+    const sponsorAddress = testApp.app.solana.sponsor?.address
+    expect(sponsorAddress).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/)
+    expect(response.json().data.solana).toEqual({
+      rpcPath: '/api/solana',
+      sponsorAddress,
+      defaultPolicyId: 'transfers',
+    })
+    // The generated key never leaves the server.
+    expect(response.body).not.toContain('secret')
+  })
+
+  it('shows no sponsor when a Solana node is set but no SOLANA_SPONSOR_KEY', async () => {
+    testApp = await buildTestApp({
+      solanaRpcUrl: 'http://127.0.0.1:9/solana',
+      solanaSponsorDefaultPolicyId: null,
+    })
+    const response = await testApp.app.inject({ method: 'GET', url: '/api/config' })
+    expect(response.json().data.solana).toEqual({
+      rpcPath: '/api/solana',
+      sponsorAddress: null,
+      defaultPolicyId: null,
+    })
   })
 
   it('is described in the OpenAPI document', async () => {

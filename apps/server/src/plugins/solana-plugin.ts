@@ -1,0 +1,36 @@
+import type { KeyPairSigner } from '@solana/kit'
+import type { FastifyPluginAsync } from 'fastify'
+import fp from 'fastify-plugin'
+import { DevnetSolana } from '../services/solana/devnet-solana.ts'
+import { loadSolanaSponsor } from '../services/solana/load-solana-sponsor.ts'
+
+/** Where POST /api/solana sends Solana's methods, and who sponsors fees (docs/api.md#solana). */
+export type SolanaService = {
+  /** The in-process LiteSVM (dev mode without SOLANA_RPC_URL, and tests), or none. */
+  devnet: DevnetSolana | undefined
+  /** SOLANA_RPC_URL, the node the methods are relayed to in production, or none. */
+  rpcUrl: string | undefined
+  /** The fee sponsor (SOLANA_SPONSOR_KEY, or the generated dev key), or none: then nothing is sponsored. */
+  sponsor: KeyPairSigner | undefined
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Solana, built once per app: one LiteSVM and one sponsor key for every route. */
+    solana: SolanaService
+  }
+}
+
+const plugin: FastifyPluginAsync = async (app) => {
+  const rpcUrl = app.config.solanaRpcUrl
+  const sponsor = await loadSolanaSponsor(app.config)
+  // The LiteSVM only where no node is configured; the sponsor starts with SOL there.
+  const devnet =
+    rpcUrl === undefined && app.config.solanaDevnet === true
+      ? new DevnetSolana(sponsor === undefined ? [] : [sponsor.address])
+      : undefined
+  app.decorate('solana', { devnet, rpcUrl, sponsor })
+}
+
+/** Decorates `app.solana` (the development LiteSVM and the fee sponsor); needs the config plugin. */
+export const solanaPlugin = fp(plugin, { name: 'solana', fastify: '5.x', dependencies: ['config'] })
