@@ -1,3 +1,5 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { solanaFeePayerMethod } from '@quicklinks/core/api/solana'
 import type { SolanaSponsorPolicyConfig } from '@quicklinks/runtime/env'
 import {
@@ -586,6 +588,55 @@ describe('POST /api/solana', () => {
       expect(response.json().error.message).toBe('Solana is not configured on this server.')
     } finally {
       await bare.close()
+    }
+  })
+})
+
+describe('POST /api/solana with SOLANA_RPC_URL (production)', () => {
+  it('relays the wallet methods to the node as they came, and keeps requestAirdrop and the rest to itself', async () => {
+    const received: { method: string; params: unknown }[] = []
+    const node = createServer((request, response) => {
+      let body = ''
+      request.on('data', (chunk: Buffer) => {
+        body += chunk.toString()
+      })
+      request.on('end', () => {
+        const payload = JSON.parse(body) as { id: number; method: string; params: unknown }
+        received.push({ method: payload.method, params: payload.params })
+        response.setHeader('content-type', 'application/json')
+        response.end(JSON.stringify({ jsonrpc: '2.0', id: payload.id, result: 4242 }))
+      })
+    })
+    await new Promise<void>((resolve) => node.listen(0, '127.0.0.1', resolve))
+    const port = (node.address() as AddressInfo).port
+    const relayApp = await buildTestApp({ solanaRpcUrl: `http://127.0.0.1:${port}/rpc` })
+    try {
+      expect(relayApp.app.solana.devnet).toBeUndefined()
+      const user = await getOrCreateUser(relayApp.database.db, { address: `0x${'34'.repeat(20)}` })
+      const { token } = await createSession(relayApp.database.db, { userId: user.id })
+      const call = (method: string, params: unknown) =>
+        relayApp.app.inject({
+          method: 'POST',
+          url: '/api/solana',
+          payload: { jsonrpc: '2.0', id: 9, method, params },
+          cookies: { csrf_token: csrf, ql_session: token },
+          headers: { 'x-csrf-token': csrf },
+        })
+      const slot = await call('getSlot', [{ commitment: 'confirmed' }])
+      expect(slot.json()).toEqual({ jsonrpc: '2.0', id: 9, result: 4242 })
+      expect(received).toEqual([{ method: 'getSlot', params: [{ commitment: 'confirmed' }] }])
+      const airdrop = await call('requestAirdrop', [`${'1'.repeat(32)}`, 1])
+      expect(airdrop.json().error).toMatchObject({ code: -32601 })
+      // No SOLANA_SPONSOR_KEY: nothing is sponsored, and says so.
+      const sponsor = await call(solanaFeePayerMethod, [
+        { policyId: 'wallet', serializedTransaction: 'AA==' },
+      ])
+      expect(sponsor.statusCode).toBe(503)
+      expect(sponsor.json().error.message).toBe('Solana fee sponsorship is not configured on this server.')
+      expect(received).toHaveLength(1)
+    } finally {
+      await relayApp.close()
+      await new Promise((resolve) => node.close(resolve))
     }
   })
 })
