@@ -32,16 +32,24 @@ import { base58 } from '@scure/base'
 import {
   appendTransactionMessageInstruction,
   compileTransaction,
+  createSolanaRpcFromTransport,
   createTransactionMessage,
   generateKeyPairSigner,
+  getBase58Decoder,
+  getBase64Encoder,
+  getSignatureFromTransaction,
+  getTransactionDecoder,
   lamports,
   none,
   partiallySignTransaction,
   pipe,
+  type RpcTransport,
+  type Signature,
   type Address as SolanaAddress,
   setTransactionMessageFeePayer,
   setTransactionMessageFeePayerSigner,
   setTransactionMessageLifetimeUsingBlockhash,
+  signAndSendTransactionMessageWithSigners,
   signTransactionMessageWithSigners,
 } from '@solana/kit'
 import { getTransferSolInstruction } from '@solana-program/system'
@@ -157,6 +165,22 @@ async function countSigningActivities(): Promise<number> {
 
 function expectExecuted(result: ReturnType<LiteSVM['sendTransaction']>): void {
   if (result instanceof FailedTransactionMetadata) throw new Error(`transaction failed: ${result.toString()}`)
+}
+
+/** A kit RPC whose `sendTransaction` executes on `svm` (answering the transaction's signature). */
+function createLiteSvmRpc(svm: LiteSVM) {
+  const transport: RpcTransport = async <TResponse>({ payload }: { payload: unknown }) => {
+    const { id, method, params } = payload as { id: number; method: string; params: [string] }
+    if (method !== 'sendTransaction') throw new Error(`${method} is not served here`)
+    const transaction = getTransactionDecoder().decode(getBase64Encoder().encode(params[0]))
+    const result = svm.sendTransaction(transaction)
+    const answer =
+      result instanceof FailedTransactionMetadata
+        ? { jsonrpc: '2.0', id, error: { code: -32002, message: result.toString() } }
+        : { jsonrpc: '2.0', id, result: getSignatureFromTransaction(transaction) }
+    return answer as TResponse
+  }
+  return createSolanaRpcFromTransport(transport)
 }
 
 /** An initialised SPL token account, written straight into the SVM. */
@@ -297,6 +321,30 @@ describe('wallet SDK on the real signer', () => {
     }
     expect(svm.getBalance(recipient.address)).toBe(2_000_000n)
     expect((await countSigningActivities()) - activitiesBefore).toBe(2)
+  })
+
+  it('signs and sends with kit’s signAndSendTransactionMessageWithSigners through an RPC (LiteSVM behind it)', async () => {
+    const svm = new LiteSVM()
+    const signer = store.getState().toSolanaSigner({ rpc: createLiteSvmRpc(svm) })
+    const recipient = await generateKeyPairSigner()
+    svm.airdrop(signer.address, lamports(1_000_000_000n))
+    const signatureBytes = await signAndSendTransactionMessageWithSigners(
+      pipe(
+        createTransactionMessage({ version: 0 }),
+        (draft) => setTransactionMessageFeePayerSigner(signer, draft),
+        (draft) => svm.setTransactionMessageLifetimeUsingLatestBlockhash(draft),
+        (draft) =>
+          appendTransactionMessageInstruction(
+            getTransferSolInstruction({ source: signer, destination: recipient.address, amount: 2_000_000n }),
+            draft,
+          ),
+      ),
+    )
+    expect(svm.getBalance(recipient.address)).toBe(2_000_000n)
+    expect(svm.getBalance(signer.address)).toBe(1_000_000_000n - 2_000_000n - 5_000n)
+    const executed = svm.getTransaction(getBase58Decoder().decode(signatureBytes) as Signature)
+    expect(executed).not.toBeNull()
+    expect(executed).not.toBeInstanceOf(FailedTransactionMetadata)
   })
 
   it('a transaction changed after the SDK signed it does not execute', async () => {

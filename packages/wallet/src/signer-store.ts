@@ -7,7 +7,7 @@ import type {
   ExportKind,
   ExportTarget,
 } from '@quicklinks/protocol/frame-only-activities'
-import { address } from '@solana/kit'
+import { address, type Rpc, type SendTransactionApi } from '@solana/kit'
 import type { Hex, LocalAccount } from 'viem'
 import { createStore, type StoreApi } from 'zustand/vanilla'
 import { createFrameStamper } from './create-frame-stamper.ts'
@@ -47,7 +47,7 @@ import type {
   StoredError,
   WhoamiResult,
 } from './signer-types.ts'
-import { createSolanaSigner, type SolanaSigner } from './solana/solana-signer.ts'
+import { createSolanaSigner, type SolanaSendingSigner, type SolanaSigner } from './solana/solana-signer.ts'
 import type { Stamper } from './stamper.ts'
 import { createWalletError, toStoredError } from './wallet-error.ts'
 
@@ -238,9 +238,12 @@ export type SignerState = {
    * (docs/signer.md#solana-signing); the same object while the same account is signed in. Every
    * signature is one `sign-payload` activity. Throws 'Must be authenticated!' when signed out and
    * 'No Solana address available for the user' for a user without one, now and again at each
-   * signing (also 'Must be authenticated!' once another account is signed in instead).
+   * signing (also 'Must be authenticated!' once another account is signed in instead). With `rpc`
+   * (e.g. kit's `createSolanaRpc(url)`) it is also a kit sending signer, for
+   * `signAndSendTransactionMessageWithSigners`; that one is new at each call, so reuse it.
    */
   toSolanaSigner(): SolanaSigner
+  toSolanaSigner(options: { rpc: Rpc<SendTransactionApi> }): SolanaSendingSigner
 }
 
 export type SignerStore = StoreApi<SignerState> & {
@@ -392,6 +395,29 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
         if (!signature) throw createWalletError(`Activity ${done.id} completed without a signature`)
         return signature
       })
+    }
+
+    function toSolanaSigner(): SolanaSigner
+    function toSolanaSigner(options: { rpc: Rpc<SendTransactionApi> }): SolanaSendingSigner
+    function toSolanaSigner(options?: { rpc: Rpc<SendTransactionApi> }): SolanaSigner | SolanaSendingSigner {
+      const user = requireUser('Must be authenticated!')
+      const solanaAddress = user.solanaAddress
+      if (!solanaAddress) throw createWalletError('No Solana address available for the user')
+      const signBytes = async (bytes: Uint8Array): Promise<Uint8Array> => {
+        // Checked again at each signing: the session may have ended, or another account begun.
+        const current = requireUser('Must be authenticated!')
+        if (current.solanaAddress && current.solanaAddress !== solanaAddress) {
+          throw createWalletError('Must be authenticated!', { code: 'UNAUTHORIZED' })
+        }
+        return get().signSolanaMessage(bytes)
+      }
+      if (options !== undefined) {
+        return createSolanaSigner({ address: address(solanaAddress), signBytes, rpc: options.rpc })
+      }
+      if (solanaSigner?.address !== solanaAddress) {
+        solanaSigner = createSolanaSigner({ address: address(solanaAddress), signBytes })
+      }
+      return solanaSigner
     }
 
     /** An MFA_REQUIRED answer: keep the sealed payload and the first factor, AWAITING_MFA_AUTH. */
@@ -848,24 +874,7 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
         return hexToBytes(signature.slice(2)).slice(0, 64)
       },
 
-      toSolanaSigner() {
-        const user = requireUser('Must be authenticated!')
-        const solanaAddress = user.solanaAddress
-        if (!solanaAddress) throw createWalletError('No Solana address available for the user')
-        if (solanaSigner?.address === solanaAddress) return solanaSigner
-        solanaSigner = createSolanaSigner({
-          address: address(solanaAddress),
-          signBytes: async (bytes) => {
-            // Checked again at each signing: the session may have ended, or another account begun.
-            const current = requireUser('Must be authenticated!')
-            if (current.solanaAddress && current.solanaAddress !== solanaAddress) {
-              throw createWalletError('Must be authenticated!', { code: 'UNAUTHORIZED' })
-            }
-            return get().signSolanaMessage(bytes)
-          },
-        })
-        return solanaSigner
-      },
+      toSolanaSigner,
     }
   })
 

@@ -5,12 +5,14 @@ import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js'
 import {
   address,
   createSignableMessage,
+  createSolanaRpc,
   generateKeyPairSigner,
   getBase58Decoder,
   getBase58Encoder,
   getTransactionEncoder,
   isMessagePartialSigner,
   isTransactionPartialSigner,
+  isTransactionSendingSigner,
   setTransactionMessageFeePayerSigner,
   signTransactionMessageWithSigners,
 } from '@solana/kit'
@@ -74,6 +76,10 @@ describe('the Solana signer of the signer store', () => {
     expect(signer.address).toBe(solanaAddress)
     expect(isMessagePartialSigner(signer) && isTransactionPartialSigner(signer)).toBe(true)
     expect(store.getState().toSolanaSigner()).toBe(signer)
+    expect(isTransactionSendingSigner(signer)).toBe(false)
+    const sending = store.getState().toSolanaSigner({ rpc: createSolanaRpc('http://127.0.0.1:1') })
+    expect(isTransactionSendingSigner(sending) && isTransactionPartialSigner(sending)).toBe(true)
+    expect(sending.address).toBe(solanaAddress)
   })
 
   it('signs messages, one signing activity each, with signatures that verify', async () => {
