@@ -11,10 +11,12 @@ import {
   createSolanaRpcFromTransport,
   createTransactionMessage,
   generateKeyPairSigner,
+  getBase64Decoder,
   getBase64EncodedWireTransaction,
   getBase64Encoder,
   getCompiledTransactionMessageDecoder,
   getTransactionDecoder,
+  getTransactionEncoder,
   type Instruction,
   type KeyPairSigner,
   lamports,
@@ -499,6 +501,18 @@ describe('POST /api/solana', () => {
       expect(answer.body.error?.code).toBe(-32602)
     }
     expect((await caller.call(solanaFeePayerMethod, [{ policyId: 'wallet' }])).body.error?.code).toBe(-32602)
+    // The same transaction with its fee payer marked read-only (the v0 header after the 0x80 prefix).
+    const bytes = new Uint8Array(getTransactionEncoder().encode(signed))
+    const header = 1 + 64 * 2 + 1
+    expect(bytes[header]).toBe(2)
+    bytes[header + 1] = 2
+    const readonlyPayer = await caller.call(solanaFeePayerMethod, [
+      { policyId: 'wallet', serializedTransaction: getBase64Decoder().decode(bytes) },
+    ])
+    expect(readonlyPayer.body.error).toEqual({
+      code: -32602,
+      message: 'serializedTransaction: its first account must be a writable signer, the fee payer',
+    })
   })
 
   it('a transaction tampered with after sponsorship (amount changed, re-signed by the user) fails signature verification', async () => {

@@ -16,8 +16,9 @@ const base58Pattern = /^[1-9A-HJ-NP-Za-km-z]+$/
 /**
  * Reads a wire transaction (signatures then message), in base64 or base58, into the transaction
  * and its compiled message. Returns a sentence saying why instead when the text is not in that
- * encoding, is larger than 1232 bytes, does not decode to a whole transaction, or its message is
- * neither legacy nor version 0.
+ * encoding, is larger than 1232 bytes, does not decode to a whole transaction, its message is
+ * neither legacy nor version 0, has no writable signer first (the fee payer), or names an account
+ * twice (a node refuses both).
  */
 export function decodeSolanaTransaction(
   encoded: string,
@@ -43,6 +44,13 @@ export function decodeSolanaTransaction(
   }
   if (message.version !== 'legacy' && message.version !== 0) {
     return `transaction version ${String(message.version)} is not supported (legacy and 0 are)`
+  }
+  const { numSignerAccounts, numReadonlySignerAccounts } = message.header
+  if (numSignerAccounts < 1 || numReadonlySignerAccounts >= numSignerAccounts) {
+    return 'its first account must be a writable signer, the fee payer'
+  }
+  if (new Set(message.staticAccounts).size !== message.staticAccounts.length) {
+    return 'it names an account twice'
   }
   if (Object.keys(transaction.signatures).length !== message.header.numSignerAccounts) {
     return 'the transaction has not one signature slot per required signer'

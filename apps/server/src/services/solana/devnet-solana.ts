@@ -25,6 +25,9 @@ const sponsorStartLamports = 1_000_000_000_000n
 /** Blocks a blockhash stays valid for on Solana, for getLatestBlockhash's lastValidBlockHeight. */
 const blockhashValidBlocks = 150n
 
+/** Signature statuses the LiteSVM remembers, as a node keeps recent ones only. */
+const maxRememberedStatuses = 10_000
+
 type ExecutedTransaction = { slot: bigint; err: string | null }
 
 /** Solana's JSON-RPC error for a transaction refused before execution (preflight). */
@@ -206,6 +209,11 @@ export class DevnetSolana {
 
   private record(meta: TransactionMetadata, err: string | null): string {
     const signature = getBase58Decoder().decode(meta.signature())
+    // A long-running dev server keeps the newest statuses only (a Map iterates oldest first).
+    if (this.executed.size >= maxRememberedStatuses) {
+      const oldest = this.executed.keys().next().value
+      if (oldest !== undefined) this.executed.delete(oldest)
+    }
     this.executed.set(signature, { slot: this.slot, err })
     return signature
   }
