@@ -21,6 +21,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import {
   requestSolanaFeePayer,
   SolanaSponsorshipRefusedError,
+  signatureNotNeededMessage,
+  signSponsoredSolanaTransaction,
   sponsoredTransactionChangedMessage,
   sponsorSolanaTransaction,
 } from './solana-fee-payer.ts'
@@ -233,6 +235,26 @@ describe('sponsorSolanaTransaction', () => {
       ).toBe(true)
     }
     expect(signed.wireTransaction).toBe(getBase64EncodedWireTransaction(signed.transaction))
+  })
+
+  it('signs nothing for a transaction that does not name the user as a signer', async () => {
+    const stranger = await generateKeyPairSigner()
+    const transaction = await partiallySignTransaction(
+      [sponsor.keyPair],
+      compileTransaction(
+        sponsoredTransferMessage({
+          feePayer: sponsor.address,
+          from: stranger,
+          to: recipient.address,
+          lamports: 1n,
+        }),
+      ),
+    )
+    const calls: Uint8Array[] = []
+    await expect(signSponsoredSolanaTransaction({ signer: userSigner(calls), transaction })).rejects.toThrow(
+      signatureNotNeededMessage,
+    )
+    expect(calls).toHaveLength(0)
   })
 
   it('signs nothing when the sponsor answers another transaction than the one sent', async () => {

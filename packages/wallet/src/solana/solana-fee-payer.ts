@@ -32,6 +32,9 @@ export const solanaSponsorRefusalCode = -32001
 export const sponsoredTransactionChangedMessage =
   'The sponsor changed the transaction it was asked to pay for'
 
+/** The transaction given to sign names no signature of the user's account. */
+export const signatureNotNeededMessage = 'This transaction does not need a signature from this account'
+
 /** When the fee-payer call fails and its answer says nothing more. */
 const feePayerFallbackMessage = 'Could not reach the Solana fee sponsor'
 
@@ -196,7 +199,8 @@ export type SignedSolanaTransaction = {
  * first checks that the sponsor changed nothing but the fee payer: the same lifetime, the same
  * instructions (programs, accounts in order, data), a fee payer other than the user; else it rejects with
  * {@link sponsoredTransactionChangedMessage} and signs nothing. Rejects as `signer` does
- * ('Must be authenticated!'…) and when a signature is still missing.
+ * ('Must be authenticated!'…), with {@link signatureNotNeededMessage} when the transaction names
+ * no signature of the signer's account, and when a signature is still missing.
  */
 export async function signSponsoredSolanaTransaction(input: {
   signer: SolanaSigner
@@ -207,6 +211,9 @@ export async function signSponsoredSolanaTransaction(input: {
   const { signer, transaction } = input
   if (input.sentTransaction !== undefined) {
     assertSponsoredAsSent(input.sentTransaction, transaction, signer.address)
+  }
+  if (!Object.hasOwn(transaction.signatures, signer.address)) {
+    throw createWalletError(signatureNotNeededMessage)
   }
   const [signatures] = await signer.signTransactions(
     [transaction],
