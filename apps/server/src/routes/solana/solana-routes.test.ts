@@ -344,6 +344,12 @@ describe('POST /api/solana', () => {
     expect(sent.body.error).toBeUndefined()
     // Two signatures and 10,000 units at 1 lamport each.
     expect(sponsorBefore - devnet.balanceOf(sponsor)).toBe(20_000n)
+    // getFeeForMessage says what the runtime charged.
+    const sponsoredBytes = getTransactionDecoder().decode(getBase64Encoder().encode(serializedTransaction))
+    const fee = await caller.call('getFeeForMessage', [
+      getBase64Decoder().decode(sponsoredBytes.messageBytes),
+    ])
+    expect(fee.body.result).toMatchObject({ value: 20_000 })
     const [row] = await testApp.database.db
       .select()
       .from(solanaFeeGrants)
