@@ -1,7 +1,7 @@
 import type { KeyPairSigner } from '@solana/kit'
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
-import { DevnetSolana } from '../services/solana/devnet-solana.ts'
+import type { DevnetSolana } from '../services/solana/devnet-solana.ts'
 import { loadSolanaSponsor } from '../services/solana/load-solana-sponsor.ts'
 
 /** Where POST /api/solana sends Solana's methods, and who sponsors fees (docs/api.md#solana). */
@@ -24,11 +24,13 @@ declare module 'fastify' {
 const plugin: FastifyPluginAsync = async (app) => {
   const rpcUrl = app.config.solanaRpcUrl
   const sponsor = await loadSolanaSponsor(app.config)
-  // The LiteSVM only where no node is configured; the sponsor starts with SOL there.
-  const devnet =
-    rpcUrl === undefined && app.config.solanaDevnet === true
-      ? new DevnetSolana(sponsor === undefined ? [] : [sponsor.address])
-      : undefined
+  // The LiteSVM only where no node is configured; the sponsor starts with SOL there. Imported
+  // only then: production never loads its native binary.
+  let devnet: DevnetSolana | undefined
+  if (rpcUrl === undefined && app.config.solanaDevnet === true) {
+    const { DevnetSolana } = await import('../services/solana/devnet-solana.ts')
+    devnet = new DevnetSolana(sponsor === undefined ? [] : [sponsor.address])
+  }
   app.decorate('solana', { devnet, rpcUrl, sponsor })
 }
 
