@@ -1,3 +1,4 @@
+import type { LocalAccount } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { createSiweMessage } from 'viem/siwe'
 
@@ -12,14 +13,17 @@ export function readSetCookie(response: Response, name: string): string {
 }
 
 /**
- * Signs in with SIWE over real HTTP, as the web does, as a fresh account: a CSRF cookie from
- * /health, a nonce, a signed message, POST /api/auth/login.
+ * Signs in with SIWE over real HTTP, as the web does, as a fresh account (or `account`, e.g. the
+ * wallet SDK's `toViemAccount()`): a CSRF cookie from /health, a nonce, a signed message, POST
+ * /api/auth/login.
  */
-export async function signInOverHttp(origin: string): Promise<HttpSession> {
+export async function signInOverHttp(
+  origin: string,
+  account: Pick<LocalAccount, 'address' | 'signMessage'> = privateKeyToAccount(generatePrivateKey()),
+): Promise<HttpSession> {
   const csrf = readSetCookie(await fetch(`${origin}/health`), 'csrf_token')
   const { nonce } = ((await (await fetch(`${origin}/api/auth/nonce`)).json()) as { data: { nonce: string } })
     .data
-  const account = privateKeyToAccount(generatePrivateKey())
   const url = new URL(origin)
   const message = createSiweMessage({
     address: account.address,
