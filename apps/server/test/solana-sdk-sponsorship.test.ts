@@ -13,23 +13,29 @@ import { createKeyStamper } from '@quicklinks/wallet/create-key-stamper'
 import { createSignerClient } from '@quicklinks/wallet/signer-client'
 import { createSignerStore, type SignerStore } from '@quicklinks/wallet/signer-store'
 import {
+  requestSolanaFeePayer,
   SolanaSponsorshipRefusedError,
+  signSponsoredSolanaTransaction,
+  sponsoredTransactionChangedMessage,
   sponsorSolanaTransaction,
 } from '@quicklinks/wallet/solana/solana-fee-payer'
 import type { SolanaSigner } from '@quicklinks/wallet/solana/solana-signer'
 import {
   type Address,
   appendTransactionMessageInstructions,
+  blockhash,
   compileTransaction,
   createNoopSigner,
   createSolanaRpcFromTransport,
   createTransactionMessage,
+  decompileTransactionMessage,
   generateKeyPairSigner,
   getBase64EncodedWireTransaction,
   getCompiledTransactionMessageDecoder,
   type Instruction,
   type KeyPairSigner,
   lamports,
+  partiallySignTransaction,
   pipe,
   type RpcTransport,
   type Signature,
@@ -39,6 +45,7 @@ import {
   signTransactionMessageWithSigners,
   type Transaction,
 } from '@solana/kit'
+import { getSetComputeUnitPriceInstruction } from '@solana-program/compute-budget'
 import { getCreateAccountInstruction, getTransferSolInstruction } from '@solana-program/system'
 import {
   findAssociatedTokenPda,
@@ -137,12 +144,16 @@ async function sendAndConfirm(transaction: Transaction): Promise<Signature> {
   return signature
 }
 
-/** A version-0 transaction of `instructions` with the latest blockhash, paid by `feePayer`. */
-async function buildTransaction(feePayer: Address, instructions: Instruction[]): Promise<Transaction> {
+/** A transaction (version 0 unless `version`) of `instructions` with the latest blockhash, paid by `feePayer`. */
+async function buildTransaction(
+  feePayer: Address,
+  instructions: Instruction[],
+  version: 'legacy' | 0 = 0,
+): Promise<Transaction> {
   const { value: blockhash } = await rpc.getLatestBlockhash().send()
   return compileTransaction(
     pipe(
-      createTransactionMessage({ version: 0 }),
+      createTransactionMessage({ version }),
       (message) => setTransactionMessageFeePayer(feePayer, message),
       (message) => setTransactionMessageLifetimeUsingBlockhash(blockhash, message),
       (message) => appendTransactionMessageInstructions(instructions, message),
@@ -382,6 +393,73 @@ describe('the wallet SDK with the app’s Solana endpoint and sponsor', () => {
     expect(await balanceOf(receiver.address)).toBe(amount)
     expect(await tokenBalanceOf(userTokens)).toBe(300n)
     expect(await tokenBalanceOf(receiverTokens)).toBe(200n)
+    expect(sponsorBefore - (await balanceOf(solanaConfig.sponsorAddress))).toBe(baseFeeOf(signed.transaction))
+  })
+
+  it('a legacy transfer the user (0 SOL) paid for himself, named only as token authority: rewritten, accepted, and a changed answer is refused', async () => {
+    const receiver = await generateKeyPairSigner()
+    const {
+      accounts: [userTokens, receiverTokens],
+    } = await setUpTokens(merchant, [signer.address, receiver.address], 900n)
+    if (userTokens === undefined || receiverTokens === undefined) throw new Error('no token accounts')
+    expect(await balanceOf(signer.address)).toBe(0n)
+    const transfer = (amount: bigint) =>
+      getTransferInstruction({ source: userTokens, destination: receiverTokens, authority: signer, amount })
+    const sent = await buildTransaction(signer.address, [transfer(400n)], 'legacy')
+    const rpcUrl = `${origin}${solanaConfig.rpcPath}`
+
+    // The two steps apart: the server's answer, then the SDK's check and signature.
+    const sponsored = await requestSolanaFeePayer({
+      rpcUrl,
+      policyId: solanaConfig.defaultPolicyId,
+      transaction: sent,
+      headers: sessionHeaders(),
+    })
+    expect(feePayerOf(sponsored)).toBe(solanaConfig.sponsorAddress)
+    const sponsoredMessage = decompileTransactionMessage(
+      getCompiledTransactionMessageDecoder().decode(sponsored.messageBytes),
+    )
+    expect(sponsoredMessage.version).toBe('legacy')
+
+    // What a dishonest sponsor could answer instead, signed by the real sponsor key: another amount,
+    // another lifetime, another instruction added. The SDK signs none of them.
+    const sponsorKey = testApp.app.solana.sponsor
+    if (sponsorKey === undefined) throw new Error('no sponsor')
+    const { value: latest } = await rpc.getLatestBlockhash().send()
+    const dishonest = [
+      await buildTransaction(solanaConfig.sponsorAddress, [transfer(900n)], 'legacy'),
+      compileTransaction(
+        setTransactionMessageLifetimeUsingBlockhash(
+          { blockhash: blockhash(merchant.address), lastValidBlockHeight: latest.lastValidBlockHeight },
+          sponsoredMessage,
+        ),
+      ),
+      await buildTransaction(
+        solanaConfig.sponsorAddress,
+        [transfer(400n), getSetComputeUnitPriceInstruction({ microLamports: 1_000_000n })],
+        'legacy',
+      ),
+    ]
+    for (const changed of dishonest) {
+      await expect(
+        signSponsoredSolanaTransaction({
+          signer,
+          transaction: await partiallySignTransaction([sponsorKey.keyPair], changed),
+          sentTransaction: sent,
+        }),
+      ).rejects.toThrow(sponsoredTransactionChangedMessage)
+    }
+
+    const sponsorBefore = await balanceOf(solanaConfig.sponsorAddress)
+    const signed = await signSponsoredSolanaTransaction({
+      signer,
+      transaction: sponsored,
+      sentTransaction: sent,
+    })
+    await sendAndConfirm(signed.transaction)
+    expect(await tokenBalanceOf(userTokens)).toBe(500n)
+    expect(await tokenBalanceOf(receiverTokens)).toBe(400n)
+    expect(await balanceOf(signer.address)).toBe(0n)
     expect(sponsorBefore - (await balanceOf(solanaConfig.sponsorAddress))).toBe(baseFeeOf(signed.transaction))
   })
 
