@@ -19,6 +19,7 @@ const workspaces = [
   'apps/signer',
   'apps/signer/frames',
   'apps/server',
+  'apps/server/test/wallet-sdk',
   'apps/web',
   'e2e',
 ]

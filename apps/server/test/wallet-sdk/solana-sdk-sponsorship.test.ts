@@ -1,6 +1,3 @@
-// The wallet SDK's types name the browser's (Window, HeadersInit, Storage…); the signer's project gets
-// them from @turnkey's declarations, this one from here.
-/// <reference lib="dom" />
 // The wallet SDK's Solana signer and fee sponsorship against the app's own POST /api/solana, over real
 // HTTP as a client uses them: a user signed up at the app's signer by e-mail code, signed in to the app
 // with SIWE by the SDK's EVM account, and every Solana call (airdrops, the merchant's token set-up,
@@ -57,8 +54,8 @@ import {
   TOKEN_PROGRAM_ADDRESS,
 } from '@solana-program/token'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, type TestApp } from './build-test-app.ts'
-import { type HttpSession, signInOverHttp } from './sign-in-over-http.ts'
+import { buildTestApp, type TestApp } from '../build-test-app.ts'
+import { type HttpSession, signInOverHttp } from '../sign-in-over-http.ts'
 
 const email = 'sol.user@example.com'
 const mails: EmailMessage[] = []
