@@ -6,6 +6,9 @@ import type { AddressInfo } from 'node:net'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { missingSponsoredTransactionMessage, solanaFeePayerMethod } from '@quicklinks/core/api/solana'
 import {
+  AccountRole,
+  type Address,
+  appendTransactionMessageInstruction,
   compileTransaction,
   createKeyPairSignerFromBytes,
   generateKeyPairSigner,
@@ -27,7 +30,7 @@ import {
   sponsorSolanaTransaction,
 } from './solana-fee-payer.ts'
 import { createSolanaSigner } from './solana-signer.ts'
-import { randomBlockhash, sponsoredTransferMessage } from './solana-test-helpers.ts'
+import { randomBlockhash, sponsoredTransferMessage, systemProgramAddress } from './solana-test-helpers.ts'
 
 type Received = { headers: IncomingHttpHeaders; body: { method: string; id: number; params: unknown } }
 type Answer = (request: Received) => Promise<{ status?: number; body: unknown }>
@@ -279,6 +282,43 @@ describe('sponsorSolanaTransaction', () => {
         rpcUrl,
         policyId: 'policy-1',
         transaction: userTransfer(),
+        signer: userSigner(calls),
+      }),
+    ).rejects.toThrow(sponsoredTransactionChangedMessage)
+    expect(calls).toHaveLength(0)
+  })
+  it('signs nothing when the sponsor makes an account writable that the user sent read-only', async () => {
+    const watched = (await generateKeyPairSigner()).address
+    /** The user's transfer plus an instruction that reads `watched` with `role`. */
+    const withReader = (role: AccountRole.READONLY | AccountRole.WRITABLE) =>
+      compileTransaction(
+        appendTransactionMessageInstruction(
+          { programAddress: systemProgramAddress, accounts: [{ address: watched as Address, role }] },
+          sponsoredTransferMessage({
+            feePayer: sponsor.address,
+            from: user,
+            to: recipient.address,
+            lamports: 1_000_000n,
+            blockhash: recentBlockhash,
+          }),
+        ),
+      )
+    answer = async (request) => {
+      const promoted = await partiallySignTransaction([sponsor.keyPair], withReader(AccountRole.WRITABLE))
+      return {
+        body: {
+          jsonrpc: '2.0',
+          id: request.body.id,
+          result: { serializedTransaction: getBase64EncodedWireTransaction(promoted) },
+        },
+      }
+    }
+    const calls: Uint8Array[] = []
+    await expect(
+      sponsorSolanaTransaction({
+        rpcUrl,
+        policyId: 'policy-1',
+        transaction: withReader(AccountRole.READONLY),
         signer: userSigner(calls),
       }),
     ).rejects.toThrow(sponsoredTransactionChangedMessage)

@@ -19,6 +19,8 @@ import {
   getSignatureFromTransaction,
   getTransactionDecoder,
   type Instruction,
+  isSignerRole,
+  isWritableRole,
   type Signature,
   type Transaction,
 } from '@solana/kit'
@@ -249,7 +251,8 @@ export async function sponsorSolanaTransaction(
   })
 }
 
-type ComparableInstruction = { programAddress: string; accounts: string[]; data: string }
+type ComparableAccount = { address: string; isSigner: boolean; isWritable: boolean }
+type ComparableInstruction = { programAddress: string; accounts: ComparableAccount[]; data: string }
 
 function describeMessage(transaction: Transaction): {
   feePayer: string
@@ -264,10 +267,36 @@ function describeMessage(transaction: Transaction): {
     lifetime: compiled.lifetimeToken,
     instructions: (message.instructions as readonly Instruction[]).map((instruction) => ({
       programAddress: instruction.programAddress,
-      accounts: (instruction.accounts ?? []).map((account) => account.address),
+      accounts: (instruction.accounts ?? []).map((account) => ({
+        address: account.address,
+        isSigner: isSignerRole(account.role),
+        isWritable: isWritableRole(account.role),
+      })),
       data: bytesToHex(new Uint8Array(instruction.data ?? [])),
     })),
   }
+}
+
+/**
+ * The same program, data and accounts in order, no account gaining a privilege: a rebuilt message
+ * may leave the former fee payer a writable signer or make it a read-only one, but the sponsor may
+ * not make an account writable or a signer that was not.
+ */
+function isSameInstruction(before: ComparableInstruction, after: ComparableInstruction): boolean {
+  return (
+    before.programAddress === after.programAddress &&
+    before.data === after.data &&
+    before.accounts.length === after.accounts.length &&
+    before.accounts.every((account, index) => {
+      const other = after.accounts[index]
+      return (
+        other !== undefined &&
+        other.address === account.address &&
+        (account.isSigner || !other.isSigner) &&
+        (account.isWritable || !other.isWritable)
+      )
+    })
+  )
 }
 
 /** The sponsor may only have set itself as fee payer: the same lifetime and instructions, and not the user paying. */
@@ -279,7 +308,11 @@ function assertSponsoredAsSent(sent: Transaction, sponsored: Transaction, user: 
     same =
       after.feePayer !== user &&
       before.lifetime === after.lifetime &&
-      JSON.stringify(before.instructions) === JSON.stringify(after.instructions)
+      before.instructions.length === after.instructions.length &&
+      before.instructions.every((instruction, index) => {
+        const other = after.instructions[index]
+        return other !== undefined && isSameInstruction(instruction, other)
+      })
   } catch (error) {
     throw createWalletError(sponsoredTransactionChangedMessage, { cause: error })
   }
