@@ -219,6 +219,16 @@ const sponsorPoliciesShape =
 
 const hexAddressPattern = /^0x[0-9a-fA-F]{40}$/
 
+/** A policy list's check that no two policies share an id (the path names the second). */
+function refineUniqueIds(policies: readonly { id: string }[], context: z.RefinementCtx): void {
+  const seen = new Set<string>()
+  policies.forEach((policy, index) => {
+    if (seen.has(policy.id))
+      context.addIssue({ code: 'custom', path: [index, 'id'], message: 'id is given twice' })
+    seen.add(policy.id)
+  })
+}
+
 const sponsorPolicyListSchema = z
   .array(
     z
@@ -250,14 +260,7 @@ const sponsorPolicyListSchema = z
       .strict(),
     { error: `must be ${sponsorPoliciesShape}` },
   )
-  .superRefine((policies, context) => {
-    const seen = new Set<string>()
-    policies.forEach((policy, index) => {
-      if (seen.has(policy.id))
-        context.addIssue({ code: 'custom', path: [index, 'id'], message: 'id is given twice' })
-      seen.add(policy.id)
-    })
-  })
+  .superRefine(refineUniqueIds)
 
 /** SPONSOR_POLICIES: the paymaster's policies. Unset: none (dev mode: `devnetSponsorPolicy`). */
 const sponsorPoliciesSchema = jsonListSetting<SponsorPolicyConfig>(
@@ -334,14 +337,7 @@ const solanaSponsorPolicyListSchema = z
       .strict(),
     { error: `must be ${solanaSponsorPoliciesShape}` },
   )
-  .superRefine((policies, context) => {
-    const seen = new Set<string>()
-    policies.forEach((policy, index) => {
-      if (seen.has(policy.id))
-        context.addIssue({ code: 'custom', path: [index, 'id'], message: 'id is given twice' })
-      seen.add(policy.id)
-    })
-  })
+  .superRefine(refineUniqueIds)
 
 /** SOLANA_SPONSOR_POLICIES: the Solana fee sponsor's policies. Unset: none (dev mode: `devnetSolanaSponsorPolicy`). */
 const solanaSponsorPoliciesSchema = jsonListSetting<SolanaSponsorPolicyConfig>(
