@@ -73,6 +73,23 @@ export type JwtProviderConfig = {
 
 const jwtProvidersShape = 'a JSON array of {id, issuer, jwksUrl, audience}'
 
+/**
+ * A list setting's check that no two entries share a value of any of `keys` (the path names the
+ * later entry): `[1].id: id is given twice`.
+ */
+function refineUniqueKeys<Key extends string>(...keys: Key[]) {
+  return (entries: readonly Record<Key, string>[], context: z.RefinementCtx): void => {
+    for (const key of keys) {
+      const seen = new Set<string>()
+      entries.forEach((entry, index) => {
+        if (seen.has(entry[key]))
+          context.addIssue({ code: 'custom', path: [index, key], message: `${key} is given twice` })
+        seen.add(entry[key])
+      })
+    }
+  }
+}
+
 const jwtProviderListSchema = z
   .array(
     z
@@ -95,17 +112,7 @@ const jwtProviderListSchema = z
       .strict(),
     { error: `must be ${jwtProvidersShape}` },
   )
-  .superRefine((providers, context) => {
-    for (const key of ['id', 'issuer'] as const) {
-      const seen = new Set<string>()
-      providers.forEach((provider, index) => {
-        if (seen.has(provider[key])) {
-          context.addIssue({ code: 'custom', path: [index, key], message: `${key} is given twice` })
-        }
-        seen.add(provider[key])
-      })
-    }
-  })
+  .superRefine(refineUniqueKeys('id', 'issuer'))
 
 /**
  * A setting holding a JSON array, checked by `listSchema`; unset is an empty list. Not JSON says so
@@ -181,14 +188,7 @@ const oauthProviderListSchema = z
       .strict(),
     { error: `must be ${oauthProvidersShape}` },
   )
-  .superRefine((providers, context) => {
-    const seen = new Set<string>()
-    providers.forEach((provider, index) => {
-      if (seen.has(provider.id))
-        context.addIssue({ code: 'custom', path: [index, 'id'], message: 'id is given twice' })
-      seen.add(provider.id)
-    })
-  })
+  .superRefine(refineUniqueKeys('id'))
 
 /** OAUTH_PROVIDERS: the OpenID Connect providers of social login. Unset: none (no social buttons). */
 const oauthProvidersSchema = jsonListSetting<OAuthProviderConfig>(
@@ -218,16 +218,6 @@ const sponsorPoliciesShape =
   'a JSON array of {id, chainIds?, accounts: "embedded", tokens?, contracts?, dailyGasCapWei}'
 
 const hexAddressPattern = /^0x[0-9a-fA-F]{40}$/
-
-/** A policy list's check that no two policies share an id (the path names the second). */
-function refineUniqueIds(policies: readonly { id: string }[], context: z.RefinementCtx): void {
-  const seen = new Set<string>()
-  policies.forEach((policy, index) => {
-    if (seen.has(policy.id))
-      context.addIssue({ code: 'custom', path: [index, 'id'], message: 'id is given twice' })
-    seen.add(policy.id)
-  })
-}
 
 const sponsorPolicyListSchema = z
   .array(
@@ -260,7 +250,7 @@ const sponsorPolicyListSchema = z
       .strict(),
     { error: `must be ${sponsorPoliciesShape}` },
   )
-  .superRefine(refineUniqueIds)
+  .superRefine(refineUniqueKeys('id'))
 
 /** SPONSOR_POLICIES: the paymaster's policies. Unset: none (dev mode: `devnetSponsorPolicy`). */
 const sponsorPoliciesSchema = jsonListSetting<SponsorPolicyConfig>(
@@ -337,7 +327,7 @@ const solanaSponsorPolicyListSchema = z
       .strict(),
     { error: `must be ${solanaSponsorPoliciesShape}` },
   )
-  .superRefine(refineUniqueIds)
+  .superRefine(refineUniqueKeys('id'))
 
 /** SOLANA_SPONSOR_POLICIES: the Solana fee sponsor's policies. Unset: none (dev mode: `devnetSolanaSponsorPolicy`). */
 const solanaSponsorPoliciesSchema = jsonListSetting<SolanaSponsorPolicyConfig>(
