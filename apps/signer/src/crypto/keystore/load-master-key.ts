@@ -1,7 +1,6 @@
-import { constants } from 'node:fs'
-import { mkdir, open } from 'node:fs/promises'
 import { join } from 'node:path'
 import { bytesToHex } from '@noble/hashes/utils.js'
+import { InsecureSecretFileError, readOrCreateSecretFile } from '@quicklinks/runtime/secret-file'
 import { base64, base64nopad, base64url, base64urlnopad, hex } from '@scure/base'
 import { KeystoreError } from './keystore-error.ts'
 
@@ -41,62 +40,18 @@ export async function loadMasterKey(input: {
     return { key: parseMasterKey(input.masterKey, 'SIGNER_MASTER_KEY'), source: 'environment' }
   }
   const path = join(input.dataDir, masterKeyFileName)
-  const existing = await readKeyFile(path)
-  if (existing !== undefined) return { key: existing, source: 'file', path }
-
-  await mkdir(input.dataDir, { recursive: true, mode: 0o700 })
-  const key = crypto.getRandomValues(new Uint8Array(32))
+  let file: { contents: string; created: boolean }
   try {
-    const handle = await open(
+    file = await readOrCreateSecretFile(
       path,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | noFollow(),
-      0o600,
+      () => `${bytesToHex(crypto.getRandomValues(new Uint8Array(32)))}\n`,
     )
-    try {
-      await handle.writeFile(`${bytesToHex(key)}\n`)
-      await handle.sync()
-    } finally {
-      await handle.close()
-    }
-    return { key, source: 'generated', path }
   } catch (error) {
-    // Another instance created it between our read and our write: use theirs.
-    if (isErrorCode(error, 'EEXIST')) {
-      const raced = await readKeyFile(path)
-      if (raced !== undefined) return { key: raced, source: 'file', path }
-    }
+    if (error instanceof InsecureSecretFileError)
+      throw new KeystoreError('MASTER_KEY_FILE_INSECURE', error.message)
     throw error
   }
-}
-
-async function readKeyFile(path: string): Promise<Uint8Array | undefined> {
-  let handle: Awaited<ReturnType<typeof open>>
-  try {
-    handle = await open(path, constants.O_RDONLY | noFollow())
-  } catch (error) {
-    if (isErrorCode(error, 'ENOENT')) return undefined
-    if (isErrorCode(error, 'ELOOP')) {
-      throw new KeystoreError(
-        'MASTER_KEY_FILE_INSECURE',
-        `${path} is a symlink; replace it with the key file itself`,
-      )
-    }
-    throw error
-  }
-  try {
-    const stats = await handle.stat()
-    if (!stats.isFile()) throw new KeystoreError('MASTER_KEY_FILE_INSECURE', `${path} is not a regular file`)
-    if (process.platform !== 'win32' && (stats.mode & 0o077) !== 0) {
-      const mode = (stats.mode & 0o777).toString(8).padStart(4, '0')
-      throw new KeystoreError(
-        'MASTER_KEY_FILE_INSECURE',
-        `${path} has mode ${mode}; other users could read it. Run: chmod 600 ${path}`,
-      )
-    }
-    return parseMasterKey(await handle.readFile('utf8'), path)
-  } finally {
-    await handle.close()
-  }
+  return { key: parseMasterKey(file.contents, path), source: file.created ? 'generated' : 'file', path }
 }
 
 function parseMasterKey(value: string, origin: string): Uint8Array {
@@ -121,12 +76,4 @@ function parseMasterKey(value: string, origin: string): Uint8Array {
     'MASTER_KEY_INVALID',
     `${origin} must be 32 bytes as 64 hex characters or base64 (e.g. \`openssl rand -hex 32\`)`,
   )
-}
-
-function noFollow(): number {
-  return constants.O_NOFOLLOW ?? 0
-}
-
-function isErrorCode(error: unknown, code: string): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code
 }
