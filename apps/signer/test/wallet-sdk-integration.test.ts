@@ -24,7 +24,7 @@ import { createLogger } from '@quicklinks/runtime/create-logger'
 import { createDatabaseClient, type DatabaseClient } from '@quicklinks/runtime/db/create-database-client'
 import { parseEnv, type ServerConfig } from '@quicklinks/runtime/env'
 import { createKeyStamper } from '@quicklinks/wallet/create-key-stamper'
-import { createSignerClient, type ExportResult } from '@quicklinks/wallet/signer-client'
+import type { ExportResult } from '@quicklinks/wallet/signer-client'
 import { createSignerStore, type SignerStore } from '@quicklinks/wallet/signer-store'
 import { createSmartWallet } from '@quicklinks/wallet/smart-accounts/create-smart-wallet'
 import { signSponsoredSolanaTransaction } from '@quicklinks/wallet/solana/solana-fee-payer'
@@ -81,6 +81,7 @@ import { buildSignerApp } from '../src/build-signer-app.ts'
 import { openExportBundle } from '../src/crypto/bundles/open-export-bundle.ts'
 import { migrateSignerDatabase } from '../src/db/migrate-signer-database.ts'
 import { signerActivities } from '../src/db/signer-schema.ts'
+import { createTestSignerClient } from './create-test-signer-client.ts'
 
 type Mail = { to: string; subject: string; text: string; html: string }
 
@@ -120,14 +121,7 @@ function readCode(to: string): string {
 }
 
 async function createStore(baseUrl: string): Promise<SignerStore> {
-  // The CSRF plugin covers /signer: the cookie from /health, echoed in a header.
-  const health = await fetch(`${baseUrl}/health`)
-  const token = /csrf_token=([^;]+)/.exec(health.headers.get('set-cookie') ?? '')?.[1]
-  if (token === undefined) throw new Error('no CSRF cookie from /health')
-  const client = createSignerClient({
-    baseUrl,
-    getHeaders: () => ({ 'x-csrf-token': token, cookie: `csrf_token=${token}` }),
-  })
+  const client = await createTestSignerClient(baseUrl)
   return createSignerStore({ client, stamper: createKeyStamper(), storage: null, eventTarget: null })
 }
 

@@ -11,7 +11,6 @@ import { createLogger } from '@quicklinks/runtime/create-logger'
 import { createDatabaseClient, type DatabaseClient } from '@quicklinks/runtime/db/create-database-client'
 import { parseEnv } from '@quicklinks/runtime/env'
 import { createKeyStamper } from '@quicklinks/wallet/create-key-stamper'
-import { createSignerClient } from '@quicklinks/wallet/signer-client'
 import { createSignerStore, type SignerStore } from '@quicklinks/wallet/signer-store'
 import type { FastifyInstance } from 'fastify'
 import { exportJWK, generateKeyPair, SignJWT } from 'jose'
@@ -20,6 +19,7 @@ import { verifyMessage } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildSignerApp } from '../src/build-signer-app.ts'
 import { migrateSignerDatabase } from '../src/db/migrate-signer-database.ts'
+import { createTestSignerClient } from './create-test-signer-client.ts'
 
 const issuer = 'https://issuer.sdk-test.example'
 const audience = 'quick-links-sdk-test'
@@ -79,13 +79,7 @@ afterAll(async () => {
 
 /** A fresh SDK store (its own session key), as a new browser would have. */
 async function createStore(): Promise<SignerStore> {
-  const health = await fetch(`${baseUrl}/health`)
-  const token = /csrf_token=([^;]+)/.exec(health.headers.get('set-cookie') ?? '')?.[1]
-  if (token === undefined) throw new Error('no CSRF cookie from /health')
-  const client = createSignerClient({
-    baseUrl,
-    getHeaders: () => ({ 'x-csrf-token': token, cookie: `csrf_token=${token}` }),
-  })
+  const client = await createTestSignerClient(baseUrl)
   const store = createSignerStore({ client, stamper: createKeyStamper(), storage: null, eventTarget: null })
   stores.push(store)
   return store

@@ -10,7 +10,6 @@ import { createLogger } from '@quicklinks/runtime/create-logger'
 import { createDatabaseClient, type DatabaseClient } from '@quicklinks/runtime/db/create-database-client'
 import { parseEnv } from '@quicklinks/runtime/env'
 import { createKeyStamper } from '@quicklinks/wallet/create-key-stamper'
-import { createSignerClient } from '@quicklinks/wallet/signer-client'
 import { createSignerStore, type SignerStore } from '@quicklinks/wallet/signer-store'
 import type { FastifyInstance } from 'fastify'
 import { Secret, TOTP } from 'otpauth'
@@ -18,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildSignerApp } from '../src/build-signer-app.ts'
 import { migrateSignerDatabase } from '../src/db/migrate-signer-database.ts'
 import { createRecordingDelivery, readCode } from './build-signer-test-app.ts'
+import { createTestSignerClient } from './create-test-signer-client.ts'
 
 let database: DatabaseClient
 let app: FastifyInstance
@@ -54,13 +54,7 @@ afterAll(async () => {
 
 /** A fresh SDK store (its own keys), as a new browser would have, on the signer's clock. */
 async function createStore(): Promise<SignerStore> {
-  const health = await fetch(`${baseUrl}/health`)
-  const token = /csrf_token=([^;]+)/.exec(health.headers.get('set-cookie') ?? '')?.[1]
-  if (token === undefined) throw new Error('no CSRF cookie from /health')
-  const client = createSignerClient({
-    baseUrl,
-    getHeaders: () => ({ 'x-csrf-token': token, cookie: `csrf_token=${token}` }),
-  })
+  const client = await createTestSignerClient(baseUrl)
   const store = createSignerStore({ client, stamper: createKeyStamper(), storage: null, eventTarget: null })
   stores.push(store)
   return store

@@ -17,7 +17,7 @@ import { parseEnv } from '@quicklinks/runtime/env'
 import { createKeyStamper } from '@quicklinks/wallet/create-key-stamper'
 import { toMultiOwnerOwnerAccount } from '@quicklinks/wallet/multi-owner-owner-account'
 import { pollActivity } from '@quicklinks/wallet/poll-activity'
-import { createSignerClient, type SignerClient } from '@quicklinks/wallet/signer-client'
+import type { SignerClient } from '@quicklinks/wallet/signer-client'
 import { createSignerStore, type SignerStore } from '@quicklinks/wallet/signer-store'
 import { toQuickLinksMultiOwnerSmartAccount } from '@quicklinks/wallet/smart-accounts/to-quick-links-smart-account'
 import type { Stamper } from '@quicklinks/wallet/stamper'
@@ -42,6 +42,7 @@ import { buildSignerApp } from '../src/build-signer-app.ts'
 import { migrateSignerDatabase } from '../src/db/migrate-signer-database.ts'
 import { multiOwnerAccountFactoryAddress } from '../src/services/multi-owner/multi-owner-account.ts'
 import { createRecordingDelivery, readCode } from './build-signer-test-app.ts'
+import { createTestSignerClient } from './create-test-signer-client.ts'
 
 async function getFreePort(): Promise<number> {
   const server = createServer()
@@ -90,13 +91,7 @@ async function signIn(email: string): Promise<{
   orgId: string
   address: Hex
 }> {
-  const health = await fetch(`${baseUrl}/health`)
-  const token = /csrf_token=([^;]+)/.exec(health.headers.get('set-cookie') ?? '')?.[1]
-  if (token === undefined) throw new Error('no CSRF cookie from /health')
-  const client = createSignerClient({
-    baseUrl,
-    getHeaders: () => ({ 'x-csrf-token': token, cookie: `csrf_token=${token}` }),
-  })
+  const client = await createTestSignerClient(baseUrl)
   const stamper = createKeyStamper()
   const store = createSignerStore({ client, stamper, storage: null, eventTarget: null })
   stores.push(store)

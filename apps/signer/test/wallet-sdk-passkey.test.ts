@@ -11,11 +11,12 @@ import { createLogger } from '@quicklinks/runtime/create-logger'
 import { createDatabaseClient, type DatabaseClient } from '@quicklinks/runtime/db/create-database-client'
 import { parseEnv } from '@quicklinks/runtime/env'
 import { createKeyStamper } from '@quicklinks/wallet/create-key-stamper'
-import { createSignerClient, type SignerClient } from '@quicklinks/wallet/signer-client'
+import type { SignerClient } from '@quicklinks/wallet/signer-client'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildSignerApp } from '../src/build-signer-app.ts'
 import { migrateSignerDatabase } from '../src/db/migrate-signer-database.ts'
+import { createTestSignerClient } from './create-test-signer-client.ts'
 import { createSoftwarePasskey } from './software-passkey.ts'
 
 const origin = 'http://localhost:3999'
@@ -50,13 +51,7 @@ afterAll(async () => {
 })
 
 async function createClient(): Promise<SignerClient> {
-  const health = await fetch(`${baseUrl}/health`)
-  const token = /csrf_token=([^;]+)/.exec(health.headers.get('set-cookie') ?? '')?.[1]
-  if (token === undefined) throw new Error('no CSRF cookie from /health')
-  return createSignerClient({
-    baseUrl,
-    getHeaders: () => ({ 'x-csrf-token': token, cookie: `csrf_token=${token}` }),
-  })
+  return createTestSignerClient(baseUrl)
 }
 
 describe('wallet SDK: passkeys on the real signer', () => {

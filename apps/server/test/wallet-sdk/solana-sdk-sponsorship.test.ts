@@ -7,7 +7,6 @@ import { type AddressInfo, createServer } from 'node:net'
 import type { EmailMessage } from '@quicklinks/runtime/delivery/create-delivery'
 import { devnetSolanaSponsorPolicy, devnetSolanaSponsorPolicyId } from '@quicklinks/runtime/env'
 import { createKeyStamper } from '@quicklinks/wallet/create-key-stamper'
-import { createSignerClient } from '@quicklinks/wallet/signer-client'
 import { createSignerStore, type SignerStore } from '@quicklinks/wallet/signer-store'
 import {
   requestSolanaFeePayer,
@@ -54,6 +53,7 @@ import {
   TOKEN_PROGRAM_ADDRESS,
 } from '@solana-program/token'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestSignerClient } from '../../../signer/test/create-test-signer-client.ts'
 import { buildTestApp, type TestApp } from '../build-test-app.ts'
 import { type HttpSession, signInOverHttp } from '../sign-in-over-http.ts'
 
@@ -101,14 +101,7 @@ function createAppSolanaRpc(url: string) {
 }
 
 async function createStore(baseUrl: string): Promise<SignerStore> {
-  // The CSRF plugin covers /signer: the cookie from /health, echoed in a header.
-  const health = await fetch(`${baseUrl}/health`)
-  const token = /csrf_token=([^;]+)/.exec(health.headers.get('set-cookie') ?? '')?.[1]
-  if (token === undefined) throw new Error('no CSRF cookie from /health')
-  const client = createSignerClient({
-    baseUrl,
-    getHeaders: () => ({ 'x-csrf-token': token, cookie: `csrf_token=${token}` }),
-  })
+  const client = await createTestSignerClient(baseUrl)
   return createSignerStore({ client, stamper: createKeyStamper(), storage: null, eventTarget: null })
 }
 
