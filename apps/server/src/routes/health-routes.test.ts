@@ -1,4 +1,5 @@
-import { createServer, type Server, type Socket } from 'node:net'
+import { createServer as createHttpServer } from 'node:http'
+import { type AddressInfo, createServer, type Server, type Socket } from 'node:net'
 import { devnetMnemonic } from '@quicklinks/devnet/devnet-chains'
 import { type AnvilProcess, spawnAnvil } from '@quicklinks/devnet/spawn-anvil'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -184,6 +185,44 @@ describe('GET /ready', () => {
       })
     } finally {
       await closeServer(server)
+    }
+  })
+  it('asks the Solana node of SOLANA_RPC_URL for getHealth, and names it when it is not "ok"', async () => {
+    let health: unknown = 'ok'
+    const node = createHttpServer((request, response) => {
+      request.resume()
+      request.on('end', () => {
+        response.writeHead(200, { 'content-type': 'application/json' })
+        response.end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            ...(health === 'ok' ? { result: 'ok' } : { error: health }),
+          }),
+        )
+      })
+    })
+    await new Promise<void>((resolve) => node.listen(0, '127.0.0.1', resolve))
+    const { port } = node.address() as AddressInfo
+    try {
+      testApp = await buildTestApp({ solanaRpcUrl: `http://127.0.0.1:${port}/secret-api-key` })
+      const ready = await testApp.app.inject({ method: 'GET', url: '/ready' })
+      expect(ready.statusCode).toBe(200)
+      expect(ready.json().checks.solana).toEqual({ status: 'ok', ms: expect.any(Number) })
+      await testApp.close()
+      // A node that is behind answers getHealth with an error.
+      health = { code: -32005, message: 'Node is behind by 42 slots' }
+      testApp = await buildTestApp({ solanaRpcUrl: `http://127.0.0.1:${port}/secret-api-key` })
+      const behind = await testApp.app.inject({ method: 'GET', url: '/ready' })
+      expect(behind.statusCode).toBe(503)
+      expect(behind.json().checks.solana).toEqual({
+        status: 'failed',
+        ms: expect.any(Number),
+        error: 'the Solana node is not healthy (getHealth did not answer "ok")',
+      })
+      expect(behind.body).not.toContain('secret-api-key')
+    } finally {
+      await new Promise<void>((resolve) => node.close(() => resolve()))
     }
   })
 })

@@ -8,14 +8,14 @@ export type ReadinessCheck = { status: 'ok' | 'failed'; ms: number; error?: stri
 
 export type Readiness = {
   status: 'ready' | 'not_ready'
-  /** 'database', then 'chain <id>' per configured chain, in chain id order. */
+  /** 'database', then 'chain <id>' per configured chain, in chain id order, then 'solana' when SOLANA_RPC_URL is set. */
   checks: Record<string, ReadinessCheck>
 }
 
 export type CheckReadinessOptions = {
   /** Asks the database `select 1` (createDatabaseProbe: on Postgres, apart from the app's pool). */
   probeDatabase: () => Promise<unknown>
-  config: Pick<ServerConfig, 'rpcUrls' | 'devnetDeploymentFile'>
+  config: Pick<ServerConfig, 'rpcUrls' | 'devnetDeploymentFile' | 'solanaRpcUrl'>
   /** Also ask every configured chain's RPC (the app server); the standalone signer needs none. */
   isCheckingChains: boolean
   /** Per check (default 2 000 ms). */
@@ -24,8 +24,9 @@ export type CheckReadinessOptions = {
 
 /**
  * Asks every dependency a request needs whether it answers now: the database (`select 1`) and,
- * when `isCheckingChains`, each chain's RPC (`eth_chainId`, which must name that chain). The
- * chains are RPC_URL_<chainId> and, when its file exists, the devnet deployment's. Every check
+ * when `isCheckingChains`, each chain's RPC (`eth_chainId`, which must name that chain) and the
+ * Solana node of SOLANA_RPC_URL (`getHealth`, which must answer "ok"). The chains are
+ * RPC_URL_<chainId> and, when its file exists, the devnet deployment's. Every check
  * runs at once and gives up after `timeoutMs`; nothing throws. Errors never carry an RPC URL
  * (it may hold an API key).
  */
@@ -41,6 +42,10 @@ export async function checkReadiness(options: CheckReadinessOptions): Promise<Re
       runCheck(timeoutMs, (signal) => expectChainId(rpcUrl, chainId, signal)),
     ]),
   ]
+  const solanaRpcUrl = options.config.solanaRpcUrl
+  if (options.isCheckingChains && solanaRpcUrl !== undefined) {
+    named.push(['solana', runCheck(timeoutMs, (signal) => expectSolanaHealthy(solanaRpcUrl, signal))])
+  }
   const checks: Record<string, ReadinessCheck> = {}
   for (const [name, check] of named) checks[name] = await check
   // The devnet file exists but cannot be read: its chains are unknown, so not ready.
@@ -90,12 +95,28 @@ async function runCheck(
 }
 
 async function expectChainId(rpcUrl: string, chainId: number, signal: AbortSignal): Promise<void> {
+  const result = await askRpc(rpcUrl, 'eth_chainId', signal)
+  if (typeof result !== 'string' || !/^0x[0-9a-f]+$/i.test(result)) {
+    throw new Error('the RPC did not answer eth_chainId')
+  }
+  const answered = Number.parseInt(result, 16)
+  if (answered !== chainId) throw new Error(`the RPC serves chain ${answered}, not ${chainId}`)
+}
+
+/** A Solana node's `getHealth`: "ok", else the node is behind or unhealthy. */
+async function expectSolanaHealthy(rpcUrl: string, signal: AbortSignal): Promise<void> {
+  const result = await askRpc(rpcUrl, 'getHealth', signal)
+  if (result !== 'ok') throw new Error('the Solana node is not healthy (getHealth did not answer "ok")')
+}
+
+/** One JSON-RPC call without params: its `result` (undefined when it answered an error). */
+async function askRpc(rpcUrl: string, method: string, signal: AbortSignal): Promise<unknown> {
   let body: unknown
   try {
     const response = await fetch(rpcUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }),
       signal,
     })
     if (!response.ok) throw new Error(`the RPC answered HTTP ${response.status}`)
@@ -109,10 +130,5 @@ async function expectChainId(rpcUrl: string, chainId: number, signal: AbortSigna
         : 'the RPC cannot be reached',
     )
   }
-  const result = typeof body === 'object' && body !== null && 'result' in body ? body.result : undefined
-  if (typeof result !== 'string' || !/^0x[0-9a-f]+$/i.test(result)) {
-    throw new Error('the RPC did not answer eth_chainId')
-  }
-  const answered = Number.parseInt(result, 16)
-  if (answered !== chainId) throw new Error(`the RPC serves chain ${answered}, not ${chainId}`)
+  return typeof body === 'object' && body !== null && 'result' in body ? body.result : undefined
 }
