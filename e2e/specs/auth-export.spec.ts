@@ -83,7 +83,9 @@ test.describe('wallet export', () => {
     await copySolana.focus()
     await expect(copySolana).toBeFocused()
     await page.keyboard.press('Enter')
-    await expect(page.getByText('Your Solana address has been copied to your clipboard.')).toBeVisible()
+    await expect(
+      page.getByText('Your Solana address has been copied to your clipboard.', { exact: true }),
+    ).toBeVisible()
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(solanaAddress)
     await expectNoSeriousAxeViolations(page)
     expect(consoleErrors).toEqual([])
