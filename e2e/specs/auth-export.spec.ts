@@ -1,5 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test'
 import { english, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
+import { openExportWalletDialog } from '../fixtures/export-dialog.ts'
 import { getSessionUser, signUpWithEmailCode } from '../fixtures/sign-in.ts'
 import { expect, expectNoSeriousAxeViolations, test } from '../fixtures/test.ts'
 
@@ -28,8 +29,7 @@ async function revealSeedPhrase(page: Page, request: APIRequestContext): Promise
   await signUpWithEmailCode(page, request)
   const { address } = await getSessionUser(page)
   await page.goto('/settings')
-  await page.getByRole('button', { name: 'Export wallet' }).click()
-  const dialog = page.getByRole('dialog', { name: 'Export wallet' })
+  const dialog = await openExportWalletDialog(page)
   await expect(dialog.getByRole('radio', { name: 'Seed phrase' })).toBeChecked()
   await dialog.getByRole('button', { name: 'Show seed phrase' }).click()
   const list = page
@@ -150,8 +150,7 @@ test.describe('wallet export', () => {
     await signUpWithEmailCode(page, request)
     const { address } = await getSessionUser(page)
     await page.goto('/settings')
-    await page.getByRole('button', { name: 'Export wallet' }).click()
-    const dialog = page.getByRole('dialog', { name: 'Export wallet' })
+    const dialog = await openExportWalletDialog(page)
     await dialog.getByRole('radio', { name: 'Private key' }).check()
     await dialog.getByRole('button', { name: 'Show private key' }).click()
     const key = page.frameLocator('iframe[title="Wallet export"]').getByLabel('Private key')

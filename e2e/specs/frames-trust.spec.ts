@@ -1,6 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test'
 import { mnemonicToAccount } from 'viem/accounts'
 import { createTestEmail, extractCode, waitForMail } from '../fixtures/dev-outbox.ts'
+import { openExportWalletDialog } from '../fixtures/export-dialog.ts'
 import {
   authDialog,
   getSessionUser,
@@ -217,8 +218,7 @@ test.describe('the seed and the sign-in stay out of the app page’s reach', () 
     }, exports[0] ?? '')
 
     // The export itself still works, with the words inside the export frame only.
-    await page.getByRole('button', { name: 'Export wallet' }).click()
-    const dialog = page.getByRole('dialog', { name: 'Export wallet' })
+    const dialog = await openExportWalletDialog(page)
     await dialog.getByRole('button', { name: 'Show seed phrase' }).click()
     const list = page
       .frameLocator('iframe[title="Wallet export"]')

@@ -1,4 +1,5 @@
 import { createTestEmail, extractCode, waitForMail } from '../fixtures/dev-outbox.ts'
+import { openExportWalletDialog } from '../fixtures/export-dialog.ts'
 import { checkScreen, screenViewports } from '../fixtures/screens.ts'
 import { authDialog, openAuthModal, requestEmailCode } from '../fixtures/sign-in.ts'
 import { expect, test } from '../fixtures/test.ts'
@@ -77,9 +78,7 @@ for (const viewport of screenViewports) {
       await expect(solanaRow.getByRole('button', { name: 'Copy Solana address' })).toBeVisible()
       await checkScreen(page, `settings-${suffix}`)
 
-      await page.getByRole('button', { name: 'Export wallet' }).click()
-      const dialog = page.getByRole('dialog', { name: 'Export wallet' })
-      await expect(dialog).toBeVisible()
+      const dialog = await openExportWalletDialog(page)
       await checkScreen(page, `export-dialog-${suffix}`, { fullPage: false })
 
       await dialog.getByRole('button', { name: 'Show seed phrase' }).click()
