@@ -4,7 +4,7 @@
 // opens them. It lives here, not in the SDK, because a package depends on no app (docs/decisions/0016).
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync } from 'node:fs'
-import { type AddressInfo, createServer } from 'node:net'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ed25519 } from '@noble/curves/ed25519.js'
@@ -23,6 +23,7 @@ import {
 import { createLogger } from '@quicklinks/runtime/create-logger'
 import { createDatabaseClient, type DatabaseClient } from '@quicklinks/runtime/db/create-database-client'
 import { parseEnv, type ServerConfig } from '@quicklinks/runtime/env'
+import { getFreePort } from '@quicklinks/runtime/test/get-free-port'
 import { createKeyStamper } from '@quicklinks/wallet/create-key-stamper'
 import type { ExportResult } from '@quicklinks/wallet/signer-client'
 import { createSignerStore, type SignerStore } from '@quicklinks/wallet/signer-store'
@@ -102,14 +103,6 @@ function createConfig(): ServerConfig {
     RATE_LIMIT_MAX: '1000',
     SIGNER_MASTER_KEY: randomBytes(32).toString('hex'),
   })
-}
-
-async function getFreePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
-  const { port } = server.address() as AddressInfo
-  await new Promise<void>((done) => server.close(() => done()))
-  return port
 }
 
 /** The 6-digit code of the newest mail to `to`. */

@@ -3,7 +3,7 @@
 // the documented error while it waits for approvals.
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync } from 'node:fs'
-import { type AddressInfo, createServer } from 'node:net'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { quickLinksMultiOwnerAccountAbi } from '@quicklinks/contracts/generated/quick-links-multi-owner-account'
@@ -14,6 +14,7 @@ import { type AnvilProcess, spawnAnvil } from '@quicklinks/devnet/spawn-anvil'
 import { createLogger } from '@quicklinks/runtime/create-logger'
 import { createDatabaseClient, type DatabaseClient } from '@quicklinks/runtime/db/create-database-client'
 import { parseEnv } from '@quicklinks/runtime/env'
+import { getFreePort } from '@quicklinks/runtime/test/get-free-port'
 import { createKeyStamper } from '@quicklinks/wallet/create-key-stamper'
 import { toMultiOwnerOwnerAccount } from '@quicklinks/wallet/multi-owner-owner-account'
 import { pollActivity } from '@quicklinks/wallet/poll-activity'
@@ -43,15 +44,6 @@ import { migrateSignerDatabase } from '../src/db/migrate-signer-database.ts'
 import { multiOwnerAccountFactoryAddress } from '../src/services/multi-owner/multi-owner-account.ts'
 import { createRecordingDelivery, readCode } from './build-signer-test-app.ts'
 import { createTestSignerClient } from './create-test-signer-client.ts'
-
-async function getFreePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
-  const address = server.address()
-  await new Promise<void>((done) => server.close(() => done()))
-  if (address === null || typeof address === 'string') throw new Error('no port')
-  return address.port
-}
 
 let database: DatabaseClient
 let app: FastifyInstance

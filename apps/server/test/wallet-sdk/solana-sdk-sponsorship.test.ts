@@ -1,11 +1,6 @@
-// The wallet SDK's Solana signer and fee sponsorship against the app's own POST /api/solana, over real
-// HTTP as a client uses them: a user signed up at the app's signer by e-mail code, signed in to the app
-// with SIWE by the SDK's EVM account, and every Solana call (airdrops, the merchant's token set-up,
-// the fee-payer method, sendTransaction, statuses, balances) through /api/solana with that session's
-// cookie and CSRF header, executed on the app's development LiteSVM with its development sponsor.
-import { type AddressInfo, createServer } from 'node:net'
 import type { EmailMessage } from '@quicklinks/runtime/delivery/create-delivery'
 import { devnetSolanaSponsorPolicy, devnetSolanaSponsorPolicyId } from '@quicklinks/runtime/env'
+import { getFreePort } from '@quicklinks/runtime/test/get-free-port'
 import { createKeyStamper } from '@quicklinks/wallet/create-key-stamper'
 import { createSignerStore, type SignerStore } from '@quicklinks/wallet/signer-store'
 import {
@@ -223,14 +218,6 @@ async function setUpTokens(
   )
   await sendAndConfirm(transaction)
   return { mint: mint.address, accounts }
-}
-
-async function getFreePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
-  const { port } = server.address() as AddressInfo
-  await new Promise<void>((done) => server.close(() => done()))
-  return port
 }
 
 beforeAll(async () => {

@@ -1,6 +1,6 @@
-import { createServer } from 'node:net'
 import { devnetMnemonic } from '@quicklinks/devnet/devnet-chains'
 import { type AnvilProcess, spawnAnvil } from '@quicklinks/devnet/spawn-anvil'
+import { getFreePort } from '@quicklinks/runtime/test/get-free-port'
 import { mnemonicToAccount } from 'viem/accounts'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts'
@@ -11,15 +11,6 @@ import { writeTestDeployment } from '../links/link-test-fixtures.ts'
 const csrf = 'Wr_pgTqEdsYsZfUtASL3WjVWSx2LuyWGlKad1PfksSA'
 const owner = mnemonicToAccount(devnetMnemonic, { addressIndex: 0 })
 const stranger = mnemonicToAccount(devnetMnemonic, { addressIndex: 1 })
-
-async function getFreePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const address = server.address()
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  if (address === null || typeof address === 'string') throw new Error('no port')
-  return address.port
-}
 
 describe('POST /api/{provider}/rpc/{chainId}', () => {
   let anvil: AnvilProcess

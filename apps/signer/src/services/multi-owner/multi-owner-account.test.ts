@@ -1,10 +1,10 @@
-import { createServer } from 'node:net'
 import { quickLinksMultiOwnerAccountAbi } from '@quicklinks/contracts/generated/quick-links-multi-owner-account'
 import { quickLinksMultiOwnerAccountFactoryAbi } from '@quicklinks/contracts/generated/quick-links-multi-owner-account-factory'
 import { deployAccountAbstraction } from '@quicklinks/devnet/deploy-account-abstraction'
 import { devnetAccountCount, devnetMnemonic } from '@quicklinks/devnet/devnet-chains'
 import { type AnvilProcess, spawnAnvil } from '@quicklinks/devnet/spawn-anvil'
 import { signerActivities } from '@quicklinks/protocol/signer-activities'
+import { getFreePort } from '@quicklinks/runtime/test/get-free-port'
 import {
   type Address,
   createPublicClient,
@@ -59,15 +59,6 @@ function ownerUpdateCallData(activity: Activity): Hex {
   const update = activity.result?.ownerUpdate as { callData: Hex } | undefined
   if (update === undefined) throw new Error(`activity ${activity.id} answered no owner update`)
   return update.callData
-}
-
-async function getFreePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
-  const address = server.address()
-  await new Promise<void>((done) => server.close(() => done()))
-  if (address === null || typeof address === 'string') throw new Error('no port')
-  return address.port
 }
 
 // The signer's quorum on one side, a real anvil (Prague) with the devnet's ERC-4337 contracts on
