@@ -12,6 +12,7 @@ import {
   type Transaction,
 } from '@solana/kit'
 import { FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from 'litesvm'
+import { formatUnits } from 'viem'
 import { JsonRpcError, jsonRpcErrorCodes } from '../smart-accounts/json-rpc-error.ts'
 import { decodeSolanaTransaction } from './decode-solana-transaction.ts'
 import { getSolanaTransactionFee } from './get-solana-transaction-fee.ts'
@@ -123,15 +124,7 @@ export class DevnetSolana {
         return this.context(this.tokenBalance(addressParam(params[0])))
       case 'simulateTransaction': {
         const { transaction } = this.readTransaction(params)
-        const simulated = this.svm.simulateTransaction(transaction)
-        const meta = simulated instanceof FailedTransactionMetadata ? simulated.meta() : simulated.meta()
-        return this.context({
-          err: simulated instanceof FailedTransactionMetadata ? describeError(simulated) : null,
-          logs: meta.logs(),
-          accounts: null,
-          unitsConsumed: Number(meta.computeUnitsConsumed()),
-          returnData: null,
-        })
+        return this.context(summarizeSimulation(this.svm.simulateTransaction(transaction)))
       }
       case 'sendTransaction':
         return this.sendTransaction(params)
@@ -187,17 +180,10 @@ export class DevnetSolana {
           message: 'Transaction signature verification failure',
         })
       }
-      const meta = simulated.meta()
       throw new JsonRpcError({
         code: preflightFailureCode,
         message: `Transaction simulation failed: ${err}`,
-        data: {
-          err,
-          logs: meta.logs(),
-          accounts: null,
-          unitsConsumed: Number(meta.computeUnitsConsumed()),
-          returnData: null,
-        },
+        data: summarizeSimulation(simulated),
       })
     }
     const result = this.svm.sendTransaction(transaction)
@@ -276,18 +262,22 @@ function encodingOf(options: unknown): 'base64' | 'base58' {
   return encoding === 'base58' ? 'base58' : 'base64'
 }
 
+/** A simulation as simulateTransaction answers it, and as a failed preflight's `data` carries it. */
+function summarizeSimulation(simulated: ReturnType<LiteSVM['simulateTransaction']>) {
+  const meta = simulated.meta()
+  return {
+    err: simulated instanceof FailedTransactionMetadata ? describeError(simulated) : null,
+    logs: meta.logs(),
+    accounts: null,
+    unitsConsumed: Number(meta.computeUnitsConsumed()),
+    returnData: null,
+  }
+}
+
 /** LiteSVM's error in Rust's debug form, e.g. "InsufficientFundsForRent { account_index: 2 }". */
 function describeError(failed: FailedTransactionMetadata): string {
   const match = /err: (.*?), meta: TransactionMetadata/s.exec(failed.toString())
   return match?.[1] ?? 'TransactionFailed'
-}
-
-function formatUnits(amount: bigint, decimals: number): string {
-  if (decimals === 0) return amount.toString()
-  const text = amount.toString().padStart(decimals + 1, '0')
-  const whole = text.slice(0, -decimals)
-  const fraction = text.slice(-decimals).replace(/0+$/, '')
-  return fraction ? `${whole}.${fraction}` : whole
 }
 
 function invalidParams(message: string): JsonRpcError {
