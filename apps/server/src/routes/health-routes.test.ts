@@ -4,6 +4,10 @@ import { devnetMnemonic } from '@quicklinks/devnet/devnet-chains'
 import { type AnvilProcess, spawnAnvil } from '@quicklinks/devnet/spawn-anvil'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, getSetCookie, type TestApp } from '../../test/build-test-app.ts'
+import {
+  type SmartAccountTestChain,
+  startSmartAccountTestChain,
+} from '../../test/start-smart-account-chain.ts'
 
 describe('GET /health', () => {
   let testApp: TestApp | undefined
@@ -224,5 +228,70 @@ describe('GET /ready', () => {
     } finally {
       await new Promise<void>((resolve) => node.close(() => resolve()))
     }
+  })
+})
+
+describe('GET /ready with BUNDLER_URL_<chainId>', () => {
+  let testApp: TestApp | undefined
+  let chain: SmartAccountTestChain
+  beforeAll(async () => {
+    chain = await startSmartAccountTestChain({ withBundler: true })
+  }, 120_000)
+  afterAll(async () => {
+    await chain?.stop()
+  })
+  afterEach(async () => {
+    await testApp?.close()
+    testApp = undefined
+  })
+
+  it('asks each bundler for its chain and EntryPoint v0.8: Alto on the devnet chain is ready', async () => {
+    testApp = await buildTestApp({
+      rpcUrls: { 8453: chain.rpcUrl },
+      bundlerUrls: { 8453: chain.bundlerUrl ?? '' },
+    })
+    const response = await testApp.app.inject({ method: 'GET', url: '/ready' })
+    expect(response.statusCode).toBe(200)
+    expect(response.json().checks).toEqual({
+      database: { status: 'ok', ms: expect.any(Number) },
+      'chain 8453': { status: 'ok', ms: expect.any(Number) },
+      'bundler 8453': { status: 'ok', ms: expect.any(Number) },
+    })
+  })
+
+  it('names a bundler of another chain, a node that is no bundler and one that is down, never their URLs', async () => {
+    const closed = `http://127.0.0.1:${await getClosedPort()}/rpc/secret-api-key`
+    testApp = await buildTestApp({
+      rpcUrls: { 8453: chain.rpcUrl },
+      bundlerUrls: {
+        // Alto bundles for 8453, not Arbitrum.
+        42161: chain.bundlerUrl ?? '',
+        // The chain's node answers eth_chainId but has no eth_supportedEntryPoints.
+        8453: chain.rpcUrl,
+        43114: closed,
+      },
+    })
+    const response = await testApp.app.inject({ method: 'GET', url: '/ready' })
+    expect(response.statusCode).toBe(503)
+    expect(response.json()).toEqual({
+      status: 'not_ready',
+      checks: {
+        database: { status: 'ok', ms: expect.any(Number) },
+        'chain 8453': { status: 'ok', ms: expect.any(Number) },
+        'bundler 8453': {
+          status: 'failed',
+          ms: expect.any(Number),
+          error: 'the bundler does not support EntryPoint v0.8 (0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108)',
+        },
+        'bundler 42161': {
+          status: 'failed',
+          ms: expect.any(Number),
+          error: 'the bundler serves chain 8453, not 42161',
+        },
+        'bundler 43114': { status: 'failed', ms: expect.any(Number), error: 'the bundler cannot be reached' },
+      },
+    })
+    expect(response.body).not.toContain('secret-api-key')
+    expect(response.body).not.toContain(chain.rpcUrl)
   })
 })

@@ -1,3 +1,4 @@
+import type { Address } from 'viem'
 import { z } from 'zod'
 
 /**
@@ -6,6 +7,9 @@ import { z } from 'zod'
  * (ERC-7677). Both take one JSON-RPC 2.0 request, as the relay of docs/api.md#rpc-relay does
  * (`rpcRelayRequestSchema`), and answer JSON-RPC.
  */
+
+/** ERC-4337 EntryPoint v0.8 at its canonical address: the one our accounts and paymaster use. */
+export const entryPointV08Address: Address = '0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108'
 
 /** The path: a chain with smart accounts (GET /api/config `smartAccounts.chains`). */
 export const smartAccountChainParamsSchema = z.object({

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import { entryPointV08Address } from '@quicklinks/core/api/smart-accounts'
 import { withTimeout } from '@quicklinks/core/with-timeout'
 import { getDevnetDeploymentOrThrow } from '../devnet/get-devnet-deployment-or-throw.ts'
 import type { ServerConfig } from '../env.ts'
@@ -8,14 +9,17 @@ export type ReadinessCheck = { status: 'ok' | 'failed'; ms: number; error?: stri
 
 export type Readiness = {
   status: 'ready' | 'not_ready'
-  /** 'database', then 'chain <id>' per configured chain, in chain id order, then 'solana' when SOLANA_RPC_URL is set. */
+  /**
+   * 'database', then 'chain <id>' per configured chain, then 'bundler <id>' per BUNDLER_URL_<id>,
+   * each in chain id order, then 'solana' when SOLANA_RPC_URL is set.
+   */
   checks: Record<string, ReadinessCheck>
 }
 
 export type CheckReadinessOptions = {
   /** Asks the database `select 1` (createDatabaseProbe: on Postgres, apart from the app's pool). */
   probeDatabase: () => Promise<unknown>
-  config: Pick<ServerConfig, 'rpcUrls' | 'devnetDeploymentFile' | 'solanaRpcUrl'>
+  config: Pick<ServerConfig, 'rpcUrls' | 'devnetDeploymentFile' | 'solanaRpcUrl' | 'bundlerUrls'>
   /** Also ask every configured chain's RPC (the app server); the standalone signer needs none. */
   isCheckingChains: boolean
   /** Per check (default 2 000 ms). */
@@ -24,7 +28,9 @@ export type CheckReadinessOptions = {
 
 /**
  * Asks every dependency a request needs whether it answers now: the database (`select 1`) and,
- * when `isCheckingChains`, each chain's RPC (`eth_chainId`, which must name that chain) and the
+ * when `isCheckingChains`, each chain's RPC (`eth_chainId`, which must name that chain), each
+ * ERC-4337 bundler of BUNDLER_URL_<chainId> (`eth_chainId` naming its chain, and
+ * `eth_supportedEntryPoints` listing EntryPoint v0.8, the one the smart accounts use) and the
  * Solana node of SOLANA_RPC_URL (`getHealth`, which must answer "ok"). The chains are
  * RPC_URL_<chainId> and, when its file exists, the devnet deployment's. Every check
  * runs at once and gives up after `timeoutMs`; nothing throws. Errors never carry an RPC URL
@@ -42,6 +48,14 @@ export async function checkReadiness(options: CheckReadinessOptions): Promise<Re
       runCheck(timeoutMs, (signal) => expectChainId(rpcUrl, chainId, signal)),
     ]),
   ]
+  if (options.isCheckingChains) {
+    const bundlers = Object.entries(options.config.bundlerUrls)
+      .map(([chainId, url]) => ({ chainId: Number(chainId), url }))
+      .sort((a, b) => a.chainId - b.chainId)
+    for (const { chainId, url } of bundlers) {
+      named.push([`bundler ${chainId}`, runCheck(timeoutMs, (signal) => expectBundler(url, chainId, signal))])
+    }
+  }
   const solanaRpcUrl = options.config.solanaRpcUrl
   if (options.isCheckingChains && solanaRpcUrl !== undefined) {
     named.push(['solana', runCheck(timeoutMs, (signal) => expectSolanaHealthy(solanaRpcUrl, signal))])
@@ -94,13 +108,31 @@ async function runCheck(
   }
 }
 
-async function expectChainId(rpcUrl: string, chainId: number, signal: AbortSignal): Promise<void> {
-  const result = await askRpc(rpcUrl, 'eth_chainId', signal)
+async function expectChainId(
+  rpcUrl: string,
+  chainId: number,
+  signal: AbortSignal,
+  what = 'the RPC',
+): Promise<void> {
+  const result = await askRpc(rpcUrl, 'eth_chainId', signal, what)
   if (typeof result !== 'string' || !/^0x[0-9a-f]+$/i.test(result)) {
-    throw new Error('the RPC did not answer eth_chainId')
+    throw new Error(`${what} did not answer eth_chainId`)
   }
   const answered = Number.parseInt(result, 16)
-  if (answered !== chainId) throw new Error(`the RPC serves chain ${answered}, not ${chainId}`)
+  if (answered !== chainId) throw new Error(`${what} serves chain ${answered}, not ${chainId}`)
+}
+
+/**
+ * An ERC-4337 bundler for `chainId` that accepts EntryPoint v0.8's operations: a bundler of another
+ * chain, or one without v0.8, would take the page's user operations only to refuse them.
+ */
+async function expectBundler(bundlerUrl: string, chainId: number, signal: AbortSignal): Promise<void> {
+  await expectChainId(bundlerUrl, chainId, signal, 'the bundler')
+  const entryPoints = await askRpc(bundlerUrl, 'eth_supportedEntryPoints', signal, 'the bundler')
+  const wanted = entryPointV08Address.toLowerCase()
+  if (!Array.isArray(entryPoints) || !entryPoints.some((each) => String(each).toLowerCase() === wanted)) {
+    throw new Error(`the bundler does not support EntryPoint v0.8 (${entryPointV08Address})`)
+  }
 }
 
 /** A Solana node's `getHealth`: "ok", else the node is behind or unhealthy. */
@@ -109,26 +141,33 @@ async function expectSolanaHealthy(rpcUrl: string, signal: AbortSignal): Promise
   if (result !== 'ok') throw new Error('the Solana node is not healthy (getHealth did not answer "ok")')
 }
 
-/** One JSON-RPC call without params: its `result` (undefined when it answered an error). */
-async function askRpc(rpcUrl: string, method: string, signal: AbortSignal): Promise<unknown> {
-  let body: unknown
+/**
+ * One JSON-RPC call without params: its `result` (undefined when it answered an error). Errors
+ * start with `what` ('the RPC', 'the bundler') and never quote the URL.
+ */
+async function askRpc(
+  rpcUrl: string,
+  method: string,
+  signal: AbortSignal,
+  what = 'the RPC',
+): Promise<unknown> {
+  let response: Response
   try {
-    const response = await fetch(rpcUrl, {
+    response = await fetch(rpcUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }),
       signal,
     })
-    if (!response.ok) throw new Error(`the RPC answered HTTP ${response.status}`)
-    body = await response.json()
   } catch (error) {
     if (signal.aborted) throw error
     // fetch's own messages can quote the URL; say only what kind of failure it was.
-    throw new Error(
-      error instanceof Error && error.message.startsWith('the RPC')
-        ? error.message
-        : 'the RPC cannot be reached',
-    )
+    throw new Error(`${what} cannot be reached`)
   }
+  if (!response.ok) throw new Error(`${what} answered HTTP ${response.status}`)
+  const body: unknown = await response.json().catch((error: unknown) => {
+    if (signal.aborted) throw error
+    throw new Error(`${what} answered without JSON`)
+  })
   return typeof body === 'object' && body !== null && 'result' in body ? body.result : undefined
 }

@@ -18,6 +18,28 @@ import { sponsorUserOperation } from '../../services/smart-accounts/sponsor-user
 // One user operation with its init code, call data and an EIP-7702 authorization fits in a few KB.
 const bodyLimit = 64 * 1024
 
+/** Both routes: one JSON-RPC request in, a JSON-RPC answer or refusal out, `rateLimitMax` a minute. */
+function jsonRpcRouteOptions(input: { summary: string; rateLimitMax: number }) {
+  return {
+    bodyLimit,
+    schema: {
+      summary: input.summary,
+      tags: ['smart-accounts'],
+      params: smartAccountChainParamsSchema,
+      body: rpcRelayRequestSchema,
+      response: {
+        200: rpcRelayResponseSchema,
+        401: errorResponseSchema,
+        403: smartAccountRefusalSchema,
+        404: errorResponseSchema,
+        422: smartAccountRefusalSchema,
+        503: errorResponseSchema,
+      },
+    },
+    config: { rateLimit: { max: input.rateLimitMax, timeWindow: 60_000 } },
+  }
+}
+
 /**
  * The signed-in user's smart-account services (docs/api.md#bundler, docs/api.md#paymaster):
  * POST /api/bundler/{chainId}, a JSON-RPC relay to the chain's ERC-4337 bundler, and
@@ -46,26 +68,12 @@ export const smartAccountsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/bundler/:chainId',
-    {
-      bodyLimit,
-      schema: {
-        summary:
-          "Relays one JSON-RPC request to the chain's ERC-4337 bundler for the signed-in user's own accounts",
-        tags: ['smart-accounts'],
-        params: smartAccountChainParamsSchema,
-        body: rpcRelayRequestSchema,
-        response: {
-          200: rpcRelayResponseSchema,
-          401: errorResponseSchema,
-          403: smartAccountRefusalSchema,
-          404: errorResponseSchema,
-          422: smartAccountRefusalSchema,
-          503: errorResponseSchema,
-        },
-      },
+    jsonRpcRouteOptions({
+      summary:
+        "Relays one JSON-RPC request to the chain's ERC-4337 bundler for the signed-in user's own accounts",
       // Like the RPC relay: estimate, send, then receipt polls every second or so.
-      config: { rateLimit: { max: 300, timeWindow: 60_000 } },
-    },
+      rateLimitMax: 300,
+    }),
     // POST /api/bundler/{chainId}: the bundler's JSON-RPC answer; 403 for a sender that is not the user's.
     async (request, reply) => {
       const chain = await getChainOrThrow(request.params.chainId)
@@ -84,26 +92,12 @@ export const smartAccountsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/paymaster/:chainId',
-    {
-      bodyLimit,
-      schema: {
-        summary:
-          "The sponsor service (ERC-7677 pm_getPaymasterStubData, pm_getPaymasterData): pays the gas of the signed-in user's operations within a policy",
-        tags: ['smart-accounts'],
-        params: smartAccountChainParamsSchema,
-        body: rpcRelayRequestSchema,
-        response: {
-          200: rpcRelayResponseSchema,
-          401: errorResponseSchema,
-          403: smartAccountRefusalSchema,
-          404: errorResponseSchema,
-          422: smartAccountRefusalSchema,
-          503: errorResponseSchema,
-        },
-      },
+    jsonRpcRouteOptions({
+      summary:
+        "The sponsor service (ERC-7677 pm_getPaymasterStubData, pm_getPaymasterData): pays the gas of the signed-in user's operations within a policy",
       // Two calls per operation; a user sends a few operations a minute at most.
-      config: { rateLimit: { max: 60, timeWindow: 60_000 } },
-    },
+      rateLimitMax: 60,
+    }),
     // POST /api/paymaster/{chainId}: paymaster fields for the operation, or a JSON-RPC refusal with data.reason.
     async (request, reply) => {
       const chain = await getChainOrThrow(request.params.chainId)

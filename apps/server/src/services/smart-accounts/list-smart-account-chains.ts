@@ -1,11 +1,9 @@
 import { existsSync } from 'node:fs'
+import { entryPointV08Address } from '@quicklinks/core/api/smart-accounts'
 import type { DevnetDeployment } from '@quicklinks/devnet/devnet-deployment'
 import { getDevnetDeploymentOrThrow } from '@quicklinks/runtime/devnet/get-devnet-deployment-or-throw'
 import type { ServerConfig } from '@quicklinks/runtime/env'
 import { type Address, getAddress } from 'viem'
-
-/** ERC-4337 EntryPoint v0.8 at its canonical address: the one our accounts and paymaster use. */
-export const entryPointV08Address: Address = getAddress('0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108')
 
 /** What the server knows of one chain with smart accounts: where to send, and which contracts. */
 export type SmartAccountChain = {

@@ -1,5 +1,6 @@
 import { quickLinksMultiOwnerAccountAbi } from '@quicklinks/contracts/generated/quick-links-multi-owner-account'
 import { quickLinksMultiOwnerAccountFactoryAbi } from '@quicklinks/contracts/generated/quick-links-multi-owner-account-factory'
+import { entryPointV08Address } from '@quicklinks/core/api/smart-accounts'
 import { deployAccountAbstraction } from '@quicklinks/devnet/deploy-account-abstraction'
 import { devnetAccountCount, devnetMnemonic } from '@quicklinks/devnet/devnet-chains'
 import { type AnvilProcess, spawnAnvil } from '@quicklinks/devnet/spawn-anvil'
@@ -33,11 +34,7 @@ import {
   type SignerTestApp,
   signInByEmail,
 } from '../../../test/build-signer-test-app.ts'
-import {
-  entryPointV08Address,
-  getMultiOwnerAccountAddress,
-  multiOwnerAccountFactoryAddress,
-} from './multi-owner-account.ts'
+import { getMultiOwnerAccountAddress, multiOwnerAccountFactoryAddress } from './multi-owner-account.ts'
 
 type Activity = {
   id: string

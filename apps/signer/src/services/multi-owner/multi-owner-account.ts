@@ -1,5 +1,6 @@
 import { quickLinksMultiOwnerAccountAbi } from '@quicklinks/contracts/generated/quick-links-multi-owner-account'
 import { quickLinksMultiOwnerAccountFactoryBytecode } from '@quicklinks/contracts/generated/quick-links-multi-owner-account-factory'
+import { entryPointV08Address } from '@quicklinks/core/api/smart-accounts'
 import {
   type Address,
   concatHex,
@@ -11,9 +12,6 @@ import {
   numberToHex,
   zeroHash,
 } from 'viem'
-
-/** EntryPoint v0.8, the one QuickLinksMultiOwnerAccount is built for (the same on every chain). */
-export const entryPointV08Address: Address = '0x4337084D9E255Ff0702461CF8895CE9E3b5Ff108'
 
 /** The CREATE2 deployer every devnet (and most chains) has; the factory's address follows from it. */
 const deterministicDeployer: Address = '0x4e59b44847b379578588920ca78fbf26c0b4956c'
