@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { RpcRelayRequest, RpcRelayResponse } from '@quicklinks/core/api/json-rpc-relay'
 import { AppError } from '@quicklinks/core/app-error'
 import { afterEach, describe, expect, it } from 'vitest'
 import { forwardJsonRpc } from './forward-json-rpc.ts'
@@ -38,6 +39,11 @@ afterEach(async () => {
 const upstream = 'Bundler relay: the bundler of chain 8453'
 const unavailableMessage = 'The bundler did not answer. Try again shortly.'
 
+/** forwardJsonRpc as the bundler relay calls it, to `url`. */
+function forward(url: string, request: RpcRelayRequest, timeoutMs = 2_000): Promise<RpcRelayResponse> {
+  return forwardJsonRpc({ url, request, timeoutMs, upstream, unavailableMessage })
+}
+
 /** The AppError `forwardJsonRpc` rejected with (fails the test when it resolved). */
 async function rejection(promise: Promise<unknown>): Promise<AppError> {
   const error = await promise.then(
@@ -56,12 +62,11 @@ describe('forwardJsonRpc', () => {
       response.writeHead(200, { 'content-type': 'application/json' })
       response.end(JSON.stringify({ jsonrpc: '2.0', id: 'op-7', error: { code: -32602, message: 'AA21' } }))
     })
-    const answer = await forwardJsonRpc({
-      url,
-      request: { jsonrpc: '2.0', id: 'op-7', method: 'eth_sendUserOperation', params: [{ sender: '0x01' }] },
-      timeoutMs: 2_000,
-      upstream,
-      unavailableMessage,
+    const answer = await forward(url, {
+      jsonrpc: '2.0',
+      id: 'op-7',
+      method: 'eth_sendUserOperation',
+      params: [{ sender: '0x01' }],
     })
     expect(answer).toEqual({ jsonrpc: '2.0', id: 'op-7', error: { code: -32602, message: 'AA21' } })
     expect(received).toEqual([
@@ -79,13 +84,7 @@ describe('forwardJsonRpc', () => {
       params = (JSON.parse(body) as { params: unknown }).params
       response.end(JSON.stringify({ jsonrpc: '2.0', id: 1, result: '0x2105' }))
     })
-    const answer = await forwardJsonRpc({
-      url,
-      request: { jsonrpc: '2.0', id: 1, method: 'eth_chainId' },
-      timeoutMs: 2_000,
-      upstream,
-      unavailableMessage,
-    })
+    const answer = await forward(url, { jsonrpc: '2.0', id: 1, method: 'eth_chainId' })
     expect(answer).toEqual({ jsonrpc: '2.0', id: 1, result: '0x2105' })
     expect(params).toEqual([])
   })
@@ -94,15 +93,7 @@ describe('forwardJsonRpc', () => {
     const url = await listen(() => {})
     const closed = servers.pop()
     await new Promise<void>((resolve) => closed?.close(() => resolve()))
-    const error = await rejection(
-      forwardJsonRpc({
-        url,
-        request: { jsonrpc: '2.0', id: 1, method: 'eth_chainId' },
-        timeoutMs: 2_000,
-        upstream,
-        unavailableMessage,
-      }),
-    )
+    const error = await rejection(forward(url, { jsonrpc: '2.0', id: 1, method: 'eth_chainId' }))
     expect(error.status).toBe(503)
     expect(error.toBody()).toEqual({ error: { code: 'SERVICE_UNAVAILABLE', message: unavailableMessage } })
     expect(error.message).toBe(`${upstream} did not answer eth_chainId`)
@@ -115,13 +106,7 @@ describe('forwardJsonRpc', () => {
     })
     const startedAt = performance.now()
     const error = await rejection(
-      forwardJsonRpc({
-        url,
-        request: { jsonrpc: '2.0', id: 1, method: 'eth_getUserOperationReceipt', params: ['0x01'] },
-        timeoutMs: 300,
-        upstream,
-        unavailableMessage,
-      }),
+      forward(url, { jsonrpc: '2.0', id: 1, method: 'eth_getUserOperationReceipt', params: ['0x01'] }, 300),
     )
     expect(performance.now() - startedAt).toBeLessThan(5_000)
     expect(error.status).toBe(503)
@@ -139,15 +124,7 @@ describe('forwardJsonRpc', () => {
       response.end(answer?.body ?? '')
     })
     for (const status of [502, 200]) {
-      const error = await rejection(
-        forwardJsonRpc({
-          url,
-          request: { jsonrpc: '2.0', id: 1, method: 'eth_chainId' },
-          timeoutMs: 2_000,
-          upstream,
-          unavailableMessage,
-        }),
-      )
+      const error = await rejection(forward(url, { jsonrpc: '2.0', id: 1, method: 'eth_chainId' }))
       expect(error.status).toBe(503)
       expect(error.message).toBe(`${upstream} answered ${status} without JSON-RPC`)
       expect(error.userMessage).toBe(unavailableMessage)
