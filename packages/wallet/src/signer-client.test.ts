@@ -162,6 +162,34 @@ describe('createSignerClient', () => {
     })
   })
 
+  it('never stamps two calls with the same time, so the same call twice in one millisecond is not a replay', async () => {
+    // The device clock stands still and every answer carries the same second: the learned offset
+    // alone would give both calls the same timestampMs, and the signer refuses a body it has seen.
+    const serverNow = Date.parse('2030-01-01T12:00:00Z')
+    const { fetch } = createFakeFetch((request) =>
+      json(request.url.endsWith('signer-config') ? { framesOrigin: 'x' } : { multiFactors: [] }, {
+        headers: { date: new Date(serverNow).toUTCString() },
+      }),
+    )
+    const client = createSignerClient({ baseUrl: 'https://pay.example', fetch, now: () => serverNow })
+    const bodies: string[] = []
+    const recording = {
+      ...createKeyStamper(),
+      stamp: async (body: string) => {
+        bodies.push(body)
+        return { stampHeaderName: 'X-Stamp' as const, stampHeaderValue: 'v' }
+      },
+    }
+    await client.listMultiFactors(recording, 'org-1')
+    await client.listMultiFactors(recording, 'org-1')
+    const contactStampTime = client.serverNow()
+    const times = bodies.map((body) => Number(JSON.parse(body).timestampMs))
+    expect(times).toHaveLength(2)
+    expect(times[1]).toBeGreaterThan(times[0] ?? Number.POSITIVE_INFINITY)
+    expect(contactStampTime).toBeGreaterThan(times[1] ?? Number.POSITIVE_INFINITY)
+    expect(new Set(bodies).size).toBe(2)
+  })
+
   it('rejects with a NETWORK error when the request never completes', async () => {
     const client = createSignerClient({
       baseUrl: 'https://pay.example',

@@ -69,7 +69,10 @@ export type ExportResult = { activity: Activity<{ exportBundle?: string }> }
 /** The signer service's HTTP API (`/signer/v1/*`), unauthenticated and stamped calls. */
 export type SignerClient = {
   readonly baseUrl: string
-  /** The local clock corrected to the server's, in epoch ms: what stamps carry. */
+  /**
+   * The local clock corrected to the server's, in epoch ms: what stamps carry. Each call answers a
+   * later time than the one before, so two identical calls never stamp the same body.
+   */
   serverNow(): number
   /** An orgId for every contact, the same shape with or without an account (docs/signer.md#lookup). */
   lookup(input: { email: string } | { phone: string }): Promise<{ orgId: string }>
@@ -318,7 +321,14 @@ export function createSignerClient(options: SignerClientOptions): SignerClient {
     return signerConfig
   }
 
-  const serverNow = () => Math.round(now() + (clockOffsetMs ?? 0))
+  // The signer refuses a stamped body it has already seen (docs/signer.md#stamped-requests): the same call made
+  // twice within one millisecond, or after the offset was re-learned a little lower, must still
+  // differ, so every time handed out is later than the one before.
+  let lastServerNowMs = Number.NEGATIVE_INFINITY
+  const serverNow = () => {
+    lastServerNowMs = Math.max(Math.round(now() + (clockOffsetMs ?? 0)), lastServerNowMs + 1)
+    return lastServerNowMs
+  }
 
   const postStampedCall = <TResult>({ path, body, stamp }: StampedCall): Promise<TResult> =>
     post<TResult>(path, { stampedRequest: { url: urlFor(path), body, stamp } })
@@ -333,6 +343,15 @@ export function createSignerClient(options: SignerClientOptions): SignerClient {
     const stamp = await stamper.stamp(body)
     return postStampedCall<TResult>({ path, body, stamp })
   }
+
+  /** One signer activity (its path and type), stamped by `stamper` for `organizationId`. */
+  const callActivity = <TResult>(
+    activity: { path: string; type: string },
+    stamper: Stamper,
+    organizationId: string,
+    parameters: Record<string, unknown> = {},
+  ): Promise<TResult> =>
+    stampedRequest<TResult>(activity.path, { type: activity.type, organizationId, parameters }, stamper)
 
   return {
     baseUrl,
@@ -349,41 +368,16 @@ export function createSignerClient(options: SignerClientOptions): SignerClient {
     prepareOauth: (input) => post('prepare-oauth', input),
     postStampedCall,
     stampedRequest,
-    whoami: (stamper, organizationId) =>
-      stampedRequest(
-        signerActivities.whoami.path,
-        { type: signerActivities.whoami.type, organizationId, parameters: {} },
-        stamper,
-      ),
+    whoami: (stamper, organizationId) => callActivity(signerActivities.whoami, stamper, organizationId),
     signPayload: (stamper, organizationId, parameters) =>
-      stampedRequest(
-        signerActivities.signRawPayload.path,
-        { type: signerActivities.signRawPayload.type, organizationId, parameters },
-        stamper,
-      ),
+      callActivity(signerActivities.signRawPayload, stamper, organizationId, parameters),
     getActivity: (stamper, organizationId, activityId) =>
-      stampedRequest(
-        signerActivities.getActivity.path,
-        { type: signerActivities.getActivity.type, organizationId, parameters: { activityId } },
-        stamper,
-      ),
+      callActivity(signerActivities.getActivity, stamper, organizationId, { activityId }),
+    // The optional `suborgId`, inside the stamped body (docs/signer.md#list-auth-methods).
     listAuthMethods: (stamper, organizationId) =>
-      stampedRequest(
-        signerActivities.listAuthMethods.path,
-        // The optional `suborgId`, inside the stamped body (docs/signer.md#list-auth-methods).
-        {
-          type: signerActivities.listAuthMethods.type,
-          organizationId,
-          parameters: { suborgId: organizationId },
-        },
-        stamper,
-      ),
+      callActivity(signerActivities.listAuthMethods, stamper, organizationId, { suborgId: organizationId }),
     revokeSession: (stamper, organizationId) =>
-      stampedRequest(
-        signerActivities.revokeSession.path,
-        { type: signerActivities.revokeSession.type, organizationId, parameters: {} },
-        stamper,
-      ),
+      callActivity(signerActivities.revokeSession, stamper, organizationId),
     passkeyChallenge: () => post('passkey-challenge', {}),
     signupWithPasskey: (input) => post('signup', input),
     authPasskey: async ({ targetPublicKey, expirationSeconds }, stampWithPasskey) => {
@@ -401,88 +395,34 @@ export function createSignerClient(options: SignerClientOptions): SignerClient {
       return post('auth-passkey', { stampedRequest: { url: urlFor('auth-passkey'), body, stamp } })
     },
     addPasskey: (stamper, organizationId, parameters) =>
-      stampedRequest(
-        signerActivities.addPasskey.path,
-        { type: signerActivities.addPasskey.type, organizationId, parameters },
-        stamper,
-      ),
+      callActivity(signerActivities.addPasskey, stamper, organizationId, parameters),
     removePasskey: (stamper, organizationId, authenticatorId) =>
-      stampedRequest(
-        signerActivities.removePasskey.path,
-        { type: signerActivities.removePasskey.type, organizationId, parameters: { authenticatorId } },
-        stamper,
-      ),
+      callActivity(signerActivities.removePasskey, stamper, organizationId, { authenticatorId }),
     validateMultiFactors: (input) => post('auth-validate-multi-factors', input),
     listMultiFactors: (stamper, organizationId) =>
-      stampedRequest(
-        signerActivities.listMultiFactors.path,
-        { type: signerActivities.listMultiFactors.type, organizationId, parameters: {} },
-        stamper,
-      ),
+      callActivity(signerActivities.listMultiFactors, stamper, organizationId),
     requestMultiFactor: (stamper, organizationId, parameters) =>
-      stampedRequest(
-        signerActivities.requestMultiFactor.path,
-        { type: signerActivities.requestMultiFactor.type, organizationId, parameters },
-        stamper,
-      ),
+      callActivity(signerActivities.requestMultiFactor, stamper, organizationId, parameters),
     verifyMultiFactor: (stamper, organizationId, parameters) =>
-      stampedRequest(
-        signerActivities.verifyMultiFactor.path,
-        { type: signerActivities.verifyMultiFactor.type, organizationId, parameters },
-        stamper,
-      ),
+      callActivity(signerActivities.verifyMultiFactor, stamper, organizationId, parameters),
     deleteMultiFactors: (stamper, organizationId, parameters) =>
-      stampedRequest(
-        signerActivities.deleteMultiFactors.path,
-        { type: signerActivities.deleteMultiFactors.type, organizationId, parameters },
-        stamper,
-      ),
+      callActivity(signerActivities.deleteMultiFactors, stamper, organizationId, parameters),
     multiOwnerCreate: (stamper, organizationId, parameters) =>
-      stampedRequest(
-        signerActivities.multiOwnerCreate.path,
-        { type: signerActivities.multiOwnerCreate.type, organizationId, parameters },
-        stamper,
-      ),
+      callActivity(signerActivities.multiOwnerCreate, stamper, organizationId, parameters),
     multiOwnerPrepareAdd: (stamper, organizationId, members) =>
-      stampedRequest(
-        signerActivities.multiOwnerPrepareAdd.path,
-        { type: signerActivities.multiOwnerPrepareAdd.type, organizationId, parameters: { members } },
-        stamper,
-      ),
+      callActivity(signerActivities.multiOwnerPrepareAdd, stamper, organizationId, { members }),
     multiOwnerAdd: (stamper, organizationId, activityId) =>
-      stampedRequest(
-        signerActivities.multiOwnerAdd.path,
-        { type: signerActivities.multiOwnerAdd.type, organizationId, parameters: { activityId } },
-        stamper,
-      ),
+      callActivity(signerActivities.multiOwnerAdd, stamper, organizationId, { activityId }),
     multiOwnerPrepareDelete: (stamper, organizationId, members) =>
-      stampedRequest(
-        signerActivities.multiOwnerPrepareDelete.path,
-        { type: signerActivities.multiOwnerPrepareDelete.type, organizationId, parameters: { members } },
-        stamper,
-      ),
+      callActivity(signerActivities.multiOwnerPrepareDelete, stamper, organizationId, { members }),
     multiOwnerDelete: (stamper, organizationId, activityId) =>
-      stampedRequest(
-        signerActivities.multiOwnerDelete.path,
-        { type: signerActivities.multiOwnerDelete.type, organizationId, parameters: { activityId } },
-        stamper,
-      ),
+      callActivity(signerActivities.multiOwnerDelete, stamper, organizationId, { activityId }),
     multiOwnerUpdateRootQuorum: (stamper, organizationId, rootQuorumThreshold) =>
-      stampedRequest(
-        signerActivities.multiOwnerUpdateRootQuorum.path,
-        {
-          type: signerActivities.multiOwnerUpdateRootQuorum.type,
-          organizationId,
-          parameters: { rootQuorumThreshold },
-        },
-        stamper,
-      ),
+      callActivity(signerActivities.multiOwnerUpdateRootQuorum, stamper, organizationId, {
+        rootQuorumThreshold,
+      }),
     multiOwnerSignRawPayload: (stamper, organizationId, parameters) =>
-      stampedRequest(
-        signerActivities.multiOwnerSignRawPayload.path,
-        { type: signerActivities.multiOwnerSignRawPayload.type, organizationId, parameters },
-        stamper,
-      ),
+      callActivity(signerActivities.multiOwnerSignRawPayload, stamper, organizationId, parameters),
     approveMultiOwnerActivity: (path, approval) => post(path, { approval }),
   }
 }
