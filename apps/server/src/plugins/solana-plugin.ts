@@ -12,6 +12,8 @@ export type SolanaService = {
   rpcUrl: string | undefined
   /** The fee sponsor (SOLANA_SPONSOR_KEY, or the generated dev key), or none: then nothing is sponsored. */
   sponsor: KeyPairSigner | undefined
+  /** Whether Solana is served at all: a LiteSVM or a node (else POST /api/solana answers 503). */
+  isConfigured: boolean
 }
 
 declare module 'fastify' {
@@ -31,7 +33,12 @@ const plugin: FastifyPluginAsync = async (app) => {
     const { DevnetSolana } = await import('../services/solana/devnet-solana.ts')
     devnet = new DevnetSolana(sponsor === undefined ? [] : [sponsor.address])
   }
-  app.decorate('solana', { devnet, rpcUrl, sponsor })
+  app.decorate('solana', {
+    devnet,
+    rpcUrl,
+    sponsor,
+    isConfigured: devnet !== undefined || rpcUrl !== undefined,
+  })
 }
 
 /** Decorates `app.solana` (the development LiteSVM and the fee sponsor); needs the config plugin. */

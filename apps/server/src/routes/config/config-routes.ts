@@ -40,16 +40,13 @@ export const configRoutes: FastifyPluginAsyncZod = async (app) => {
         routingProvider: app.config.routingProvider,
         walletConnectProjectId: app.config.walletConnectProjectId ?? null,
         smartAccounts: { defaultPolicyId: app.config.sponsorDefaultPolicyId, chains },
-        solana:
-          app.solana.devnet === undefined && app.solana.rpcUrl === undefined
-            ? null
-            : {
-                rpcPath: '/api/solana',
-                sponsorAddress: app.solana.sponsor?.address ?? null,
-                defaultPolicyId: app.solana.sponsor
-                  ? (app.config.solanaSponsorDefaultPolicyId ?? null)
-                  : null,
-              },
+        solana: !app.solana.isConfigured
+          ? null
+          : {
+              rpcPath: '/api/solana',
+              sponsorAddress: app.solana.sponsor?.address ?? null,
+              defaultPolicyId: app.solana.sponsor ? (app.config.solanaSponsorDefaultPolicyId ?? null) : null,
+            },
       }
       return { data }
     },

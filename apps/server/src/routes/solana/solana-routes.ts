@@ -45,8 +45,8 @@ export const solanaRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     // POST /api/solana: the method's JSON-RPC answer; a sponsor refusal is a JSON-RPC error with data.reason.
     async (request, reply) => {
-      const { devnet, rpcUrl, sponsor } = app.solana
-      if (devnet === undefined && rpcUrl === undefined) {
+      const { devnet, rpcUrl, sponsor, isConfigured } = app.solana
+      if (!isConfigured) {
         throw new AppError('SERVICE_UNAVAILABLE', {
           message: 'POST /api/solana: neither SOLANA_RPC_URL nor the development LiteSVM is set up',
           userMessage: 'Solana is not configured on this server.',
@@ -87,6 +87,7 @@ export const solanaRoutes: FastifyPluginAsyncZod = async (app) => {
         if (devnet !== undefined)
           return { jsonrpc: '2.0' as const, id, result: devnet.handle(method, params) }
         return await forwardJsonRpc({
+          // Configured without a LiteSVM: the node of SOLANA_RPC_URL.
           url: rpcUrl as string,
           request: { jsonrpc: '2.0', id, method, params },
           timeoutMs: relayTimeoutMs,
