@@ -12,6 +12,7 @@ import {
   type SocialProvider,
   unlinkProvider,
 } from '../auth/wallet-oauth'
+import { SectionMessages } from './section-messages'
 import { useAuthMethods, useInvalidateAuthMethods } from './use-auth-methods'
 
 type LinkedAccount = { providerId: string | null; issuer: string; subject: string; email: string | null }
@@ -131,21 +132,15 @@ export function LinkedAccountsSection() {
             )}
           </>
         )}
-        {error !== null && isWalletConnected ? (
-          <p role="alert" className="mt-3 text-danger text-sm">
-            {describeAuthError(error, 'Could not load your linked accounts. Try again.')}
-          </p>
-        ) : null}
-        {actionError === null ? null : (
-          <p role="alert" className="mt-3 rounded-control bg-danger-soft px-3 py-2 text-danger text-sm">
-            {actionError}
-          </p>
-        )}
-        {notice === null ? null : (
-          <p role="status" className="mt-3 text-sm">
-            {notice}
-          </p>
-        )}
+        <SectionMessages
+          loadError={
+            error !== null && isWalletConnected
+              ? describeAuthError(error, 'Could not load your linked accounts. Try again.')
+              : null
+          }
+          actionError={actionError}
+          notice={notice}
+        />
       </section>
       <ConfirmDeleteDialog
         open={unlinking !== null}

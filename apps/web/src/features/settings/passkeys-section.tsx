@@ -6,6 +6,7 @@ import { ConfirmDeleteDialog } from '../../ui/confirm-delete-dialog'
 import { Skeleton } from '../../ui/skeleton'
 import { describeAuthError } from '../auth/describe-auth-error'
 import { addPasskey, describePasskeyError, removePasskey } from '../auth/wallet-passkeys'
+import { SectionMessages } from './section-messages'
 import { useAuthMethods, useInvalidateAuthMethods } from './use-auth-methods'
 
 type ListedPasskey = { id: string; name: string | null; createdAt: string }
@@ -102,21 +103,15 @@ export function PasskeysSection() {
             </Button>
           </>
         )}
-        {error !== null && isWalletConnected ? (
-          <p role="alert" className="mt-3 text-danger text-sm">
-            {describeAuthError(error, 'Could not load your passkeys. Try again.')}
-          </p>
-        ) : null}
-        {actionError === null ? null : (
-          <p role="alert" className="mt-3 font-medium text-danger text-sm">
-            {actionError}
-          </p>
-        )}
-        {notice === null ? null : (
-          <p role="status" className="mt-3 text-sm">
-            {notice}
-          </p>
-        )}
+        <SectionMessages
+          loadError={
+            error !== null && isWalletConnected
+              ? describeAuthError(error, 'Could not load your passkeys. Try again.')
+              : null
+          }
+          actionError={actionError}
+          notice={notice}
+        />
       </section>
       <ConfirmDeleteDialog
         open={removing !== null}
