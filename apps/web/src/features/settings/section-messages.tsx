@@ -19,7 +19,7 @@ export function SectionMessages({
         </p>
       )}
       {actionError === null ? null : (
-        <p role="alert" className="mt-3 rounded-control bg-danger-soft px-3 py-2 text-danger text-sm">
+        <p role="alert" className="mt-3 font-medium text-danger text-sm">
           {actionError}
         </p>
       )}
