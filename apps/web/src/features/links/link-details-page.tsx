@@ -3,15 +3,15 @@ import { type Dispatch, useEffect, useId, useMemo, useState } from 'react'
 import { Button } from '../../ui/button'
 import { classNames } from '../../ui/class-names'
 import { DialogDescription, DialogTitle } from '../../ui/dialog'
+import { FormField } from '../../ui/form-field'
+import { getInputClassName } from '../../ui/input-class-name'
 import { selectOfferedChains, selectOfferedTokens } from '../routing/catalogue'
 import { useChains, useTokens } from '../routing/use-catalogue'
 import { ChainOptions } from './chain-options'
 import { filterChainsForType } from './filter-chains-for-type'
 import { filterTokensForType } from './filter-tokens-for-type'
 import { getDraftSlug } from './get-draft-slug'
-import { getInputClassName } from './get-input-class-name'
 import { LinkFormCheckbox } from './link-form-checkbox'
-import { LinkFormField } from './link-form-field'
 import {
   getActiveLinkType,
   isChainLocked,
@@ -104,7 +104,7 @@ export function LinkDetailsPage({ state, dispatch }: LinkDetailsPageProps) {
         {isEditing ? 'Change the name, message or status of this link.' : 'Where should payments land?'}
       </DialogDescription>
       <div className="mt-5 grid gap-4">
-        <LinkFormField
+        <FormField
           id={ids.alias}
           label="Payment Page Name"
           error={aliasError}
@@ -125,7 +125,7 @@ export function LinkDetailsPage({ state, dispatch }: LinkDetailsPageProps) {
             }}
             onBlur={() => touch('alias')}
           />
-        </LinkFormField>
+        </FormField>
         {error?.field === 'alias' && error.suggestion !== undefined ? (
           <div className="-mt-2">
             <Button
@@ -137,7 +137,7 @@ export function LinkDetailsPage({ state, dispatch }: LinkDetailsPageProps) {
             </Button>
           </div>
         ) : null}
-        <LinkFormField
+        <FormField
           id={ids.receiver}
           label="Wallet Address"
           error={isEditing ? undefined : shown('receiver_address')}
@@ -168,9 +168,9 @@ export function LinkDetailsPage({ state, dispatch }: LinkDetailsPageProps) {
               }}
             />
           )}
-        </LinkFormField>
+        </FormField>
         <div className="grid gap-4 sm:grid-cols-2">
-          <LinkFormField
+          <FormField
             id={ids.chain}
             label="Receive Chain"
             error={chainsQuery.data?.error ?? (isEditing ? undefined : shown('chain'))}
@@ -200,8 +200,8 @@ export function LinkDetailsPage({ state, dispatch }: LinkDetailsPageProps) {
                 <ChainOptions chains={offeredChains} draftChainId={draft.chain_id} draftChain={draft.chain} />
               )}
             </select>
-          </LinkFormField>
-          <LinkFormField
+          </FormField>
+          <FormField
             id={ids.token}
             label="Receive Token"
             error={tokensQuery.data?.error ?? (isEditing ? undefined : shown('token'))}
@@ -230,9 +230,9 @@ export function LinkDetailsPage({ state, dispatch }: LinkDetailsPageProps) {
                 />
               )}
             </select>
-          </LinkFormField>
+          </FormField>
         </div>
-        <LinkFormField id={ids.message} label="Message" error={shown('message')}>
+        <FormField id={ids.message} label="Message" error={shown('message')}>
           <textarea
             id={ids.message}
             className={classNames(getInputClassName(shown('message') !== undefined), 'min-h-20 py-2.5')}
@@ -244,7 +244,7 @@ export function LinkDetailsPage({ state, dispatch }: LinkDetailsPageProps) {
             onChange={(event) => dispatch({ type: 'setMessage', value: event.target.value })}
             onBlur={() => touch('message')}
           />
-        </LinkFormField>
+        </FormField>
         <div className="flex flex-wrap gap-x-6 gap-y-1">
           <LinkFormCheckbox
             label="Enabled"

@@ -11,6 +11,8 @@ import { maskMiddle } from '../../lib/format'
 import { Button } from '../../ui/button'
 import { classNames } from '../../ui/class-names'
 import { Dialog, DialogClose, DialogDescription, DialogTitle } from '../../ui/dialog'
+import { FormField } from '../../ui/form-field'
+import { getInputClassName } from '../../ui/input-class-name'
 import { Spinner } from '../../ui/spinner'
 import { formatTokenAmount } from '../pay/pay-amount'
 import { isNativeTokenAddress } from '../routing/catalogue'
@@ -316,14 +318,14 @@ function SendBody({
       <DialogTitle>Send</DialogTitle>
       <DialogDescription>Send tokens from your wallet to another address.</DialogDescription>
       <div className="mt-5 grid gap-4">
-        <Field
+        <FormField
           id={ids.token}
           label="Token"
           help={selected === undefined ? 'No tokens on this wallet’s chains.' : balanceHelp(selected.token)}
         >
           <select
             id={ids.token}
-            className={inputClassName(false)}
+            className={getInputClassName(false)}
             value={selectedKey}
             aria-describedby={`${ids.token}-message`}
             onChange={(event) => setSelectedKey(event.target.value)}
@@ -338,13 +340,13 @@ function SendBody({
               </optgroup>
             ))}
           </select>
-        </Field>
-        <Field id={ids.amount} label="Amount" error={shown('amount')}>
+        </FormField>
+        <FormField id={ids.amount} label="Amount" error={shown('amount')}>
           <div className="relative">
             <input
               id={ids.amount}
               ref={amountRef}
-              className={classNames(inputClassName(shown('amount') !== undefined), 'pr-16 tabular-nums')}
+              className={classNames(getInputClassName(shown('amount') !== undefined), 'pr-16 tabular-nums')}
               inputMode="decimal"
               autoComplete="off"
               placeholder="0.00"
@@ -358,12 +360,12 @@ function SendBody({
               {selected?.token.symbol ?? ''}
             </span>
           </div>
-        </Field>
-        <Field id={ids.recipient} label="To address" error={shown('recipient')}>
+        </FormField>
+        <FormField id={ids.recipient} label="To address" error={shown('recipient')}>
           <input
             id={ids.recipient}
             ref={recipientRef}
-            className={classNames(inputClassName(shown('recipient') !== undefined), 'font-mono')}
+            className={classNames(getInputClassName(shown('recipient') !== undefined), 'font-mono')}
             placeholder="0x…"
             autoComplete="off"
             spellCheck={false}
@@ -373,7 +375,7 @@ function SendBody({
             onChange={(event) => setForm((current) => ({ ...current, recipient: event.target.value }))}
             onBlur={() => setTouched((current) => ({ ...current, recipient: true }))}
           />
-        </Field>
+        </FormField>
         <p className="text-muted text-sm">
           {isSponsored
             ? 'Gas is sponsored: you pay nothing extra.'
@@ -401,41 +403,4 @@ function balanceHelp(token: SendDialogToken): string {
   return token.balance === null
     ? 'Balance: loading…'
     : `Balance: ${formatTokenAmount(token.balance, token.decimals)} ${token.symbol}`
-}
-
-function inputClassName(isInvalid: boolean): string {
-  return classNames(
-    'min-h-11 w-full rounded-control border bg-surface px-3 text-fg text-sm placeholder:text-muted',
-    isInvalid ? 'border-danger' : 'border-border',
-  )
-}
-
-/** A labelled field with its message line (`{id}-message`): the error, else the help. */
-function Field({
-  id,
-  label,
-  error,
-  help,
-  children,
-}: {
-  id: string
-  label: string
-  error?: string | undefined
-  help?: string | undefined
-  children: React.ReactNode
-}) {
-  return (
-    <div className="grid gap-1.5">
-      <label htmlFor={id} className="font-medium text-sm">
-        {label}
-      </label>
-      {children}
-      <p
-        id={`${id}-message`}
-        className={classNames('min-h-4 text-xs', error === undefined ? 'text-muted' : 'text-danger')}
-      >
-        {error ?? help ?? ''}
-      </p>
-    </div>
-  )
 }

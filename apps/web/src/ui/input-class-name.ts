@@ -1,6 +1,6 @@
-import { classNames } from '../../ui/class-names'
+import { classNames } from './class-names'
 
-/** The link form's input and select classes, with the danger border when the field is invalid. */
+/** A form's input and select classes (the link form, Send), with the danger border when the field is invalid. */
 export function getInputClassName(isInvalid: boolean): string {
   return classNames(
     'min-h-11 w-full rounded-control border bg-surface px-3 text-fg text-sm placeholder:text-muted',

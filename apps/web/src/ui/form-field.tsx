@@ -1,11 +1,11 @@
 import type { ReactNode } from 'react'
-import { classNames } from '../../ui/class-names'
+import { classNames } from './class-names'
 
 /**
  * A labelled form field with its message line below (`{id}-message`, for aria-describedby): the
  * error when there is one, else the help, else an empty line that keeps the layout still.
  */
-export function LinkFormField({
+export function FormField({
   id,
   label,
   error,
