@@ -321,9 +321,9 @@ export function createSignerClient(options: SignerClientOptions): SignerClient {
     return signerConfig
   }
 
-  // The signer refuses a stamped body it has already seen (docs/signer.md#stamped-requests): the same call made
-  // twice within one millisecond, or after the offset was re-learned a little lower, must still
-  // differ, so every time handed out is later than the one before.
+  // The signer refuses a stamped body it has already seen (docs/signer.md#stamped-requests): the
+  // same call made twice within one millisecond, or after the offset was re-learned a little lower,
+  // must still differ, so every time handed out is later than the one before.
   let lastServerNowMs = Number.NEGATIVE_INFINITY
   const serverNow = () => {
     lastServerNowMs = Math.max(Math.round(now() + (clockOffsetMs ?? 0)), lastServerNowMs + 1)

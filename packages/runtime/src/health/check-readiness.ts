@@ -55,10 +55,10 @@ export async function checkReadiness(options: CheckReadinessOptions): Promise<Re
     for (const { chainId, url } of bundlers) {
       named.push([`bundler ${chainId}`, runCheck(timeoutMs, (signal) => expectBundler(url, chainId, signal))])
     }
-  }
-  const solanaRpcUrl = options.config.solanaRpcUrl
-  if (options.isCheckingChains && solanaRpcUrl !== undefined) {
-    named.push(['solana', runCheck(timeoutMs, (signal) => expectSolanaHealthy(solanaRpcUrl, signal))])
+    const solanaRpcUrl = options.config.solanaRpcUrl
+    if (solanaRpcUrl !== undefined) {
+      named.push(['solana', runCheck(timeoutMs, (signal) => expectSolanaHealthy(solanaRpcUrl, signal))])
+    }
   }
   const checks: Record<string, ReadinessCheck> = {}
   for (const [name, check] of named) checks[name] = await check
