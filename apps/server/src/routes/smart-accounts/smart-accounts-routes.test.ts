@@ -336,7 +336,7 @@ describe('POST /api/bundler/{chainId} and POST /api/paymaster/{chainId}', () => 
       address: chain.deployment.contracts.multiOwnerAccountFactory,
       abi: quickLinksMultiOwnerAccountFactoryAbi,
       functionName: 'getAddress',
-      args: [owners, 0n],
+      args: [owners, 1n, 0n],
     })
     const operation = handMadeOperation({
       sender,
@@ -345,7 +345,7 @@ describe('POST /api/bundler/{chainId} and POST /api/paymaster/{chainId}', () => 
       factoryData: encodeFunctionData({
         abi: quickLinksMultiOwnerAccountFactoryAbi,
         functionName: 'createAccount',
-        args: [owners, 0n],
+        args: [owners, 1n, 0n],
       }),
     })
     for (const owner of [first, second]) {
