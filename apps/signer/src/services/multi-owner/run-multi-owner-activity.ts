@@ -12,6 +12,11 @@ import { type SignerActivity, signerActivities } from '../../db/signer-schema.ts
 import type { SignerContext } from '../../signer-context.ts'
 import type { SignerAccount } from '../accounts/find-account.ts'
 import { getAccountOrThrow } from '../accounts/get-account-or-throw.ts'
+import {
+  describeState,
+  type MultiOwnerState,
+  readMultiOwnerState,
+} from '../multi-owner-quorum/multi-owner-state.ts'
 import type { VerifiedStampedRequest } from '../stamps/verify-stamped-request.ts'
 import {
   planRawPayloadSignature,
@@ -28,7 +33,6 @@ import {
   getQuorumPayloadHash,
   type MemberSignature,
 } from './multi-owner-signatures.ts'
-import { describeState, type MultiOwnerState, readMultiOwnerState } from './multi-owner-state.ts'
 
 /** At most this many members per organization. */
 export const maxMultiOwnerMembers = 10
