@@ -1,5 +1,6 @@
 // QuickLinksMultiOwnerAccount on a real anvil with EntryPoint v0.8: k-of-n owner signatures for
 // user operations and ERC-1271, no single-owner path to the account's funds or its owner list.
+// One contract's whole security check on one anvil, kept together (hence over 300 lines).
 import {
   type Address,
   concatHex,

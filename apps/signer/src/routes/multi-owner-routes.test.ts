@@ -1,3 +1,5 @@
+// Every multi-owner path and its refusals on one test signer, in one file because the tests walk
+// one organization through its states in order (hence over 300 lines).
 import { signerActivities } from '@quicklinks/protocol/signer-activities'
 import { pollActivity } from '@quicklinks/wallet/poll-activity'
 import { type Address, concatHex, type Hex, hashMessage, recoverAddress } from 'viem'

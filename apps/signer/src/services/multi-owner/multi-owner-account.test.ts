@@ -1,3 +1,5 @@
+// The signer's quorum against the real contract on anvil, in one file because its tests share one
+// organization, one chain and the user-operation helpers (hence over 300 lines).
 import { quickLinksMultiOwnerAccountAbi } from '@quicklinks/contracts/generated/quick-links-multi-owner-account'
 import { quickLinksMultiOwnerAccountFactoryAbi } from '@quicklinks/contracts/generated/quick-links-multi-owner-account-factory'
 import { entryPointV08Address } from '@quicklinks/core/api/smart-accounts'
