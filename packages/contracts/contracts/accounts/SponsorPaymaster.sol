@@ -17,7 +17,8 @@ import "aa-v08/core/UserOperationLib.sol";
  * bundler (the EntryPoint then reverts the whole bundle with AA33). Otherwise anyone holding a
  * signed operation could submit it with their own beneficiary and pocket the gas refund.
  * (ERC-7562 forbids ORIGIN in validation for public mempools; this paymaster serves a private
- * bundler, which runs its simulations from an allowed address: Alto's --eth-call-sender-address.)
+ * bundler, which runs its simulations from an allowed address, Alto's --eth-call-sender-address,
+ * or from none: origin 0, which no signed transaction has.)
  *
  * paymasterAndData = paymaster (20) ‖ validation gas (16) ‖ post-op gas (16) ‖
  *                    abi.encode(uint48 validUntil, uint48 validAfter) (64) ‖ signature (65)
@@ -125,8 +126,10 @@ contract SponsorPaymaster is BasePaymaster {
         override
         returns (bytes memory context, uint256 validationData)
     {
+        // Origin 0 is a bundler's eth_call simulation without a sender (Alto's filterOps runs so):
+        // no signed transaction has it, so no outsider can submit a bundle as it.
         // solhint-disable-next-line avoid-tx-origin
-        require(isBundler[tx.origin], "SponsorPaymaster: not an allowed bundler");
+        require(isBundler[tx.origin] || tx.origin == address(0), "SponsorPaymaster: not an allowed bundler");
         (uint48 validUntil, uint48 validAfter, bytes calldata signature) = parsePaymasterAndData(userOp.paymasterAndData);
         require(signature.length == 64 || signature.length == 65, "SponsorPaymaster: bad signature length");
         bytes32 hash = getHash(userOp, senderDelegate(userOp.sender), validUntil, validAfter);
