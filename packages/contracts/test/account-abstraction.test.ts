@@ -403,7 +403,11 @@ describe('SponsorPaymaster through EntryPoint v0.8', () => {
    * A test EOA submits the operation as a bundler would (simulated first: a refusal throws with the
    * EntryPoint's reason): the allowed bundler, anvil.other, unless `from` says otherwise.
    */
-  const handleOps = async (packed: PackedUserOperation, beneficiary: Address, from: Address = anvil.other) => {
+  const handleOps = async (
+    packed: PackedUserOperation,
+    beneficiary: Address,
+    from: Address = anvil.other,
+  ) => {
     const { request } = await anvil.publicClient.simulateContract({
       account: from,
       address: entryPoint,

@@ -10,7 +10,12 @@ import {
   zeroAddress,
 } from 'viem'
 import { type PackedUserOperation, toPackedUserOperation, type UserOperation } from 'viem/account-abstraction'
-import { generatePrivateKey, mnemonicToAccount, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
+import {
+  generatePrivateKey,
+  mnemonicToAccount,
+  type PrivateKeyAccount,
+  privateKeyToAccount,
+} from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { entryPointV08Abi, entryPointV08Bytecode } from '../generated/entry-point-v08.ts'
 import { quickLinksAccountAbi } from '../generated/quick-links-account.ts'
@@ -123,11 +128,17 @@ async function sponsor(userOperation: UserOperation<'0.8'>, delegate: Address): 
     functionName: 'getHash',
     args: [toPackedUserOperation(userOperation), delegate, validUntil, 0],
   })
-  userOperation.paymasterData = concatHex([validity, await sponsorSigner.signMessage({ message: { raw: hash } })])
+  userOperation.paymasterData = concatHex([
+    validity,
+    await sponsorSigner.signMessage({ message: { raw: hash } }),
+  ])
 }
 
 /** The account's signature over the EntryPoint's hash of the operation as it is now (7702: the delegate now). */
-async function signAsAccount(userOperation: UserOperation<'0.8'>, key: PrivateKeyAccount): Promise<PackedUserOperation> {
+async function signAsAccount(
+  userOperation: UserOperation<'0.8'>,
+  key: PrivateKeyAccount,
+): Promise<PackedUserOperation> {
   const hash = await anvil.publicClient.readContract({
     address: entryPoint,
     abi: entryPointV08Abi,
@@ -218,7 +229,9 @@ describe('SponsorPaymaster: only the allowed bundler is paid', () => {
     const beneficiary = newKey().address
     await handleOps(packed, bundler, beneficiary)
     expect(await readDeposit()).toBeLessThan(depositBefore)
-    expect(await anvil.publicClient.getBalance({ address: beneficiary })).toBe(depositBefore - (await readDeposit()))
+    expect(await anvil.publicClient.getBalance({ address: beneficiary })).toBe(
+      depositBefore - (await readDeposit()),
+    )
   })
 
   it('lets only the owner change the bundlers', async () => {
@@ -241,7 +254,12 @@ describe('SponsorPaymaster: only the allowed bundler is paid', () => {
       }),
     )
     const isBundler = (who: Address) =>
-      anvil.publicClient.readContract({ address: paymaster, abi: sponsorPaymasterAbi, functionName: 'isBundler', args: [who] })
+      anvil.publicClient.readContract({
+        address: paymaster,
+        abi: sponsorPaymasterAbi,
+        functionName: 'isBundler',
+        args: [who],
+      })
     expect(await isBundler(newcomer)).toBe(true)
     expect(await isBundler(outsider)).toBe(false)
   })

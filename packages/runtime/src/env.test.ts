@@ -390,7 +390,8 @@ describe('parseEnv', () => {
     expect(() =>
       parseEnv({
         ...deployed,
-        SPONSOR_POLICIES: '[{"id":"x","accounts":"embedded","dailyGasCapWei":"10","globalDailyGasCapWei":"9"}]',
+        SPONSOR_POLICIES:
+          '[{"id":"x","accounts":"embedded","dailyGasCapWei":"10","globalDailyGasCapWei":"9"}]',
       }),
     ).toThrow(/\[0\]\.globalDailyGasCapWei: globalDailyGasCapWei \(all users together\) must be at least/)
     expect(() => parseEnv({ ...deployed, PAYMASTER_SIGNER_KEY: '0x12' })).toThrow(

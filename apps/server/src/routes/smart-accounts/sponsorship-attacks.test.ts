@@ -3,7 +3,10 @@
 // Longer than 300 lines: the five attacks share one chain, one bundler and their helpers.
 import { quickLinksAccountAbi } from '@quicklinks/contracts/generated/quick-links-account'
 import { quickLinksAccountFactoryAbi } from '@quicklinks/contracts/generated/quick-links-account-factory'
-import { simple7702AccountAbi, simple7702AccountBytecode } from '@quicklinks/contracts/generated/simple7702-account'
+import {
+  simple7702AccountAbi,
+  simple7702AccountBytecode,
+} from '@quicklinks/contracts/generated/simple7702-account'
 import { testTokenAbi } from '@quicklinks/contracts/generated/test-token'
 import { getDevnetAccount } from '@quicklinks/devnet/deploy-account-abstraction'
 import type { SponsorPolicyConfig } from '@quicklinks/runtime/env'
@@ -32,7 +35,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts'
 import { insertSignerWallet } from '../../../test/insert-signer-wallet.ts'
 import { signInOverHttp } from '../../../test/sign-in-over-http.ts'
-import { type SmartAccountTestChain, startSmartAccountTestChain } from '../../../test/start-smart-account-chain.ts'
+import {
+  type SmartAccountTestChain,
+  startSmartAccountTestChain,
+} from '../../../test/start-smart-account-chain.ts'
 import { sponsorGasGrants, users } from '../../db/schema.ts'
 
 const funder = getDevnetAccount(0)
@@ -102,7 +108,8 @@ describe('sponsorship that cannot be farmed', () => {
     await chain?.stop()
   })
 
-  const wallet = () => createWalletClient({ account: funder, chain: chain.client.chain, transport: http(chain.rpcUrl) })
+  const wallet = () =>
+    createWalletClient({ account: funder, chain: chain.client.chain, transport: http(chain.rpcUrl) })
   const contracts = () => chain.deployment.contracts
 
   /** Signs in over HTTP with SIWE as `key`, an embedded wallet (a signer wallet) unless `embedded` is false. */
@@ -119,13 +126,23 @@ describe('sponsorship that cannot be farmed', () => {
     }
     return {
       sponsor: (method: string, operation: unknown, policyId = 'roomy') =>
-        post('/api/paymaster', method, [operation, entryPoint08Address, numberToHex(chain.chainId), { policyId }]),
+        post('/api/paymaster', method, [
+          operation,
+          entryPoint08Address,
+          numberToHex(chain.chainId),
+          { policyId },
+        ]),
       bundle: (method: string, params: unknown[]) => post('/api/bundler', method, params),
     }
   }
 
   async function fundUsdc(to: Address): Promise<void> {
-    const hash = await wallet().writeContract({ address: usdc, abi: testTokenAbi, functionName: 'transfer', args: [to, 1n] })
+    const hash = await wallet().writeContract({
+      address: usdc,
+      abi: testTokenAbi,
+      functionName: 'transfer',
+      args: [to, 1n],
+    })
     await chain.client.waitForTransactionReceipt({ hash })
   }
 
@@ -166,7 +183,10 @@ describe('sponsorship that cannot be farmed', () => {
 
   /** The fees the SDK asks for: twice the latest base fee plus the node's tip. */
   async function chainFees() {
-    const [block, tip] = await Promise.all([chain.client.getBlock(), chain.client.estimateMaxPriorityFeePerGas()])
+    const [block, tip] = await Promise.all([
+      chain.client.getBlock(),
+      chain.client.estimateMaxPriorityFeePerGas(),
+    ])
     return { maxFeePerGas: 2n * (block.baseFeePerGas ?? 0n) + tip, maxPriorityFeePerGas: tip }
   }
 
@@ -208,7 +228,10 @@ describe('sponsorship that cannot be farmed', () => {
   }
 
   /** The account's signature over the EntryPoint's hash of the operation as the chain sees it now. */
-  async function signAsAccount(operation: UserOperation<'0.8'>, key: LocalAccount): Promise<UserOperation<'0.8'>> {
+  async function signAsAccount(
+    operation: UserOperation<'0.8'>,
+    key: LocalAccount,
+  ): Promise<UserOperation<'0.8'>> {
     const hash = await chain.client.readContract({
       address: entryPoint08Address,
       abi: entryPoint08Abi,
@@ -256,7 +279,10 @@ describe('sponsorship that cannot be farmed', () => {
     const caller = await signIn(stranger, false)
     const smartAccount = formatUserOperationRequest(await accountOperation(stranger.address))
     const ownAddress = {
-      ...formatUserOperationRequest({ ...(await accountOperation(stranger.address)), sender: stranger.address }),
+      ...formatUserOperationRequest({
+        ...(await accountOperation(stranger.address)),
+        sender: stranger.address,
+      }),
       factory: '0x7702',
       factoryData: '0x',
       eip7702Auth: {
@@ -292,20 +318,27 @@ describe('sponsorship that cannot be farmed', () => {
   it("refuses an embedded user's operation at 100× the chain's fee or with a 1,000,000 preVerificationGas, and grants it at the chain's own", async () => {
     const owner = privateKeyToAccount(generatePrivateKey())
     const caller = await signIn(owner)
-    const operation = await prepare(caller, { ...(await accountOperation(owner.address)), ...(await chainFees()) })
+    const operation = await prepare(caller, {
+      ...(await accountOperation(owner.address)),
+      ...(await chainFees()),
+    })
     const userId = await findUserId(owner.address)
 
     const greedy = await caller.sponsor(
       'pm_getPaymasterData',
       formatUserOperationRequest({ ...operation, maxFeePerGas: 100n * operation.maxFeePerGas }),
     )
-    expect(greedy.error?.message).toMatch(/^The operation's maxFeePerGas \(\d+ wei\) is above what is sponsored now/)
+    expect(greedy.error?.message).toMatch(
+      /^The operation's maxFeePerGas \(\d+ wei\) is above what is sponsored now/,
+    )
     expect(greedy.error?.data).toMatchObject({ reason: 'NOT_SPONSORED', field: 'maxFeePerGas' })
     const padded = await caller.sponsor(
       'pm_getPaymasterData',
       formatUserOperationRequest({ ...operation, preVerificationGas: 1_000_000n }),
     )
-    expect(padded.error?.message).toMatch(/^The operation's preVerificationGas \(1000000\) is above what is sponsored/)
+    expect(padded.error?.message).toMatch(
+      /^The operation's preVerificationGas \(1000000\) is above what is sponsored/,
+    )
     expect(padded.error?.data).toMatchObject({ reason: 'NOT_SPONSORED', field: 'preVerificationGas' })
     expect(await readGrants(userId)).toBe(0)
 
@@ -317,7 +350,10 @@ describe('sponsorship that cannot be farmed', () => {
   it('reverts an operation with valid paymaster data that an outsider submits to the EntryPoint with its own beneficiary', async () => {
     const owner = privateKeyToAccount(generatePrivateKey())
     const caller = await signIn(owner)
-    const prepared = await prepare(caller, { ...(await accountOperation(owner.address)), ...(await chainFees()) })
+    const prepared = await prepare(caller, {
+      ...(await accountOperation(owner.address)),
+      ...(await chainFees()),
+    })
     const granted = await caller.sponsor('pm_getPaymasterData', formatUserOperationRequest(prepared))
     if (!granted.result) throw new Error(`not sponsored: ${granted.error?.message}`)
     const operation = await signAsAccount({ ...prepared, ...readPaymasterFields(granted.result) }, owner)
@@ -344,7 +380,10 @@ describe('sponsorship that cannot be farmed', () => {
     expect(await readDeposit()).toBe(depositBefore)
 
     // The operator's bundler takes the very same operation.
-    const sent = await caller.bundle('eth_sendUserOperation', [formatUserOperationRequest(operation), entryPoint08Address])
+    const sent = await caller.bundle('eth_sendUserOperation', [
+      formatUserOperationRequest(operation),
+      entryPoint08Address,
+    ])
     expect((await waitForReceipt(caller, sent.result as unknown as string)).success).toBe(true)
     expect(await readDeposit()).toBeLessThan(depositBefore)
   })
@@ -379,7 +418,10 @@ describe('sponsorship that cannot be farmed', () => {
     const sponsored = { ...prepared, ...readPaymasterFields(granted.result) }
 
     // After the sponsor signed, the user points the EOA at another delegate and signs the operation for it.
-    const deployed = await wallet().deployContract({ abi: simple7702AccountAbi, bytecode: simple7702AccountBytecode })
+    const deployed = await wallet().deployContract({
+      abi: simple7702AccountAbi,
+      bytecode: simple7702AccountBytecode,
+    })
     const otherDelegate = (await chain.client.waitForTransactionReceipt({ hash: deployed })).contractAddress
     if (!otherDelegate) throw new Error('no second delegate')
     await delegate(owner, otherDelegate)
@@ -392,13 +434,18 @@ describe('sponsorship that cannot be farmed', () => {
     expect(refused.result).toBeUndefined()
     expect(refused.error?.message).toMatch(/AA34 signature error|paymaster/i)
     // Even the allowed bundler cannot get it through the EntryPoint.
-    expect(await submitDirectly(redelegated, executor.address, executor.address)).toContain('AA34 signature error')
+    expect(await submitDirectly(redelegated, executor.address, executor.address)).toContain(
+      'AA34 signature error',
+    )
     expect(await readDeposit()).toBe(depositBefore)
 
     // Back on Simple7702Account, the same sponsorship holds.
     await delegate(owner, contracts().simple7702Account)
     const restored = await signAsAccount(sponsored, owner)
-    const sent = await caller.bundle('eth_sendUserOperation', [formatUserOperationRequest(restored), entryPoint08Address])
+    const sent = await caller.bundle('eth_sendUserOperation', [
+      formatUserOperationRequest(restored),
+      entryPoint08Address,
+    ])
     expect(sent.error).toBeUndefined()
     expect((await waitForReceipt(caller, sent.result as unknown as string)).success).toBe(true)
   })
@@ -411,10 +458,16 @@ describe('sponsorship that cannot be farmed', () => {
     for (const key of keys) operations.push(await accountOperation(key.address))
     const answers = await Promise.all(
       callers.map((caller, index) =>
-        caller.sponsor('pm_getPaymasterData', formatUserOperationRequest(operations[index] as UserOperation<'0.8'>), 'shared'),
+        caller.sponsor(
+          'pm_getPaymasterData',
+          formatUserOperationRequest(operations[index] as UserOperation<'0.8'>),
+          'shared',
+        ),
       ),
     )
-    const outcomes = answers.map((answer) => (answer.result ? 'granted' : String(answer.error?.data?.reason))).sort()
+    const outcomes = answers
+      .map((answer) => (answer.result ? 'granted' : String(answer.error?.data?.reason)))
+      .sort()
     expect(outcomes).toEqual(['POLICY_SPENT', 'POLICY_SPENT', 'POLICY_SPENT', 'granted', 'granted'])
     // A sixth user, whose own cap is untouched, gets nothing either.
     const latecomer = privateKeyToAccount(generatePrivateKey())
@@ -448,7 +501,10 @@ describe('sponsorship that cannot be farmed', () => {
   }
 
   async function readGrants(userId: string): Promise<number> {
-    const rows = await testApp.database.db.select().from(sponsorGasGrants).where(eq(sponsorGasGrants.userId, userId))
+    const rows = await testApp.database.db
+      .select()
+      .from(sponsorGasGrants)
+      .where(eq(sponsorGasGrants.userId, userId))
     return rows.reduce((sum, row) => sum + row.grants, 0)
   }
 })

@@ -47,7 +47,10 @@ export async function assertSponsoredSender(input: SponsoredSenderInput): Promis
     operation,
   })
   if (kind === undefined) {
-    throw refuse(`Only your own accounts' operations are sponsored; ${operation.sender} is not one of them.`, policyId)
+    throw refuse(
+      `Only your own accounts' operations are sponsored; ${operation.sender} is not one of them.`,
+      policyId,
+    )
   }
   const wallet = await findEmbeddedOwner(input, kind)
   if (wallet === undefined || !(await isSignerWallet(input.db, wallet))) {
@@ -69,7 +72,10 @@ export async function assertSponsoredSender(input: SponsoredSenderInput): Promis
 }
 
 /** The wallet that must be the signer's for the sender to count as embedded, or undefined. */
-async function findEmbeddedOwner(input: SponsoredSenderInput, kind: OwnAccountKind): Promise<Address | undefined> {
+async function findEmbeddedOwner(
+  input: SponsoredSenderInput,
+  kind: OwnAccountKind,
+): Promise<Address | undefined> {
   const { operation, user } = input
   // The user's own smart account or a multi-owner account they own: the user's EOA signs for it.
   if (!isAddressEqual(operation.sender, user.address)) return user.address
@@ -101,7 +107,11 @@ async function readSingleOwner(input: SponsoredSenderInput): Promise<Address | u
       return undefined
     }
   }
-  return input.client.readContract({ address: operation.sender, abi: quickLinksAccountAbi, functionName: 'owner' })
+  return input.client.readContract({
+    address: operation.sender,
+    abi: quickLinksAccountAbi,
+    functionName: 'owner',
+  })
 }
 
 /** The EIP-7702 delegate of an EOA (its code is 0xef0100 ‖ address), or undefined. */

@@ -57,7 +57,12 @@ export function assertFeesBounded(operation: RpcUserOperation, ceiling: bigint, 
 export async function estimateSponsoredGas(input: {
   chain: SmartAccountChain
   operation: RpcUserOperation
-  paymaster: { paymaster: Address; paymasterVerificationGasLimit: bigint; paymasterPostOpGasLimit: bigint; paymasterData: Hex }
+  paymaster: {
+    paymaster: Address
+    paymasterVerificationGasLimit: bigint
+    paymasterPostOpGasLimit: bigint
+    paymasterData: Hex
+  }
   policyId: string
 }): Promise<GasEstimate> {
   const { chain, operation, policyId } = input
@@ -91,8 +96,11 @@ export async function estimateSponsoredGas(input: {
   })
   const result = 'result' in answer ? answer.result : undefined
   const read = (field: keyof GasEstimate): bigint | undefined => {
-    const value = typeof result === 'object' && result !== null ? (result as Record<string, unknown>)[field] : undefined
-    return typeof value === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(value) ? hexToBigInt(value as Hex) : undefined
+    const value =
+      typeof result === 'object' && result !== null ? (result as Record<string, unknown>)[field] : undefined
+    return typeof value === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(value)
+      ? hexToBigInt(value as Hex)
+      : undefined
   }
   const estimate = {
     verificationGasLimit: read('verificationGasLimit'),

@@ -38,7 +38,9 @@ async function raceAtTheCap(database: DatabaseClient, policyId = 'wallet') {
  * of 10 on `day`: exactly two may pass, and the refused ones leave nothing on their own rows.
  */
 async function raceAtThePolicyCap(databases: DatabaseClient[], policyId: string, day: string) {
-  const users = await Promise.all(Array.from({ length: 12 }, () => createRandomUser(databases[0] as DatabaseClient)))
+  const users = await Promise.all(
+    Array.from({ length: 12 }, () => createRandomUser(databases[0] as DatabaseClient)),
+  )
   const results = await Promise.all(
     users.map((user, index) =>
       grantSponsoredGas((databases[index % databases.length] as DatabaseClient).db, {
@@ -54,8 +56,13 @@ async function raceAtThePolicyCap(databases: DatabaseClient[], policyId: string,
   const totals = await Promise.all(
     users.map(
       async (user) =>
-        (await getGrantedSponsoredGas((databases[0] as DatabaseClient).db, { userId: user.id, policyId, day }))
-          .userWei,
+        (
+          await getGrantedSponsoredGas((databases[0] as DatabaseClient).db, {
+            userId: user.id,
+            policyId,
+            day,
+          })
+        ).userWei,
     ),
   )
   return {
@@ -103,7 +110,14 @@ describe('grantSponsoredGas', () => {
     const [first, second] = await Promise.all([createRandomUser(pglite), createRandomUser(pglite)])
     const day = '2026-11-24'
     const grant = (userId: string, costWei: bigint) =>
-      grantSponsoredGas(pglite.db, { userId, policyId: 'global', day, costWei, capWei: 10n, globalCapWei: 12n })
+      grantSponsoredGas(pglite.db, {
+        userId,
+        policyId: 'global',
+        day,
+        costWei,
+        capWei: 10n,
+        globalCapWei: 12n,
+      })
     expect(await grant(first.id, 8n)).toBe('granted')
     expect(await grant(second.id, 5n)).toBe('policy-cap')
     expect(await getGrantedSponsoredGas(pglite.db, { userId: second.id, policyId: 'global', day })).toEqual({
@@ -168,7 +182,11 @@ describe('grantSponsoredGas', () => {
     it("lets no more racing users through than the policy's cap holds, from two instances", async () => {
       const [first, second] = clients
       if (!first || !second) throw new Error('the previous test makes the clients')
-      const { outcomes, userTotal, policyTotal } = await raceAtThePolicyCap([first, second], 'race', '2026-11-26')
+      const { outcomes, userTotal, policyTotal } = await raceAtThePolicyCap(
+        [first, second],
+        'race',
+        '2026-11-26',
+      )
       expect(outcomes.filter((outcome) => outcome === 'granted')).toHaveLength(2)
       expect(policyTotal).toBe(8n)
       expect(userTotal).toBe(8n)
