@@ -225,6 +225,13 @@ describe('SponsorPaymaster: only the allowed bundler is paid', () => {
     expect(await readDeposit()).toBe(depositBefore)
     expect(await anvil.publicClient.getCode({ address: sender })).toBeUndefined()
 
+    // A bundler's simulation without a sender (origin 0, which no transaction has) passes validation.
+    await anvil.publicClient.simulateContract({
+      address: entryPoint,
+      abi: entryPointV08Abi,
+      functionName: 'handleOps',
+      args: [[packed], bundler],
+    })
     // The same operation from the operator's bundler goes through on the deposit.
     const beneficiary = newKey().address
     await handleOps(packed, bundler, beneficiary)
