@@ -11,6 +11,7 @@ import {
   parseEther,
   parseEventLogs,
   toHex,
+  zeroAddress,
 } from 'viem'
 import {
   getUserOperationHash,
@@ -86,10 +87,12 @@ beforeAll(async () => {
   anvil = await startTestAnvil()
   entryPoint = await deploy(entryPointV08Abi, entryPointV08Bytecode, [])
   accountFactory = await deploy(quickLinksAccountFactoryAbi, quickLinksAccountFactoryBytecode, [entryPoint])
+  // The bundler is anvil.other: only its transactions may carry sponsored operations.
   paymaster = await deploy(sponsorPaymasterAbi, sponsorPaymasterBytecode, [
     entryPoint,
     sponsorSigner.address,
     anvil.deployer,
+    [anvil.other],
   ])
   await send(
     await anvil.walletClient.writeContract({
@@ -257,7 +260,12 @@ describe('SponsorPaymaster through EntryPoint v0.8', () => {
       address: paymaster,
       abi: sponsorPaymasterAbi,
       functionName: 'getHash',
-      args: [toPackedUserOperation(userOperation), sponsorship.validUntil, sponsorship.validAfter ?? 0],
+      args: [
+        toPackedUserOperation(userOperation),
+        zeroAddress,
+        sponsorship.validUntil,
+        sponsorship.validAfter ?? 0,
+      ],
     })
     userOperation.paymasterData = concatHex([
       validity,
@@ -284,10 +292,17 @@ describe('SponsorPaymaster through EntryPoint v0.8', () => {
     return { packed, sender, userOperationHash }
   }
 
-  /** A test EOA submits the operation as a bundler would (simulated first: a refusal throws with the EntryPoint's reason). */
-  const handleOps = async (packed: PackedUserOperation, beneficiary: Address) => {
+  /**
+   * A test EOA submits the operation as a bundler would (simulated first: a refusal throws with the
+   * EntryPoint's reason): the allowed bundler, anvil.other, unless `from` says otherwise.
+   */
+  const handleOps = async (
+    packed: PackedUserOperation,
+    beneficiary: Address,
+    from: Address = anvil.other,
+  ) => {
     const { request } = await anvil.publicClient.simulateContract({
-      account: anvil.other,
+      account: from,
       address: entryPoint,
       abi: entryPointV08Abi,
       functionName: 'handleOps',

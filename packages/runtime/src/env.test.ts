@@ -339,12 +339,14 @@ describe('parseEnv', () => {
         accounts: 'embedded',
         tokens: ['USDC', '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'],
         dailyGasCapWei: '1000000000000000',
+        globalDailyGasCapWei: '100000000000000000',
       },
       {
         id: 'router',
         accounts: 'embedded',
         contracts: ['0x1111111111111111111111111111111111111111'],
         dailyGasCapWei: '1',
+        globalDailyGasCapWei: '1',
       },
     ])
     const config = parseEnv({ ...deployed, SPONSOR_POLICIES: policies, SPONSOR_DEFAULT_POLICY: 'router' })
@@ -356,6 +358,7 @@ describe('parseEnv', () => {
         tokens: ['USDC', '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'],
         contracts: [],
         dailyGasCapWei: 1_000_000_000_000_000n,
+        globalDailyGasCapWei: 100_000_000_000_000_000n,
       },
       {
         id: 'router',
@@ -363,6 +366,7 @@ describe('parseEnv', () => {
         tokens: [],
         contracts: ['0x1111111111111111111111111111111111111111'],
         dailyGasCapWei: 1n,
+        globalDailyGasCapWei: 1n,
       },
     ])
     expect(config.sponsorDefaultPolicyId).toBe('router')
@@ -379,6 +383,17 @@ describe('parseEnv', () => {
     expect(() =>
       parseEnv({ ...deployed, SPONSOR_POLICIES: '[{"id":"x","accounts":"embedded","dailyGasCapWei":1}]' }),
     ).toThrow(/\[0\]\.dailyGasCapWei: must be a whole number of wei, as a string/)
+    // Every policy has a budget for all its users together, never below one user's.
+    expect(() =>
+      parseEnv({ ...deployed, SPONSOR_POLICIES: '[{"id":"x","accounts":"embedded","dailyGasCapWei":"10"}]' }),
+    ).toThrow(/\[0\]\.globalDailyGasCapWei: must be a whole number of wei, as a string/)
+    expect(() =>
+      parseEnv({
+        ...deployed,
+        SPONSOR_POLICIES:
+          '[{"id":"x","accounts":"embedded","dailyGasCapWei":"10","globalDailyGasCapWei":"9"}]',
+      }),
+    ).toThrow(/\[0\]\.globalDailyGasCapWei: globalDailyGasCapWei \(all users together\) must be at least/)
     expect(() => parseEnv({ ...deployed, PAYMASTER_SIGNER_KEY: '0x12' })).toThrow(
       /PAYMASTER_SIGNER_KEY: must be/,
     )
@@ -397,7 +412,8 @@ describe('parseEnv', () => {
       ROUTING_PROVIDER: 'squid',
       SQUID_INTEGRATOR_ID: 'quick-links',
       BUNDLER_URL_8453: 'https://bundler.example/base',
-      SPONSOR_POLICIES: '[{"id":"wallet","accounts":"embedded","tokens":["USDC"],"dailyGasCapWei":"1000"}]',
+      SPONSOR_POLICIES:
+        '[{"id":"wallet","accounts":"embedded","tokens":["USDC"],"dailyGasCapWei":"1000","globalDailyGasCapWei":"100000"}]',
     }
     let message = ''
     try {

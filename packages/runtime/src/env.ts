@@ -202,7 +202,10 @@ export type SponsorPolicyConfig = {
   id: string
   /** The chains it sponsors on; absent: every chain with a bundler and a paymaster. */
   chainIds?: readonly number[]
-  /** Whose operations: 'embedded', the signed-in user's own accounts (smart, multi-owner or EIP-7702). */
+  /**
+   * Whose operations: 'embedded', the signed-in user's own accounts (smart, multi-owner or EIP-7702)
+   * when the user is an embedded wallet of the signer (or signed in as that wallet's smart account).
+   */
   accounts: 'embedded'
   /** ERC-20 tokens (symbols of the chain's catalogue, or addresses) whose transfer and approve it pays for. */
   tokens: readonly string[]
@@ -212,12 +215,19 @@ export type SponsorPolicyConfig = {
   devnetContracts?: readonly 'payRouter'[]
   /** Wei of gas (the operations' maximum cost) one user may be granted per UTC day under it. */
   dailyGasCapWei: bigint
+  /** Wei of gas all users together may be granted per UTC day under it (at least `dailyGasCapWei`). */
+  globalDailyGasCapWei: bigint
 }
 
 const sponsorPoliciesShape =
-  'a JSON array of {id, chainIds?, accounts: "embedded", tokens?, contracts?, dailyGasCapWei}'
+  'a JSON array of {id, chainIds?, accounts: "embedded", tokens?, contracts?, dailyGasCapWei, globalDailyGasCapWei}'
 
 const hexAddressPattern = /^0x[0-9a-fA-F]{40}$/
+
+const weiAmountSchema = z
+  .string({ error: 'must be a whole number of wei, as a string' })
+  .regex(/^\d{1,40}$/, 'must be a whole number of wei, as a string')
+  .transform((value) => BigInt(value))
 
 const sponsorPolicyListSchema = z
   .array(
@@ -242,12 +252,14 @@ const sponsorPolicyListSchema = z
           )
           .default([]),
         contracts: z.array(z.string().regex(hexAddressPattern, 'must be a 20-byte hex address')).default([]),
-        dailyGasCapWei: z
-          .string({ error: 'must be a whole number of wei, as a string' })
-          .regex(/^\d{1,40}$/, 'must be a whole number of wei, as a string')
-          .transform((value) => BigInt(value)),
+        dailyGasCapWei: weiAmountSchema,
+        globalDailyGasCapWei: weiAmountSchema,
       })
-      .strict(),
+      .strict()
+      .refine((policy) => policy.globalDailyGasCapWei >= policy.dailyGasCapWei, {
+        error: 'globalDailyGasCapWei (all users together) must be at least dailyGasCapWei (one user)',
+        path: ['globalDailyGasCapWei'],
+      }),
     { error: `must be ${sponsorPoliciesShape}` },
   )
   .superRefine(refineUniqueKeys('id'))
@@ -263,7 +275,8 @@ export const devnetSponsorPolicyId = 'devnet-wallet'
 
 /**
  * Dev mode without SPONSOR_POLICIES: the devnet wallet's transfers and approvals of the devnet
- * tokens and its calls to PayRouter, on every devnet chain, up to 0.05 native a user a day.
+ * tokens and its calls to PayRouter, on every devnet chain, up to 0.05 native a user a day and 5
+ * native a day for everyone (the devnet paymaster holds 1,000).
  */
 export const devnetSponsorPolicy: SponsorPolicyConfig = {
   id: devnetSponsorPolicyId,
@@ -272,6 +285,7 @@ export const devnetSponsorPolicy: SponsorPolicyConfig = {
   contracts: [],
   devnetContracts: ['payRouter'],
   dailyGasCapWei: 50_000_000_000_000_000n,
+  globalDailyGasCapWei: 5_000_000_000_000_000_000n,
 }
 
 /**

@@ -73,6 +73,7 @@ describe('GET /api/config', () => {
           tokens: ['USDC'],
           contracts: [],
           dailyGasCapWei: 1n,
+          globalDailyGasCapWei: 1n,
         },
       ],
       sponsorDefaultPolicyId: 'base-only',
