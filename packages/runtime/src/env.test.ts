@@ -33,6 +33,7 @@ describe('parseEnv', () => {
       logLevel: 'info',
       trustProxy: false,
       rateLimitMax: 600,
+      production: false,
       framesPort: 3001,
       signerPort: 3002,
       framesOrigin: 'http://localhost:3001',

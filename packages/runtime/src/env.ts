@@ -480,8 +480,17 @@ export type ServerConfig = {
   rateLimitMax: number
   /** REDIS_URL: rate-limit counters shared by every instance (app.redis); else each counts in memory. */
   redisUrl: string | undefined
-  /** METRICS_TOKEN: when set, GET /metrics wants `Authorization: Bearer <token>`; else it is open. */
+  /**
+   * METRICS_TOKEN: when set, GET /metrics wants `Authorization: Bearer <token>`. Without it /metrics
+   * is open in development and refused in production (`production`).
+   */
   metricsToken: string | undefined
+  /**
+   * PRODUCTION=true (`npm run serve`): the settings a deployment needs were checked at start, and
+   * what must never be open there is refused rather than left open (GET /metrics without
+   * METRICS_TOKEN). Optional so hand-built configs are development ones.
+   */
+  production?: boolean
   /** Port of the signer frames origin (auth and export frames), a different origin on purpose. */
   framesPort: number
   /** Origin the browser loads the frames from, without a trailing slash. */
@@ -634,6 +643,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     rateLimitMax: env.RATE_LIMIT_MAX,
     redisUrl: env.REDIS_URL,
     metricsToken: env.METRICS_TOKEN,
+    production: env.PRODUCTION,
     framesPort: env.FRAMES_PORT,
     framesOrigin: new URL(env.FRAMES_ORIGIN ?? `http://localhost:${env.FRAMES_PORT}`).origin,
     signerPort: env.SIGNER_PORT,
