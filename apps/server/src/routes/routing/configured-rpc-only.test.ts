@@ -2,7 +2,11 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { devnetMnemonic } from '@quicklinks/devnet/devnet-chains'
 import { type AnvilProcess, spawnAnvil } from '@quicklinks/devnet/spawn-anvil'
-import { type SquidStandIn, type SquidStandInChain, startSquidStandIn } from '@quicklinks/devnet/start-squid-stand-in'
+import {
+  type SquidStandIn,
+  type SquidStandInChain,
+  startSquidStandIn,
+} from '@quicklinks/devnet/start-squid-stand-in'
 import { getFreePort } from '@quicklinks/runtime/test/get-free-port'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts'
@@ -80,7 +84,10 @@ describe('RPC URLs come from configuration only, never from the routing catalogu
     // Both chains name the third party's node in the catalogue; only Avalanche is configured.
     squid = await startSquidStandIn({
       integratorId,
-      chains: [catalogueChain(8453, 'base', thirdParty.url), catalogueChain(43114, 'avalanche', thirdParty.url)],
+      chains: [
+        catalogueChain(8453, 'base', thirdParty.url),
+        catalogueChain(43114, 'avalanche', thirdParty.url),
+      ],
       tokens: [],
     })
     testApp = await buildTestApp({
@@ -115,14 +122,18 @@ describe('RPC URLs come from configuration only, never from the routing catalogu
       url: `/api/data/wallets/base/${wallet}/balances`,
     })
     expect(response.statusCode).toBe(503)
-    expect(response.json().error.message).toBe('Chain 8453 is not configured on this server (set RPC_URL_8453).')
+    expect(response.json().error.message).toBe(
+      'Chain 8453 is not configured on this server (set RPC_URL_8453).',
+    )
     expect(thirdParty.requests).toEqual([])
   })
 
   it("the RPC relay to that chain: a clear 503, and the catalogue's node is never asked", async () => {
     const response = await relay(8453, 'eth_chainId')
     expect(response.statusCode).toBe(503)
-    expect(response.json().error.message).toBe('Chain 8453 is not configured on this server (set RPC_URL_8453).')
+    expect(response.json().error.message).toBe(
+      'Chain 8453 is not configured on this server (set RPC_URL_8453).',
+    )
     expect(thirdParty.requests).toEqual([])
   })
 

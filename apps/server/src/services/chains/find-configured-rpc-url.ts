@@ -28,7 +28,10 @@ export async function findConfiguredRpcUrl(
  * SERVICE_UNAVAILABLE `Chain {id} is not configured on this server (set RPC_URL_{id}).` when the
  * chain has no configured RPC.
  */
-export async function getConfiguredRpcUrlOrThrow(config: ConfiguredRpcConfig, chainId: number): Promise<string> {
+export async function getConfiguredRpcUrlOrThrow(
+  config: ConfiguredRpcConfig,
+  chainId: number,
+): Promise<string> {
   const url = await findConfiguredRpcUrl(config, chainId)
   return getChainRpcUrl(config, chainId, url === undefined ? [] : [{ chainId, rpcUrl: url }])
 }
