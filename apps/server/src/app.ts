@@ -156,7 +156,11 @@ export async function buildApp(
   })
   await app.register(openapiPlugin)
   // Before every route: it adds its measuring hook to each one as it is declared.
-  await app.register(metricsPlugin, { client: database, token: config.metricsToken })
+  await app.register(metricsPlugin, {
+    client: database,
+    token: config.metricsToken,
+    isTokenRequired: config.production === true,
+  })
 
   await app.register(healthRoutes)
   // The payer's public link read, the hottest API route, reads no cookie and answers from memory

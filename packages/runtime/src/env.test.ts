@@ -33,6 +33,7 @@ describe('parseEnv', () => {
       logLevel: 'info',
       trustProxy: false,
       rateLimitMax: 600,
+      production: false,
       framesPort: 3001,
       signerPort: 3002,
       framesOrigin: 'http://localhost:3001',
@@ -454,6 +455,7 @@ describe('parseEnv', () => {
         ],
         maxFeeLamports: 50_000n,
         dailyFeeCapLamports: 10_000_000n,
+        globalDailyFeeCapLamports: 1_000_000_000n,
       },
     ])
     expect(parseEnv({ DEV_MODE: 'true', SOLANA_RPC_URL: 'http://127.0.0.1:8899' }).solanaDevnet).toBe(false)
@@ -463,12 +465,14 @@ describe('parseEnv', () => {
         programs: ['11111111111111111111111111111111'],
         maxFeeLamports: 10000,
         dailyFeeCapLamports: '500000',
+        globalDailyFeeCapLamports: '50000000',
       },
       {
         id: 'other',
         programs: ['ComputeBudget111111111111111111111111111111'],
         maxFeeLamports: '5000',
         dailyFeeCapLamports: 5000,
+        globalDailyFeeCapLamports: 5000,
       },
     ])
     // A 64-byte key: 64 bytes of 0x01 in base58.
@@ -491,12 +495,14 @@ describe('parseEnv', () => {
           programs: ['11111111111111111111111111111111'],
           maxFeeLamports: 10_000n,
           dailyFeeCapLamports: 500_000n,
+          globalDailyFeeCapLamports: 50_000_000n,
         },
         {
           id: 'other',
           programs: ['ComputeBudget111111111111111111111111111111'],
           maxFeeLamports: 5_000n,
           dailyFeeCapLamports: 5_000n,
+          globalDailyFeeCapLamports: 5_000n,
         },
       ],
     })
@@ -510,7 +516,7 @@ describe('parseEnv', () => {
       parseEnv({
         ...deployed,
         SOLANA_SPONSOR_POLICIES:
-          '[{"id":"x","programs":["0xabc"],"maxFeeLamports":1,"dailyFeeCapLamports":1}]',
+          '[{"id":"x","programs":["0xabc"],"maxFeeLamports":1,"dailyFeeCapLamports":1,"globalDailyFeeCapLamports":1}]',
       }),
     ).toThrow(
       /SOLANA_SPONSOR_POLICIES: \[0\]\.programs\.\[0\]: must be a base58 program id|SOLANA_SPONSOR_POLICIES: \[0\]\.programs\[0\]: must be a base58 program id/,
@@ -519,9 +525,17 @@ describe('parseEnv', () => {
       parseEnv({
         ...deployed,
         SOLANA_SPONSOR_POLICIES:
-          '[{"id":"x","programs":["11111111111111111111111111111111"],"maxFeeLamports":-1,"dailyFeeCapLamports":1}]',
+          '[{"id":"x","programs":["11111111111111111111111111111111"],"maxFeeLamports":-1,"dailyFeeCapLamports":1,"globalDailyFeeCapLamports":1}]',
       }),
     ).toThrow(/\[0\]\.maxFeeLamports: must be a whole number of lamports/)
+    // Every policy names what all users together may be granted a day.
+    expect(() =>
+      parseEnv({
+        ...deployed,
+        SOLANA_SPONSOR_POLICIES:
+          '[{"id":"x","programs":["11111111111111111111111111111111"],"maxFeeLamports":1,"dailyFeeCapLamports":1}]',
+      }),
+    ).toThrow(/\[0\]\.globalDailyFeeCapLamports: must be a whole number of lamports/)
     // 32 bytes is a public key, not a secret key.
     expect(() => parseEnv({ ...deployed, SOLANA_SPONSOR_KEY: '11111111111111111111111111111111' })).toThrow(
       /SOLANA_SPONSOR_KEY: must be a 64-byte Solana secret key in base58/,
@@ -551,7 +565,7 @@ describe('parseEnv', () => {
     const withPolicies = {
       ...production,
       SOLANA_SPONSOR_POLICIES:
-        '[{"id":"transfers","programs":["11111111111111111111111111111111"],"maxFeeLamports":10000,"dailyFeeCapLamports":100000}]',
+        '[{"id":"transfers","programs":["11111111111111111111111111111111"],"maxFeeLamports":10000,"dailyFeeCapLamports":100000,"globalDailyFeeCapLamports":10000000}]',
     }
     let message = ''
     try {

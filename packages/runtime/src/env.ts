@@ -290,8 +290,9 @@ export const devnetSponsorPolicy: SponsorPolicyConfig = {
 
 /**
  * One Solana fee sponsorship policy (an entry of SOLANA_SPONSOR_POLICIES; docs/api.md#solana): the
- * sponsor pays a transaction's fee when every instruction calls a listed program, the fee stays
- * within `maxFeeLamports` and the user's fees today under it stay within `dailyFeeCapLamports`.
+ * sponsor pays a transaction's fee when the user's own Solana account signs it, every instruction
+ * calls a listed program, the fee stays within `maxFeeLamports`, the user's fees today under it stay
+ * within `dailyFeeCapLamports` and every user's together within `globalDailyFeeCapLamports`.
  */
 export type SolanaSponsorPolicyConfig = {
   /** What a client names in the fee-payer request (`policyId`). */
@@ -302,10 +303,15 @@ export type SolanaSponsorPolicyConfig = {
   maxFeeLamports: bigint
   /** Lamports of fees one user may be granted per UTC day under it. */
   dailyFeeCapLamports: bigint
+  /**
+   * Lamports of fees all users together may be granted per UTC day under it: what bounds the
+   * sponsor's loss when many accounts (each with its own daily cap) farm it.
+   */
+  globalDailyFeeCapLamports: bigint
 }
 
 const solanaSponsorPoliciesShape =
-  'a JSON array of {id, programs: [base58 program ids], maxFeeLamports, dailyFeeCapLamports}'
+  'a JSON array of {id, programs: [base58 program ids], maxFeeLamports, dailyFeeCapLamports, globalDailyFeeCapLamports}'
 
 const base58AddressPattern = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/
 
@@ -337,6 +343,7 @@ const solanaSponsorPolicyListSchema = z
           .min(1),
         maxFeeLamports: lamportsSchema,
         dailyFeeCapLamports: lamportsSchema,
+        globalDailyFeeCapLamports: lamportsSchema,
       })
       .strict(),
     { error: `must be ${solanaSponsorPoliciesShape}` },
@@ -355,7 +362,7 @@ export const devnetSolanaSponsorPolicyId = 'devnet-solana'
 /**
  * Dev mode without SOLANA_SPONSOR_POLICIES: transfers of SOL and SPL tokens (System, Token,
  * Token-2022, Associated Token and Compute Budget programs), at most 50,000 lamports of fee a
- * transaction and 0.01 SOL of fees a user a day.
+ * transaction, 0.01 SOL of fees a user a day and 1 SOL for all users together.
  */
 export const devnetSolanaSponsorPolicy: SolanaSponsorPolicyConfig = {
   id: devnetSolanaSponsorPolicyId,
@@ -368,6 +375,7 @@ export const devnetSolanaSponsorPolicy: SolanaSponsorPolicyConfig = {
   ],
   maxFeeLamports: 50_000n,
   dailyFeeCapLamports: 10_000_000n,
+  globalDailyFeeCapLamports: 1_000_000_000n,
 }
 
 /** The base58 alphabet's value of each character, for checking SOLANA_SPONSOR_KEY's length. */
@@ -494,8 +502,17 @@ export type ServerConfig = {
   rateLimitMax: number
   /** REDIS_URL: rate-limit counters shared by every instance (app.redis); else each counts in memory. */
   redisUrl: string | undefined
-  /** METRICS_TOKEN: when set, GET /metrics wants `Authorization: Bearer <token>`; else it is open. */
+  /**
+   * METRICS_TOKEN: when set, GET /metrics wants `Authorization: Bearer <token>`. Without it /metrics
+   * is open in development and refused in production (`production`).
+   */
   metricsToken: string | undefined
+  /**
+   * PRODUCTION=true (`npm run serve`): the settings a deployment needs were checked at start, and
+   * what must never be open there is refused rather than left open (GET /metrics without
+   * METRICS_TOKEN). Optional so hand-built configs are development ones.
+   */
+  production?: boolean
   /** Port of the signer frames origin (auth and export frames), a different origin on purpose. */
   framesPort: number
   /** Origin the browser loads the frames from, without a trailing slash. */
@@ -648,6 +665,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     rateLimitMax: env.RATE_LIMIT_MAX,
     redisUrl: env.REDIS_URL,
     metricsToken: env.METRICS_TOKEN,
+    production: env.PRODUCTION,
     framesPort: env.FRAMES_PORT,
     framesOrigin: new URL(env.FRAMES_ORIGIN ?? `http://localhost:${env.FRAMES_PORT}`).origin,
     signerPort: env.SIGNER_PORT,

@@ -341,6 +341,27 @@ export const solanaFeeGrants = pgTable(
   (table) => [primaryKey({ columns: [table.userId, table.policyId, table.day] })],
 )
 
+/**
+ * Solana fees the sponsor paid under a policy on a UTC day for all users together: what the policy's
+ * global daily cap (`globalDailyFeeCapLamports`) counts, beside each user's row in
+ * `solana_fee_grants`. One row per policy and day, grown in the same transaction as the user's row by
+ * a conditional upsert, so several instances racing at the cap cannot together pass it.
+ */
+export const solanaFeePolicyGrants = pgTable(
+  'solana_fee_policy_grants',
+  {
+    policyId: text('policy_id').notNull(),
+    /** The UTC day (YYYY-MM-DD) the grants count against. */
+    day: date('day', { mode: 'string' }).notNull(),
+    /** Lamports of fees granted that day to every user together. */
+    grantedLamports: numeric('granted_lamports', { precision: 20, scale: 0 }).notNull(),
+    /** How many transactions were granted that day. */
+    grants: integer('grants').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.policyId, table.day] })],
+)
+
 export type User = typeof users.$inferSelect
 export type Link = typeof links.$inferSelect
 export type Session = typeof sessions.$inferSelect

@@ -101,6 +101,7 @@ describe('GET /api/config', () => {
           programs: ['11111111111111111111111111111111'],
           maxFeeLamports: 10_000n,
           dailyFeeCapLamports: 100_000n,
+          globalDailyFeeCapLamports: 10_000_000n,
         },
       ],
       solanaSponsorDefaultPolicyId: 'transfers',
