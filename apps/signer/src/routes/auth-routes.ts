@@ -186,16 +186,19 @@ export const authRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app,
       },
     },
     // POST /signer/v1/signup: send a code and reserve a wallet for it, alike for every contact (docs/decisions/0019).
-    async (request) => {
+    async (request, reply) => {
       if ('passkey' in request.body) {
         // Or create the account of a new passkey at once (docs/signer.md#passkey-signup).
         const { passkey, authenticatorName, targetPublicKey, expirationSeconds } = request.body
-        return completePasskeySignup(context, {
+        const answer = await completePasskeySignup(context, {
           passkey,
           authenticatorName,
           targetPublicKey,
           expirationSeconds,
         })
+        if (answer.credentialBundle !== undefined)
+          await setSignInMarkerCookie(context, request, reply, answer)
+        return answer
       }
       const started = await startContactAuth(context, {
         ...toStartInput(request.body, request),

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
 import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from 'jose'
 import { decodeJwt } from '../../crypto/jwt/decode-jwt.ts'
+import { getKeyNonce } from '../../crypto/keys/get-key-nonce.ts'
 import type { JwtProvider } from '../../signer-config.ts'
-import { getOAuthNonce } from '../oauth/oauth-request-key.ts'
 import { JwtSignInError } from './jwt-sign-in-error.ts'
 
 /**
@@ -150,8 +150,7 @@ function checkSingleUse(input: {
   if (payload.nonce === undefined && !isJti) throw new JwtSignInError('JWT_NONCE_MISSING')
   if (
     payload.nonce !== undefined &&
-    (typeof payload.nonce !== 'string' ||
-      payload.nonce.toLowerCase() !== getOAuthNonce(input.targetPublicKey))
+    (typeof payload.nonce !== 'string' || payload.nonce.toLowerCase() !== getKeyNonce(input.targetPublicKey))
   ) {
     throw new JwtSignInError('JWT_NONCE_MISMATCH')
   }
