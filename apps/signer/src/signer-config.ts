@@ -54,6 +54,12 @@ export type JwtProvider = {
   jwksUrl: string
   /** The `aud` its tokens must carry. */
   audience: string
+  /**
+   * What makes a token single use (docs/signer.md#auth-jwt): `nonce` (default) = hex SHA-256 of
+   * `targetPublicKey`; `jti` = a `jti` and an `iat` at most `maxAgeSeconds` (default 300) old.
+   */
+  requires?: 'nonce' | 'jti'
+  maxAgeSeconds?: number
 }
 
 /** How many codes (and magic links) may go out in any 24 hours. */

@@ -145,7 +145,7 @@ describe('parseEnv', () => {
     expect(oauthProviders([plain], { DEV_MODE: 'true' })).toEqual([plain])
   })
 
-  it('reads JWT_PROVIDERS as a JSON array of {id, issuer, jwksUrl, audience}, naming the entry and field of each problem', () => {
+  it('reads JWT_PROVIDERS as a JSON array of {id, issuer, jwksUrl, audience, requires?, maxAgeSeconds?}, naming the entry and field of each problem', () => {
     const acme = {
       id: 'acme',
       issuer: 'https://auth.acme.example',
@@ -157,10 +157,10 @@ describe('parseEnv', () => {
     expect(parseEnv(deployed).jwtProviders).toEqual([])
     expect(jwtProviders([acme])).toEqual([acme])
     expect(() => parseEnv({ ...deployed, JWT_PROVIDERS: '[{id: acme}]' })).toThrow(
-      /JWT_PROVIDERS: must be a JSON array of \{id, issuer, jwksUrl, audience\}, but it is not JSON \(/,
+      /JWT_PROVIDERS: must be a JSON array of \{id, issuer, jwksUrl, audience, requires\?, maxAgeSeconds\?\}, but it is not JSON \(/,
     )
     expect(() => jwtProviders(acme)).toThrow(
-      /JWT_PROVIDERS: must be a JSON array of \{id, issuer, jwksUrl, audience\}$/,
+      /JWT_PROVIDERS: must be a JSON array of \{id, issuer, jwksUrl, audience, requires\?, maxAgeSeconds\?\}$/,
     )
     expect(() => jwtProviders([{ ...acme, jwksUrl: 'auth.acme.example/jwks' }])).toThrow(
       /JWT_PROVIDERS: \[0\]\.jwksUrl: must be the http\(s\) URL of the issuer's JSON Web Key Set/,
@@ -186,6 +186,18 @@ describe('parseEnv', () => {
     expect(jwtProviders([plain], { DEV_MODE: 'true' })).toEqual([plain])
     const loopback = { ...acme, jwksUrl: 'http://127.0.0.1:8080/jwks.json' }
     expect(jwtProviders([loopback])).toEqual([loopback])
+    // A token is single use by its nonce (default) or by jti with a short maximum age.
+    const singleUse = { ...acme, requires: 'jti', maxAgeSeconds: 120 }
+    expect(jwtProviders([singleUse])).toEqual([singleUse])
+    expect(() => jwtProviders([{ ...acme, requires: 'none' }])).toThrow(
+      /JWT_PROVIDERS: \[0\]\.requires: must be "nonce" \(the default\) or "jti"/,
+    )
+    expect(() => jwtProviders([{ ...acme, requires: 'jti', maxAgeSeconds: 86_400 }])).toThrow(
+      /JWT_PROVIDERS: \[0\]\.maxAgeSeconds: must be at most 3600/,
+    )
+    expect(() => jwtProviders([{ ...acme, maxAgeSeconds: 60 }])).toThrow(
+      /JWT_PROVIDERS: \[0\]\.maxAgeSeconds: only applies with "requires": "jti"/,
+    )
   })
 
   it('uses the dev SMTP catcher and SMS outbox in dev mode, and needs every Twilio setting', () => {

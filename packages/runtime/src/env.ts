@@ -69,9 +69,17 @@ export type JwtProviderConfig = {
   jwksUrl: string
   /** The `aud` its tokens must carry for this app. */
   audience: string
+  /**
+   * What makes a token usable once, for one sign-in (docs/signer.md#auth-jwt): `nonce` (the
+   * default) wants the claim `nonce` = hex SHA-256 of the sign-in's `targetPublicKey`; `jti` wants
+   * a `jti` and an `iat` at most `maxAgeSeconds` old. Either way a token signs in once.
+   */
+  requires?: 'nonce' | 'jti'
+  /** With `requires: 'jti'`: the oldest `iat` accepted, in seconds (default 300, at most 3600). */
+  maxAgeSeconds?: number
 }
 
-const jwtProvidersShape = 'a JSON array of {id, issuer, jwksUrl, audience}'
+const jwtProvidersShape = 'a JSON array of {id, issuer, jwksUrl, audience, requires?, maxAgeSeconds?}'
 
 /**
  * A list setting's check that no two entries share a value of any of `keys` (the path names the
@@ -108,8 +116,19 @@ const jwtProviderListSchema = z
           error: "must be the http(s) URL of the issuer's JSON Web Key Set",
         }),
         audience: z.string({ error: 'must be the aud claim its tokens carry for this app' }).min(1).max(512),
+        requires: z.enum(['nonce', 'jti'], { error: 'must be "nonce" (the default) or "jti"' }).optional(),
+        maxAgeSeconds: z
+          .number({ error: 'must be a number of seconds' })
+          .int('must be a whole number of seconds')
+          .min(10, 'must be at least 10')
+          .max(3600, 'must be at most 3600 (a single-use token is meant to be short-lived)')
+          .optional(),
       })
-      .strict(),
+      .strict()
+      .refine((provider) => provider.maxAgeSeconds === undefined || provider.requires === 'jti', {
+        path: ['maxAgeSeconds'],
+        message: 'only applies with "requires": "jti"',
+      }),
     { error: `must be ${jwtProvidersShape}` },
   )
   .superRefine(refineUniqueKeys('id', 'issuer'))

@@ -24,7 +24,7 @@ import {
   unsupportedMultiFactorTypeMessage,
 } from './multi-factor-types.ts'
 import { createOAuthActions, type LinkedOAuthProvider, type OAuthLoginOutcome } from './oauth-actions.ts'
-import type { OAuthParams, OAuthPopupResult } from './oauth-login.ts'
+import { getOAuthNonce, type OAuthParams, type OAuthPopupResult } from './oauth-login.ts'
 import { openExportFrame } from './open-export-frame.ts'
 import type { AddedPasskey } from './passkey-types.ts'
 import { assertWebAuthnSupported, createPasskey, stampWithPasskey } from './passkey-webauthn.ts'
@@ -105,9 +105,14 @@ export type SignerState = {
    * …' for a token that does not decode, 'The token has expired…', a wrong audience, issuer or
    * signature) or 'Failed to inject credential bundle'. An account with a confirmed authenticator
    * app is asked for its code first: AWAITING_MFA_AUTH, and validateMultiFactors finishes
-   * (docs/signer.md#mfa-required).
+   * (docs/signer.md#mfa-required). A token signs in once; by default it must carry
+   * `nonce` = hex SHA-256 of the auth frame's key: pass `jwt` as a function, which gets that
+   * nonce and returns the token your backend minted with it (docs/signer.md#auth-jwt).
    */
-  authenticateWithJwt(input: { jwt: string; authProvider: string }): Promise<void>
+  authenticateWithJwt(input: {
+    jwt: string | ((input: { nonce: string }) => string | Promise<string>)
+    authProvider: string
+  }): Promise<void>
   /**
    * Passkey sign-in (docs/signer.md#passkeys): AUTHENTICATING_PASSKEY, then CONNECTED. With
    * `createNew` a new passkey is made (`passkey-challenge`, then `signup` with it: one prompt, the
@@ -634,7 +639,13 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
         set({ status: 'AUTHENTICATING_JWT', error: null, otpId: null, isNewUser: undefined })
         try {
           const targetPublicKey = await stamper.getPublicKey()
-          const answer = await client.authJwt({ jwt, authProvider, targetPublicKey, expirationSeconds })
+          const token = typeof jwt === 'string' ? jwt : await jwt({ nonce: getOAuthNonce(targetPublicKey) })
+          const answer = await client.authJwt({
+            jwt: token,
+            authProvider,
+            targetPublicKey,
+            expirationSeconds,
+          })
           if ('status' in answer) {
             awaitMfa(answer, { orgId: answer.orgId, otpId: '', channel: 'email', isNewUser: false })
             return

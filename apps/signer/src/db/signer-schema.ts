@@ -2,6 +2,7 @@ import type { ActivityStatus } from '@quicklinks/protocol/activity-statuses'
 import { sql } from 'drizzle-orm'
 import {
   bigint,
+  boolean,
   index,
   integer,
   jsonb,
@@ -139,9 +140,18 @@ export const signerOtps = pgTable(
     supersededAt: timestamp('superseded_at', { withTimezone: true }),
     /** When the verification token minted from this code was spent (update-email/phone-auth). */
     tokenUsedAt: timestamp('token_used_at', { withTimezone: true }),
+    /**
+     * Who asked for it: `ip:{client}` (IPv4 address or IPv6 /64), or `user:{userId}` for a browser
+     * that proved a recent sign-in to the contact's account (a reserved send). A stranger's sends
+     * count against their own budget, and retire only their own older codes (docs/decisions/0022).
+     */
+    requester: text('requester').notNull().default(''),
+    /** Sent to a browser that signed in recently: counted apart and usable during a lock. */
+    isReserved: boolean('is_reserved').notNull().default(false),
   },
   (table) => [
     index('signer_otps_contact_idx').on(table.channel, table.contact, table.createdAt),
+    index('signer_otps_requester_idx').on(table.channel, table.contact, table.requester, table.createdAt),
     index('signer_otps_phone_prefix_idx').on(table.phonePrefix, table.createdAt),
   ],
 )
@@ -195,6 +205,27 @@ export const signerContactLocks = pgTable(
     lockedUntil: timestamp('locked_until', { withTimezone: true }).notNull(),
   },
   (table) => [primaryKey({ columns: [table.channel, table.contact] })],
+)
+
+/**
+ * One wrong authenticator code at sign-in (`auth-validate-multi-factors`), per user and challenge:
+ * three on one challenge end it, every third locks the user's second-factor step for a doubling
+ * time, and ten within 24 hours refuse it until the oldest is a day old, whatever the locks did.
+ * Rows older than a day are swept.
+ */
+export const signerTotpFailures = pgTable(
+  'signer_totp_failures',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: uuid('user_id').notNull(),
+    /** The `encryptedPayload`'s id (mfa-challenge.ts). */
+    challengeId: uuid('challenge_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('signer_totp_failures_user_idx').on(table.userId, table.createdAt),
+    index('signer_totp_failures_challenge_idx').on(table.challengeId),
+  ],
 )
 
 /** Bodies of stamped requests already run, by SHA-256; rows may go once `expiresAt` passed. */

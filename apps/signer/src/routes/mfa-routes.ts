@@ -8,6 +8,7 @@ import { validateMultiFactors } from '../services/mfa/validate-multi-factors.ts'
 import { targetPublicKeySchema } from '../services/validation/target-public-key-schema.ts'
 import type { SignerRouteOptions } from './auth-routes.ts'
 import { createStampedRoute } from './create-stamped-route.ts'
+import { setSignInMarkerCookie } from './sign-in-marker-cookie.ts'
 import { perIpPerMinute } from './signer-rate-limits.ts'
 import { stampedRequestBodySchema } from './stamped-request-body-schema.ts'
 
@@ -169,13 +170,17 @@ export const mfaRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app, 
       },
     },
     // POST /signer/v1/auth-validate-multi-factors: check the code, spend the payload, mint the session.
-    async (request) =>
-      validateMultiFactors(context, {
+    async (request, reply) => {
+      const answer = await validateMultiFactors(context, {
         encryptedPayload: request.body.encryptedPayload,
         multiFactors: request.body.multiFactors,
         ...(request.body.targetPublicKey === undefined
           ? {}
           : { targetPublicKey: request.body.targetPublicKey }),
-      }),
+      })
+      // The sign-in is complete: this browser gets its recent-sign-in marker (docs/decisions/0022).
+      await setSignInMarkerCookie(context, request, reply, answer)
+      return answer
+    },
   )
 }

@@ -520,7 +520,7 @@ describe('a second factor after a social login (docs/signer.md#mfa-required)', (
     ])
   })
 
-  it('counts wrong codes after a social login against the user’s own budget: the tenth locks it, even for the right code', async () => {
+  it('counts wrong codes after a social login against the user: the third locks the step and ends the challenge, even for the right code', async () => {
     const accountId = 'email:mfa-guessed@example.com'
     const first = await signInWithProvider(accountId)
     const enrolment = await enrol(await openSession(first.result, first.flow.frame))
@@ -534,9 +534,14 @@ describe('a second factor after a social login (docs/signer.md#mfa-required)', (
         multiFactors: [{ multiFactorId: enrolment.multiFactorId, multiFactorCode: code }],
         targetPublicKey: flow.frame.targetPublicKey,
       })
-    for (let count = 1; count < 10; count += 1) expect((await attempt(wrong)).statusCode).toBe(401)
-    expect((await attempt(wrong)).statusCode).toBe(429)
-    expect((await attempt(right)).statusCode).toBe(429)
+    // docs/signer.md#auth-validate-multi-factors: three wrong codes end a challenge and lock the step.
+    for (let count = 1; count < 3; count += 1) expect((await attempt(wrong)).statusCode).toBe(401)
+    const locking = await attempt(wrong)
+    expect(locking.statusCode).toBe(429)
+    expect(locking.json().error.details.reason).toBe('TOTP_LOCKED')
+    const ended = await attempt(right)
+    expect(ended.statusCode).toBe(401)
+    expect(ended.json().error.details.reason).toBe('MFA_CHALLENGE_REFUSED')
     // No contact to notify (the provider's address is not a sign-in e-mail).
     expect(testApp.delivery.emails.length).toBe(mailsBefore)
   })

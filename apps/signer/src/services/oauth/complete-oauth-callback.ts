@@ -163,6 +163,8 @@ export async function completeOAuthCallback(
           emailMode: 'otp',
           targetPublicKey,
           expirationSeconds,
+          // Counted per provider identity: only one whose provider verified this e-mail gets here.
+          origin: { clientKey: `oauth:${method.identifier}` },
         })
         return {
           status: 'ACCOUNT_LINKING_CONFIRMATION_REQUIRED',
