@@ -118,10 +118,20 @@ test('a /login link carrying a linking outcome this browser did not start links 
   await attackerPage.setViewportSize(screenViewports[1])
   await openAuthModal(attackerPage)
   await continueInPopup(attackerPage, attackerEmail)
-  await expect(authDialog(attackerPage).getByRole('heading', { name: 'Check your email' })).toBeVisible({
-    timeout: 20_000,
-  })
-  expect((await attackerPage.request.get('/api/auth/me')).status()).toBe(401)
+  const ownCodeStep = authDialog(attackerPage).getByRole('heading', { name: 'Check your email' })
+  await Promise.race([
+    ownCodeStep.waitFor({ timeout: 20_000 }).catch(() => undefined),
+    attackerPage.waitForURL(/\/(dashboard|onboarding)$/, { timeout: 20_000 }).catch(() => undefined),
+  ])
+  const attackerSession = await attackerPage.request.get('/api/auth/me')
+  if (attackerSession.ok()) {
+    const { data } = (await attackerSession.json()) as { data: { address: string } }
+    expect(data.address, "the attacker's provider identity opened the victim's wallet").not.toBe(
+      victim.address,
+    )
+  }
+  expect(attackerSession.status()).toBe(401)
+  await expect(ownCodeStep).toBeVisible()
   const section = await openLinkedAccounts(page)
   await expect(section).not.toContainText(attackerEmail)
   await attacker.close()

@@ -175,8 +175,7 @@ async function signInWithProvider(accountId: string, options: Parameters<typeof 
   expect(response.statusCode, response.body).toBe(200)
   const message = readPopupMessage(response.body)
   expect(message.nonce).toBe(getOAuthNonce(flow.frame.targetPublicKey))
-  expect(message.attempt).toBe(flow.attempt)
-  return { flow, callback, result: message.result }
+  return { flow, callback, result: message.result, attempt: message.attempt }
 }
 
 /** Opens a SUCCESS result's bundle with the frame key. */
@@ -216,6 +215,8 @@ describe('social login (prepare-oauth, oauth-callback)', () => {
   it('a first sign-in creates the account; the next one opens the same account', async () => {
     const first = await signInWithProvider('alice')
     expect(first.result).toMatchObject({ status: 'SUCCESS', isSignup: true, providerName: 'dev' })
+    // The popup's message echoes this attempt's secret (docs/signer.md#oauth-attempt).
+    expect(first.attempt).toBe(first.flow.attempt)
     const me = await whoami(await openSession(first.result, first.flow.frame))
     expect(me.orgId).toBe(first.result.orgId)
     // A provider identity is not a contact: the account has no e-mail sign-in.
