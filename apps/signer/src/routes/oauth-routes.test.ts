@@ -19,7 +19,8 @@ import { verifyOAuthIdToken } from '../services/oauth/verify-oauth-id-token.ts'
 
 // Social login (docs/signer.md#social-login) against a real oidc-provider (the dev provider of
 // `npm start`) on loopback: the browser's part (authorization request, login page, redirects) is
-// driven with fetch and a cookie jar, the signer's callback with inject.
+// driven with fetch and a cookie jar, the signer's callback with inject. One file past 300 lines:
+// every test shares that provider, the test app and the browser-side helpers below.
 
 const callbackUrl = 'http://localhost:3999/signer/v1/oauth-callback'
 let oidc: DevOidcProvider

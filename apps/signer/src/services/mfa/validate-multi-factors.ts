@@ -1,7 +1,7 @@
 import { AppError } from '@quicklinks/core/app-error'
 import type { SignerContext } from '../../signer-context.ts'
 import type { Contact } from '../contacts/contact-schemas.ts'
-import { completeOAuthLinksAfterSecondFactor } from '../oauth/complete-oauth-link.ts'
+import { completeOAuthLinksAfterSecondFactor } from '../oauth-links/oauth-link-for-code.ts'
 import { createContactLockedError, findContactLock, recordCodeFailure } from '../otp/record-code-failure.ts'
 import { sendLockNotice } from '../otp/send-lock-notice.ts'
 import { mintCredentialBundle } from '../sessions/mint-credential-bundle.ts'

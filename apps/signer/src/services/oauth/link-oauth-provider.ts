@@ -1,22 +1,13 @@
 import { createHash } from 'node:crypto'
 import { AppError } from '@quicklinks/core/app-error'
-import { and, eq } from 'drizzle-orm'
-import { signerAuthMethods, signerSessionKeys } from '../../db/signer-schema.ts'
+import { eq } from 'drizzle-orm'
+import { signerSessionKeys } from '../../db/signer-schema.ts'
 import type { SignerContext } from '../../signer-context.ts'
-import { lockUserSignInMethods } from '../accounts/remove-sign-in-method.ts'
-import { sendSecurityNotice } from '../accounts/send-security-notice.ts'
+import { type LinkedOAuthProvider, linkOAuthIdentity } from '../oauth-links/link-oauth-identity.ts'
 import { createDatabaseReplayStore } from '../stamps/create-database-replay-store.ts'
 import type { OAuthDirectory } from './oauth-directory.ts'
 import { getOAuthNonce } from './oauth-request-key.ts'
 import { verifyOAuthIdToken } from './verify-oauth-id-token.ts'
-
-/** A provider identity linked to a user (what add-oauth-provider answers). */
-export type LinkedOAuthProvider = {
-  providerId: string
-  issuer: string
-  subject: string
-  email: string | null
-}
 
 /**
  * `add-oauth-provider`: links the identity of a provider's id token to the stamping user (a
@@ -27,7 +18,7 @@ export type LinkedOAuthProvider = {
  *
  * Fails by rejecting with AppError NOT_FOUND (unknown provider), UNAUTHORIZED (the token, its
  * nonce, a token used before, or a stamp by no session key: a passkey, or a session minted before
- * its key was kept), or as {@link linkOAuthIdentity}.
+ * its key was kept), or as linkOAuthIdentity (oauth-links/link-oauth-identity.ts).
  */
 export async function linkOAuthProvider(
   context: SignerContext,
@@ -79,45 +70,4 @@ async function findSessionTargetKey(
     .from(signerSessionKeys)
     .where(eq(signerSessionKeys.publicKey, sessionPublicKey))
   return row?.targetPublicKey ?? undefined
-}
-
-/**
- * Links a verified provider identity (`{issuer}|{subject}`) to a user under the user's method lock
- * (add-oauth-provider, and the account-linking code, see complete-oauth-link.ts). An identity linked
- * to this user already is answered as is; one linked to another user is refused. A new link is told
- * to the account's contact in the same transaction (docs/signer.md#security-notices).
- *
- * Fails by rejecting with AppError CONFLICT (linked to another account), the delivery's error when
- * the notice cannot be handed over (then nothing was linked), or on a database error.
- */
-export async function linkOAuthIdentity(
-  context: SignerContext,
-  input: { userId: string; identity: LinkedOAuthProvider },
-): Promise<LinkedOAuthProvider> {
-  const { identity } = input
-  const identifier = `${identity.issuer}|${identity.subject}`
-  await context.db.transaction(async (tx) => {
-    await lockUserSignInMethods(tx, input.userId)
-    const [existing] = await tx
-      .select({ userId: signerAuthMethods.userId })
-      .from(signerAuthMethods)
-      .where(and(eq(signerAuthMethods.type, 'oauth'), eq(signerAuthMethods.identifier, identifier)))
-    if (existing !== undefined) {
-      if (existing.userId === input.userId) return
-      throw new AppError('CONFLICT', {
-        userMessage: `This ${identity.providerId} account already signs in to another wallet.`,
-      })
-    }
-    await tx.insert(signerAuthMethods).values({
-      userId: input.userId,
-      type: 'oauth',
-      identifier,
-      data: { providerId: identity.providerId, email: identity.email },
-    })
-    await sendSecurityNotice(context, tx, {
-      userId: input.userId,
-      event: { kind: 'provider-linked', providerId: identity.providerId, email: identity.email },
-    })
-  })
-  return identity
 }

@@ -3,7 +3,7 @@ import { and, eq, isNotNull } from 'drizzle-orm'
 import type { SignerDatabase } from '../../db/signer-database.ts'
 import { type SignerOAuthLink, signerOAuthLinks, signerOtps } from '../../db/signer-schema.ts'
 import type { SignerContext } from '../../signer-context.ts'
-import { type LinkedOAuthProvider, linkOAuthIdentity } from './link-oauth-provider.ts'
+import { type LinkedOAuthProvider, linkOAuthIdentity } from './link-oauth-identity.ts'
 
 /**
  * The account-linking path of a social login (docs/signer.md#oauth-callback): the callback keeps
