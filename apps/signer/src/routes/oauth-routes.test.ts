@@ -421,6 +421,36 @@ describe('account linking, add-oauth-provider and remove-oauth-provider', () => 
     expect((await whoami(await signInByEmail(testApp, 'bob@example.com'))).userId).toBe(account.userId)
   })
 
+  it('a resent linking code (same browser) still links; a code asked for from another browser takes nothing', async () => {
+    const owner = await signInByEmail(testApp, 'rosa@example.com')
+    const linking = await signInWithProvider('email:rosa@example.com')
+    expect(linking.result.status).toBe('ACCOUNT_LINKING_CONFIRMATION_REQUIRED')
+    const ask = (targetPublicKey: string) =>
+      testApp.post('auth', { email: 'rosa@example.com', emailMode: 'otp', targetPublicKey })
+    // Someone else asks for a code for the same e-mail: the identity stays with the browser's code.
+    const stranger = await ask(createFrameKey().targetPublicKey)
+    expect(stranger.statusCode, stranger.body).toBe(200)
+    // 'Resend code' in the browser of the provider flow (past the 3-sends-in-3-minutes cap): the
+    // new code carries the identity.
+    testApp.clock.advance(3 * 60_000 + 1_000)
+    const resent = await ask(linking.flow.frame.targetPublicKey)
+    expect(resent.statusCode, resent.body).toBe(200)
+    const { orgId, otpId } = resent.json<{ orgId: string; otpId: string }>()
+    const otp = await testApp.post('otp', {
+      orgId,
+      otpId,
+      otpCode: readCode(testApp.delivery.emails.at(-1)?.text ?? ''),
+      targetPublicKey: linking.flow.frame.targetPublicKey,
+    })
+    expect(otp.statusCode, otp.body).toBe(200)
+    const methods = await postStamped(testApp, 'list-auth-methods', owner, {
+      type: 'ACTIVITY_TYPE_LIST_AUTH_METHODS',
+    })
+    expect(methods.json<{ oauthProviders: { subject: string }[] }>().oauthProviders).toMatchObject([
+      { subject: 'email:rosa@example.com' },
+    ])
+  })
+
   it('add-oauth-provider refuses an id token whose nonce is another session’s (a token fetched by another browser)', async () => {
     const victim = await signInByEmail(testApp, 'vera@example.com')
     // The attacker fetches a token for their own identity with their own frame key.

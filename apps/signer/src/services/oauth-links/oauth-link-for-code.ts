@@ -1,5 +1,5 @@
 import { AppError } from '@quicklinks/core/app-error'
-import { and, eq, isNotNull } from 'drizzle-orm'
+import { and, eq, gt, inArray, isNotNull, isNull, ne } from 'drizzle-orm'
 import type { SignerDatabase } from '../../db/signer-database.ts'
 import { type SignerOAuthLink, signerOAuthLinks, signerOtps } from '../../db/signer-schema.ts'
 import type { SignerContext } from '../../signer-context.ts'
@@ -16,15 +16,58 @@ export async function keepOAuthLinkForCode(
   db: SignerDatabase,
   input: { otpId: string; userId: string; identity: LinkedOAuthProvider; targetPublicKey: string },
 ): Promise<void> {
-  await db.insert(signerOAuthLinks).values({
-    otpId: input.otpId,
+  const row = {
     userId: input.userId,
     providerId: input.identity.providerId,
     issuer: input.identity.issuer,
     subject: input.identity.subject,
     email: input.identity.email,
     targetPublicKey: input.targetPublicKey.toLowerCase(),
-  })
+  }
+  // The code's start may have moved an older attempt's identity to it (moveOAuthLinkToCode): this one wins.
+  await db
+    .insert(signerOAuthLinks)
+    .values({ otpId: input.otpId, ...row })
+    .onConflictDoUpdate({ target: signerOAuthLinks.otpId, set: row })
+}
+
+/**
+ * A new sign-in code for the contact of a live linking code, asked for with the same frame key (the
+ * code step's 'Resend code' in the browser of the provider flow): the waiting identity moves to the
+ * new code, which replaces the old one, so the resent code links it. Another frame key's code, or a
+ * used or expired linking code, moves nothing.
+ */
+export async function moveOAuthLinkToCode(
+  db: SignerDatabase,
+  input: {
+    otpId: string
+    contact: { channel: 'email' | 'sms'; address: string }
+    targetPublicKey: string
+    nowMs: number
+  },
+): Promise<void> {
+  const liveCodes = db
+    .select({ id: signerOtps.id })
+    .from(signerOtps)
+    .where(
+      and(
+        eq(signerOtps.purpose, 'auth'),
+        eq(signerOtps.channel, input.contact.channel),
+        eq(signerOtps.contact, input.contact.address),
+        ne(signerOtps.id, input.otpId),
+        isNull(signerOtps.usedAt),
+        gt(signerOtps.expiresAt, new Date(input.nowMs)),
+      ),
+    )
+  await db
+    .update(signerOAuthLinks)
+    .set({ otpId: input.otpId })
+    .where(
+      and(
+        eq(signerOAuthLinks.targetPublicKey, input.targetPublicKey.toLowerCase()),
+        inArray(signerOAuthLinks.otpId, liveCodes),
+      ),
+    )
 }
 
 /**
