@@ -224,8 +224,8 @@ export type SignerState = {
   removeMfa(input: { multiFactorIds: string[] }): Promise<MultiFactor[]>
   /**
    * Social login (docs/signer.md#social-login), popup or redirect: see oauth-actions.ts. SUCCESS
-   * connects; ACCOUNT_LINKING_CONFIRMATION_REQUIRED waits for the e-mail code (submitOtpCode), after
-   * which the provider is added in the background; FETCHED_ID_TOKEN_ONLY answers the tokens.
+   * connects; ACCOUNT_LINKING_CONFIRMATION_REQUIRED waits for the e-mail code (submitOtpCode), whose
+   * sign-in the signer links the provider in; FETCHED_ID_TOKEN_ONLY answers the tokens.
    */
   loginWithOAuth(params: OAuthParams): Promise<OAuthLoginOutcome>
   /** Finishes a redirect-mode social login from the auth-return parameters (readOAuthReturnParams). */
@@ -455,8 +455,8 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
       }
       if (storage) writePersistedSession(storage, storageKey, { user, expiresAtMs })
       connect(user, expiresAtMs)
-      // An account-linking prompt whose e-mail code this login used: its provider is added now.
-      oauth.linkPendingProvider()
+      // An account-linking prompt whose e-mail code this login used: the signer linked it then.
+      oauth.clearLinkingPrompt()
     }
 
     const oauth = createOAuthActions({

@@ -99,6 +99,12 @@ export const signerSessionKeys = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => signerUsers.id, { onDelete: 'cascade' }),
+    /**
+     * The key the session was encrypted to (the auth frame's, uncompressed lower-case hex), so a
+     * provider's id token can be checked against it (its nonce, docs/signer.md#add-oauth-provider).
+     * Null for keys minted before it was kept.
+     */
+    targetPublicKey: text('target_public_key'),
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
@@ -228,6 +234,28 @@ export const signerTotpFailures = pgTable(
   ],
 )
 
+/**
+ * A social login waiting for its account-linking code (docs/signer.md#oauth-callback): the provider
+ * identity the callback verified, kept here under the e-mail code it sent (`otpId`) instead of
+ * handing the id token to the page. The code's sign-in links it, for the frame key the provider
+ * flow ran with only; it goes with its code.
+ */
+export const signerOAuthLinks = pgTable('signer_oauth_links', {
+  otpId: uuid('otp_id')
+    .primaryKey()
+    .references(() => signerOtps.id, { onDelete: 'cascade' }),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => signerUsers.id, { onDelete: 'cascade' }),
+  providerId: text('provider_id').notNull(),
+  issuer: text('issuer').notNull(),
+  subject: text('subject').notNull(),
+  email: text('email'),
+  /** The auth frame's key (uncompressed lower-case hex) whose hash was the provider flow's nonce. */
+  targetPublicKey: text('target_public_key').notNull(),
+  createdAt: createdAt(),
+})
+
 /** Bodies of stamped requests already run, by SHA-256; rows may go once `expiresAt` passed. */
 export const signerStampReplays = pgTable(
   'signer_stamp_replays',
@@ -273,3 +301,4 @@ export const signerServiceKeys = pgTable('signer_service_keys', {
 export type SignerOtp = typeof signerOtps.$inferSelect
 export type SignerActivity = typeof signerActivities.$inferSelect
 export type SignerWalletReservation = typeof signerWalletReservations.$inferSelect
+export type SignerOAuthLink = typeof signerOAuthLinks.$inferSelect

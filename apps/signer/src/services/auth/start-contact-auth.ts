@@ -5,6 +5,7 @@ import { deriveOrganizationId } from '../accounts/derive-organization-id.ts'
 import { findAccountByContact } from '../accounts/find-account.ts'
 import { type ReservedWallet, reserveWallet } from '../accounts/reserve-wallet.ts'
 import type { Contact } from '../contacts/contact-schemas.ts'
+import { moveOAuthLinkToCode } from '../oauth-links/oauth-link-for-code.ts'
 import { createOtp } from '../otp/create-otp.ts'
 import { type CodeRequestOrigin, resolveCodeRequester } from '../otp/resolve-code-requester.ts'
 import { buildMagicLink } from './build-magic-link.ts'
@@ -79,6 +80,15 @@ export async function startContactAuth(
     otpHashSecret: keyring.otpHashSecret,
     nowMs: context.now(),
   })
+  // A resent account-linking code still links (docs/signer.md#account-linking).
+  if (input.targetPublicKey !== undefined) {
+    await moveOAuthLinkToCode(db, {
+      otpId: otp.otpId,
+      contact,
+      targetPublicKey: input.targetPublicKey,
+      nowMs: context.now(),
+    })
+  }
   // Before the code leaves: a delivered code always finds its reservation.
   const reservation = input.reservesWallet
     ? await reserveWallet(db, { masterKey: keyring.masterKey, otpId: otp.otpId })

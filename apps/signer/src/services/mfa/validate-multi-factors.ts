@@ -2,6 +2,7 @@ import { AppError } from '@quicklinks/core/app-error'
 import { lockForTransaction } from '../../db/lock-for-transaction.ts'
 import type { SignerContext } from '../../signer-context.ts'
 import type { Contact } from '../contacts/contact-schemas.ts'
+import { completeOAuthLinksAfterSecondFactor } from '../oauth-links/oauth-link-for-code.ts'
 import { createContactLockedError, findContactLock, recordCodeFailure } from '../otp/record-code-failure.ts'
 import { sendLockNotice } from '../otp/send-lock-notice.ts'
 import { mintCredentialBundle } from '../sessions/mint-credential-bundle.ts'
@@ -65,6 +66,11 @@ export async function validateMultiFactors(
   if (refusal !== undefined) throw refusal
 
   await spendMfaChallenge(context, challenge)
+  // An account-linking code entered before this factor links its provider only now.
+  await completeOAuthLinksAfterSecondFactor(context, {
+    userId: challenge.userId,
+    targetPublicKey: challenge.targetPublicKey,
+  })
   const { credentialBundle } = await mintCredentialBundle(context.db, {
     userId: challenge.userId,
     targetPublicKey: challenge.targetPublicKey,
