@@ -5,6 +5,7 @@ import {
   findUnstorableText,
   type UnstorableTextReason,
 } from '@quicklinks/core/find-unstorable-text'
+import { createValidationError } from '@quicklinks/core/parse-input-or-throw'
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { toClientError } from './error-handler-plugin.ts'
@@ -63,12 +64,13 @@ export function findHeaderProblem(rawHeaders: readonly string[]): AppError | und
 
 /**
  * What is wrong with a parsed body, or undefined: a string (a value or a key, at any depth) that
- * Postgres cannot store, or a nesting deeper than core's `maxInputDepth`. Never throws.
+ * Postgres cannot store, or a nesting deeper than core's `maxInputDepth`. A bad field, so a 422
+ * VALIDATION_FAILED naming it, like a schema refusal. Never throws.
  */
 export function findBodyProblem(body: unknown): AppError | undefined {
   const found = findUnstorableText(body)
   if (found === undefined) return undefined
-  return refuse(found.path === '' ? 'body' : found.path, found.reason)
+  return createValidationError(found.path === '' ? 'body' : found.path, describeUnstorableText(found.reason))
 }
 
 function refuse(field: string, reason: UnstorableTextReason): AppError {
@@ -96,8 +98,8 @@ const plugin: FastifyPluginAsync = async (app) => {
   app.addHook('onRequest', (request, _reply, done) => {
     done(findUrlProblem(request.url) ?? findHeaderProblem(request.raw.rawHeaders))
   })
-  // After any content-type parser, before the route's schema: a 400 naming the field rather
-  // than a 422, and never a 500 from the database's encoding check.
+  // After any content-type parser, before the route's schema: a 422 naming the field, never a
+  // 500 from the database's encoding check.
   app.addHook('preValidation', (request, _reply, done) => {
     done(request.body === undefined || request.body === null ? undefined : findBodyProblem(request.body))
   })
@@ -108,7 +110,7 @@ const plugin: FastifyPluginAsync = async (app) => {
  * `maxUrlLength` is 414 URI_TOO_LONG; a target whose %-escapes are not UTF-8 (overlong forms,
  * encoded surrogates) or decode to NUL is 400 BAD_REQUEST; headers over `maxHeadersLength` are 431
  * HEADERS_TOO_LARGE and a header holding NUL is 400; a parsed body holding NUL or a lone surrogate
- * in any string or key, or nesting deeper than 32 levels, is 400 naming the field. Register it
+ * in any string or key, or nesting deeper than 32 levels, is 422 VALIDATION_FAILED naming the field. Register it
  * before any route, on every server (app, standalone signer, frames).
  */
 export const inputGuardPlugin = fp(plugin, { name: 'input-guard', fastify: '5.x' })
