@@ -6,11 +6,9 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { signerActivities } from '@quicklinks/protocol/signer-activities'
 import type { InjectOptions, RouteOptions } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { decryptCredentialBundle } from '../../../signer/src/crypto/bundles/decrypt-credential-bundle.ts'
-import { createStamp } from '../../../signer/src/crypto/stamps/create-stamp.ts'
 import {
   buildStampedBody,
   createFrameKey,
@@ -24,151 +22,18 @@ import {
   writeTestDeployment,
 } from '../../src/routes/links/link-test-fixtures.ts'
 import { buildTestApp, type TestApp } from '../build-test-app.ts'
-import {
-  createRandom,
-  mutateBody,
-  nastyQueryStrings,
-  nastyRawBodies,
-  nastyUrlValues,
-} from './nasty-inputs.ts'
-import { type FuzzScene, getPlausibleParam, getSampleBody, getSampleParameters } from './route-samples.ts'
+import { createFuzzCases, type FuzzCase, type FuzzRoute } from './create-fuzz-cases.ts'
+import { createRandom } from './nasty-inputs.ts'
 
 const csrf = 'Wr_pgTqEdsYsZfUtASL3WjVWSx2LuyWGlKad1PfksSA'
-const random = createRandom(29)
-const typeByPath = new Map<string, string>(
-  Object.values(signerActivities).map((entry) => [entry.path, entry.type]),
-)
-
-type Route = { method: string; url: string }
-/** One request of the suite; a stamped one is built (and dated) when it is sent. */
-type Case = {
-  route: Route
-  url: string
-  body?: () => InjectOptions['payload']
-  contentType?: string
-  headers?: Record<string, string>
-}
 
 let testApp: TestApp
-let scene: FuzzScene
 let sessionToken: string
-let sessionKey: Uint8Array
-const routes: Route[] = []
-
-function buildUrl(route: Route, override?: { name: string; value: string }): string {
-  return route.url.replace(/:(\w+)|\*/g, (whole, name: string | undefined) => {
-    const key = name ?? whole
-    return override?.name === key ? override.value : encodeURIComponent(getPlausibleParam(key, scene))
-  })
-}
-
-/** The signer path of a route (`whoami`, `public/v1/query/whoami`), or undefined off the signer. */
-function getSignerPath(route: Route): string | undefined {
-  return route.url.startsWith('/signer/v1/') ? route.url.slice('/signer/v1/'.length) : undefined
-}
-
-/** A stamped call's body, dated now: `{stampedRequest}`, or Turnkey's raw body with its X-Stamp. */
-function buildStamped(path: string, parameters: unknown): { payload: string; stamp?: string } {
-  if (path.startsWith('public/v1/query/')) {
-    const body = JSON.stringify({ organizationId: scene.orgId, ...(parameters as Record<string, unknown>) })
-    return { payload: body, stamp: createStamp({ privateKey: sessionKey, body }) }
-  }
-  const type = path.startsWith('public/v1/submit/')
-    ? `ACTIVITY_TYPE_${path.slice('public/v1/submit/'.length).toUpperCase()}`
-    : (typeByPath.get(path) ?? 'ACTIVITY_TYPE_UNKNOWN')
-  const inner = buildStampedBody({
-    type,
-    organizationId: scene.orgId,
-    parameters: {},
-    timestampMs: Date.now(),
-  })
-  const body = inner.replace('"parameters":{}', `"parameters":${JSON.stringify(parameters)}`)
-  if (path.startsWith('public/v1/'))
-    return { payload: body, stamp: createStamp({ privateKey: sessionKey, body }) }
-  return { payload: JSON.stringify(stampRequest(path, sessionKey, body)) }
-}
-
-/** The route's well-formed request: plausible parameters and its sample (or stamped sample) body. */
-function getPlainCase(route: Route): Case {
-  const url = buildUrl(route)
-  if (route.method === 'GET' || route.method === 'HEAD') return { route, url }
-  const signerPath = getSignerPath(route)
-  const sample = getSampleBody(`${route.method} ${route.url}`, scene)
-  if (sample !== undefined || signerPath === undefined) {
-    return { route, url, body: () => JSON.stringify(sample ?? {}), contentType: 'application/json' }
-  }
-  return {
-    route,
-    url,
-    contentType: 'application/json',
-    ...stampedCase(signerPath, getSampleParameters(signerPath, scene)),
-  }
-}
-
-function listCases(route: Route): Case[] {
-  const cases: Case[] = []
-  const plainUrl = buildUrl(route)
-  for (const name of [...route.url.matchAll(/:(\w+)|\*/g)].map((match) => match[1] ?? '*')) {
-    for (const value of nastyUrlValues) cases.push({ route, url: buildUrl(route, { name, value }) })
-  }
-  for (const value of nastyUrlValues) cases.push({ route, url: `${plainUrl}?q=${value}&code=${value}` })
-  for (const query of nastyQueryStrings) cases.push({ route, url: `${plainUrl}?${query}` })
-  cases.push({ route, url: plainUrl, headers: { 'x-fuzz': 'h'.repeat(40_000) } })
-  cases.push({ route, url: plainUrl, headers: { 'x-fuzz': 'a\u0000b', 'x-request-id': 'a\u0000b' } })
-  if (route.method === 'GET' || route.method === 'HEAD') return cases
-
-  for (const raw of nastyRawBodies) {
-    cases.push({
-      route,
-      url: plainUrl,
-      body: () => raw.payload,
-      ...(raw.contentType ? { contentType: raw.contentType } : {}),
-    })
-  }
-  const signerPath = getSignerPath(route)
-  const sample = getSampleBody(`${route.method} ${route.url}`, scene)
-  if (sample !== undefined || signerPath === undefined) {
-    for (const body of mutateBody(sample ?? { id: 'x' }, random, 3)) {
-      cases.push({ route, url: plainUrl, body: () => JSON.stringify(body), contentType: 'application/json' })
-    }
-    return cases
-  }
-  // A stamped signer route: spoil the parameters the session key signs, then the outer body.
-  for (const parameters of mutateBody(getSampleParameters(signerPath, scene), random, 1)) {
-    cases.push({
-      route,
-      url: plainUrl,
-      contentType: 'application/json',
-      ...stampedCase(signerPath, parameters),
-    })
-  }
-  if (!signerPath.startsWith('public/v1/')) {
-    const outer = JSON.parse(
-      buildStamped(signerPath, getSampleParameters(signerPath, scene)).payload,
-    ) as unknown
-    for (const body of mutateBody(outer, random, 0)) {
-      cases.push({ route, url: plainUrl, body: () => JSON.stringify(body), contentType: 'application/json' })
-    }
-  }
-  return cases
-}
-
-function stampedCase(path: string, parameters: unknown): Pick<Case, 'body' | 'headers'> {
-  let stamp: string | undefined
-  return {
-    body: () => {
-      const built = buildStamped(path, parameters)
-      stamp = built.stamp
-      return built.payload
-    },
-    get headers(): Record<string, string> {
-      return stamp === undefined ? {} : { 'x-stamp': stamp }
-    },
-  }
-}
+let cases: ReturnType<typeof createFuzzCases>
+const routes: FuzzRoute[] = []
 
 let requestCount = 0
-async function send(testCase: Case, isSignedIn: boolean) {
+async function send(testCase: FuzzCase, isSignedIn: boolean) {
   requestCount += 1
   const payload = testCase.body?.()
   return testApp.app.inject({
@@ -229,18 +94,27 @@ beforeAll(async () => {
     bundle: otp.json<{ credentialBundle: string }>().credentialBundle,
     embeddedPrivateKey: frame.privateKey,
   })
-  sessionKey = session.privateKey
-  scene = {
-    linkId: id,
-    linkSlug,
-    orgId: auth.orgId,
-    address: '',
-    walletId: '',
-    targetPublicKey: frame.targetPublicKey,
-  }
-  const me = await post('whoami', JSON.parse(buildStamped('whoami', {}).payload) as Record<string, unknown>)
+  const whoamiBody = buildStampedBody({
+    type: 'ACTIVITY_TYPE_WHOAMI',
+    organizationId: auth.orgId,
+    parameters: {},
+    timestampMs: Date.now(),
+  })
+  const me = await post('whoami', stampRequest('whoami', session.privateKey, whoamiBody))
   const { address, walletId } = me.json<{ address: string; walletId: string }>()
-  scene = { ...scene, address, walletId }
+  cases = createFuzzCases({
+    scene: {
+      linkId: id,
+      linkSlug,
+      orgId: auth.orgId,
+      address,
+      walletId,
+      targetPublicKey: frame.targetPublicKey,
+    },
+    sessionKey: session.privateKey,
+    // One seed: the same requests on every run.
+    random: createRandom(29),
+  })
 }, 120_000)
 
 afterAll(async () => {
@@ -277,7 +151,7 @@ describe('the fuzz suite: nasty input on every route', () => {
     const failures: string[] = []
     for (const route of ordered) {
       const baselines = new Map<boolean, Promise<{ statusCode: number; body: string }>>()
-      for (const testCase of listCases(route)) {
+      for (const testCase of cases.listCases(route)) {
         // The app session only means something under /api; the signer's "signed in" is the
         // session key that stamps its cases.
         for (const isSignedIn of route.url.startsWith('/api/') ? [false, true] : [false]) {
@@ -285,7 +159,8 @@ describe('the fuzz suite: nasty input on every route', () => {
           if (response.statusCode < 500) continue
           // The test runs no chain node, bundler or Solana validator: a route whose well-formed
           // request gets the same 502 or 503 is down for everyone, not failing on this input.
-          if (!baselines.has(isSignedIn)) baselines.set(isSignedIn, send(getPlainCase(route), isSignedIn))
+          if (!baselines.has(isSignedIn))
+            baselines.set(isSignedIn, send(cases.getPlainCase(route), isSignedIn))
           const baseline = await baselines.get(isSignedIn)
           const isDownForEveryone =
             [502, 503].includes(response.statusCode) &&
