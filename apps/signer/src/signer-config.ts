@@ -28,6 +28,11 @@ export type SignerConfig = {
   oauthCallbackUrl?: string
   /** MULTI_OWNER_ENABLED: the experimental multi-owner paths (docs/signer.md#multi-owner); off when absent. */
   multiOwnerEnabled?: boolean
+  /**
+   * SIGNER_QUERY_TIMESTAMP_REQUIRED: Turnkey's query paths refuse a body without `timestampMs`
+   * (docs/signer.md#query-stamps); off when absent, as stock `@turnkey/http` clients send none.
+   */
+  signerQueryTimestampRequired?: boolean
 }
 
 /** One social-login provider (docs/signer.md#social-login). */

@@ -40,6 +40,8 @@ describe('parseEnv', () => {
       signerMasterKey: masterKey,
       signerSessionSeconds: 900,
       signerCodeSendCaps: { perContactPerDay: 10, perPhonePrefixPerDay: 300 },
+      signerQueryTimestampRequired: false,
+      httpTimeouts: { requestMs: 30_000, connectionMs: 120_000, keepAliveMs: 72_000 },
       jwtProviders: [],
       oauthProviders: [],
       smtpUrl: undefined,
@@ -596,6 +598,25 @@ describe('parseEnv', () => {
     })
     expect(complete.solanaSponsorDefaultPolicyId).toBe('transfers')
     expect(complete.solanaDevnet).toBe(false)
+  })
+
+  it('reads the HTTP timeouts (docs/api.md#timeouts), and refuses a keep-alive longer than the connection timeout', () => {
+    const config = parseEnv({
+      ...deployed,
+      REQUEST_TIMEOUT_MS: '10000',
+      CONNECTION_TIMEOUT_MS: '90000',
+      KEEP_ALIVE_TIMEOUT_MS: '65000',
+    })
+    expect(config.httpTimeouts).toEqual({ requestMs: 10_000, connectionMs: 90_000, keepAliveMs: 65_000 })
+    expect(() => parseEnv({ ...deployed, REQUEST_TIMEOUT_MS: '0' })).toThrow(
+      /REQUEST_TIMEOUT_MS: must be whole milliseconds from 1000 to 3600000/,
+    )
+    expect(() => parseEnv({ ...deployed, KEEP_ALIVE_TIMEOUT_MS: '200000' })).toThrow(
+      /KEEP_ALIVE_TIMEOUT_MS: must not exceed CONNECTION_TIMEOUT_MS \(120000\)/,
+    )
+    expect(
+      parseEnv({ ...deployed, SIGNER_QUERY_TIMESTAMP_REQUIRED: 'true' }).signerQueryTimestampRequired,
+    ).toBe(true)
   })
 
   it('fails naming every invalid variable', () => {

@@ -2,6 +2,7 @@ import { isIP } from 'node:net'
 import { isAbsolute, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
+import { type HttpTimeouts, parseHttpTimeouts } from './http-timeouts.ts'
 
 /** The repository root: relative paths in the environment are resolved against it, not the cwd. */
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url))
@@ -440,6 +441,7 @@ const environmentSchema = z.object({
   SIGNER_SESSION_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
   SIGNER_CODES_PER_CONTACT_PER_DAY: z.coerce.number().int().min(1).max(1000).default(10),
   SIGNER_SMS_PER_PREFIX_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(300),
+  SIGNER_QUERY_TIMESTAMP_REQUIRED: booleanSchema.default(false),
   JWT_PROVIDERS: jwtProvidersSchema,
   OAUTH_PROVIDERS: oauthProvidersSchema,
   SMTP_URL: z
@@ -548,6 +550,14 @@ export type ServerConfig = {
    * (SIGNER_SMS_PER_PREFIX_PER_DAY).
    */
   signerCodeSendCaps: { perContactPerDay: number; perPhonePrefixPerDay: number }
+  /**
+   * SIGNER_QUERY_TIMESTAMP_REQUIRED: Turnkey's query paths refuse a body without `timestampMs`
+   * (docs/signer.md#query-stamps). Off by default: stock `@turnkey/http` clients send none.
+   * Optional so hand-built configs keep the default.
+   */
+  signerQueryTimestampRequired?: boolean
+  /** REQUEST_TIMEOUT_MS, CONNECTION_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS (docs/api.md#timeouts); optional for hand-built configs. */
+  httpTimeouts?: HttpTimeouts
   /** JWT_PROVIDERS: the issuers whose tokens sign users in at /signer/v1/auth-jwt; empty: none. */
   jwtProviders: readonly JwtProviderConfig[]
   /** OAUTH_PROVIDERS: the OpenID Connect providers of social login; empty: none. */
@@ -694,6 +704,8 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
       perContactPerDay: env.SIGNER_CODES_PER_CONTACT_PER_DAY,
       perPhonePrefixPerDay: env.SIGNER_SMS_PER_PREFIX_PER_DAY,
     },
+    signerQueryTimestampRequired: env.SIGNER_QUERY_TIMESTAMP_REQUIRED,
+    httpTimeouts: parseHttpTimeouts(source),
     jwtProviders: env.JWT_PROVIDERS,
     oauthProviders: env.OAUTH_PROVIDERS,
     smtpUrl: env.SMTP_URL ?? (env.DEV_MODE ? `smtp://127.0.0.1:${env.SMTP_PORT}` : undefined),

@@ -10,6 +10,7 @@ import { completeOtpAuth } from '../services/auth/complete-otp-auth.ts'
 import { completePasskeySignup } from '../services/auth/complete-passkey-signup.ts'
 import { createJwtVerifier } from '../services/auth/create-jwt-verifier.ts'
 import { openMagicLink } from '../services/auth/open-magic-link.ts'
+import { redirectParamsSchema } from '../services/auth/redirect-params-schema.ts'
 import { sendVerificationCode } from '../services/auth/send-verification-code.ts'
 import { startContactAuth } from '../services/auth/start-contact-auth.ts'
 import { verifyContactCode } from '../services/auth/verify-contact-code.ts'
@@ -58,7 +59,7 @@ const authBodySchema = z
     emailMode: z.enum(['otp', 'magicLink']).optional(),
     targetPublicKey: targetPublicKeySchema.optional(),
     expirationSeconds: expirationSecondsSchema.optional(),
-    redirectParams: z.string().max(2048).optional(),
+    redirectParams: redirectParamsSchema.optional(),
     multiFactors: z.unknown().optional(),
   })
   .superRefine(requireOneContact)

@@ -12,7 +12,8 @@ import { setSignInMarkerCookie } from './sign-in-marker-cookie.ts'
 import { perIpPerMinute } from './signer-rate-limits.ts'
 import { stampedRequestBodySchema } from './stamped-request-body-schema.ts'
 
-const multiFactorIdSchema = z.string().min(1).max(64)
+// Factor ids are uuids (signer_auth_methods.id): anything else is refused here, not by the database (a 500).
+const multiFactorIdSchema = z.uuid({ error: 'must be a multiFactorId that auth-list-multi-factors answered' })
 const multiFactorCodeSchema = z
   .string()
   .max(32)
