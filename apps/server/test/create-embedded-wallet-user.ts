@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto'
 import type { Database } from '@quicklinks/runtime/db/create-database-client'
-import { signerOrganizations, signerUsers, signerWallets } from '@quicklinks/signer/db/signer-schema'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import type { User } from '../src/db/schema.ts'
 import { getOrCreateUser } from '../src/services/users/get-or-create-user.ts'
+import { insertSignerWallet } from './insert-signer-wallet.ts'
 
 /**
  * An app user who signed in with an embedded wallet whose Solana account is `solanaAddress`: the
@@ -13,16 +12,6 @@ import { getOrCreateUser } from '../src/services/users/get-or-create-user.ts'
  */
 export async function createEmbeddedWalletUser(db: Database, solanaAddress: string): Promise<User> {
   const evmAddress = privateKeyToAccount(generatePrivateKey()).address
-  const organizationId = randomUUID()
-  const userId = randomUUID()
-  await db.insert(signerOrganizations).values({ id: organizationId })
-  await db.insert(signerUsers).values({ id: userId, organizationId })
-  await db.insert(signerWallets).values({
-    id: randomUUID(),
-    userId,
-    sealedMnemonic: 'sealed',
-    evmAddress,
-    solanaAddress,
-  })
+  await insertSignerWallet(db, evmAddress, solanaAddress)
   return getOrCreateUser(db, { address: evmAddress })
 }

@@ -7,9 +7,14 @@ import type { Address } from 'viem'
  * Records `evmAddress` as an embedded wallet of the signer (an organization, a user and a wallet
  * whose sealed mnemonic is a placeholder): what a sign-up through the signer leaves, for tests and
  * benches whose user holds the wallet's key itself. The sponsor service pays gas only for such
- * wallets and their smart accounts (`accounts: "embedded"`).
+ * wallets and their smart accounts (`accounts: "embedded"`). The wallet's Solana account is
+ * `solanaAddress` when the test holds that key, else a placeholder.
  */
-export async function insertSignerWallet(db: Database, evmAddress: Address): Promise<void> {
+export async function insertSignerWallet(
+  db: Database,
+  evmAddress: Address,
+  solanaAddress?: string,
+): Promise<void> {
   const organizationId = randomUUID()
   const userId = randomUUID()
   await db.insert(signerOrganizations).values({ id: organizationId })
@@ -19,6 +24,6 @@ export async function insertSignerWallet(db: Database, evmAddress: Address): Pro
     userId,
     sealedMnemonic: 'test-placeholder',
     evmAddress,
-    solanaAddress: `test-${userId}`,
+    solanaAddress: solanaAddress ?? `test-${userId}`,
   })
 }
