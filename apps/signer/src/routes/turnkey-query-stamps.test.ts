@@ -75,14 +75,7 @@ describe('query stamps', () => {
     // The attacker copies a genuine, timestamped query off a proxy log and sends it 2 minutes on.
     const copied = await setup.turnkey.stampGetWhoami(withTimestamp(setup.client, setup.testApp.clock.now()))
     setup.testApp.clock.advance(120_000)
-    const replay = await fetch(copied.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        [copied.stamp.stampHeaderName]: copied.stamp.stampHeaderValue,
-      },
-      body: copied.body,
-    })
+    const replay = await sendCopiedStamp(copied)
     expect(replay.status).toBe(401)
     expect(await replay.json()).toMatchObject({ details: [{ reason: 'TIMESTAMP_STALE' }] })
   })
@@ -99,14 +92,7 @@ describe('query stamps', () => {
     testApp = setup.testApp
     const copied = await setup.turnkey.stampGetWhoami({ organizationId: setup.client.orgId })
     setup.testApp.clock.advance(120_000)
-    const replay = await fetch(copied.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        [copied.stamp.stampHeaderName]: copied.stamp.stampHeaderValue,
-      },
-      body: copied.body,
-    })
+    const replay = await sendCopiedStamp(copied)
     expect(replay.status).toBe(400)
     expect(await replay.json()).toMatchObject({ details: [{ reason: 'TIMESTAMP_MISSING' }] })
     expect(await refusalOf(setup.turnkey.getWallets({ organizationId: setup.client.orgId }))).toEqual({
@@ -118,3 +104,19 @@ describe('query stamps', () => {
     expect((await setup.turnkey.getWhoami(dated)).organizationId).toBe(setup.client.orgId)
   })
 })
+
+/** Sends a stamped request exactly as it was copied (url, body and stamp header), as an attacker would. */
+function sendCopiedStamp(copied: {
+  url: string
+  body: string
+  stamp: { stampHeaderName: string; stampHeaderValue: string }
+}): Promise<Response> {
+  return fetch(copied.url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      [copied.stamp.stampHeaderName]: copied.stamp.stampHeaderValue,
+    },
+    body: copied.body,
+  })
+}
