@@ -10,12 +10,15 @@ import {
 import { signerActivities } from './signer-activities.ts'
 
 describe('frame-only activities', () => {
-  it('keep every export and contact change from the page, and nothing the page needs', () => {
-    const frameOnlyTypes = new Set<string>(Object.values(frameOnlyActivities).map(({ type }) => type))
-    for (const { type } of Object.values(signerActivities)) {
-      expect(isFrameOnlyActivityType(type), type).toBe(frameOnlyTypes.has(type))
+  it('keep every export, contact change and other frames call from the page, and nothing the page needs', () => {
+    for (const { type } of Object.values(frameOnlyActivities)) {
+      expect(isFrameOnlyActivityType(type), type).toBe(true)
+    }
+    for (const { type, builder } of Object.values(signerActivities)) {
+      expect(isFrameOnlyActivityType(type), type).toBe(builder === 'frames')
     }
     expect(isFrameOnlyActivityType('ACTIVITY_TYPE_EXPORT_PRIVATE_KEY')).toBe(true)
+    expect(isFrameOnlyActivityType('ACTIVITY_TYPE_CREATE_USERS')).toBe(true)
   })
 
   it('build exports to the given key and contact changes with only their own fields', () => {

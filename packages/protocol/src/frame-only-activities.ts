@@ -1,4 +1,4 @@
-import { signerActivities } from './signer-activities.ts'
+import { isPageActivityType, signerActivities } from './signer-activities.ts'
 
 /** What an export yields: the wallet's seed phrase, or one account's private key. */
 export type ExportKind = 'SEED_PHRASE' | 'PRIVATE_KEY'
@@ -47,12 +47,13 @@ export type ContactRemoval = { channel: 'email' | 'sms'; verificationToken: stri
 export type ActivityCall = { path: string; type: string; parameters: Record<string, unknown> }
 
 /**
- * Whether the app page may NOT have a body of this activity type stamped: every export (any type
- * naming EXPORT, so a later export type is covered before it exists) and every change to a sign-in
- * e-mail or phone (any type naming EMAIL or PHONE). Never throws.
+ * Whether the app page may NOT have a body of this activity type stamped: every type the signer-call
+ * table (signer-activities.ts) does not mark `page`, so exports, contact changes, every change of
+ * a way in and any type the table does not list (an allowlist, not a list of what to refuse).
+ * Never throws.
  */
 export function isFrameOnlyActivityType(type: string): boolean {
-  return /EXPORT|EMAIL|PHONE/i.test(type)
+  return !isPageActivityType(type)
 }
 
 /** Whether `type` is one of the two export activities the export frame builds. Never throws. */
@@ -85,12 +86,12 @@ export function buildActivityBody(input: {
 export function describeExportActivity(target: ExportTarget, targetPublicKey: string): ActivityCall {
   if (target.kind === 'SEED_PHRASE') {
     return {
-      ...frameOnlyActivities.exportWallet,
+      ...toRoute(frameOnlyActivities.exportWallet),
       parameters: { walletId: target.walletId, targetPublicKey },
     }
   }
   return {
-    ...frameOnlyActivities.exportWalletAccount,
+    ...toRoute(frameOnlyActivities.exportWalletAccount),
     parameters: { address: target.address, targetPublicKey },
   }
 }
@@ -104,15 +105,20 @@ export function describeContactChangeActivity(change: ContactChange): ActivityCa
       : { previousContactVerificationToken: change.previousContactVerificationToken }),
   }
   return change.channel === 'email'
-    ? { ...frameOnlyActivities.updateEmail, parameters: { email: change.contact, ...proof } }
-    : { ...frameOnlyActivities.updatePhone, parameters: { phone: change.contact, ...proof } }
+    ? { ...toRoute(frameOnlyActivities.updateEmail), parameters: { email: change.contact, ...proof } }
+    : { ...toRoute(frameOnlyActivities.updatePhone), parameters: { phone: change.contact, ...proof } }
 }
 
 /** The `remove-email-auth` or `remove-phone-auth` call for `removal`. */
 export function describeContactRemovalActivity(removal: ContactRemoval): ActivityCall {
   const activity =
     removal.channel === 'email' ? frameOnlyActivities.removeEmail : frameOnlyActivities.removePhone
-  return { ...activity, parameters: { verificationToken: removal.verificationToken } }
+  return { ...toRoute(activity), parameters: { verificationToken: removal.verificationToken } }
+}
+
+/** A table row's route and type, without its builder and step-up. */
+export function toRoute(call: { path: string; type: string }): { path: string; type: string } {
+  return { path: call.path, type: call.type }
 }
 
 /**
