@@ -268,9 +268,20 @@ describe('signer auth-jwt route', () => {
       sessionPublicKey: firstSession.publicKey,
       isNewUser: true,
     }
+    // A custom-JWT account re-authenticates with a fresh token of its own (docs/signer.md#step-up).
+    const otherSubject = await signToken({ sub: 'someone-else', jti: 'step-up-other' })
+    const foreign = await postStamped(testApp, 'auth-request-multi-factor', client, {
+      type: 'ACTIVITY_TYPE_ADD_MFA',
+      parameters: { multiFactorType: 'totp', stepUp: { jwt: otherSubject } },
+    })
+    expect(foreign.statusCode, foreign.body).toBe(403)
+    expect(foreign.json().error.details.reason).toBe('STEP_UP_REFUSED')
     const requested = await postStamped(testApp, 'auth-request-multi-factor', client, {
       type: 'ACTIVITY_TYPE_ADD_MFA',
-      parameters: { multiFactorType: 'totp' },
+      parameters: {
+        multiFactorType: 'totp',
+        stepUp: { jwt: await signToken({ ...subject, jti: 'step-up' }) },
+      },
     })
     expect(requested.statusCode, requested.body).toBe(200)
     const { multiFactorId, multiFactorSecret } = requested.json<{

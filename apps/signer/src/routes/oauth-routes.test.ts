@@ -4,6 +4,7 @@ import {
   buildSignerTestApp,
   createFrameKey,
   postStamped,
+  proveContact,
   readCode,
   type SignedInClient,
   type SignerTestApp,
@@ -353,35 +354,62 @@ describe('account linking, add-oauth-provider and remove-oauth-provider', () => 
       sessionPublicKey: session.publicKey,
       isNewUser: false,
     }
-    const added = await postStamped(testApp, 'add-oauth-provider', client, {
+    // The session alone does not link it: the step-up is the linking prompt's own code, which was
+    // sent to the identity's e-mail (docs/signer.md#step-up).
+    const unproven = await postStamped(testApp, 'add-oauth-provider', client, {
       type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS',
       parameters: { providerName: 'dev', oidcToken: linking.result.idToken },
+    })
+    expect(unproven.statusCode, unproven.body).toBe(403)
+    expect(unproven.json().error.details.reason).toBe('STEP_UP_REQUIRED')
+    const added = await postStamped(testApp, 'add-oauth-provider', client, {
+      type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS',
+      parameters: {
+        providerName: 'dev',
+        oidcToken: linking.result.idToken,
+        stepUp: { linkingOtpId: linking.result.otpId },
+      },
     })
     expect(added.statusCode, added.body).toBe(200)
     expect(added.json()).toMatchObject({
       oauthProvider: { providerId: 'dev', subject: 'bob', email: 'bob@example.com' },
     })
 
-    // The id token works once.
+    // The linking code links once; the id token works once.
+    const relinked = await postStamped(testApp, 'add-oauth-provider', client, {
+      type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS',
+      parameters: {
+        providerName: 'dev',
+        oidcToken: linking.result.idToken,
+        stepUp: { linkingOtpId: linking.result.otpId },
+      },
+    })
+    expect(relinked.statusCode).toBe(403)
     const replayed = await postStamped(testApp, 'add-oauth-provider', client, {
       type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS',
-      parameters: { providerName: 'dev', oidcToken: linking.result.idToken },
+      parameters: {
+        providerName: 'dev',
+        oidcToken: linking.result.idToken,
+        stepUp: { verificationToken: await proveContact(testApp, { email: 'bob@example.com' }) },
+      },
     })
     expect(replayed.statusCode).toBe(401)
 
     const again = await signInWithProvider('bob')
     expect(again.result).toMatchObject({ status: 'SUCCESS', isSignup: false, orgId: account.orgId })
     expect((await whoami(await openSession(again.result, again.flow.frame))).userId).toBe(account.userId)
+    testApp.clock.advance(181_000) // past the 3-sends-per-3-minutes limit of this address
     expect((await whoami(await signInByEmail(testApp, 'bob@example.com'))).userId).toBe(account.userId)
   })
 
   it('links a provider from Settings, refuses one linked elsewhere, unlinks, and never removes the last way in', async () => {
     const owner = await signInByEmail(testApp, 'dora@example.com')
     const fetched = await signInWithProvider('carol', { fetchIdTokenOnly: true })
+    const stepUp = { verificationToken: await proveContact(testApp, { email: 'dora@example.com' }) }
     const mailsBefore = testApp.delivery.emails.length
     const added = await postStamped(testApp, 'add-oauth-provider', owner, {
       type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS',
-      parameters: { providerName: 'dev', oidcToken: fetched.result.idToken },
+      parameters: { providerName: 'dev', oidcToken: fetched.result.idToken, stepUp },
     })
     expect(added.statusCode, added.body).toBe(200)
     // The owner is told (docs/signer.md#security-notices): the provider, its e-mail, what to do.
@@ -401,13 +429,27 @@ describe('account linking, add-oauth-provider and remove-oauth-provider', () => 
     const taken = await signInWithProvider('carol', { fetchIdTokenOnly: true })
     const refused = await postStamped(testApp, 'add-oauth-provider', other, {
       type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS',
-      parameters: { providerName: 'dev', oidcToken: taken.result.idToken },
+      parameters: {
+        providerName: 'dev',
+        oidcToken: taken.result.idToken,
+        stepUp: { verificationToken: await proveContact(testApp, { email: 'erin@example.com' }) },
+      },
     })
     expect(refused.statusCode).toBe(409)
 
-    const removed = await postStamped(testApp, 'remove-oauth-provider', owner, {
+    // Unlinking is a change of a way in too: refused on the session alone.
+    const unproven = await postStamped(testApp, 'remove-oauth-provider', owner, {
       type: 'ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS',
       parameters: { issuer: oauthProvider.issuer, subject: oauthProvider.subject },
+    })
+    expect(unproven.statusCode).toBe(403)
+    const removed = await postStamped(testApp, 'remove-oauth-provider', owner, {
+      type: 'ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS',
+      parameters: {
+        issuer: oauthProvider.issuer,
+        subject: oauthProvider.subject,
+        stepUp: { verificationToken: await proveContact(testApp, { email: 'dora@example.com' }) },
+      },
     })
     expect(removed.statusCode, removed.body).toBe(200)
     const afterRemoval = await signInWithProvider('carol')
@@ -416,9 +458,15 @@ describe('account linking, add-oauth-provider and remove-oauth-provider', () => 
 
     // carol's new account has only this provider: removing it is refused.
     const carol = await openSession(afterRemoval.result, afterRemoval.flow.frame)
+    // Its step-up is a fresh id token of that provider identity.
+    const fresh = await signInWithProvider('carol', { fetchIdTokenOnly: true })
     const last = await postStamped(testApp, 'remove-oauth-provider', carol, {
       type: 'ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS',
-      parameters: { issuer: oauthProvider.issuer, subject: oauthProvider.subject },
+      parameters: {
+        issuer: oauthProvider.issuer,
+        subject: oauthProvider.subject,
+        stepUp: { oidcToken: fresh.result.idToken, providerName: 'dev' },
+      },
     })
     expect(last.statusCode).toBe(409)
     expect(last.json<{ error: { message: string } }>().error.message).toBe(
@@ -437,10 +485,15 @@ describe('a second factor after a social login (docs/signer.md#mfa-required)', (
   }
 
   /** Adds and confirms an authenticator app (with the current step's code); answers its id and secret. */
-  async function enrol(client: SignedInClient) {
+  async function enrol(client: SignedInClient, accountId: string) {
+    // The step-up of a provider-only account: a fresh id token of its linked identity.
+    const fresh = await signInWithProvider(accountId, { fetchIdTokenOnly: true })
     const requested = await postStamped(testApp, 'auth-request-multi-factor', client, {
       type: 'ACTIVITY_TYPE_ADD_MFA',
-      parameters: { multiFactorType: 'totp' },
+      parameters: {
+        multiFactorType: 'totp',
+        stepUp: { oidcToken: fresh.result.idToken, providerName: 'dev' },
+      },
     })
     expect(requested.statusCode, requested.body).toBe(200)
     const enrolment = requested.json<{ multiFactorId: string; multiFactorSecret: string }>()
@@ -460,7 +513,7 @@ describe('a second factor after a social login (docs/signer.md#mfa-required)', (
     const first = await signInWithProvider(accountId)
     const client = await openSession(first.result, first.flow.frame)
     const me = await whoami(client)
-    const enrolment = await enrol(client)
+    const enrolment = await enrol(client, accountId)
 
     const { flow, result } = await signInWithProvider(accountId)
     expect(result).toMatchObject({
@@ -523,7 +576,7 @@ describe('a second factor after a social login (docs/signer.md#mfa-required)', (
   it('counts wrong codes after a social login against the user’s own budget: the tenth locks it, even for the right code', async () => {
     const accountId = 'email:mfa-guessed@example.com'
     const first = await signInWithProvider(accountId)
-    const enrolment = await enrol(await openSession(first.result, first.flow.frame))
+    const enrolment = await enrol(await openSession(first.result, first.flow.frame), accountId)
     const { flow, result } = await signInWithProvider(accountId)
     const right = codeFor(enrolment.multiFactorSecret, 1)
     const wrong = right === '123456' ? '654321' : '123456'

@@ -18,10 +18,27 @@ import {
   oauthResultMessageType,
   renderOAuthCallbackPage,
 } from '../services/oauth/render-oauth-callback-page.ts'
+import { verifyOAuthIdToken } from '../services/oauth/verify-oauth-id-token.ts'
+import { requireStepUp, toStepUpStamp } from '../services/step-up/require-step-up.ts'
 import type { SignerRouteOptions } from './auth-routes.ts'
 import { createStampedRoute } from './create-stamped-route.ts'
 import { perIpPerMinute } from './signer-rate-limits.ts'
 import { stampedRequestBodySchema } from './stamped-request-body-schema.ts'
+
+/** The verified e-mail of an id token, or undefined (an invalid token is refused by the link itself). */
+async function readVerifiedEmail(
+  directory: OAuthDirectory,
+  parameters: { providerName: string; oidcToken: string },
+  nowMs: number,
+): Promise<string | undefined> {
+  try {
+    const provider = await directory.get(parameters.providerName)
+    const verified = await verifyOAuthIdToken(provider, parameters.oidcToken, { nowMs })
+    return verified.isEmailVerified ? verified.email : undefined
+  } catch {
+    return undefined
+  }
+}
 
 /** Where providers send the browser back: OAUTH callback setting, else the signer mounted in the app server. */
 export function getOAuthCallbackUrl(config: { publicOrigin: string; oauthCallbackUrl?: string }): string {
@@ -80,6 +97,9 @@ export const oauthRoutes: FastifyPluginAsyncZod<SignerRouteOptions & { directory
   const stamped = {
     add: createStampedRoute(context, {
       type: signerActivities.addOauthProvider.type,
+      stepUp: signerActivities.addOauthProvider.stepUp,
+      // Checked in the handler: the linking prompt's code needs the identity's verified e-mail.
+      stepUpInService: true,
       parametersSchema: z.object({
         providerName: z.string().min(1).max(64),
         oidcToken: z.string().min(1).max(16_384),
@@ -87,6 +107,7 @@ export const oauthRoutes: FastifyPluginAsyncZod<SignerRouteOptions & { directory
     }),
     remove: createStampedRoute(context, {
       type: signerActivities.removeOauthProvider.type,
+      stepUp: signerActivities.removeOauthProvider.stepUp,
       parametersSchema: z.object({
         issuer: z.string().min(1).max(512),
         subject: z.string().min(1).max(255),
@@ -218,6 +239,15 @@ export const oauthRoutes: FastifyPluginAsyncZod<SignerRouteOptions & { directory
     // POST /signer/v1/add-oauth-provider: link the id token's issuer and subject to the user.
     async (request) => {
       const verified = stamped.add.getVerified(request)
+      await requireStepUp(context, {
+        userId: verified.userId,
+        stamp: toStepUpStamp(verified),
+        proof: verified.stepUp,
+        linkingEmail:
+          verified.stepUp?.linkingOtpId === undefined
+            ? undefined
+            : await readVerifiedEmail(directory, verified.parameters, context.now()),
+      })
       const oauthProvider = await linkOAuthProvider(context, directory, {
         userId: verified.userId,
         providerName: verified.parameters.providerName,

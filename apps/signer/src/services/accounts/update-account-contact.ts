@@ -1,10 +1,12 @@
 import { AppError } from '@quicklinks/core/app-error'
+import type { StepUpProof } from '@quicklinks/protocol/step-up'
 import { and, eq } from 'drizzle-orm'
 import { lockForTransaction } from '../../db/lock-for-transaction.ts'
 import { signerAuthMethods, signerUsers } from '../../db/signer-schema.ts'
 import type { SignerContext } from '../../signer-context.ts'
 import type { Contact } from '../contacts/contact-schemas.ts'
 import { renderContactChangeNotice } from '../mail/render-contact-change-notice.ts'
+import { requireStepUp, type StepUpStamp } from '../step-up/require-step-up.ts'
 import {
   readVerificationToken,
   spendVerificationToken,
@@ -31,6 +33,12 @@ const channelWords = {
  * `publicKey` (the one that stamped the change) is revoked. Setting the contact it already has
  * changes nothing and tells no one.
  *
+ * A first contact on a channel is a new way in, so it needs the step-up too
+ * (docs/signer.md#step-up): `previousContactVerificationToken` then proves the account's other
+ * contact, or, for an account without one, `stepUp` (a linked provider's fresh id token) or a
+ * passkey stamp with user verification does. With a confirmed TOTP factor, every change needs its
+ * current code in `stepUp.totpCode`.
+ *
  * Fails by rejecting with AppError UNAUTHORIZED (a token invalid, expired, spent, or issued for
  * another contact), FORBIDDEN (the current contact's token is missing), CONFLICT (409: the contact
  * signs in to another account), or the delivery's error when the notice cannot be handed over
@@ -45,6 +53,9 @@ export async function updateAccountContact(
     contact: Contact
     verificationToken: string
     previousContactVerificationToken?: string | undefined
+    /** How the change was stamped and its `parameters.stepUp` (require-step-up.ts). */
+    stamp: StepUpStamp
+    stepUp: StepUpProof | undefined
   },
 ): Promise<SignerAccount> {
   const { contact } = input
@@ -69,6 +80,19 @@ export async function updateAccountContact(
           input.previousContactVerificationToken,
           context.now(),
         )
+  const before = await findAccountByUserId(context.db, input.userId)
+  const previousBefore = contact.channel === 'email' ? before?.email : before?.phone
+  if (before !== undefined && previousBefore !== contact.address) {
+    await requireStepUp(context, {
+      userId: input.userId,
+      stamp: input.stamp,
+      proof: input.stepUp,
+      // A current contact on the channel is proven inside the transaction (the code to it); a
+      // first one by a code to the account's other contact, or by the generic step-up.
+      reauthDone:
+        previousBefore !== null || (previousProof !== undefined && provesContactOf(previousProof, before)),
+    })
+  }
 
   await context.db.transaction(async (tx) => {
     await lockForTransaction(tx, `signer-account:${contact.channel}:${contact.address}`)
@@ -91,6 +115,16 @@ export async function updateAccountContact(
         throw new AppError('UNAUTHORIZED', {
           message: 'Previous-contact token names another contact',
           userMessage: `That confirmation was for another address. Confirm your current ${words.current}.`,
+          details: { reason: verificationRefusedReason },
+        })
+      }
+      await spendVerificationToken(tx, previousProof.otpId, context.now())
+    } else if (previous === null && previousProof !== undefined) {
+      if (!provesContactOf(previousProof, current)) {
+        throw new AppError('UNAUTHORIZED', {
+          message: 'Step-up token names no contact of the account',
+          userMessage:
+            'That confirmation was for another address. Confirm it’s you with a code to your account.',
           details: { reason: verificationRefusedReason },
         })
       }
@@ -138,6 +172,16 @@ export async function updateAccountContact(
   const account = await findAccountByUserId(context.db, input.userId)
   if (account === undefined) throw new Error(`User ${input.userId} vanished during a contact update`)
   return account
+}
+
+/** Whether the token proves the account's e-mail or phone. */
+function provesContactOf(
+  verified: VerifiedContact,
+  account: Pick<SignerAccount, 'email' | 'phone'>,
+): boolean {
+  return verified.contact.channel === 'email'
+    ? verified.contact.address === account.email
+    : verified.contact.address === account.phone
 }
 
 function namesContact(verified: VerifiedContact, contact: Contact): boolean {
