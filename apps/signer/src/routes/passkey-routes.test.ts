@@ -445,6 +445,39 @@ describe('signer passkey routes', () => {
     expect(sent[0]?.html).not.toContain('evil.example')
   })
 
+  it('tells every contact of the account at once when a passkey is added: the e-mail and the phone', async () => {
+    testApp = await buildSignerTestApp()
+    const client = await signInByEmail(testApp, 'both@example.com')
+    const phone = '+14155550144'
+    const addedPhone = await postStamped(testApp, 'update-phone-auth', client, {
+      type: 'ACTIVITY_TYPE_UPDATE_PHONE_AUTH',
+      parameters: {
+        phone,
+        verificationToken: await proveContact(testApp, { phone }),
+        previousContactVerificationToken: await proveContact(testApp, { email: 'both@example.com' }),
+      },
+    })
+    expect(addedPhone.statusCode, addedPhone.body).toBe(200)
+    const challenge = await getChallenge()
+    const stepUp = { verificationToken: await proveContact(testApp, { phone }) }
+    const mailsBefore = testApp.delivery.emails.length
+    const smsBefore = testApp.delivery.sms.length
+    const added = await postStamped(testApp, 'add-authenticator', client, {
+      type: 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2',
+      parameters: {
+        challenge,
+        attestation: createSoftwarePasskey({ origin, rpId }).attest(challenge),
+        authenticatorName: 'Phone',
+        stepUp,
+      },
+    })
+    expect(added.statusCode, added.body).toBe(200)
+    expect(testApp.delivery.emails.slice(mailsBefore).map((mail) => [mail.to, mail.subject])).toEqual([
+      ['both@example.com', 'A passkey was added to your Quick Links account'],
+    ])
+    expect(testApp.delivery.sms.slice(smsBefore).map((text) => text.to)).toEqual([phone])
+  })
+
   it('accepts a stamped route stamped by the passkey (X-Stamp-WebAuthn), and refuses it when the body changed', async () => {
     testApp = await buildSignerTestApp()
     const { passkey, answer } = await signUp()

@@ -28,7 +28,7 @@ const channelWords = {
  * Why more than the new contact's token (docs/decisions/0014): whoever holds a session could
  * otherwise move the account's sign-in to an address of their own. So, when the account already
  * has a contact on that channel, a second token must prove that one too (a code sent to the old
- * address); the old contact (or, when there was none, the account's other contact) is told, inside
+ * address); the old contact and the account's other contact are told, inside
  * the same transaction, so no change goes unannounced; and every session key of the user except
  * `publicKey` (the one that stamped the change) is revoked. Setting the contact it already has
  * changes nothing and tells no one.
@@ -148,23 +148,27 @@ export async function updateAccountContact(
       .values({ userId: input.userId, type: contact.channel, identifier: contact.address })
     await revokeSessionKeys(tx, { userId: input.userId, exceptPublicKey: input.publicKey }, context.now())
 
-    const recipient: Contact | undefined =
-      previous !== null
-        ? { channel: contact.channel, address: previous }
-        : contact.channel === 'email'
-          ? current.phone === null
-            ? undefined
-            : { channel: 'sms', address: current.phone }
-          : current.email === null
-            ? undefined
-            : { channel: 'email', address: current.email }
-    if (recipient !== undefined) {
+    // Every contact the account had: the one replaced and the other channel's (a new way in is
+    // told wherever the owner reads).
+    const otherChannel: Contact | undefined =
+      contact.channel === 'email'
+        ? current.phone === null
+          ? undefined
+          : { channel: 'sms', address: current.phone }
+        : current.email === null
+          ? undefined
+          : { channel: 'email', address: current.email }
+    const recipients: Contact[] = [
+      ...(previous === null ? [] : [{ channel: contact.channel, address: previous }]),
+      ...(otherChannel === undefined ? [] : [otherChannel]),
+    ]
+    for (const recipient of recipients) {
       const notice = renderContactChangeNotice({
         recipient,
         changed: { channel: contact.channel, previous, next: contact.address },
         changedAtMs: context.now(),
       })
-      // Last step of the transaction: if the notice cannot be handed over, the change rolls back.
+      // Last step of the transaction: if a notice cannot be handed over, the change rolls back.
       if (notice.channel === 'email') await context.delivery.sendEmail(notice.email)
       else await context.delivery.sendSms(notice.sms)
     }
