@@ -110,7 +110,10 @@ describe('wallet SDK: custom JWT sign-in on the real signer', () => {
   it('asks an account with an authenticator app for its code: AWAITING_MFA_AUTH, then validateMultiFactors connects', async () => {
     const owner = await createStore()
     await owner.getState().authenticateWithJwt({ jwt: await signToken('carol'), authProvider: 'sdk-test' })
-    const enrolment = await owner.getState().addMfa({ multiFactorType: 'totp' })
+    // A custom-JWT account re-authenticates with a fresh token of its own (docs/signer.md#step-up).
+    const enrolment = await owner
+      .getState()
+      .addMfa({ multiFactorType: 'totp', stepUp: { jwt: await signToken('carol') } })
     const codeFor = (steps: number) =>
       TOTP.generate({
         secret: Secret.fromBase32(enrolment.multiFactorSecret),

@@ -1,4 +1,3 @@
-import { signerActivities } from '@quicklinks/protocol/signer-activities'
 import type { MfaRequiredResult } from './multi-factor-types.ts'
 import {
   buildOAuthUrl,
@@ -11,8 +10,9 @@ import {
   waitForOAuthPopup,
 } from './oauth-login.ts'
 import type { SignerClient } from './signer-client.ts'
-import type { AuthLinkingStatus, SignerStatus, SignerUser, StoredError } from './signer-types.ts'
+import type { AuthLinkingStatus, SignerStatus, SignerUser, StepUp, StoredError } from './signer-types.ts'
 import type { Stamper } from './stamper.ts'
+import { toClientStepUp } from './to-client-step-up.ts'
 import { createWalletError, toStoredError } from './wallet-error.ts'
 
 /** How a social login ended (the popup outcomes of docs/signer.md#social-login). */
@@ -242,38 +242,39 @@ export function createOAuthActions(host: OAuthActionsHost) {
    * cancelled', the popup's message, or the signer's ('…already signs in to another wallet.').
    */
   const addOauthProvider = async (
-    params: Omit<OAuthParams, 'fetchIdTokenOnly'>,
+    params: Omit<OAuthParams, 'fetchIdTokenOnly'> & { stepUp: StepUp },
   ): Promise<LinkedOAuthProvider> => {
     const user = requireUser()
-    const outcome = await loginWithOAuth({ ...params, fetchIdTokenOnly: true })
+    const { stepUp, ...oauthParams } = params
+    const outcome = await loginWithOAuth({ ...oauthParams, fetchIdTokenOnly: true })
     if (outcome.status !== 'FETCHED_ID_TOKEN_ONLY')
       throw createWalletError('Expected id token only from oauth response')
     const answer = await host.withSession(() =>
-      client.stampedRequest<{ oauthProvider: LinkedOAuthProvider }>(
-        signerActivities.addOauthProvider.path,
-        {
-          type: signerActivities.addOauthProvider.type,
-          organizationId: user.orgId,
-          parameters: { providerName: outcome.providerName, oidcToken: outcome.idToken },
-        },
+      client.postAccessChange<{ oauthProvider: LinkedOAuthProvider }>(
+        'addOauthProvider',
         stamper,
+        user.orgId,
+        { providerName: outcome.providerName, oidcToken: outcome.idToken },
+        toClientStepUp(stepUp),
       ),
     )
     return answer.oauthProvider
   }
 
-  /** Unlinks a provider identity; the signer refuses the last way to sign in. */
-  const removeOauthProvider = async (input: { issuer: string; subject: string }): Promise<void> => {
+  /** Unlinks a provider identity, with the step-up; the signer refuses the last way to sign in. */
+  const removeOauthProvider = async (input: {
+    issuer: string
+    subject: string
+    stepUp: StepUp
+  }): Promise<void> => {
     const user = requireUser()
     await host.withSession(() =>
-      client.stampedRequest(
-        signerActivities.removeOauthProvider.path,
-        {
-          type: signerActivities.removeOauthProvider.type,
-          organizationId: user.orgId,
-          parameters: { issuer: input.issuer, subject: input.subject },
-        },
+      client.postAccessChange(
+        'removeOauthProvider',
         stamper,
+        user.orgId,
+        { issuer: input.issuer, subject: input.subject },
+        toClientStepUp(input.stepUp),
       ),
     )
   }
@@ -288,15 +289,14 @@ export function createOAuthActions(host: OAuthActionsHost) {
     if (linking === null || user === null) return
     host.set({ authLinkingStatus: null })
     if (linking.orgId !== user.orgId) return
+    // The step-up is the prompt's own code, just entered: it was sent to the identity's e-mail.
     void client
-      .stampedRequest(
-        signerActivities.addOauthProvider.path,
-        {
-          type: signerActivities.addOauthProvider.type,
-          organizationId: user.orgId,
-          parameters: { providerName: linking.providerName, oidcToken: linking.idToken },
-        },
+      .postAccessChange(
+        'addOauthProvider',
         stamper,
+        user.orgId,
+        { providerName: linking.providerName, oidcToken: linking.idToken },
+        { linkingOtpId: linking.otpId },
       )
       .catch((error: unknown) => host.set({ error: toStoredError(error) }))
   }
