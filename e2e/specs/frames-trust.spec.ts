@@ -255,7 +255,12 @@ test.describe('the seed and the sign-in stay out of the app page’s reach', () 
     const orgId = await readOrgId(page)
     // The planted frame holds the live session: what the page may ask for still works.
     const whoamiBody = await buildBody(request, 'ACTIVITY_TYPE_WHOAMI', orgId, {})
-    const me = await relay(page, 'whoami', whoamiBody, (await askToStamp(page, whoamiBody)).stampHeaderValue ?? '')
+    const me = await relay(
+      page,
+      'whoami',
+      whoamiBody,
+      (await askToStamp(page, whoamiBody)).stampHeaderValue ?? '',
+    )
     expect(me.status()).toBe(200)
 
     // What a script on the page would ask for to make the account its own, each one refused:
@@ -282,15 +287,14 @@ test.describe('the seed and the sign-in stay out of the app page’s reach', () 
 
     // The frame builds such a change only as STAMP_ACCESS_CHANGE, and the signer refuses it without
     // a step-up: a proof the script makes up is worth nothing.
-    const built = await page.evaluate(
-      () =>
-        (window as unknown as { attacker: Attacker }).attacker.ask({
-          type: 'STAMP_ACCESS_CHANGE',
-          call: 'requestMultiFactor',
-          parameters: { multiFactorType: 'totp' },
-          stepUp: {},
-          timestampMs: Date.now(),
-        }),
+    const built = await page.evaluate(() =>
+      (window as unknown as { attacker: Attacker }).attacker.ask({
+        type: 'STAMP_ACCESS_CHANGE',
+        call: 'requestMultiFactor',
+        parameters: { multiFactorType: 'totp' },
+        stepUp: {},
+        timestampMs: Date.now(),
+      }),
     )
     expect(built.type).toBe('STAMPED_REQUEST')
     const refused = await relay(

@@ -17,7 +17,7 @@ import {
   sendContactCode,
   verifyContactCode,
 } from '../auth/wallet-session'
-import { useInvalidateAuthMethods } from './use-auth-methods'
+import { useAuthMethods, useInvalidateAuthMethods } from './use-auth-methods'
 
 /**
  * Where a contact change stands: the new contact is typed, then its code, then (when the account
@@ -38,6 +38,8 @@ export type ContactChangeStep =
       step: 'currentCode'
       contact: string
       verificationToken: string
+      /** Where the confirming code went: the current contact, or for a first one the account's other contact. */
+      confirmer: { channel: ContactChannel; address: string }
       otpId: string
       sentAt: number
       error: string | null
@@ -116,7 +118,17 @@ function ContactChangeBody({
     isBusy: false,
   })
   const invalidateAuthMethods = useInvalidateAuthMethods()
+  const { methods } = useAuthMethods()
   const texts = channelTexts[channel]
+  // Who confirms the change (docs/signer.md#step-up): the current contact on this channel; for a
+  // first one, the account's other contact (a new way in is not added on the session alone).
+  const otherAddress = channel === 'email' ? (methods?.phone ?? null) : (methods?.email ?? null)
+  const confirmer: { channel: ContactChannel; address: string } | null =
+    current !== null
+      ? { channel, address: current }
+      : otherAddress === null
+        ? null
+        : { channel: channel === 'email' ? 'sms' : 'email', address: otherAddress }
 
   const submit = async (contact: string, verificationToken: string, previous?: string) => {
     try {
@@ -193,16 +205,17 @@ function ContactChangeBody({
       })
       return
     }
-    if (current === null) {
+    if (confirmer === null) {
       await submit(step.contact, verificationToken)
       return
     }
     try {
-      const otpId = await sendContactCode(channel, current)
+      const otpId = await sendContactCode(confirmer.channel, confirmer.address)
       setState({
         step: 'currentCode',
         contact: step.contact,
         verificationToken,
+        confirmer,
         otpId,
         sentAt: Date.now(),
         error: null,
@@ -211,7 +224,7 @@ function ContactChangeBody({
     } catch (error) {
       setState({
         ...step,
-        error: describeAuthError(error, `Could not send a code to your current ${texts.noun}. Try again.`),
+        error: describeAuthError(error, `Could not send a code to ${confirmer.address}. Try again.`),
         isBusy: false,
       })
     }
@@ -269,10 +282,14 @@ function ContactChangeBody({
       return (
         <CodeEntryStep
           key="current"
-          channel={channel}
+          channel={state.confirmer.channel}
           title="Confirm it’s you"
-          sentTo={current ?? ''}
-          intro={`To move your sign-in to ${state.contact}, enter the 6-digit code we sent to your current ${texts.noun}`}
+          sentTo={state.confirmer.address}
+          intro={
+            current === null
+              ? `To add ${state.contact} as a way to sign in, enter the 6-digit code we sent to`
+              : `To move your sign-in to ${state.contact}, enter the 6-digit code we sent to your current ${texts.noun}`
+          }
           sentAt={state.sentAt}
           error={state.error}
           isBusy={state.isBusy}
@@ -280,7 +297,7 @@ function ContactChangeBody({
           onBack={() => setState({ step: 'contact', input: state.contact, error: null, isBusy: false })}
           onEdited={() => state.error !== null && setState({ ...state, error: null })}
           onResend={async () => {
-            const otpId = await sendContactCode(channel, current ?? '')
+            const otpId = await sendContactCode(state.confirmer.channel, state.confirmer.address)
             setState({ ...state, otpId, sentAt: Date.now(), error: null })
           }}
           onSubmitCode={(code) => void verifyCurrent(state, code)}

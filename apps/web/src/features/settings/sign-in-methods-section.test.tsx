@@ -141,7 +141,7 @@ describe('sign-in methods section', () => {
     expect(await within(section).findByText('ada.new@example.com')).toBeTruthy()
   })
 
-  it('adds a first phone with the new number’s code alone, normalised to E.164', async () => {
+  it('adds a first phone with the new number’s code and one to the e-mail (the step-up), normalised to E.164', async () => {
     renderSection()
     await screen.findByText('ada@example.com')
     fireEvent.click(await screen.findByRole('button', { name: 'Add phone number' }))
@@ -151,16 +151,21 @@ describe('sign-in methods section', () => {
     await screen.findByRole('dialog', { name: 'Check your phone' })
     expect(wallet.sendContactCode).toHaveBeenCalledWith('sms', '+442079460018')
     enterCode('123456')
+    // A first phone is a new way in: the account's e-mail confirms it.
+    await screen.findByRole('dialog', { name: 'Confirm it’s you' })
+    expect(wallet.sendContactCode).toHaveBeenLastCalledWith('email', 'ada@example.com')
+    expect(wallet.changeContact).not.toHaveBeenCalled()
+    enterCode('123456')
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
-    expect(wallet.sendContactCode).toHaveBeenCalledTimes(1)
     expect(wallet.changeContact).toHaveBeenCalledWith({
       channel: 'sms',
       contact: '+442079460018',
       verificationToken: 'token-of-otp-for-+442079460018',
+      previousContactVerificationToken: 'token-of-otp-for-ada@example.com',
     })
     expect(await screen.findByText('Phone number added')).toBeTruthy()
     expect(await screen.findByRole('button', { name: 'Change phone number' })).toBeTruthy()
-  })
+  }, 15_000)
 
   it('shows a refusal of the change (an address of another account) beside the address, to start again', async () => {
     wallet.changeContact.mockRejectedValueOnce(
