@@ -3,6 +3,7 @@ import { Secret, TOTP } from 'otpauth'
 import { createTestEmail, extractCode, waitForMail } from '../fixtures/dev-outbox.ts'
 import { checkScreen, screenViewports } from '../fixtures/screens.ts'
 import { authDialog, getSessionUser, openAuthModal, signUpWithEmailCode } from '../fixtures/sign-in.ts'
+import { stepUpDialog } from '../fixtures/step-up.ts'
 import { expect, test } from '../fixtures/test.ts'
 
 /**
@@ -43,6 +44,19 @@ async function continueInPopup(page: Page, email: string): Promise<void> {
   })
 }
 
+/** "Confirm it’s you" by signing in again with the linked Dev login identity `email` (a popup). */
+async function confirmWithProvider(page: Page, email: string): Promise<void> {
+  const dialog = stepUpDialog(page)
+  await expect(dialog).toBeVisible()
+  const popupOpened = page.waitForEvent('popup')
+  await dialog.getByRole('button', { name: 'Sign in again with Dev login' }).click()
+  const popup = await popupOpened
+  const closed = popup.waitForEvent('close', { timeout: 20_000 })
+  await signInAtProvider(popup, email)
+  await closed
+  await expect(dialog).toBeHidden({ timeout: 15_000 })
+}
+
 async function logout(page: Page): Promise<void> {
   await page.getByRole('banner').getByRole('button', { name: 'Logout' }).click()
   await expect(page).toHaveURL(/\/$/)
@@ -77,10 +91,12 @@ test('popup: a new provider identity gets a wallet, signs in again to it, links 
   const section = await openLinkedAccounts(page)
   await expect(section.getByRole('list', { name: 'Linked accounts' })).toContainText(email)
 
-  // Link a second identity from Settings, then unlink it.
+  // Link a second identity from Settings, then unlink it; each is confirmed first by signing in
+  // again with the linked provider (docs/signer.md#step-up).
   const other = createTestEmail()
-  const popupOpened = page.waitForEvent('popup')
   await section.getByRole('button', { name: 'Link Dev login', exact: true }).click()
+  await confirmWithProvider(page, email)
+  const popupOpened = page.waitForEvent('popup')
   const popup = await popupOpened
   const closed = popup.waitForEvent('close')
   await signInAtProvider(popup, other)
@@ -91,6 +107,7 @@ test('popup: a new provider identity gets a wallet, signs in again to it, links 
   const confirm = page.getByRole('alertdialog', { name: 'Unlink account' })
   await confirm.getByRole('button', { name: 'Delete' }).click()
   await expect(confirm).toBeHidden()
+  await confirmWithProvider(page, email)
   await expect(section.getByRole('list', { name: 'Linked accounts' })).not.toContainText(other)
 
   // The provider is this account's only way in: the signer refuses, the section says why.
@@ -99,6 +116,7 @@ test('popup: a new provider identity gets a wallet, signs in again to it, links 
     .getByRole('alertdialog', { name: 'Unlink account' })
     .getByRole('button', { name: 'Delete' })
     .click()
+  await confirmWithProvider(page, email)
   await expect(section.getByRole('alert')).toHaveText(
     'This is your only way to sign in. Add another one before you remove it.',
   )

@@ -138,3 +138,19 @@ export async function unlinkProvider(input: {
   const store = await loadSignerStore()
   await store.getState().removeOauthProvider(input)
 }
+
+/**
+ * Signs in again with a linked provider (a popup, id token only) for a step-up
+ * (docs/signer.md#step-up): the fresh id token and the provider's id.
+ */
+export async function reauthenticateWithProvider(
+  id: string,
+): Promise<{ oidcToken: string; providerName: string }> {
+  const store = await loadSignerStore()
+  const outcome = await store
+    .getState()
+    .loginWithOAuth({ authProviderId: id, mode: 'popup', fetchIdTokenOnly: true })
+  if (outcome.status !== 'FETCHED_ID_TOKEN_ONLY')
+    throw new Error('The provider did not confirm it’s you. Try again.')
+  return { oidcToken: outcome.idToken, providerName: outcome.providerName }
+}

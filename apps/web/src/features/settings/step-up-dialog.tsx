@@ -7,6 +7,7 @@ import { getInputClassName } from '../../ui/input-class-name'
 import { describeAuthError } from '../auth/describe-auth-error'
 import { FieldError } from '../auth/field-error'
 import { listTwoFactorApps } from '../auth/wallet-mfa'
+import { getProviderName, reauthenticateWithProvider } from '../auth/wallet-oauth'
 import { type ContactChannel, sendContactCode, verifyContactCode } from '../auth/wallet-session'
 import { useAuthMethods } from './use-auth-methods'
 
@@ -54,6 +55,14 @@ function StepUpBody({ purpose, onDone }: { purpose: string; onDone: (stepUp: Ste
     ...(methods?.phone ? [{ channel: 'sms' as const, address: methods.phone }] : []),
   ]
   const hasPasskeys = (methods?.passkeys.length ?? 0) > 0
+  // One button per provider, whichever identity of it is linked (its popup signs in to one of them).
+  const providers = [
+    ...new Set(
+      (methods?.oauthProviders ?? []).flatMap((linked) =>
+        linked.providerId === null ? [] : [linked.providerId],
+      ),
+    ),
+  ]
   const [hasTotp, setHasTotp] = useState(false)
   const [sent, setSent] = useState<{ otpId: string; contact: Contact } | null>(null)
   const [code, setCode] = useState('')
@@ -114,6 +123,21 @@ function StepUpBody({ purpose, onDone }: { purpose: string; onDone: (stepUp: Ste
     }
   }
 
+  const confirmWithProvider = async (providerId: string) => {
+    if (hasTotp && totpCode.trim() === '') {
+      setError('Enter the code from your authenticator app too.')
+      return
+    }
+    setIsBusy(true)
+    setError(null)
+    try {
+      onDone(withTotp(await reauthenticateWithProvider(providerId)))
+    } catch (failure) {
+      setError(describeAuthError(failure, 'The provider did not confirm it’s you. Try again.'))
+      setIsBusy(false)
+    }
+  }
+
   const confirmWithPasskey = () => {
     if (hasTotp && totpCode.trim() === '') {
       setError('Enter the code from your authenticator app too.')
@@ -139,6 +163,16 @@ function StepUpBody({ purpose, onDone }: { purpose: string; onDone: (stepUp: Ste
                 onClick={() => void send(contact)}
               >
                 Send a code to {contact.address}
+              </Button>
+            ))}
+            {providers.map((providerId) => (
+              <Button
+                key={providerId}
+                variant="secondary"
+                isBusy={isBusy}
+                onClick={() => void confirmWithProvider(providerId)}
+              >
+                Sign in again with {getProviderName(providerId)}
               </Button>
             ))}
           </div>
