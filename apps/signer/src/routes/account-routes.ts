@@ -178,8 +178,13 @@ export const accountRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
         contact: { channel: 'email', address: email },
         verificationToken,
         previousContactVerificationToken,
-        stamp: toStepUpStamp(verified),
-        stepUp: verified.stepUp,
+        requireStepUp: (reauthDone) =>
+          requireStepUp(context, {
+            userId: verified.userId,
+            stamp: toStepUpStamp(verified),
+            proof: verified.stepUp,
+            reauthDone,
+          }),
       })
       return toWhoami(account)
     },
@@ -207,8 +212,13 @@ export const accountRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
         contact: { channel: 'sms', address: phone },
         verificationToken,
         previousContactVerificationToken,
-        stamp: toStepUpStamp(verified),
-        stepUp: verified.stepUp,
+        requireStepUp: (reauthDone) =>
+          requireStepUp(context, {
+            userId: verified.userId,
+            stamp: toStepUpStamp(verified),
+            proof: verified.stepUp,
+            reauthDone,
+          }),
       })
       return toWhoami(account)
     },

@@ -1,12 +1,10 @@
 import { AppError } from '@quicklinks/core/app-error'
-import type { StepUpProof } from '@quicklinks/protocol/step-up'
 import { and, eq } from 'drizzle-orm'
 import { lockForTransaction } from '../../db/lock-for-transaction.ts'
 import { signerAuthMethods, signerUsers } from '../../db/signer-schema.ts'
 import type { SignerContext } from '../../signer-context.ts'
 import type { Contact } from '../contacts/contact-schemas.ts'
 import { renderContactChangeNotice } from '../mail/render-contact-change-notice.ts'
-import { requireStepUp, type StepUpStamp } from '../step-up/require-step-up.ts'
 import {
   readVerificationToken,
   spendVerificationToken,
@@ -53,9 +51,11 @@ export async function updateAccountContact(
     contact: Contact
     verificationToken: string
     previousContactVerificationToken?: string | undefined
-    /** How the change was stamped and its `parameters.stepUp` (require-step-up.ts). */
-    stamp: StepUpStamp
-    stepUp: StepUpProof | undefined
+    /**
+     * The route's step-up check (require-step-up.ts), given whether the change's own tokens already
+     * re-authenticated (a code to the current contact, or for a first contact to the other one).
+     */
+    requireStepUp: (reauthDone: boolean) => Promise<void>
   },
 ): Promise<SignerAccount> {
   const { contact } = input
@@ -83,15 +83,11 @@ export async function updateAccountContact(
   const before = await findAccountByUserId(context.db, input.userId)
   const previousBefore = contact.channel === 'email' ? before?.email : before?.phone
   if (before !== undefined && previousBefore !== contact.address) {
-    await requireStepUp(context, {
-      userId: input.userId,
-      stamp: input.stamp,
-      proof: input.stepUp,
-      // A current contact on the channel is proven inside the transaction (the code to it); a
-      // first one by a code to the account's other contact, or by the generic step-up.
-      reauthDone:
-        previousBefore !== null || (previousProof !== undefined && provesContactOf(previousProof, before)),
-    })
+    // A current contact on the channel is proven inside the transaction (the code to it); a
+    // first one by a code to the account's other contact, or by the generic step-up.
+    await input.requireStepUp(
+      previousBefore !== null || (previousProof !== undefined && provesContactOf(previousProof, before)),
+    )
   }
 
   await context.db.transaction(async (tx) => {

@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto'
 import { AppError } from '@quicklinks/core/app-error'
-import { type SignerRefusalReason, signerRefusalReasons } from '@quicklinks/protocol/signer-activities'
 import type { StepUpProof } from '@quicklinks/protocol/step-up'
 import { and, eq, isNull } from 'drizzle-orm'
 import { decodeJwt } from 'jose'
-import { z } from 'zod'
 import { signerAuthMethods, signerOtps } from '../../db/signer-schema.ts'
 import type { SignerContext } from '../../signer-context.ts'
 import { getAccountOrThrow } from '../accounts/get-account-or-throw.ts'
@@ -13,20 +11,9 @@ import type { Contact } from '../contacts/contact-schemas.ts'
 import { checkTotpCode, findTotpRows } from '../mfa/totp-factors.ts'
 import { verifyOAuthIdToken } from '../oauth/verify-oauth-id-token.ts'
 import { createContactLockedError, findContactLock, recordCodeFailure } from '../otp/record-code-failure.ts'
+import { refuse } from '../refusals/step-up-refusal.ts'
 import { createDatabaseReplayStore } from '../stamps/create-database-replay-store.ts'
 import { readVerificationToken, spendVerificationToken } from '../verification/verification-token.ts'
-
-/** `parameters.stepUp` of a `reauth` call, as the signer reads it (@quicklinks/protocol/step-up). */
-export const stepUpProofSchema = z
-  .object({
-    verificationToken: z.string().min(1).max(4096).optional(),
-    oidcToken: z.string().min(1).max(16_384).optional(),
-    providerName: z.string().min(1).max(64).optional(),
-    jwt: z.string().min(1).max(16_384).optional(),
-    linkingOtpId: z.string().uuid().optional(),
-    totpCode: z.string().max(32).optional(),
-  })
-  .strict()
 
 /** A provider's id token older than this is no re-authentication (it may sit in a page's memory). */
 export const maxStepUpIdTokenAgeMs = 5 * 60_000
@@ -261,26 +248,4 @@ async function checkTotp(context: SignerContext, userId: string, code: string | 
 
 function isContactOf(account: { email: string | null; phone: string | null }, contact: Contact): boolean {
   return contact.channel === 'email' ? account.email === contact.address : account.phone === contact.address
-}
-
-const refusalMessages: Record<SignerRefusalReason, string> = {
-  NOT_FOR_THE_PAGE: 'This change is made inside the wallet frames.',
-  STEP_UP_REQUIRED:
-    'Confirm it’s you first: enter a code sent to your e-mail or phone, or use one of your passkeys.',
-  STEP_UP_REFUSED:
-    'That confirmation has expired, was already used or is not for this account. Confirm it’s you again.',
-  STEP_UP_TOTP_REQUIRED: 'Enter the current code from your authenticator app too.',
-  STEP_UP_TOTP_REFUSED: 'That authenticator code is not right. Enter the current code from your app.',
-  USER_VERIFICATION_REQUIRED:
-    'Your passkey must verify it’s you (PIN, fingerprint or face) to confirm this change.',
-}
-
-/** The step-up refusal with its code (403: the session stays). */
-export function refuse(reason: SignerRefusalReason, cause?: unknown): AppError {
-  return new AppError('FORBIDDEN', {
-    message: `Step-up refused: ${reason}`,
-    userMessage: refusalMessages[reason],
-    details: { reason: signerRefusalReasons[reason] },
-    ...(cause === undefined ? {} : { cause }),
-  })
 }
