@@ -178,4 +178,8 @@ export type AuthMethods = {
  * change, user verified); plus `totpCode`, the authenticator app's current code, when the account
  * has one.
  */
-export type StepUp = StepUpProof & { usePasskey?: boolean }
+export type StepUp = StepUpProof & {
+  usePasskey?: boolean
+  /** The account's passkeys (list-auth-methods), so the browser offers only those, not a removed one. */
+  passkeyIds?: string[]
+}

@@ -6,6 +6,11 @@ import type { StepUp } from './signer-types.ts'
  * The client's form of a {@link StepUp}: `usePasskey` becomes a passkey prompt (user verification
  * required) that stamps the change itself instead of the session key (docs/signer.md#step-up).
  */
-export function toClientStepUp({ usePasskey, ...proof }: StepUp): ClientStepUp {
-  return usePasskey === true ? { ...proof, stampWithPasskey: (body) => stampWithPasskey(body) } : proof
+export function toClientStepUp({ usePasskey, passkeyIds, ...proof }: StepUp): ClientStepUp {
+  if (usePasskey !== true) return proof
+  return {
+    ...proof,
+    stampWithPasskey: (body) =>
+      stampWithPasskey(body, passkeyIds === undefined ? {} : { credentialIds: passkeyIds }),
+  }
 }

@@ -83,12 +83,15 @@ describe('Passkeys section', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Add passkey' }))
     await confirmWithPasskey()
     expect((await screen.findByRole('status')).textContent).toBe('Passkey Laptop added.')
-    expect(wallet.addPasskey).toHaveBeenCalledWith({ usePasskey: true })
+    expect(wallet.addPasskey).toHaveBeenCalledWith({ usePasskey: true, passkeyIds: ['cred-1'] })
     await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(2))
 
     await removeThrough('passkey-1764000000000')
     await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(1))
-    expect(wallet.removePasskey).toHaveBeenCalledWith('cred-1', { usePasskey: true })
+    expect(wallet.removePasskey).toHaveBeenCalledWith('cred-1', {
+      usePasskey: true,
+      passkeyIds: ['cred-1', 'cred-2'],
+    })
 
     await removeThrough('Laptop')
     expect((await screen.findByRole('alert')).textContent).toBe(lastMethod)

@@ -143,7 +143,7 @@ function StepUpBody({ purpose, onDone }: { purpose: string; onDone: (stepUp: Ste
       setError('Enter the code from your authenticator app too.')
       return
     }
-    onDone(withTotp({ usePasskey: true }))
+    onDone(withTotp({ usePasskey: true, passkeyIds: (methods?.passkeys ?? []).map((passkey) => passkey.id) }))
   }
 
   return (
