@@ -193,6 +193,8 @@ test('an account with an authenticator app is asked for its code after a social 
   await page.goto('/settings')
   const section = page.getByRole('region', { name: 'Two-step verification' })
   await section.getByRole('button', { name: 'Add authenticator app' }).click({ timeout: 20_000 })
+  // A provider-only account confirms it's you with the provider again (docs/signer.md#step-up).
+  await confirmWithProvider(page, email)
   const dialog = page.getByRole('dialog', { name: 'Add authenticator app' })
   await expect(dialog.getByTestId('totp-secret')).toHaveText(/^[A-Z2-7 ]{32,}$/, { timeout: 15_000 })
   const secret = ((await dialog.getByTestId('totp-secret').textContent()) ?? '').replace(/\s/g, '')
