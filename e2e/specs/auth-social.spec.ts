@@ -1,8 +1,9 @@
-import type { Locator, Page } from '@playwright/test'
+import type { Page } from '@playwright/test'
 import { Secret, TOTP } from 'otpauth'
 import { createTestEmail, extractCode, waitForMail } from '../fixtures/dev-outbox.ts'
 import { checkScreen, screenViewports } from '../fixtures/screens.ts'
 import { authDialog, getSessionUser, openAuthModal, signUpWithEmailCode } from '../fixtures/sign-in.ts'
+import { continueInPopup, logout, openLinkedAccounts, signInAtProvider } from '../fixtures/social-login.ts'
 import { stepUpDialog } from '../fixtures/step-up.ts'
 import { expect, test } from '../fixtures/test.ts'
 
@@ -17,33 +18,6 @@ test.beforeEach(async ({ page }) => {
   await page.addInitScript(() => localStorage.setItem('beta-flag-closed-at', new Date().toISOString()))
 })
 
-/** The provider's login page (popup or this page): signs in as `email`. */
-async function signInAtProvider(provider: Page, email: string): Promise<void> {
-  await expect(provider.getByRole('heading', { name: 'Dev login' })).toBeVisible({ timeout: 20_000 })
-  await provider.getByLabel('Or any other test e-mail').fill(email)
-  await provider.getByRole('button', { name: 'Continue with this e-mail' }).click()
-}
-
-/** 'Continue with Dev login' in the open auth modal, in a popup: signs in as `email` there; the popup closes. */
-async function continueInPopup(page: Page, email: string): Promise<void> {
-  const popupOpened = page.waitForEvent('popup')
-  await authDialog(page).getByRole('button', { name: 'Continue with Dev login' }).click()
-  const popup = await popupOpened
-  // Waited for from before the login: the callback page may close the popup at once.
-  const closed = popup.waitForEvent('close', { timeout: 20_000 })
-  await signInAtProvider(popup, email)
-  await closed.catch(async (error: unknown) => {
-    // Say where the popup got stuck.
-    const text = popup.isClosed()
-      ? ''
-      : await popup
-          .locator('body')
-          .textContent()
-          .catch(() => '')
-    throw new Error(`the popup did not close at ${popup.url()}: ${text}`, { cause: error })
-  })
-}
-
 /** "Confirm it’s you" by signing in again with the linked Dev login identity `email` (a popup). */
 async function confirmWithProvider(page: Page, email: string): Promise<void> {
   const dialog = stepUpDialog(page)
@@ -55,20 +29,6 @@ async function confirmWithProvider(page: Page, email: string): Promise<void> {
   await signInAtProvider(popup, email)
   await closed
   await expect(dialog).toBeHidden({ timeout: 15_000 })
-}
-
-async function logout(page: Page): Promise<void> {
-  await page.getByRole('banner').getByRole('button', { name: 'Logout' }).click()
-  await expect(page).toHaveURL(/\/$/)
-}
-
-async function openLinkedAccounts(page: Page): Promise<Locator> {
-  await page.goto('/settings')
-  const section = page.getByRole('region', { name: 'Linked accounts' })
-  await expect(section.getByRole('button', { name: 'Link Dev login', exact: true })).toBeEnabled({
-    timeout: 20_000,
-  })
-  return section
 }
 
 test('popup: a new provider identity gets a wallet, signs in again to it, links and unlinks another, and cannot unlink the last way in', async ({

@@ -2,14 +2,15 @@ import type { Page } from '@playwright/test'
 import { linkCard } from '../fixtures/links.ts'
 import { checkScreen, screenViewports } from '../fixtures/screens.ts'
 import { createLinkThroughApi } from '../fixtures/share-links.ts'
-import { getSessionUser, openAuthModal } from '../fixtures/sign-in.ts'
+import { getSessionUser, openAuthModal, signInThroughApi } from '../fixtures/sign-in.ts'
 import { expect, test } from '../fixtures/test.ts'
 
 /**
  * The offline queue on the real stack (docs/product.md#offline-queue): link writes made while the
  * browser is offline (Playwright's context.setOffline) are kept in localStorage under
  * 'offline-{timestamp}', shown pending on their cards and replayed in order once back online; a
- * failed replay stays queued and says so. Payments and sign-in are never queued and say so offline.
+ * failed replay stays queued and says so; one user's queued writes are never sent once another is
+ * signed in. Payments and sign-in are never queued and say so offline.
  * The pending and failed cards are checked at phone and desktop widths, light and dark.
  */
 
@@ -112,6 +113,40 @@ test.describe('link writes offline', () => {
     await page.reload()
     await expect(keptCard.getByRole('button', { name: 'Remove from favorites' })).toBeVisible()
     await expect(goneCard).toBeHidden()
+  })
+
+  test("user A's writes queued offline are never sent once user B is signed in on this browser", async ({
+    page,
+    context,
+    baseURL,
+  }) => {
+    const userA = await getSessionUser(page)
+    const link = await createLinkThroughApi(page, `Mine ${Date.now()}`, userA.address)
+    await page.reload()
+    const card = linkCard(page, link.alias)
+    await expect(card).toBeVisible()
+
+    await context.setOffline(true)
+    await card.getByRole('button', { name: 'Add to favorites' }).click()
+    await expect(card.getByText('Pending sync')).toBeVisible()
+    expect(await listQueuedWrites(page)).toEqual([`PUT /api/links/${link.id}`])
+
+    // Meanwhile user B signs in on this browser (another tab: the cookie jar is shared).
+    if (baseURL === undefined) throw new Error('no baseURL')
+    await signInThroughApi(context, baseURL)
+    const userB = await getSessionUser(page)
+    expect(userB.id).not.toBe(userA.id)
+
+    const writes = recordLinkWrites(page)
+    const sessionChecked = page.waitForResponse((response) => response.url().endsWith('/api/auth/me'))
+    await context.setOffline(false)
+    await sessionChecked
+    // Until the replay has either sent A's write (into B's session) or dropped it.
+    await expect.poll(async () => writes.length > 0 || (await listQueuedWrites(page)).length === 0).toBe(true)
+    // It asked who is signed in, found B, and dropped A's write unsent.
+    expect(writes).toEqual([])
+    expect(await listQueuedWrites(page)).toEqual([])
+    await expect(card.getByText('Pending sync')).toBeHidden()
   })
 
   test('a replay the server refuses stays queued, says why on the card, survives a reload and syncs on Sync now', async ({

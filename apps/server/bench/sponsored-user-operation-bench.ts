@@ -1,7 +1,7 @@
 // npm run bench: a sponsored user operation, submit → included (issue 16), median and p95 over 50.
 // Starts a throw-away devnet chain (Base on a free port, with its Alto bundler on another), builds
-// the app in-process (dev mode, PGlite) listening on a free loopback port, signs a fresh user in (a
-// session for a new key), gives that user's QuickLinksAccount USDC and no ETH, then sends USDC
+// the app in-process (dev mode, PGlite) listening on a free loopback port, signs a fresh embedded
+// user in (a session for a new key, recorded as a signer wallet), gives that user's QuickLinksAccount USDC and no ETH, then sends USDC
 // transfers from it as the web app does: paymaster fields from the server's sponsor service
 // (POST /api/paymaster/8453, ERC-7677) and the operation through the server's bundler relay
 // (POST /api/bundler/8453). Two untimed operations warm up (the first deploys the account). Prints
@@ -34,6 +34,7 @@ import { findFreePorts } from '../../../packages/devnet/test/find-free-ports.ts'
 import { buildApp } from '../src/app.ts'
 import { createSession } from '../src/services/sessions/create-session.ts'
 import { getOrCreateUser } from '../src/services/users/get-or-create-user.ts'
+import { insertSignerWallet } from '../test/insert-signer-wallet.ts'
 import { printLatencyTable, summarizeLatencies } from './lib/latency-table.ts'
 
 const operations = 50
@@ -68,7 +69,13 @@ async function main(): Promise<void> {
       [`BUNDLER_URL_${chainId}`]: chain.bundlerUrl,
       // One user sends all 50: a policy for USDC with room for them (the dev default caps a user's day lower).
       SPONSOR_POLICIES: JSON.stringify([
-        { id: 'bench', accounts: 'embedded', tokens: ['USDC'], dailyGasCapWei: String(10n ** 21n) },
+        {
+          id: 'bench',
+          accounts: 'embedded',
+          tokens: ['USDC'],
+          dailyGasCapWei: String(10n ** 21n),
+          globalDailyGasCapWei: String(10n ** 21n),
+        },
       ]),
       SPONSOR_DEFAULT_POLICY: 'bench',
     })
@@ -79,6 +86,7 @@ async function main(): Promise<void> {
     const origin = `http://127.0.0.1:${listening.port}`
 
     const owner = privateKeyToAccount(generatePrivateKey())
+    await insertSignerWallet(app.db, owner.address)
     const user = await getOrCreateUser(app.db, { address: owner.address.toLowerCase() })
     const { token } = await createSession(app.db, { userId: user.id })
     const cookie = `csrf_token=${csrfToken}; ql_session=${token}`

@@ -9,14 +9,21 @@ import { createDevOutbox, type DevOutbox } from '@quicklinks/runtime/delivery/cr
 import type { ServerConfig } from '@quicklinks/runtime/env'
 import { getTrustProxyOption } from '@quicklinks/runtime/get-trust-proxy-option'
 import { healthRoutes } from '@quicklinks/runtime/health/health-routes'
+import { getHttpTimeoutOptions } from '@quicklinks/runtime/http-timeouts'
 import { configPlugin } from '@quicklinks/runtime/plugins/config-plugin'
 import { csrfPlugin } from '@quicklinks/runtime/plugins/csrf-plugin'
 import { databasePlugin } from '@quicklinks/runtime/plugins/database-plugin'
 import { errorHandlerPlugin } from '@quicklinks/runtime/plugins/error-handler-plugin'
+import { inputGuardPlugin, sendFrameworkError } from '@quicklinks/runtime/plugins/input-guard-plugin'
 import { rateLimitPlugin } from '@quicklinks/runtime/plugins/rate-limit-plugin'
 import { redisPlugin } from '@quicklinks/runtime/plugins/redis-plugin'
 import { signerPlugin } from '@quicklinks/signer/routes/signer-plugin'
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify'
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyPluginAsync,
+  type RouteOptions,
+} from 'fastify'
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
 import { buildRequestLogging } from './build-request-logging.ts'
 import { migrate } from './db/migrate.ts'
@@ -76,6 +83,8 @@ export type AppDependencies = {
   onWorkerRound?: (workerName: string, lane: string) => void
   /** Extra routes registered under /api with every plugin applied. For tests only. */
   extraApiRoutes?: FastifyPluginAsync
+  /** Told of every route as it is declared (Fastify's onRoute): the fuzz suite lists them so. For tests only. */
+  onRoute?: (route: RouteOptions) => void
 }
 
 export const requestIdHeader = 'x-request-id'
@@ -109,12 +118,16 @@ export async function buildApp(
     },
     trustProxy: getTrustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
+    ...getHttpTimeoutOptions(config.httpTimeouts),
+    // A path the router cannot decode answers in the error model too (docs/api.md#unstorable-input).
+    frameworkErrors: sendFrameworkError,
     // One log line per request, written when it completes, from a request logger made only when
     // something logs through it, instead of Fastify's two lines and a pino child per request.
     ...buildRequestLogging(),
   })
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
+  if (dependencies.onRoute) app.addHook('onRoute', dependencies.onRoute)
 
   const mailOutbox = dependencies.mailOutbox ?? createDevOutbox<DevMail>()
   const smsOutbox = dependencies.smsOutbox ?? createDevOutbox<DevSms>()
@@ -134,6 +147,8 @@ export async function buildApp(
   await app.register(configPlugin, { config })
   // Before any route: the request id and the security headers reach every answer.
   await app.register(securityHeadersPlugin, { requestIdHeader })
+  // Before any route too: NUL bytes, broken UTF-8 and over-long or over-deep input are 4xx everywhere.
+  await app.register(inputGuardPlugin)
   await app.register(jsonBodyPlugin)
   await app.register(redisPlugin, { url: config.redisUrl })
   await app.register(databasePlugin, { client: database, isOwned })
@@ -156,7 +171,11 @@ export async function buildApp(
   })
   await app.register(openapiPlugin)
   // Before every route: it adds its measuring hook to each one as it is declared.
-  await app.register(metricsPlugin, { client: database, token: config.metricsToken })
+  await app.register(metricsPlugin, {
+    client: database,
+    token: config.metricsToken,
+    isTokenRequired: config.production === true,
+  })
 
   await app.register(healthRoutes)
   // The payer's public link read, the hottest API route, reads no cookie and answers from memory

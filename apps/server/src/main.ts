@@ -39,7 +39,11 @@ await serverProcess.listenOrExit(app, { port: config.port, name: 'Server' })
 
 // The signer frames origin: a second listener, so the frames run on an origin the app page cannot script.
 const frames = await buildFramesServer(
-  { publicOrigin: config.publicOrigin, trustProxy: getTrustProxyOption(config.trustProxy) },
+  {
+    publicOrigin: config.publicOrigin,
+    trustProxy: getTrustProxyOption(config.trustProxy),
+    ...(config.httpTimeouts === undefined ? {} : { httpTimeouts: config.httpTimeouts }),
+  },
   { logger, getExportSignerPublicKey: () => readExportSignerPublicKey(app.db) },
 )
 serverProcess.closeOnExit(frames)

@@ -5,10 +5,12 @@ import { createDelivery, type Delivery } from '@quicklinks/runtime/delivery/crea
 import type { ServerConfig } from '@quicklinks/runtime/env'
 import { getTrustProxyOption } from '@quicklinks/runtime/get-trust-proxy-option'
 import { healthRoutes } from '@quicklinks/runtime/health/health-routes'
+import { getHttpTimeoutOptions } from '@quicklinks/runtime/http-timeouts'
 import { configPlugin } from '@quicklinks/runtime/plugins/config-plugin'
 import { csrfPlugin } from '@quicklinks/runtime/plugins/csrf-plugin'
 import { databasePlugin } from '@quicklinks/runtime/plugins/database-plugin'
 import { errorHandlerPlugin } from '@quicklinks/runtime/plugins/error-handler-plugin'
+import { inputGuardPlugin, sendFrameworkError } from '@quicklinks/runtime/plugins/input-guard-plugin'
 import { rateLimitPlugin } from '@quicklinks/runtime/plugins/rate-limit-plugin'
 import { redisPlugin } from '@quicklinks/runtime/plugins/redis-plugin'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
@@ -28,7 +30,7 @@ export type SignerAppDependencies = {
 /**
  * Builds the standalone signer service (docs/decisions/0006): the same plugins as the app server
  * where the signer needs them (config, Redis when REDIS_URL is set, database, error handler, cookies,
- * CSRF, rate limits), GET /health for the CSRF cookie, GET /ready (the database answers), and the
+ * CSRF, rate limits, the input guard, HTTP timeouts), GET /health for the CSRF cookie, GET /ready (the database answers), and the
  * signer routes at /signer/v1 — no /api, no web app.
  * Rejects when a plugin fails to register (for example a bad or insecure master key).
  */
@@ -40,11 +42,15 @@ export async function buildSignerApp(
     loggerInstance: dependencies.logger,
     trustProxy: getTrustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
+    ...getHttpTimeoutOptions(config.httpTimeouts),
+    frameworkErrors: sendFrameworkError,
   })
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
 
   await app.register(configPlugin, { config })
+  // Before any route: NUL bytes, broken UTF-8 and over-long or over-deep input are 4xx (docs/api.md#unstorable-input).
+  await app.register(inputGuardPlugin)
   await app.register(redisPlugin, { url: config.redisUrl })
   await app.register(databasePlugin, { client: dependencies.database, isOwned: false })
   await app.register(errorHandlerPlugin)

@@ -28,6 +28,11 @@ export type SignerConfig = {
   oauthCallbackUrl?: string
   /** MULTI_OWNER_ENABLED: the experimental multi-owner paths (docs/signer.md#multi-owner); off when absent. */
   multiOwnerEnabled?: boolean
+  /**
+   * SIGNER_QUERY_TIMESTAMP_REQUIRED: Turnkey's query paths refuse a body without `timestampMs`
+   * (docs/signer.md#query-stamps); off when absent, as stock `@turnkey/http` clients send none.
+   */
+  signerQueryTimestampRequired?: boolean
 }
 
 /** One social-login provider (docs/signer.md#social-login). */
@@ -54,6 +59,12 @@ export type JwtProvider = {
   jwksUrl: string
   /** The `aud` its tokens must carry. */
   audience: string
+  /**
+   * What makes a token single use (docs/signer.md#auth-jwt): `nonce` (default) = hex SHA-256 of
+   * `targetPublicKey`; `jti` = a `jti` and an `iat` at most `maxAgeSeconds` (default 300) old.
+   */
+  requires?: 'nonce' | 'jti'
+  maxAgeSeconds?: number
 }
 
 /** How many codes (and magic links) may go out in any 24 hours. */

@@ -120,7 +120,7 @@ export async function signInByEmail(
   testApp: SignerTestApp,
   email: string,
   options: { expirationSeconds?: number } = {},
-): Promise<SignedInClient> {
+): Promise<SignedInClient & { frame: ReturnType<typeof createFrameKey> }> {
   const frame = createFrameKey()
   const auth = await testApp.post('auth', { email, emailMode: 'otp', targetPublicKey: frame.targetPublicKey })
   if (auth.statusCode !== 200) throw new Error(`auth failed: ${auth.body}`)
@@ -140,7 +140,13 @@ export async function signInByEmail(
     bundle: credentialBundle,
     embeddedPrivateKey: frame.privateKey,
   })
-  return { orgId, sessionPrivateKey: session.privateKey, sessionPublicKey: session.publicKey, isNewUser }
+  return {
+    orgId,
+    sessionPrivateKey: session.privateKey,
+    sessionPublicKey: session.publicKey,
+    isNewUser,
+    frame,
+  }
 }
 
 /** The inner body of a stamped call, as the SDK serialises it. */

@@ -28,7 +28,8 @@ let jwksServer: Server
 let database: DatabaseClient
 let app: FastifyInstance
 let baseUrl: string
-let signToken: (subject: string) => Promise<string>
+/** What an app's backend does: mints a token for `subject` bound to the sign-in's `nonce`. */
+let signToken: (subject: string) => (input: { nonce: string }) => Promise<string>
 const stores: SignerStore[] = []
 
 beforeAll(async () => {
@@ -40,14 +41,16 @@ beforeAll(async () => {
   })
   await new Promise<void>((resolve) => jwksServer.listen(0, '127.0.0.1', resolve))
   const jwksUrl = `http://127.0.0.1:${(jwksServer.address() as AddressInfo).port}/jwks.json`
-  signToken = (subject) =>
-    new SignJWT({ sub: subject })
-      .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
-      .setIssuer(issuer)
-      .setAudience(audience)
-      .setIssuedAt()
-      .setExpirationTime('5m')
-      .sign(keys.privateKey)
+  signToken =
+    (subject) =>
+    ({ nonce }) =>
+      new SignJWT({ sub: subject, nonce })
+        .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+        .setIssuer(issuer)
+        .setAudience(audience)
+        .setIssuedAt()
+        .setExpirationTime('5m')
+        .sign(keys.privateKey)
 
   const config = parseEnv({
     PORT: '0',
@@ -88,7 +91,7 @@ async function createStore(): Promise<SignerStore> {
 describe('wallet SDK: custom JWT sign-in on the real signer', () => {
   it('signs a new user in with a JWT, signs with the wallet, and finds the same user for the same subject', async () => {
     const first = await createStore()
-    await first.getState().authenticateWithJwt({ jwt: await signToken('alice'), authProvider: 'sdk-test' })
+    await first.getState().authenticateWithJwt({ jwt: signToken('alice'), authProvider: 'sdk-test' })
     const { status, isNewUser, user } = first.getState()
     expect({ status, isNewUser }).toEqual({ status: 'CONNECTED', isNewUser: true })
     expect(user).toMatchObject({ address: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/), email: null })
@@ -97,23 +100,31 @@ describe('wallet SDK: custom JWT sign-in on the real signer', () => {
     expect(await verifyMessage({ address: user?.address ?? '0x', message: 'hello', signature })).toBe(true)
 
     const again = await createStore()
-    await again.getState().authenticateWithJwt({ jwt: await signToken('alice'), authProvider: 'sdk-test' })
+    await again.getState().authenticateWithJwt({ jwt: signToken('alice'), authProvider: 'sdk-test' })
     expect(again.getState()).toMatchObject({ status: 'CONNECTED', isNewUser: false })
     expect(again.getState().user).toEqual(user)
 
     const other = await createStore()
-    await other.getState().authenticateWithJwt({ jwt: await signToken('bob'), authProvider: 'sdk-test' })
+    await other.getState().authenticateWithJwt({ jwt: signToken('bob'), authProvider: 'sdk-test' })
     expect(other.getState().isNewUser).toBe(true)
     expect(other.getState().user?.address).not.toBe(user?.address)
   })
 
   it('asks an account with an authenticator app for its code: AWAITING_MFA_AUTH, then validateMultiFactors connects', async () => {
     const owner = await createStore()
-    await owner.getState().authenticateWithJwt({ jwt: await signToken('carol'), authProvider: 'sdk-test' })
-    // A custom-JWT account re-authenticates with a fresh token of its own (docs/signer.md#step-up).
+    let nonce = ''
+    await owner.getState().authenticateWithJwt({
+      jwt: (input) => {
+        nonce = input.nonce
+        return signToken('carol')(input)
+      },
+      authProvider: 'sdk-test',
+    })
+    // A custom-JWT account re-authenticates with a fresh token of its own, minted for this browser's
+    // frame key like the sign-in's (docs/signer.md#step-up).
     const enrolment = await owner
       .getState()
-      .addMfa({ multiFactorType: 'totp', stepUp: { jwt: await signToken('carol') } })
+      .addMfa({ multiFactorType: 'totp', stepUp: { jwt: await signToken('carol')({ nonce }) } })
     const codeFor = (steps: number) =>
       TOTP.generate({
         secret: Secret.fromBase32(enrolment.multiFactorSecret),
@@ -122,7 +133,7 @@ describe('wallet SDK: custom JWT sign-in on the real signer', () => {
     await owner.getState().verifyMfa({ multiFactorId: enrolment.multiFactorId, multiFactorCode: codeFor(0) })
 
     const browser = await createStore()
-    await browser.getState().authenticateWithJwt({ jwt: await signToken('carol'), authProvider: 'sdk-test' })
+    await browser.getState().authenticateWithJwt({ jwt: signToken('carol'), authProvider: 'sdk-test' })
     expect(browser.getState()).toMatchObject({
       status: 'AWAITING_MFA_AUTH',
       user: null,
@@ -146,5 +157,12 @@ describe('wallet SDK: custom JWT sign-in on the real signer', () => {
       user: null,
       error: { message: expect.stringMatching(/^Invalid token specified: /) },
     })
+    // A genuine token minted for another browser's key: refused, saying why.
+    const foreign = await signToken('dave')({ nonce: 'f'.repeat(64) })
+    await expect(
+      store.getState().authenticateWithJwt({ jwt: foreign, authProvider: 'sdk-test' }),
+    ).rejects.toThrow(
+      'The token was minted for another sign-in (its nonce is not that of this targetPublicKey).',
+    )
   })
 })

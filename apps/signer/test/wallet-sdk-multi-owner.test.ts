@@ -16,7 +16,10 @@ import { createDatabaseClient, type DatabaseClient } from '@quicklinks/runtime/d
 import { parseEnv } from '@quicklinks/runtime/env'
 import { getFreePort } from '@quicklinks/runtime/test/get-free-port'
 import { createKeyStamper } from '@quicklinks/wallet/create-key-stamper'
-import { toMultiOwnerOwnerAccount } from '@quicklinks/wallet/multi-owner-owner-account'
+import {
+  signMultiOwnerApproval,
+  toMultiOwnerOwnerAccount,
+} from '@quicklinks/wallet/multi-owner-owner-account'
 import { pollActivity } from '@quicklinks/wallet/poll-activity'
 import type { ClientStepUp, SignerClient } from '@quicklinks/wallet/signer-client'
 import { createSignerStore, type SignerStore } from '@quicklinks/wallet/signer-store'
@@ -24,6 +27,7 @@ import { toQuickLinksMultiOwnerSmartAccount } from '@quicklinks/wallet/smart-acc
 import type { Stamper } from '@quicklinks/wallet/stamper'
 import type { FastifyInstance } from 'fastify'
 import {
+  concatHex,
   createClient,
   createPublicClient,
   createTestClient,
@@ -156,25 +160,23 @@ describe('wallet SDK: multi-owner on the real signer', () => {
       `Failed to get activity with with id ${activity.id} (status: ACTIVITY_STATUS_CONSENSUS_NEEDED)`,
     )
 
-    const message = activity.result?.consensus?.approvalMessage ?? ''
-    const approved = await client.approveMultiOwnerActivity('multi-owner-sign-raw-payload', {
-      activityId: activity.id,
-      evmSignerAddress: member.address,
-      signature: await member.signMessage({ message }),
-    })
+    const approval = await signMultiOwnerApproval({ member, activity, payload: hash })
+    const approved = await client.approveMultiOwnerActivity('multi-owner-sign-raw-payload', approval)
     expect(approved.activity.status).toBe('ACTIVITY_STATUS_COMPLETED')
-    const signature = approved.activity.result?.signature
-    if (signature === undefined) throw new Error('no signature')
-    expect(await recoverAddress({ hash, signature })).toBe(address)
+    // Both members' signatures of the hash, by increasing address, as the account reads them.
+    const shares = approved.activity.result?.signatures ?? []
+    expect(shares.map((share) => share.evmSignerAddress)).toEqual(
+      [address, member.address].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1)),
+    )
+    for (const share of shares) {
+      expect(await recoverAddress({ hash, signature: share.signature })).toBe(share.evmSignerAddress)
+    }
+    expect(approved.activity.result?.signature).toBe(concatHex(shares.map((share) => share.signature)))
 
     // A refusal reaches the caller as the signer's message.
-    await expect(
-      client.approveMultiOwnerActivity('multi-owner-sign-raw-payload', {
-        activityId: activity.id,
-        evmSignerAddress: member.address,
-        signature: await member.signMessage({ message }),
-      }),
-    ).rejects.toThrow('This activity no longer waits for approvals.')
+    await expect(client.approveMultiOwnerActivity('multi-owner-sign-raw-payload', approval)).rejects.toThrow(
+      'This activity no longer waits for approvals.',
+    )
 
     const prepared = await client.multiOwnerPrepareAdd(
       stamper,
@@ -261,28 +263,26 @@ describe('wallet SDK: multi-owner on the real signer', () => {
       )
       const initialOwners = created.result.members.map((m) => m.evmSignerAddress)
 
-      // The co-signer: approves whatever the wallet key is asked to sign (here, in the test).
+      // The co-signer: approves (and signs) whatever the wallet key is asked to sign (here, in the test).
       const approvalsAsked: string[] = []
       const owner = toMultiOwnerOwnerAccount({
         client,
         stamper,
         organizationId: orgId,
         address,
-        awaitApprovals: async (activity) => {
+        awaitApprovals: async (activity, { payload }) => {
           approvalsAsked.push(activity.id)
-          await client.approveMultiOwnerActivity('multi-owner-sign-raw-payload', {
-            activityId: activity.id,
-            evmSignerAddress: member.address,
-            signature: await member.signMessage({
-              message: activity.result?.consensus?.approvalMessage ?? '',
-            }),
-          })
+          await client.approveMultiOwnerActivity(
+            'multi-owner-sign-raw-payload',
+            await signMultiOwnerApproval({ member, activity, payload }),
+          )
         },
       })
       const account = await toQuickLinksMultiOwnerSmartAccount({
         client: createClient({ chain, transport }),
         owner,
         owners: initialOwners,
+        threshold: created.result.rootQuorumThreshold,
         entryPoint: contracts.entryPointV08,
         factory: contracts.multiOwnerAccountFactory,
       })
@@ -319,6 +319,17 @@ describe('wallet SDK: multi-owner on the real signer', () => {
           functionName: 'owners',
         }),
       ).toEqual([address, member.address, newcomer.address])
+
+      // Funds move the same way: the wallet key and the member sign together through the bundler.
+      const receiver = privateKeyToAccount(generatePrivateKey()).address
+      const transfer = await bundler.sendUserOperation({
+        calls: [{ to: receiver, value: parseEther('0.1') }],
+      })
+      expect(
+        (await bundler.waitForUserOperationReceipt({ hash: transfer, pollingInterval: 50 })).success,
+      ).toBe(true)
+      expect(await publicClient.getBalance({ address: receiver })).toBe(parseEther('0.1'))
+      expect(approvalsAsked).toHaveLength(2)
     } finally {
       await alto?.stop()
       await anvil.stop()

@@ -11,6 +11,7 @@ import {
   parseEther,
   parseEventLogs,
   toHex,
+  zeroAddress,
 } from 'viem'
 import {
   getUserOperationHash,
@@ -26,11 +27,6 @@ import {
   quickLinksAccountFactoryAbi,
   quickLinksAccountFactoryBytecode,
 } from '../generated/quick-links-account-factory.ts'
-import { quickLinksMultiOwnerAccountAbi } from '../generated/quick-links-multi-owner-account.ts'
-import {
-  quickLinksMultiOwnerAccountFactoryAbi,
-  quickLinksMultiOwnerAccountFactoryBytecode,
-} from '../generated/quick-links-multi-owner-account-factory.ts'
 import { sponsorPaymasterAbi, sponsorPaymasterBytecode } from '../generated/sponsor-paymaster.ts'
 import { startTestAnvil } from './start-test-anvil.ts'
 
@@ -41,7 +37,6 @@ const invalidSignature = '0xffffffff'
 let anvil: Awaited<ReturnType<typeof startTestAnvil>>
 let entryPoint: Address
 let accountFactory: Address
-let multiOwnerAccountFactory: Address
 let paymaster: Address
 /** The sponsor service's key, as the paymaster knows it. */
 const sponsorSigner = privateKeyToAccount(generatePrivateKey())
@@ -92,15 +87,12 @@ beforeAll(async () => {
   anvil = await startTestAnvil()
   entryPoint = await deploy(entryPointV08Abi, entryPointV08Bytecode, [])
   accountFactory = await deploy(quickLinksAccountFactoryAbi, quickLinksAccountFactoryBytecode, [entryPoint])
-  multiOwnerAccountFactory = await deploy(
-    quickLinksMultiOwnerAccountFactoryAbi,
-    quickLinksMultiOwnerAccountFactoryBytecode,
-    [entryPoint],
-  )
+  // The bundler is anvil.other: only its transactions may carry sponsored operations.
   paymaster = await deploy(sponsorPaymasterAbi, sponsorPaymasterBytecode, [
     entryPoint,
     sponsorSigner.address,
     anvil.deployer,
+    [anvil.other],
   ])
   await send(
     await anvil.walletClient.writeContract({
@@ -211,102 +203,6 @@ describe('QuickLinksAccountFactory and QuickLinksAccount', () => {
   })
 })
 
-describe('QuickLinksMultiOwnerAccount', () => {
-  async function createMultiOwnerAccount(owners: Address[], salt: bigint): Promise<Address> {
-    await send(
-      await anvil.walletClient.writeContract({
-        address: multiOwnerAccountFactory,
-        abi: quickLinksMultiOwnerAccountFactoryAbi,
-        functionName: 'createAccount',
-        args: [owners, salt],
-      }),
-    )
-    return anvil.publicClient.readContract({
-      address: multiOwnerAccountFactory,
-      abi: quickLinksMultiOwnerAccountFactoryAbi,
-      functionName: 'getAddress',
-      args: [owners, salt],
-    })
-  }
-  const readOwners = (account: Address) =>
-    anvil.publicClient.readContract({
-      address: account,
-      abi: quickLinksMultiOwnerAccountAbi,
-      functionName: 'owners',
-    })
-  /** `owner` calls `account.execute(account, 0, updateOwners(added, removed))`. */
-  const updateOwnersThroughAccount = async (
-    owner: PrivateKeyAccount,
-    account: Address,
-    added: Address[],
-    removed: Address[],
-  ) =>
-    anvil.walletClient.writeContract({
-      account: owner,
-      address: account,
-      abi: quickLinksMultiOwnerAccountAbi,
-      functionName: 'execute',
-      args: [
-        account,
-        0n,
-        encodeFunctionData({
-          abi: quickLinksMultiOwnerAccountAbi,
-          functionName: 'updateOwners',
-          args: [added, removed],
-        }),
-      ],
-    })
-
-  it('lists its owners and changes them only through the account itself, never to none', async () => {
-    const [first, second, third] = [newKey(), newKey(), newKey()]
-    for (const key of [first, second, third])
-      await anvil.testClient.setBalance({ address: key.address, value: parseEther('1') })
-    const account = await createMultiOwnerAccount([first.address, second.address], 3n)
-    expect(await readOwners(account)).toEqual([first.address, second.address])
-
-    // Not even an owner may call updateOwners directly.
-    await expect(
-      anvil.walletClient.writeContract({
-        account: first,
-        address: account,
-        abi: quickLinksMultiOwnerAccountAbi,
-        functionName: 'updateOwners',
-        args: [[third.address], []],
-      }),
-    ).rejects.toThrow('only the account')
-    // A stranger cannot make the account call it either.
-    await expect(updateOwnersThroughAccount(third, account, [third.address], [])).rejects.toThrow(
-      'not an owner or the EntryPoint',
-    )
-    expect(await readOwners(account)).toEqual([first.address, second.address])
-
-    // Through the account: the second owner is replaced by the third.
-    await send(await updateOwnersThroughAccount(first, account, [third.address], [second.address]))
-    expect(await readOwners(account)).toEqual([first.address, third.address])
-    const isOwner = (who: Address) =>
-      anvil.publicClient.readContract({
-        address: account,
-        abi: quickLinksMultiOwnerAccountAbi,
-        functionName: 'isOwner',
-        args: [who],
-      })
-    expect([
-      await isOwner(first.address),
-      await isOwner(second.address),
-      await isOwner(third.address),
-    ]).toEqual([true, false, true])
-
-    // Removing every owner is refused, and so is adding one twice.
-    await expect(
-      updateOwnersThroughAccount(third, account, [], [first.address, third.address]),
-    ).rejects.toThrow('no owners left')
-    await expect(updateOwnersThroughAccount(third, account, [first.address], [])).rejects.toThrow(
-      'already an owner',
-    )
-    expect(await readOwners(account)).toEqual([first.address, third.address])
-  })
-})
-
 describe('SponsorPaymaster through EntryPoint v0.8', () => {
   type Sponsorship = {
     signer: PrivateKeyAccount
@@ -364,7 +260,12 @@ describe('SponsorPaymaster through EntryPoint v0.8', () => {
       address: paymaster,
       abi: sponsorPaymasterAbi,
       functionName: 'getHash',
-      args: [toPackedUserOperation(userOperation), sponsorship.validUntil, sponsorship.validAfter ?? 0],
+      args: [
+        toPackedUserOperation(userOperation),
+        zeroAddress,
+        sponsorship.validUntil,
+        sponsorship.validAfter ?? 0,
+      ],
     })
     userOperation.paymasterData = concatHex([
       validity,
@@ -391,10 +292,17 @@ describe('SponsorPaymaster through EntryPoint v0.8', () => {
     return { packed, sender, userOperationHash }
   }
 
-  /** A test EOA submits the operation as a bundler would (simulated first: a refusal throws with the EntryPoint's reason). */
-  const handleOps = async (packed: PackedUserOperation, beneficiary: Address) => {
+  /**
+   * A test EOA submits the operation as a bundler would (simulated first: a refusal throws with the
+   * EntryPoint's reason): the allowed bundler, anvil.other, unless `from` says otherwise.
+   */
+  const handleOps = async (
+    packed: PackedUserOperation,
+    beneficiary: Address,
+    from: Address = anvil.other,
+  ) => {
     const { request } = await anvil.publicClient.simulateContract({
-      account: anvil.other,
+      account: from,
       address: entryPoint,
       abi: entryPointV08Abi,
       functionName: 'handleOps',

@@ -87,7 +87,7 @@ export function getDeterministicAddress(initCode: Hex, salt: Hex = zeroHash): Ad
  * addresses are the same on every chain, which is what makes a smart account's counterfactual
  * address the same everywhere.
  */
-export function getAccountAbstractionAddresses(paymaster: { signer: Address; owner: Address }) {
+export function getAccountAbstractionAddresses(paymaster: PaymasterConstructorArguments) {
   return {
     entryPointV07: entryPoints.v07.address,
     entryPointV08: entryPoints.v08.address,
@@ -115,11 +115,17 @@ function multiOwnerAccountFactoryInitCode(): Hex {
     [entryPoints.v08.address],
   )
 }
-function sponsorPaymasterInitCode(paymaster: { signer: Address; owner: Address }): Hex {
+/**
+ * SponsorPaymaster's constructor: the key it trusts, its owner, and the bundler executors whose
+ * transactions it pays for (devnet: Alto's executor, account 10).
+ */
+export type PaymasterConstructorArguments = { signer: Address; owner: Address; bundlers: readonly Address[] }
+
+function sponsorPaymasterInitCode(paymaster: PaymasterConstructorArguments): Hex {
   return withConstructorArguments(
     sponsorPaymasterBytecode,
-    [{ type: 'address' }, { type: 'address' }, { type: 'address' }],
-    [entryPoints.v08.address, paymaster.signer, paymaster.owner],
+    [{ type: 'address' }, { type: 'address' }, { type: 'address' }, { type: 'address[]' }],
+    [entryPoints.v08.address, paymaster.signer, paymaster.owner, paymaster.bundlers],
   )
 }
 
@@ -135,7 +141,8 @@ export type DeployAccountAbstractionOptions = {
 /**
  * Deploys ERC-4337 on one devnet chain through the deterministic deployer: EntryPoint v0.7 and
  * v0.8 at their canonical addresses, our account factories, Simple7702Account and SponsorPaymaster
- * (signer: mnemonic account 12, owner: `deployer`) with a 1,000 native deposit, and funds the
+ * (signer: mnemonic account 12, owner: `deployer`, bundler: Alto's executor, account 10) with a
+ * 1,000 native deposit, and funds the
  * bundler's executor and utility accounts. A contract already at its address is kept. Throws when
  * a deployment reverts or lands somewhere other than predicted (the published EntryPoint bytecode
  * no longer matching the canonical one, for instance).
@@ -144,8 +151,12 @@ export async function deployAccountAbstraction(
   options: DeployAccountAbstractionOptions,
 ): Promise<AccountAbstractionContracts> {
   const { publicClient, walletClient, testClient, deployer, chainName } = options
-  const paymasterSigner = getDevnetAccount(devnetPaymasterSignerIndex).address
-  const addresses = getAccountAbstractionAddresses({ signer: paymasterSigner, owner: deployer })
+  const paymasterArguments: PaymasterConstructorArguments = {
+    signer: getDevnetAccount(devnetPaymasterSignerIndex).address,
+    owner: deployer,
+    bundlers: [getDevnetAccount(devnetBundlerExecutorIndex).address],
+  }
+  const addresses = getAccountAbstractionAddresses(paymasterArguments)
 
   const deploy = async (what: string, initCode: Hex, salt: Hex, expected: Address): Promise<void> => {
     const existing = await publicClient.getCode({ address: expected })
@@ -175,7 +186,7 @@ export async function deployAccountAbstraction(
   await deploy('Simple7702Account', simple7702AccountBytecode, zeroHash, addresses.simple7702Account)
   await deploy(
     'SponsorPaymaster',
-    sponsorPaymasterInitCode({ signer: paymasterSigner, owner: deployer }),
+    sponsorPaymasterInitCode(paymasterArguments),
     zeroHash,
     addresses.sponsorPaymaster,
   )

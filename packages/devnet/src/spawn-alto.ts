@@ -40,7 +40,9 @@ const preloadFile = path.join(import.meta.dirname, 'alto-listen-host.cjs')
  * Starts Pimlico's Alto bundler (`@pimlico/alto`) for one devnet chain, bound to `host` only, and
  * resolves once it answers `eth_supportedEntryPoints` with both EntryPoints for `chainId`. It sends
  * bundles from mnemonic account 10 and deploys its simulation contracts from account 11 (nothing
- * else sends from them, so no nonce races), and runs with `--safe-mode false` (anvil has no tracer).
+ * else sends from them, so no nonce races), makes its simulation calls as the executor (the
+ * devnet's SponsorPaymaster allows only that transaction origin), and runs with `--safe-mode false`
+ * (anvil has no tracer).
  * Like anvil it never outlives this process. Fails when Alto is not installed, exits early (a taken
  * port; its output is in the message) or does not answer in time.
  */
@@ -56,6 +58,10 @@ export async function spawnAlto(options: SpawnAltoOptions): Promise<AltoProcess>
     getDevnetPrivateKey(devnetBundlerExecutorIndex),
     '--utility-private-key',
     getDevnetPrivateKey(devnetBundlerUtilityIndex),
+    // SponsorPaymaster pays only for bundles whose tx.origin is an allowed bundler (the executor);
+    // Alto's simulations (estimates, validation, bundle filtering) must run as it too.
+    '--eth-call-sender-address',
+    getDevnetAccount(devnetBundlerExecutorIndex).address,
     '--rpc-url',
     options.rpcUrl,
     '--port',

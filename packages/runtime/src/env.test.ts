@@ -33,12 +33,15 @@ describe('parseEnv', () => {
       logLevel: 'info',
       trustProxy: false,
       rateLimitMax: 600,
+      production: false,
       framesPort: 3001,
       signerPort: 3002,
       framesOrigin: 'http://localhost:3001',
       signerMasterKey: masterKey,
       signerSessionSeconds: 900,
       signerCodeSendCaps: { perContactPerDay: 10, perPhonePrefixPerDay: 300 },
+      signerQueryTimestampRequired: false,
+      httpTimeouts: { requestMs: 30_000, connectionMs: 120_000, keepAliveMs: 72_000 },
       jwtProviders: [],
       oauthProviders: [],
       smtpUrl: undefined,
@@ -144,7 +147,7 @@ describe('parseEnv', () => {
     expect(oauthProviders([plain], { DEV_MODE: 'true' })).toEqual([plain])
   })
 
-  it('reads JWT_PROVIDERS as a JSON array of {id, issuer, jwksUrl, audience}, naming the entry and field of each problem', () => {
+  it('reads JWT_PROVIDERS as a JSON array of {id, issuer, jwksUrl, audience, requires?, maxAgeSeconds?}, naming the entry and field of each problem', () => {
     const acme = {
       id: 'acme',
       issuer: 'https://auth.acme.example',
@@ -156,10 +159,10 @@ describe('parseEnv', () => {
     expect(parseEnv(deployed).jwtProviders).toEqual([])
     expect(jwtProviders([acme])).toEqual([acme])
     expect(() => parseEnv({ ...deployed, JWT_PROVIDERS: '[{id: acme}]' })).toThrow(
-      /JWT_PROVIDERS: must be a JSON array of \{id, issuer, jwksUrl, audience\}, but it is not JSON \(/,
+      /JWT_PROVIDERS: must be a JSON array of \{id, issuer, jwksUrl, audience, requires\?, maxAgeSeconds\?\}, but it is not JSON \(/,
     )
     expect(() => jwtProviders(acme)).toThrow(
-      /JWT_PROVIDERS: must be a JSON array of \{id, issuer, jwksUrl, audience\}$/,
+      /JWT_PROVIDERS: must be a JSON array of \{id, issuer, jwksUrl, audience, requires\?, maxAgeSeconds\?\}$/,
     )
     expect(() => jwtProviders([{ ...acme, jwksUrl: 'auth.acme.example/jwks' }])).toThrow(
       /JWT_PROVIDERS: \[0\]\.jwksUrl: must be the http\(s\) URL of the issuer's JSON Web Key Set/,
@@ -185,6 +188,18 @@ describe('parseEnv', () => {
     expect(jwtProviders([plain], { DEV_MODE: 'true' })).toEqual([plain])
     const loopback = { ...acme, jwksUrl: 'http://127.0.0.1:8080/jwks.json' }
     expect(jwtProviders([loopback])).toEqual([loopback])
+    // A token is single use by its nonce (default) or by jti with a short maximum age.
+    const singleUse = { ...acme, requires: 'jti', maxAgeSeconds: 120 }
+    expect(jwtProviders([singleUse])).toEqual([singleUse])
+    expect(() => jwtProviders([{ ...acme, requires: 'none' }])).toThrow(
+      /JWT_PROVIDERS: \[0\]\.requires: must be "nonce" \(the default\) or "jti"/,
+    )
+    expect(() => jwtProviders([{ ...acme, requires: 'jti', maxAgeSeconds: 86_400 }])).toThrow(
+      /JWT_PROVIDERS: \[0\]\.maxAgeSeconds: must be at most 3600/,
+    )
+    expect(() => jwtProviders([{ ...acme, maxAgeSeconds: 60 }])).toThrow(
+      /JWT_PROVIDERS: \[0\]\.maxAgeSeconds: only applies with "requires": "jti"/,
+    )
   })
 
   it('uses the dev SMTP catcher and SMS outbox in dev mode, and needs every Twilio setting', () => {
@@ -339,12 +354,14 @@ describe('parseEnv', () => {
         accounts: 'embedded',
         tokens: ['USDC', '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'],
         dailyGasCapWei: '1000000000000000',
+        globalDailyGasCapWei: '100000000000000000',
       },
       {
         id: 'router',
         accounts: 'embedded',
         contracts: ['0x1111111111111111111111111111111111111111'],
         dailyGasCapWei: '1',
+        globalDailyGasCapWei: '1',
       },
     ])
     const config = parseEnv({ ...deployed, SPONSOR_POLICIES: policies, SPONSOR_DEFAULT_POLICY: 'router' })
@@ -356,6 +373,7 @@ describe('parseEnv', () => {
         tokens: ['USDC', '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'],
         contracts: [],
         dailyGasCapWei: 1_000_000_000_000_000n,
+        globalDailyGasCapWei: 100_000_000_000_000_000n,
       },
       {
         id: 'router',
@@ -363,6 +381,7 @@ describe('parseEnv', () => {
         tokens: [],
         contracts: ['0x1111111111111111111111111111111111111111'],
         dailyGasCapWei: 1n,
+        globalDailyGasCapWei: 1n,
       },
     ])
     expect(config.sponsorDefaultPolicyId).toBe('router')
@@ -379,6 +398,17 @@ describe('parseEnv', () => {
     expect(() =>
       parseEnv({ ...deployed, SPONSOR_POLICIES: '[{"id":"x","accounts":"embedded","dailyGasCapWei":1}]' }),
     ).toThrow(/\[0\]\.dailyGasCapWei: must be a whole number of wei, as a string/)
+    // Every policy has a budget for all its users together, never below one user's.
+    expect(() =>
+      parseEnv({ ...deployed, SPONSOR_POLICIES: '[{"id":"x","accounts":"embedded","dailyGasCapWei":"10"}]' }),
+    ).toThrow(/\[0\]\.globalDailyGasCapWei: must be a whole number of wei, as a string/)
+    expect(() =>
+      parseEnv({
+        ...deployed,
+        SPONSOR_POLICIES:
+          '[{"id":"x","accounts":"embedded","dailyGasCapWei":"10","globalDailyGasCapWei":"9"}]',
+      }),
+    ).toThrow(/\[0\]\.globalDailyGasCapWei: globalDailyGasCapWei \(all users together\) must be at least/)
     expect(() => parseEnv({ ...deployed, PAYMASTER_SIGNER_KEY: '0x12' })).toThrow(
       /PAYMASTER_SIGNER_KEY: must be/,
     )
@@ -397,7 +427,8 @@ describe('parseEnv', () => {
       ROUTING_PROVIDER: 'squid',
       SQUID_INTEGRATOR_ID: 'quick-links',
       BUNDLER_URL_8453: 'https://bundler.example/base',
-      SPONSOR_POLICIES: '[{"id":"wallet","accounts":"embedded","tokens":["USDC"],"dailyGasCapWei":"1000"}]',
+      SPONSOR_POLICIES:
+        '[{"id":"wallet","accounts":"embedded","tokens":["USDC"],"dailyGasCapWei":"1000","globalDailyGasCapWei":"100000"}]',
     }
     let message = ''
     try {
@@ -438,6 +469,7 @@ describe('parseEnv', () => {
         ],
         maxFeeLamports: 50_000n,
         dailyFeeCapLamports: 10_000_000n,
+        globalDailyFeeCapLamports: 1_000_000_000n,
       },
     ])
     expect(parseEnv({ DEV_MODE: 'true', SOLANA_RPC_URL: 'http://127.0.0.1:8899' }).solanaDevnet).toBe(false)
@@ -447,12 +479,14 @@ describe('parseEnv', () => {
         programs: ['11111111111111111111111111111111'],
         maxFeeLamports: 10000,
         dailyFeeCapLamports: '500000',
+        globalDailyFeeCapLamports: '50000000',
       },
       {
         id: 'other',
         programs: ['ComputeBudget111111111111111111111111111111'],
         maxFeeLamports: '5000',
         dailyFeeCapLamports: 5000,
+        globalDailyFeeCapLamports: 5000,
       },
     ])
     // A 64-byte key: 64 bytes of 0x01 in base58.
@@ -475,12 +509,14 @@ describe('parseEnv', () => {
           programs: ['11111111111111111111111111111111'],
           maxFeeLamports: 10_000n,
           dailyFeeCapLamports: 500_000n,
+          globalDailyFeeCapLamports: 50_000_000n,
         },
         {
           id: 'other',
           programs: ['ComputeBudget111111111111111111111111111111'],
           maxFeeLamports: 5_000n,
           dailyFeeCapLamports: 5_000n,
+          globalDailyFeeCapLamports: 5_000n,
         },
       ],
     })
@@ -494,7 +530,7 @@ describe('parseEnv', () => {
       parseEnv({
         ...deployed,
         SOLANA_SPONSOR_POLICIES:
-          '[{"id":"x","programs":["0xabc"],"maxFeeLamports":1,"dailyFeeCapLamports":1}]',
+          '[{"id":"x","programs":["0xabc"],"maxFeeLamports":1,"dailyFeeCapLamports":1,"globalDailyFeeCapLamports":1}]',
       }),
     ).toThrow(
       /SOLANA_SPONSOR_POLICIES: \[0\]\.programs\.\[0\]: must be a base58 program id|SOLANA_SPONSOR_POLICIES: \[0\]\.programs\[0\]: must be a base58 program id/,
@@ -503,9 +539,17 @@ describe('parseEnv', () => {
       parseEnv({
         ...deployed,
         SOLANA_SPONSOR_POLICIES:
-          '[{"id":"x","programs":["11111111111111111111111111111111"],"maxFeeLamports":-1,"dailyFeeCapLamports":1}]',
+          '[{"id":"x","programs":["11111111111111111111111111111111"],"maxFeeLamports":-1,"dailyFeeCapLamports":1,"globalDailyFeeCapLamports":1}]',
       }),
     ).toThrow(/\[0\]\.maxFeeLamports: must be a whole number of lamports/)
+    // Every policy names what all users together may be granted a day.
+    expect(() =>
+      parseEnv({
+        ...deployed,
+        SOLANA_SPONSOR_POLICIES:
+          '[{"id":"x","programs":["11111111111111111111111111111111"],"maxFeeLamports":1,"dailyFeeCapLamports":1}]',
+      }),
+    ).toThrow(/\[0\]\.globalDailyFeeCapLamports: must be a whole number of lamports/)
     // 32 bytes is a public key, not a secret key.
     expect(() => parseEnv({ ...deployed, SOLANA_SPONSOR_KEY: '11111111111111111111111111111111' })).toThrow(
       /SOLANA_SPONSOR_KEY: must be a 64-byte Solana secret key in base58/,
@@ -535,7 +579,7 @@ describe('parseEnv', () => {
     const withPolicies = {
       ...production,
       SOLANA_SPONSOR_POLICIES:
-        '[{"id":"transfers","programs":["11111111111111111111111111111111"],"maxFeeLamports":10000,"dailyFeeCapLamports":100000}]',
+        '[{"id":"transfers","programs":["11111111111111111111111111111111"],"maxFeeLamports":10000,"dailyFeeCapLamports":100000,"globalDailyFeeCapLamports":10000000}]',
     }
     let message = ''
     try {
@@ -554,6 +598,25 @@ describe('parseEnv', () => {
     })
     expect(complete.solanaSponsorDefaultPolicyId).toBe('transfers')
     expect(complete.solanaDevnet).toBe(false)
+  })
+
+  it('reads the HTTP timeouts (docs/api.md#timeouts), and refuses a keep-alive longer than the connection timeout', () => {
+    const config = parseEnv({
+      ...deployed,
+      REQUEST_TIMEOUT_MS: '10000',
+      CONNECTION_TIMEOUT_MS: '90000',
+      KEEP_ALIVE_TIMEOUT_MS: '65000',
+    })
+    expect(config.httpTimeouts).toEqual({ requestMs: 10_000, connectionMs: 90_000, keepAliveMs: 65_000 })
+    expect(() => parseEnv({ ...deployed, REQUEST_TIMEOUT_MS: '0' })).toThrow(
+      /REQUEST_TIMEOUT_MS: must be whole milliseconds from 1000 to 3600000/,
+    )
+    expect(() => parseEnv({ ...deployed, KEEP_ALIVE_TIMEOUT_MS: '200000' })).toThrow(
+      /KEEP_ALIVE_TIMEOUT_MS: must not exceed CONNECTION_TIMEOUT_MS \(120000\)/,
+    )
+    expect(
+      parseEnv({ ...deployed, SIGNER_QUERY_TIMESTAMP_REQUIRED: 'true' }).signerQueryTimestampRequired,
+    ).toBe(true)
   })
 
   it('fails naming every invalid variable', () => {

@@ -2,6 +2,7 @@ import { isIP } from 'node:net'
 import { isAbsolute, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { z } from 'zod'
+import { type HttpTimeouts, parseHttpTimeouts } from './http-timeouts.ts'
 
 /** The repository root: relative paths in the environment are resolved against it, not the cwd. */
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url))
@@ -69,9 +70,17 @@ export type JwtProviderConfig = {
   jwksUrl: string
   /** The `aud` its tokens must carry for this app. */
   audience: string
+  /**
+   * What makes a token usable once, for one sign-in (docs/signer.md#auth-jwt): `nonce` (the
+   * default) wants the claim `nonce` = hex SHA-256 of the sign-in's `targetPublicKey`; `jti` wants
+   * a `jti` and an `iat` at most `maxAgeSeconds` old. Either way a token signs in once.
+   */
+  requires?: 'nonce' | 'jti'
+  /** With `requires: 'jti'`: the oldest `iat` accepted, in seconds (default 300, at most 3600). */
+  maxAgeSeconds?: number
 }
 
-const jwtProvidersShape = 'a JSON array of {id, issuer, jwksUrl, audience}'
+const jwtProvidersShape = 'a JSON array of {id, issuer, jwksUrl, audience, requires?, maxAgeSeconds?}'
 
 /**
  * A list setting's check that no two entries share a value of any of `keys` (the path names the
@@ -108,8 +117,19 @@ const jwtProviderListSchema = z
           error: "must be the http(s) URL of the issuer's JSON Web Key Set",
         }),
         audience: z.string({ error: 'must be the aud claim its tokens carry for this app' }).min(1).max(512),
+        requires: z.enum(['nonce', 'jti'], { error: 'must be "nonce" (the default) or "jti"' }).optional(),
+        maxAgeSeconds: z
+          .number({ error: 'must be a number of seconds' })
+          .int('must be a whole number of seconds')
+          .min(10, 'must be at least 10')
+          .max(3600, 'must be at most 3600 (a single-use token is meant to be short-lived)')
+          .optional(),
       })
-      .strict(),
+      .strict()
+      .refine((provider) => provider.maxAgeSeconds === undefined || provider.requires === 'jti', {
+        path: ['maxAgeSeconds'],
+        message: 'only applies with "requires": "jti"',
+      }),
     { error: `must be ${jwtProvidersShape}` },
   )
   .superRefine(refineUniqueKeys('id', 'issuer'))
@@ -202,7 +222,10 @@ export type SponsorPolicyConfig = {
   id: string
   /** The chains it sponsors on; absent: every chain with a bundler and a paymaster. */
   chainIds?: readonly number[]
-  /** Whose operations: 'embedded', the signed-in user's own accounts (smart, multi-owner or EIP-7702). */
+  /**
+   * Whose operations: 'embedded', the signed-in user's own accounts (smart, multi-owner or EIP-7702)
+   * when the user is an embedded wallet of the signer (or signed in as that wallet's smart account).
+   */
   accounts: 'embedded'
   /** ERC-20 tokens (symbols of the chain's catalogue, or addresses) whose transfer and approve it pays for. */
   tokens: readonly string[]
@@ -212,12 +235,19 @@ export type SponsorPolicyConfig = {
   devnetContracts?: readonly 'payRouter'[]
   /** Wei of gas (the operations' maximum cost) one user may be granted per UTC day under it. */
   dailyGasCapWei: bigint
+  /** Wei of gas all users together may be granted per UTC day under it (at least `dailyGasCapWei`). */
+  globalDailyGasCapWei: bigint
 }
 
 const sponsorPoliciesShape =
-  'a JSON array of {id, chainIds?, accounts: "embedded", tokens?, contracts?, dailyGasCapWei}'
+  'a JSON array of {id, chainIds?, accounts: "embedded", tokens?, contracts?, dailyGasCapWei, globalDailyGasCapWei}'
 
 const hexAddressPattern = /^0x[0-9a-fA-F]{40}$/
+
+const weiAmountSchema = z
+  .string({ error: 'must be a whole number of wei, as a string' })
+  .regex(/^\d{1,40}$/, 'must be a whole number of wei, as a string')
+  .transform((value) => BigInt(value))
 
 const sponsorPolicyListSchema = z
   .array(
@@ -242,12 +272,14 @@ const sponsorPolicyListSchema = z
           )
           .default([]),
         contracts: z.array(z.string().regex(hexAddressPattern, 'must be a 20-byte hex address')).default([]),
-        dailyGasCapWei: z
-          .string({ error: 'must be a whole number of wei, as a string' })
-          .regex(/^\d{1,40}$/, 'must be a whole number of wei, as a string')
-          .transform((value) => BigInt(value)),
+        dailyGasCapWei: weiAmountSchema,
+        globalDailyGasCapWei: weiAmountSchema,
       })
-      .strict(),
+      .strict()
+      .refine((policy) => policy.globalDailyGasCapWei >= policy.dailyGasCapWei, {
+        error: 'globalDailyGasCapWei (all users together) must be at least dailyGasCapWei (one user)',
+        path: ['globalDailyGasCapWei'],
+      }),
     { error: `must be ${sponsorPoliciesShape}` },
   )
   .superRefine(refineUniqueKeys('id'))
@@ -263,7 +295,8 @@ export const devnetSponsorPolicyId = 'devnet-wallet'
 
 /**
  * Dev mode without SPONSOR_POLICIES: the devnet wallet's transfers and approvals of the devnet
- * tokens and its calls to PayRouter, on every devnet chain, up to 0.05 native a user a day.
+ * tokens and its calls to PayRouter, on every devnet chain, up to 0.05 native a user a day and 5
+ * native a day for everyone (the devnet paymaster holds 1,000).
  */
 export const devnetSponsorPolicy: SponsorPolicyConfig = {
   id: devnetSponsorPolicyId,
@@ -272,12 +305,14 @@ export const devnetSponsorPolicy: SponsorPolicyConfig = {
   contracts: [],
   devnetContracts: ['payRouter'],
   dailyGasCapWei: 50_000_000_000_000_000n,
+  globalDailyGasCapWei: 5_000_000_000_000_000_000n,
 }
 
 /**
  * One Solana fee sponsorship policy (an entry of SOLANA_SPONSOR_POLICIES; docs/api.md#solana): the
- * sponsor pays a transaction's fee when every instruction calls a listed program, the fee stays
- * within `maxFeeLamports` and the user's fees today under it stay within `dailyFeeCapLamports`.
+ * sponsor pays a transaction's fee when the user's own Solana account signs it, every instruction
+ * calls a listed program, the fee stays within `maxFeeLamports`, the user's fees today under it stay
+ * within `dailyFeeCapLamports` and every user's together within `globalDailyFeeCapLamports`.
  */
 export type SolanaSponsorPolicyConfig = {
   /** What a client names in the fee-payer request (`policyId`). */
@@ -288,10 +323,15 @@ export type SolanaSponsorPolicyConfig = {
   maxFeeLamports: bigint
   /** Lamports of fees one user may be granted per UTC day under it. */
   dailyFeeCapLamports: bigint
+  /**
+   * Lamports of fees all users together may be granted per UTC day under it: what bounds the
+   * sponsor's loss when many accounts (each with its own daily cap) farm it.
+   */
+  globalDailyFeeCapLamports: bigint
 }
 
 const solanaSponsorPoliciesShape =
-  'a JSON array of {id, programs: [base58 program ids], maxFeeLamports, dailyFeeCapLamports}'
+  'a JSON array of {id, programs: [base58 program ids], maxFeeLamports, dailyFeeCapLamports, globalDailyFeeCapLamports}'
 
 const base58AddressPattern = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/
 
@@ -323,6 +363,7 @@ const solanaSponsorPolicyListSchema = z
           .min(1),
         maxFeeLamports: lamportsSchema,
         dailyFeeCapLamports: lamportsSchema,
+        globalDailyFeeCapLamports: lamportsSchema,
       })
       .strict(),
     { error: `must be ${solanaSponsorPoliciesShape}` },
@@ -341,7 +382,7 @@ export const devnetSolanaSponsorPolicyId = 'devnet-solana'
 /**
  * Dev mode without SOLANA_SPONSOR_POLICIES: transfers of SOL and SPL tokens (System, Token,
  * Token-2022, Associated Token and Compute Budget programs), at most 50,000 lamports of fee a
- * transaction and 0.01 SOL of fees a user a day.
+ * transaction, 0.01 SOL of fees a user a day and 1 SOL for all users together.
  */
 export const devnetSolanaSponsorPolicy: SolanaSponsorPolicyConfig = {
   id: devnetSolanaSponsorPolicyId,
@@ -354,6 +395,7 @@ export const devnetSolanaSponsorPolicy: SolanaSponsorPolicyConfig = {
   ],
   maxFeeLamports: 50_000n,
   dailyFeeCapLamports: 10_000_000n,
+  globalDailyFeeCapLamports: 1_000_000_000n,
 }
 
 /** The base58 alphabet's value of each character, for checking SOLANA_SPONSOR_KEY's length. */
@@ -399,6 +441,7 @@ const environmentSchema = z.object({
   SIGNER_SESSION_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
   SIGNER_CODES_PER_CONTACT_PER_DAY: z.coerce.number().int().min(1).max(1000).default(10),
   SIGNER_SMS_PER_PREFIX_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(300),
+  SIGNER_QUERY_TIMESTAMP_REQUIRED: booleanSchema.default(false),
   JWT_PROVIDERS: jwtProvidersSchema,
   OAUTH_PROVIDERS: oauthProvidersSchema,
   SMTP_URL: z
@@ -480,8 +523,17 @@ export type ServerConfig = {
   rateLimitMax: number
   /** REDIS_URL: rate-limit counters shared by every instance (app.redis); else each counts in memory. */
   redisUrl: string | undefined
-  /** METRICS_TOKEN: when set, GET /metrics wants `Authorization: Bearer <token>`; else it is open. */
+  /**
+   * METRICS_TOKEN: when set, GET /metrics wants `Authorization: Bearer <token>`. Without it /metrics
+   * is open in development and refused in production (`production`).
+   */
   metricsToken: string | undefined
+  /**
+   * PRODUCTION=true (`npm run serve`): the settings a deployment needs were checked at start, and
+   * what must never be open there is refused rather than left open (GET /metrics without
+   * METRICS_TOKEN). Optional so hand-built configs are development ones.
+   */
+  production?: boolean
   /** Port of the signer frames origin (auth and export frames), a different origin on purpose. */
   framesPort: number
   /** Origin the browser loads the frames from, without a trailing slash. */
@@ -498,6 +550,14 @@ export type ServerConfig = {
    * (SIGNER_SMS_PER_PREFIX_PER_DAY).
    */
   signerCodeSendCaps: { perContactPerDay: number; perPhonePrefixPerDay: number }
+  /**
+   * SIGNER_QUERY_TIMESTAMP_REQUIRED: Turnkey's query paths refuse a body without `timestampMs`
+   * (docs/signer.md#query-stamps). Off by default: stock `@turnkey/http` clients send none.
+   * Optional so hand-built configs keep the default.
+   */
+  signerQueryTimestampRequired?: boolean
+  /** REQUEST_TIMEOUT_MS, CONNECTION_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS (docs/api.md#timeouts); optional for hand-built configs. */
+  httpTimeouts?: HttpTimeouts
   /** JWT_PROVIDERS: the issuers whose tokens sign users in at /signer/v1/auth-jwt; empty: none. */
   jwtProviders: readonly JwtProviderConfig[]
   /** OAUTH_PROVIDERS: the OpenID Connect providers of social login; empty: none. */
@@ -634,6 +694,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     rateLimitMax: env.RATE_LIMIT_MAX,
     redisUrl: env.REDIS_URL,
     metricsToken: env.METRICS_TOKEN,
+    production: env.PRODUCTION,
     framesPort: env.FRAMES_PORT,
     framesOrigin: new URL(env.FRAMES_ORIGIN ?? `http://localhost:${env.FRAMES_PORT}`).origin,
     signerPort: env.SIGNER_PORT,
@@ -643,6 +704,8 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
       perContactPerDay: env.SIGNER_CODES_PER_CONTACT_PER_DAY,
       perPhonePrefixPerDay: env.SIGNER_SMS_PER_PREFIX_PER_DAY,
     },
+    signerQueryTimestampRequired: env.SIGNER_QUERY_TIMESTAMP_REQUIRED,
+    httpTimeouts: parseHttpTimeouts(source),
     jwtProviders: env.JWT_PROVIDERS,
     oauthProviders: env.OAUTH_PROVIDERS,
     smtpUrl: env.SMTP_URL ?? (env.DEV_MODE ? `smtp://127.0.0.1:${env.SMTP_PORT}` : undefined),

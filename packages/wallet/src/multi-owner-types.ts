@@ -12,7 +12,12 @@ export type MultiOwnerConsensus = {
   expiresAt: string
   version: number
   requestHash: string
+  /** A signature activity's member shares so far (each member's raw signature of the payload hash). */
+  payloadSignatures?: MultiOwnerSignature[]
 }
+
+/** One member's 65-byte ECDSA signature of a multi-owner-sign-raw-payload's hash. */
+export type MultiOwnerSignature = { evmSignerAddress: `0x${string}`; signature: `0x${string}` }
 
 /** The members and the account a completed create, add, delete or quorum change answers. */
 export type MultiOwnerSetup = {
@@ -28,10 +33,23 @@ export type MultiOwnerSetup = {
 export type MultiOwnerActivityResult = Partial<MultiOwnerSetup> & {
   consensus?: MultiOwnerConsensus
   approvedBy?: MultiOwnerMember[]
-  /** A completed add or delete: what the account must run (`execute(account, 0, updateOwners(...))`). */
-  ownerUpdate?: { added: `0x${string}`[]; removed: `0x${string}`[]; callData: `0x${string}` }
-  /** A completed multi-owner-sign-raw-payload. */
+  /**
+   * A completed add, delete or quorum change: what the account must run
+   * (`execute(account, 0, updateOwners(added, removed, threshold))`, as a k-of-n user operation).
+   */
+  ownerUpdate?: {
+    added: `0x${string}`[]
+    removed: `0x${string}`[]
+    threshold: number
+    callData: `0x${string}`
+  }
+  /**
+   * A completed multi-owner-sign-raw-payload: the approving members' signatures (the wallet key's
+   * among them) concatenated by increasing signer address, as QuickLinksMultiOwnerAccount reads them.
+   */
   signature?: `0x${string}`
+  /** The same signatures one by one, in that order. */
+  signatures?: MultiOwnerSignature[]
   error?: string
 }
 
@@ -43,11 +61,16 @@ export type MultiOwnerCreateResult = {
   activity: MultiOwnerActivity
 }
 
-/** A member's approval of one activity: its EIP-191 signature over the activity's approval message. */
+/**
+ * A member's approval of one activity: its EIP-191 signature over the activity's approval message,
+ * and for a multi-owner-sign-raw-payload its raw signature of the payload hash (`payloadSignature`,
+ * its share of the k signatures the account needs).
+ */
 export type MultiOwnerApproval = {
   activityId: string
   evmSignerAddress: `0x${string}`
   signature: `0x${string}`
+  payloadSignature?: `0x${string}`
 }
 
 /** The paths that take a member's approval (the activity's own path). */

@@ -1,6 +1,8 @@
 import type { MfaRequiredResult } from './multi-factor-types.ts'
+import { keepOAuthAttempt, oauthAttemptLifetimeMs, takeOAuthAttempt } from './oauth-attempt.ts'
 import {
   buildOAuthUrl,
+  createOAuthAttempt,
   getOAuthNonce,
   getOAuthPopupFeatures,
   type OAuthConfig,
@@ -9,24 +11,15 @@ import {
   redirectToOAuth,
   waitForOAuthPopup,
 } from './oauth-login.ts'
+import { applyOAuthResult, type OAuthLoginOutcome } from './oauth-outcome.ts'
+import type { SessionStorageLike } from './persisted-session.ts'
 import type { SignerClient } from './signer-client.ts'
 import type { AuthLinkingStatus, SignerStatus, SignerUser, StepUp, StoredError } from './signer-types.ts'
 import type { Stamper } from './stamper.ts'
 import { toClientStepUp } from './to-client-step-up.ts'
 import { createWalletError, toStoredError } from './wallet-error.ts'
 
-/** How a social login ended (the popup outcomes of docs/signer.md#social-login). */
-export type OAuthLoginOutcome =
-  | { status: 'SUCCESS'; isNewUser: boolean }
-  | { status: 'MFA_REQUIRED' }
-  | { status: 'ACCOUNT_LINKING_CONFIRMATION_REQUIRED'; linking: AuthLinkingStatus }
-  | {
-      status: 'FETCHED_ID_TOKEN_ONLY'
-      idToken: string
-      accessToken?: string
-      providerName: string
-      email?: string
-    }
+export type { OAuthLoginOutcome }
 
 /** A provider identity linked to the user (what add-oauth-provider answers). */
 export type LinkedOAuthProvider = {
@@ -63,16 +56,28 @@ export type OAuthActionsHost = {
   withSession<T>(call: () => Promise<T>): Promise<T>
   /** Default `globalThis.window`. */
   win?: Window
+  /** Where a redirect keeps its attempt (oauth-attempt.ts); default `globalThis.sessionStorage`. */
+  attemptStorage?: SessionStorageLike | null
+  now?: () => number
 }
+
+/** The message of an outcome this browser did not start (a crafted or stale return address). */
+export const foreignOAuthOutcomeMessage =
+  'This sign-in result was not started in this browser, so it was ignored. Sign in again.'
 
 /**
  * Social login for the signer store (docs/signer.md#social-login): `loginWithOAuth` (popup or
  * redirect), `completeOAuthRedirect` for the auth-return parameters, `addOauthProvider` and
- * `removeOauthProvider` for Settings, and `linkPendingProvider`, which the store runs after every
- * completed login to add a provider whose account-linking code was just entered.
+ * `removeOauthProvider` for Settings, and `clearLinkingPrompt`, which the store runs after every
+ * completed login (the signer linked the provider at the account-linking code).
  */
 export function createOAuthActions(host: OAuthActionsHost) {
   const { client, stamper } = host
+  const now = host.now ?? Date.now
+  const getAttemptStorage = (): SessionStorageLike | undefined =>
+    host.attemptStorage === undefined
+      ? (globalThis.sessionStorage as SessionStorageLike | undefined)
+      : (host.attemptStorage ?? undefined)
 
   const requireUser = (): SignerUser => {
     const { user } = host.get()
@@ -84,68 +89,8 @@ export function createOAuthActions(host: OAuthActionsHost) {
     return user
   }
 
-  /** What the popup (or the return address) answered, applied to the store. */
-  const applyResult = async (result: OAuthPopupResult, params: { fetchIdTokenOnly?: boolean }) => {
-    switch (result.status) {
-      case 'SUCCESS': {
-        if (params.fetchIdTokenOnly === true)
-          throw createWalletError('Expected id token only from oauth response')
-        if (result.bundle === undefined || result.orgId === undefined) {
-          throw createWalletError('Expected user from oauth with redirect')
-        }
-        host.set({ isNewUser: result.isSignup === true })
-        await host.finishLogin({ bundle: result.bundle, orgId: result.orgId })
-        return { status: 'SUCCESS', isNewUser: result.isSignup === true } satisfies OAuthLoginOutcome
-      }
-      case 'MFA_REQUIRED': {
-        if (params.fetchIdTokenOnly === true)
-          throw createWalletError('Expected id token only from oauth response')
-        const { encryptedPayload, multiFactors, orgId } = result
-        if (!encryptedPayload || !orgId || multiFactors === undefined || multiFactors.length === 0) {
-          throw createWalletError('Missing required query params for multi-factor sign-in')
-        }
-        host.awaitMfa({ status: 'MFA_REQUIRED', encryptedPayload, multiFactors, orgId })
-        return { status: 'MFA_REQUIRED' } satisfies OAuthLoginOutcome
-      }
-      case 'ACCOUNT_LINKING_CONFIRMATION_REQUIRED': {
-        const { idToken, email, providerName, otpId, orgId } = result
-        if (!idToken || !email || !providerName || !otpId || !orgId) {
-          throw createWalletError('Missing required query params for auth linking prompt')
-        }
-        const linking: AuthLinkingStatus = {
-          status: result.status,
-          idToken,
-          ...(result.accessToken === undefined ? {} : { accessToken: result.accessToken }),
-          email,
-          providerName,
-          otpId,
-          orgId,
-        }
-        host.awaitEmailCode({ orgId, otpId })
-        host.set({ status: 'AWAITING_EMAIL_AUTH', otpId, authLinkingStatus: linking, isNewUser: false })
-        return { status: 'ACCOUNT_LINKING_CONFIRMATION_REQUIRED', linking } satisfies OAuthLoginOutcome
-      }
-      case 'FETCHED_ID_TOKEN_ONLY': {
-        if (params.fetchIdTokenOnly !== true) {
-          throw createWalletError('Should not get only id token when authenticating with oauth')
-        }
-        if (!result.idToken || !result.providerName)
-          throw createWalletError('Expected id token only from oauth response')
-        return {
-          status: 'FETCHED_ID_TOKEN_ONLY',
-          idToken: result.idToken,
-          providerName: result.providerName,
-          ...(result.accessToken === undefined ? {} : { accessToken: result.accessToken }),
-          ...(result.email === undefined ? {} : { email: result.email }),
-        } satisfies OAuthLoginOutcome
-      }
-      case 'ERROR':
-        // OAuth failed: the message the popup (or the return address) carried.
-        throw createWalletError(result.error ?? 'OAuth failed', { details: { reason: 'OAUTH_FAILED' } })
-      default:
-        throw createWalletError(`Unknown status: ${result.status}`)
-    }
-  }
+  const applyResult = (result: OAuthPopupResult, params: { fetchIdTokenOnly?: boolean }) =>
+    applyOAuthResult(host, result, params)
 
   /**
    * Signs in with a social provider (the OAuth request params, docs/signer.md#social-login). Popup mode opens a 500×600
@@ -155,9 +100,10 @@ export function createOAuthActions(host: OAuthActionsHost) {
    * AWAITING_MFA_AUTH (MFA_REQUIRED: the account has an authenticator app; validateMultiFactors
    * finishes, docs/signer.md#mfa-required), or
    * AWAITING_EMAIL_AUTH with `authLinkingStatus` (ACCOUNT_LINKING_CONFIRMATION_REQUIRED: enter the
-   * e-mail code with submitOtpCode, the provider is then added in the background). With
-   * `fetchIdTokenOnly` the status is left alone and the tokens are answered. Redirect mode leaves
-   * the page (completeOAuthRedirect finishes on return).
+   * e-mail code with submitOtpCode; the signer links the provider at that code). With
+   * `fetchIdTokenOnly` the status is left alone and the tokens are answered. Each attempt has its
+   * own secret (docs/signer.md#oauth-attempt): the popup's message must carry it; redirect mode
+   * keeps it in sessionStorage and leaves the page (completeOAuthRedirect finishes on return).
    *
    * Rejects (error stored; the status goes back to what it was) with 'OAuth cancelled' (the
    * window closed, checked every 500 ms), the popup's error message, 'Failed to redirect to OAuth
@@ -178,12 +124,23 @@ export function createOAuthActions(host: OAuthActionsHost) {
       const targetPublicKey = await stamper.getPublicKey()
       const nonce = getOAuthNonce(targetPublicKey)
       const config: OAuthConfig = await client.prepareOauth({ nonce })
+      const attempt = createOAuthAttempt()
       const url = buildOAuthUrl(config, params, {
+        attempt,
         targetPublicKey,
         expirationSeconds: host.expirationSeconds,
         currentUrl: win.location.href,
       })
-      if (params.mode === 'redirect') return await redirectToOAuth(url, win)
+      if (params.mode === 'redirect') {
+        const storage = getAttemptStorage()
+        if (storage === undefined) throw createWalletError('Failed to redirect to OAuth provider')
+        keepOAuthAttempt(storage, {
+          attempt,
+          fetchIdTokenOnly: params.fetchIdTokenOnly === true,
+          expiresAtMs: now() + oauthAttemptLifetimeMs,
+        })
+        return await redirectToOAuth(url, win)
+      }
       if (popup === null) throw createWalletError('OAuth cancelled')
       popup.location.href = url
       const result = await waitForOAuthPopup({
@@ -191,6 +148,7 @@ export function createOAuthActions(host: OAuthActionsHost) {
         popup,
         expectedOrigin: new URL(config.oauthCallbackUrl).origin,
         nonce,
+        attempt,
       })
       return await applyResult(result, params)
     } catch (error) {
@@ -212,13 +170,26 @@ export function createOAuthActions(host: OAuthActionsHost) {
 
   /**
    * Finishes a redirect-mode social login from the auth-return parameters read on load (see
-   * readOAuthReturnParams): like the popup's outcomes. A linking prompt with a missing field logs
-   * 'Missing required query params for auth linking prompt' and shows nothing (resolves undefined).
+   * readOAuthReturnParams): like the popup's outcomes, and only when they carry the secret of the
+   * attempt this tab kept before it left (docs/signer.md#oauth-attempt); the kept attempt is spent
+   * either way. Rejects with {@link foreignOAuthOutcomeMessage} (`details.reason`
+   * OAUTH_ATTEMPT_UNKNOWN; nothing changes) for any other outcome: a crafted link, a stale or
+   * replayed address. A linking prompt with a missing field logs 'Missing required query params
+   * for auth linking prompt' and shows nothing (resolves undefined).
    */
   const completeOAuthRedirect = async (result: OAuthPopupResult): Promise<OAuthLoginOutcome | undefined> => {
+    const storage = getAttemptStorage()
+    const pending = storage === undefined ? undefined : takeOAuthAttempt(storage, result.attempt, now())
+    if (pending === undefined) {
+      const error = createWalletError(foreignOAuthOutcomeMessage, {
+        details: { reason: 'OAUTH_ATTEMPT_UNKNOWN' },
+      })
+      host.set({ error: toStoredError(error) })
+      throw error
+    }
     if (result.status === 'ACCOUNT_LINKING_CONFIRMATION_REQUIRED') {
-      const { idToken, email, providerName, otpId, orgId } = result
-      if (!idToken || !email || !providerName || !otpId || !orgId) {
+      const { email, providerName, otpId, orgId } = result
+      if (!email || !providerName || !otpId || !orgId) {
         console.warn('Missing required query params for auth linking prompt')
         return undefined
       }
@@ -226,7 +197,7 @@ export function createOAuthActions(host: OAuthActionsHost) {
     const previous = host.get().status
     host.set({ status: 'AUTHENTICATING_OAUTH', error: null })
     try {
-      return await applyResult(result, {})
+      return await applyResult(result, { fetchIdTokenOnly: pending.fetchIdTokenOnly })
     } catch (error) {
       host.set({
         error: toStoredError(error),
@@ -280,26 +251,12 @@ export function createOAuthActions(host: OAuthActionsHost) {
   }
 
   /**
-   * After a login: a pending account-linking prompt for this account has its provider added in the
-   * background (add-oauth-provider with the prompt's id token), then the prompt is cleared. A
-   * failure is stored as the error; the login stands.
+   * After a login: the account-linking prompt is done with (the signer linked the provider when its
+   * e-mail code was used, docs/signer.md#oauth-callback), so it is cleared.
    */
-  const linkPendingProvider = (): void => {
-    const { authLinkingStatus: linking, user } = host.get()
-    if (linking === null || user === null) return
-    host.set({ authLinkingStatus: null })
-    if (linking.orgId !== user.orgId) return
-    // The step-up is the prompt's own code, just entered: it was sent to the identity's e-mail.
-    void client
-      .postAccessChange(
-        'addOauthProvider',
-        stamper,
-        user.orgId,
-        { providerName: linking.providerName, oidcToken: linking.idToken },
-        { linkingOtpId: linking.otpId },
-      )
-      .catch((error: unknown) => host.set({ error: toStoredError(error) }))
+  const clearLinkingPrompt = (): void => {
+    if (host.get().authLinkingStatus !== null) host.set({ authLinkingStatus: null })
   }
 
-  return { loginWithOAuth, completeOAuthRedirect, addOauthProvider, removeOauthProvider, linkPendingProvider }
+  return { loginWithOAuth, completeOAuthRedirect, addOauthProvider, removeOauthProvider, clearLinkingPrompt }
 }

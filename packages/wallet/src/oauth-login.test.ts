@@ -32,7 +32,7 @@ describe('social login in the SDK', () => {
       buildOAuthUrl(
         config,
         { authProviderId: 'google', mode: 'popup' },
-        { targetPublicKey: frameKey, expirationSeconds: 900 },
+        { attempt: 'attempt-1', targetPublicKey: frameKey, expirationSeconds: 900 },
       ),
     )
     expect(url.origin + url.pathname).toBe('https://accounts.example/auth')
@@ -50,6 +50,7 @@ describe('social login in the SDK', () => {
       atob((url.searchParams.get('state') ?? '').replace(/-/g, '+').replace(/_/g, '/')),
     )
     expect(state).toEqual({
+      attempt: 'attempt-1',
       authProviderId: 'google',
       requestKey: 'sealed',
       targetPublicKey: frameKey,
@@ -60,7 +61,7 @@ describe('social login in the SDK', () => {
   })
 
   it('refuses an unknown provider and a custom provider without a scope, with the documented messages', () => {
-    const input = { targetPublicKey: frameKey, expirationSeconds: 900 }
+    const input = { attempt: 'attempt-1', targetPublicKey: frameKey, expirationSeconds: 900 }
     expect(() => buildOAuthUrl(config, { authProviderId: 'nope', mode: 'popup' }, input)).toThrow(
       'No auth provider found with id nope',
     )
@@ -72,32 +73,48 @@ describe('social login in the SDK', () => {
     ).toContain('scope=openid')
   })
 
-  it("resolves with the callback's message for this nonce from the popup, and 'OAuth cancelled' when it closes", async () => {
+  it("resolves with the callback's message for this nonce and attempt from the popup, and 'OAuth cancelled' when it closes", async () => {
     vi.useFakeTimers()
     try {
       const win = new EventTarget() as unknown as Window
       const popup = { closed: false }
-      const waiting = waitForOAuthPopup({ win, popup, expectedOrigin: 'https://pay.example', nonce: 'n1' })
+      const waiting = waitForOAuthPopup({
+        win,
+        popup,
+        expectedOrigin: 'https://pay.example',
+        nonce: 'n1',
+        attempt: 'a1',
+      })
       const post = (origin: string, source: unknown, data: unknown) =>
         win.dispatchEvent(Object.assign(new Event('message'), { origin, source, data }))
       post('https://evil.example', popup, {
         type: oauthResultMessageType,
         nonce: 'n1',
+        attempt: 'a1',
         result: { status: 'SUCCESS' },
       })
       post(
         'https://pay.example',
         {},
-        { type: oauthResultMessageType, nonce: 'n1', result: { status: 'SUCCESS' } },
+        { type: oauthResultMessageType, nonce: 'n1', attempt: 'a1', result: { status: 'SUCCESS' } },
       )
       post('https://pay.example', popup, {
         type: oauthResultMessageType,
         nonce: 'other',
+        attempt: 'a1',
+        result: { status: 'SUCCESS' },
+      })
+      // The same popup's message for another attempt (not this click's) is not this outcome.
+      post('https://pay.example', popup, {
+        type: oauthResultMessageType,
+        nonce: 'n1',
+        attempt: 'a2',
         result: { status: 'SUCCESS' },
       })
       post('https://pay.example', popup, {
         type: oauthResultMessageType,
         nonce: 'n1',
+        attempt: 'a1',
         result: { status: 'ERROR', error: 'denied' },
       })
       await expect(waiting).resolves.toEqual({ status: 'ERROR', error: 'denied' })
@@ -107,6 +124,7 @@ describe('social login in the SDK', () => {
         popup: { closed: true },
         expectedOrigin: 'https://pay.example',
         nonce: 'n2',
+        attempt: 'a2',
       })
       const assertion = expect(cancelled).rejects.toThrow('OAuth cancelled')
       await vi.advanceTimersByTimeAsync(1000)
@@ -132,8 +150,16 @@ describe('social login in the SDK', () => {
         'org-id': 'o',
         'is-signup': 'true',
         'auth-provider': 'dev',
+        attempt: 'a1',
       }),
-    ).toEqual({ status: 'SUCCESS', bundle: 'b', orgId: 'o', isSignup: true, providerName: 'dev' })
+    ).toEqual({
+      status: 'SUCCESS',
+      bundle: 'b',
+      orgId: 'o',
+      isSignup: true,
+      providerName: 'dev',
+      attempt: 'a1',
+    })
     expect(
       readOAuthReturnParams({
         status: 'MFA_REQUIRED',

@@ -50,6 +50,9 @@ export type OAuthParams = {
 /** The OAuth popup result (docs/signer.md#oauth-callback). */
 export type OAuthPopupResult = {
   status: string
+  /** Redirect mode: the per-attempt secret the callback echoed (see {@link createOAuthAttempt}). */
+  attempt?: string
+  /** FETCHED_ID_TOKEN_ONLY only. */
   idToken?: string
   accessToken?: string
   email?: string
@@ -70,15 +73,25 @@ export function getOAuthNonce(targetPublicKey: string): string {
 }
 
 /**
+ * A fresh per-attempt secret (32 random bytes, base64url; docs/signer.md#oauth-attempt): the
+ * browser keeps it before it leaves for the provider, the `state` carries it, and the outcome is
+ * acted on only when it comes back with it.
+ */
+export function createOAuthAttempt(): string {
+  return toBase64Url(crypto.getRandomValues(new Uint8Array(32)))
+}
+
+/**
  * The provider's authorization URL (docs/signer.md#social-login): response_type code, PKCE S256 with the
  * signer's challenge, prompt select_account, the nonce of the frame key, and a `state` the signer's
- * callback reads (provider, requestKey, frame key, mode, redirect address, session length).
+ * callback reads (the per-attempt secret, provider, requestKey, frame key, mode, redirect address,
+ * session length).
  * Throws 'No auth provider found with id {id}' or 'Default scope not known for provider {id}'.
  */
 export function buildOAuthUrl(
   config: OAuthConfig,
   params: OAuthParams,
-  input: { targetPublicKey: string; expirationSeconds: number; currentUrl?: string },
+  input: { attempt: string; targetPublicKey: string; expirationSeconds: number; currentUrl?: string },
 ): string {
   const provider = config.authProviders.find((candidate) => candidate.id === params.authProviderId)
   if (provider === undefined) {
@@ -87,6 +100,7 @@ export function buildOAuthUrl(
   const scope = params.scope ?? provider.scope
   if (scope === undefined) throw createWalletError(`Default scope not known for provider ${provider.id}`)
   const state = {
+    attempt: input.attempt,
     authProviderId: provider.id,
     requestKey: config.requestKey,
     targetPublicKey: input.targetPublicKey,
@@ -117,7 +131,10 @@ export function buildOAuthUrl(
 }
 
 function base64UrlJson(value: unknown): string {
-  const bytes = utf8ToBytes(JSON.stringify(value))
+  return toBase64Url(utf8ToBytes(JSON.stringify(value)))
+}
+
+function toBase64Url(bytes: Uint8Array): string {
   let binary = ''
   for (const byte of bytes) binary += String.fromCharCode(byte)
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
@@ -134,7 +151,7 @@ export function getOAuthPopupFeatures(
 
 /**
  * Waits for the callback page in `popup` to post its result: only a message from `expectedOrigin`
- * (the callback's), from that popup, for this `nonce`. Rejects with 'OAuth cancelled' when the
+ * (the callback's), from that popup, for this `nonce` and this attempt's secret. Rejects with 'OAuth cancelled' when the
  * popup is closed first (checked every 500 ms; closed on two checks in a row, so a message posted
  * just before the page closed itself still arrives).
  */
@@ -143,6 +160,7 @@ export function waitForOAuthPopup(input: {
   popup: Pick<Window, 'closed'>
   expectedOrigin: string
   nonce: string
+  attempt: string
   pollMs?: number
 }): Promise<OAuthPopupResult> {
   return new Promise((resolve, reject) => {
@@ -155,9 +173,15 @@ export function waitForOAuthPopup(input: {
     const onMessage = (event: Event) => {
       const message = event as MessageEvent
       if (message.origin !== input.expectedOrigin || message.source !== input.popup) return
-      const data = message.data as { type?: unknown; nonce?: unknown; result?: unknown } | null
+      const data = message.data as {
+        type?: unknown
+        nonce?: unknown
+        attempt?: unknown
+        result?: unknown
+      } | null
       if (data === null || typeof data !== 'object' || data.type !== oauthResultMessageType) return
-      if (data.nonce !== input.nonce || typeof data.result !== 'object' || data.result === null) return
+      if (data.nonce !== input.nonce || data.attempt !== input.attempt) return
+      if (typeof data.result !== 'object' || data.result === null) return
       finish()
       resolve(data.result as OAuthPopupResult)
     }
@@ -215,6 +239,7 @@ export function readOAuthReturnParams(
     ['providerName', pick('auth-provider', 'authProvider')],
     ['error', pick('oauth_error', 'oauthError')],
     ['encryptedPayload', pick('encrypted-payload', 'encryptedPayload')],
+    ['attempt', pick('attempt')],
   ]
   for (const [name, value] of fields) if (value !== undefined) Object.assign(result, { [name]: value })
   if (isSignup !== undefined) result.isSignup = isSignup === 'true'

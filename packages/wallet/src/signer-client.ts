@@ -264,11 +264,14 @@ export type SignerClient = {
     rootQuorumThreshold: number,
     stepUp: ClientStepUp,
   ): Promise<{ activity: MultiOwnerActivity }>
-  /** Asks the organization's wallet key to sign a hash once the quorum approves (the session's approval counted). */
+  /**
+   * Asks for the k members' signatures of a hash once the quorum approves (the session's approval
+   * counted; `requiredApprovals` asks for more than the threshold).
+   */
   multiOwnerSignRawPayload(
     stamper: Stamper,
     organizationId: string,
-    parameters: SignPayloadParameters,
+    parameters: SignPayloadParameters & { requiredApprovals?: number },
   ): Promise<{ activity: MultiOwnerActivity }>
   /** Posts a member's own approval (no session: its EIP-191 signature is the proof) at the activity's path. */
   approveMultiOwnerActivity(

@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { keepOAuthAttempt } from './oauth-attempt.ts'
 import type { SignerClient } from './signer-client.ts'
 import { createSignerStore, type SignerStore } from './signer-store.ts'
 import type { Stamper } from './stamper.ts'
@@ -36,6 +37,7 @@ const mfaRequired = {
 const stores: SignerStore[] = []
 afterEach(() => {
   for (const store of stores.splice(0)) store.destroy()
+  vi.unstubAllGlobals()
 })
 
 function setUp(validateAnswer: unknown) {
@@ -89,11 +91,28 @@ describe('signer store: MFA', () => {
 
   it('a social login answered MFA_REQUIRED (redirect return) waits in AWAITING_MFA_AUTH and sends its payload', async () => {
     const { store, validateCalls } = setUp({ payload: {} })
+    // The redirect this tab started (docs/signer.md#oauth-attempt), once per return.
+    const storage = new Map<string, string>()
+    vi.stubGlobal('sessionStorage', {
+      getItem: (key: string) => storage.get(key) ?? null,
+      setItem: (key: string, value: string) => storage.set(key, value),
+      removeItem: (key: string) => storage.delete(key),
+    })
+    const started = () =>
+      keepOAuthAttempt(globalThis.sessionStorage, {
+        attempt: 'a1',
+        fetchIdTokenOnly: false,
+        expiresAtMs: Date.now() + 60_000,
+      })
+    started()
     await expect(
-      store.getState().completeOAuthRedirect({ status: 'MFA_REQUIRED', orgId: 'org-1' }),
+      store.getState().completeOAuthRedirect({ status: 'MFA_REQUIRED', orgId: 'org-1', attempt: 'a1' }),
     ).rejects.toThrow('Missing required query params for multi-factor sign-in')
     expect(store.getState().status).toBe('DISCONNECTED')
-    expect(await store.getState().completeOAuthRedirect({ ...mfaRequired, providerName: 'dev' })).toEqual({
+    started()
+    expect(
+      await store.getState().completeOAuthRedirect({ ...mfaRequired, providerName: 'dev', attempt: 'a1' }),
+    ).toEqual({
       status: 'MFA_REQUIRED',
     })
     expect(store.getState()).toMatchObject({

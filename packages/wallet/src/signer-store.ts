@@ -24,7 +24,7 @@ import {
   unsupportedMultiFactorTypeMessage,
 } from './multi-factor-types.ts'
 import { createOAuthActions, type LinkedOAuthProvider, type OAuthLoginOutcome } from './oauth-actions.ts'
-import type { OAuthParams, OAuthPopupResult } from './oauth-login.ts'
+import { getOAuthNonce, type OAuthParams, type OAuthPopupResult } from './oauth-login.ts'
 import { openExportFrame } from './open-export-frame.ts'
 import type { AddedPasskey } from './passkey-types.ts'
 import { assertWebAuthnSupported, createPasskey, stampWithPasskey } from './passkey-webauthn.ts'
@@ -107,9 +107,14 @@ export type SignerState = {
    * …' for a token that does not decode, 'The token has expired…', a wrong audience, issuer or
    * signature) or 'Failed to inject credential bundle'. An account with a confirmed authenticator
    * app is asked for its code first: AWAITING_MFA_AUTH, and validateMultiFactors finishes
-   * (docs/signer.md#mfa-required).
+   * (docs/signer.md#mfa-required). A token signs in once; by default it must carry
+   * `nonce` = hex SHA-256 of the auth frame's key: pass `jwt` as a function, which gets that
+   * nonce and returns the token your backend minted with it (docs/signer.md#auth-jwt).
    */
-  authenticateWithJwt(input: { jwt: string; authProvider: string }): Promise<void>
+  authenticateWithJwt(input: {
+    jwt: string | ((input: { nonce: string }) => string | Promise<string>)
+    authProvider: string
+  }): Promise<void>
   /**
    * Passkey sign-in (docs/signer.md#passkeys): AUTHENTICATING_PASSKEY, then CONNECTED. With
    * `createNew` a new passkey is made (`passkey-challenge`, then `signup` with it: one prompt, the
@@ -225,8 +230,8 @@ export type SignerState = {
   removeMfa(input: { multiFactorIds: string[]; stepUp: StepUp }): Promise<MultiFactor[]>
   /**
    * Social login (docs/signer.md#social-login), popup or redirect: see oauth-actions.ts. SUCCESS
-   * connects; ACCOUNT_LINKING_CONFIRMATION_REQUIRED waits for the e-mail code (submitOtpCode), after
-   * which the provider is added in the background; FETCHED_ID_TOKEN_ONLY answers the tokens.
+   * connects; ACCOUNT_LINKING_CONFIRMATION_REQUIRED waits for the e-mail code (submitOtpCode), whose
+   * sign-in the signer links the provider in; FETCHED_ID_TOKEN_ONLY answers the tokens.
    */
   loginWithOAuth(params: OAuthParams): Promise<OAuthLoginOutcome>
   /** Finishes a redirect-mode social login from the auth-return parameters (readOAuthReturnParams). */
@@ -458,8 +463,8 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
       }
       if (storage) writePersistedSession(storage, storageKey, { user, expiresAtMs })
       connect(user, expiresAtMs)
-      // An account-linking prompt whose e-mail code this login used: its provider is added now.
-      oauth.linkPendingProvider()
+      // An account-linking prompt whose e-mail code this login used: the signer linked it then.
+      oauth.clearLinkingPrompt()
     }
 
     const oauth = createOAuthActions({
@@ -646,7 +651,13 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
         set({ status: 'AUTHENTICATING_JWT', error: null, otpId: null, isNewUser: undefined })
         try {
           const targetPublicKey = await stamper.getPublicKey()
-          const answer = await client.authJwt({ jwt, authProvider, targetPublicKey, expirationSeconds })
+          const token = typeof jwt === 'string' ? jwt : await jwt({ nonce: getOAuthNonce(targetPublicKey) })
+          const answer = await client.authJwt({
+            jwt: token,
+            authProvider,
+            targetPublicKey,
+            expirationSeconds,
+          })
           if ('status' in answer) {
             awaitMfa(answer, { orgId: answer.orgId, otpId: '', channel: 'email', isNewUser: false })
             return

@@ -46,11 +46,12 @@ export type StoredError = { name: string; message: string }
 /** MFA status (docs/signer.md#signer-user). */
 export type MfaStatus = { mfaRequired: boolean; mfaFactorId: string | null }
 
-/** Auth-linking status (docs/signer.md#signer-user; social login, a later issue). */
+/**
+ * Auth-linking status (docs/signer.md#signer-user): a social login whose e-mail has an account,
+ * waiting for that e-mail's code. The provider identity stays at the signer (no id token here).
+ */
 export type AuthLinkingStatus = {
   status: string
-  idToken: string
-  accessToken?: string
   email: string
   providerName: string
   otpId: string

@@ -169,11 +169,20 @@ export async function startTestSponsor(chain: SmartAccountDevnetChain): Promise<
       paymasterPostOpGasLimit: postOpGas,
       paymasterData: '0x',
     } as UserOperation<'0.8'>
+    // An EIP-7702 sender's delegate is part of the hash: the one its authorization sets, else its code's.
+    const delegate =
+      rpcUserOperation.eip7702Auth?.address ??
+      (await readContract(chain.client, {
+        address: paymaster,
+        abi: sponsorPaymasterAbi,
+        functionName: 'senderDelegate',
+        args: [rpcUserOperation.sender],
+      }))
     const hash = await readContract(chain.client, {
       address: paymaster,
       abi: sponsorPaymasterAbi,
       functionName: 'getHash',
-      args: [toPackedUserOperation(userOperation), validUntil, validAfter],
+      args: [toPackedUserOperation(userOperation), delegate, validUntil, validAfter],
     })
     const signature = await signer.signMessage({ message: { raw: hash } })
     sponsor.signedCount += 1

@@ -299,6 +299,27 @@ export const sponsorGasGrants = pgTable(
 )
 
 /**
+ * Gas the sponsor service granted under a policy on a UTC day, all users together
+ * (docs/api.md#sponsor-policies): what the policy's `globalDailyGasCapWei` counts, so many users
+ * (each within their own cap) cannot together drain the paymaster's deposit. One row per policy and
+ * day, grown by a conditional upsert in the same transaction as the user's row.
+ */
+export const sponsorGasPolicyGrants = pgTable(
+  'sponsor_gas_policy_grants',
+  {
+    policyId: text('policy_id').notNull(),
+    /** The UTC day (YYYY-MM-DD) the grants count against. */
+    day: date('day', { mode: 'string' }).notNull(),
+    /** Wei granted that day under the policy: the sum of the operations' maximum costs. */
+    grantedWei: numeric('granted_wei', { precision: 78, scale: 0 }).notNull(),
+    /** How many operations were granted that day under the policy. */
+    grants: integer('grants').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.policyId, table.day] })],
+)
+
+/**
  * Solana fees the sponsor paid for a user under a policy on a UTC day (docs/api.md#solana): what the
  * policy's daily cap counts, one row per user, policy and day, grown by a conditional upsert.
  */
@@ -318,6 +339,27 @@ export const solanaFeeGrants = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [primaryKey({ columns: [table.userId, table.policyId, table.day] })],
+)
+
+/**
+ * Solana fees the sponsor paid under a policy on a UTC day for all users together: what the policy's
+ * global daily cap (`globalDailyFeeCapLamports`) counts, beside each user's row in
+ * `solana_fee_grants`. One row per policy and day, grown in the same transaction as the user's row by
+ * a conditional upsert, so several instances racing at the cap cannot together pass it.
+ */
+export const solanaFeePolicyGrants = pgTable(
+  'solana_fee_policy_grants',
+  {
+    policyId: text('policy_id').notNull(),
+    /** The UTC day (YYYY-MM-DD) the grants count against. */
+    day: date('day', { mode: 'string' }).notNull(),
+    /** Lamports of fees granted that day to every user together. */
+    grantedLamports: numeric('granted_lamports', { precision: 20, scale: 0 }).notNull(),
+    /** How many transactions were granted that day. */
+    grants: integer('grants').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.policyId, table.day] })],
 )
 
 export type User = typeof users.$inferSelect

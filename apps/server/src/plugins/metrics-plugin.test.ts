@@ -1,3 +1,4 @@
+import { parseEnv } from '@quicklinks/runtime/env'
 import { afterEach, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp } from '../../test/build-test-app.ts'
 import { routeIntents } from '../db/schema.ts'
@@ -118,5 +119,52 @@ describe('GET /metrics', () => {
     })
     expect(wrong.statusCode).toBe(401)
     expect(await scrape(testApp, { authorization: `Bearer ${token}` })).toContain('ql_http_requests_total')
+  })
+
+  describe('with PRODUCTION=true', () => {
+    /** The config `npm run serve` makes from a deployment's environment, plus `extra`. */
+    function productionConfig(extra: Record<string, string> = {}) {
+      return parseEnv({
+        PRODUCTION: 'true',
+        SIGNER_MASTER_KEY: '5e'.repeat(32),
+        DATABASE_URL: 'postgres://app@db:5432/quicklinks',
+        REDIS_URL: 'redis://redis.internal:6379',
+        PUBLIC_ORIGIN: 'https://pay.example.com',
+        FRAMES_ORIGIN: 'https://frames.example.com',
+        SMTP_URL: 'smtps://mailer:secret@smtp.example.com',
+        RPC_URL_8453: 'https://base.example/rpc',
+        ROUTING_PROVIDER: 'squid',
+        SQUID_INTEGRATOR_ID: 'quick-links',
+        ...extra,
+      })
+    }
+
+    it('refuses every scrape when no METRICS_TOKEN is configured, whatever token is sent, and says so at start', async () => {
+      const { production, metricsToken } = productionConfig()
+      testApp = await buildTestApp({ production, metricsToken })
+      for (const headers of [{}, { authorization: 'Bearer a-metrics-token-of-32-characters' }]) {
+        const refused = await testApp.app.inject({ method: 'GET', url: '/metrics', headers })
+        expect(refused.statusCode).toBe(403)
+        expect(refused.json().error.message).toBe(
+          'Metrics are off on this server: set METRICS_TOKEN to scrape them.',
+        )
+        expect(refused.body).not.toContain('ql_http_requests_total')
+      }
+      expect(testApp.logs.some((line) => String(line.msg).includes('METRICS_TOKEN is not set'))).toBe(true)
+    })
+
+    it('wants the configured token: none or a wrong one is 401, the right one scrapes', async () => {
+      const token = 'a-production-metrics-token-32-ch'
+      const { production, metricsToken } = productionConfig({ METRICS_TOKEN: token })
+      testApp = await buildTestApp({ production, metricsToken })
+      expect((await testApp.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(401)
+      const wrong = await testApp.app.inject({
+        method: 'GET',
+        url: '/metrics',
+        headers: { authorization: `Bearer ${token.toUpperCase()}` },
+      })
+      expect(wrong.statusCode).toBe(401)
+      expect(await scrape(testApp, { authorization: `Bearer ${token}` })).toContain('ql_http_requests_total')
+    })
   })
 })

@@ -14,6 +14,11 @@ export type MetricsPluginOptions = {
   client: DatabaseClient
   /** When set, GET /metrics wants `Authorization: Bearer <token>`. */
   token: string | undefined
+  /**
+   * Production: /metrics is never open. Without a token it is refused (403) to everyone, since the
+   * series name routes, traffic and payment volumes an outsider should not read.
+   */
+  isTokenRequired?: boolean
 }
 
 /** Probes and the scrape itself are not traffic worth a series. */
@@ -82,10 +87,19 @@ const plugin: FastifyPluginAsync<MetricsPluginOptions> = async (app, options) =>
   // Counted per client like the API (a scraper asks every few seconds), so a token cannot be
   // tried at speed either.
   const scrapeLimit = { max: 120, timeWindow: 60_000 }
+  const isClosed = options.token === undefined && options.isTokenRequired === true
+  if (isClosed) app.log.warn('METRICS_TOKEN is not set: GET /metrics is refused in production')
   app.get(
     '/metrics',
     { config: { rateLimit: scrapeLimit }, schema: { hide: true } },
+    // GET /metrics: the Prometheus text; 401 without the token, 403 in production without one configured.
     async (request, reply) => {
+      if (isClosed) {
+        throw new AppError('FORBIDDEN', {
+          message: 'GET /metrics in production without METRICS_TOKEN',
+          userMessage: 'Metrics are off on this server: set METRICS_TOKEN to scrape them.',
+        })
+      }
       if (options.token !== undefined && !hasBearerToken(request, options.token)) {
         throw new AppError('UNAUTHORIZED', { userMessage: 'A metrics token is required.' })
       }
@@ -205,7 +219,8 @@ function registerPoolGauges(registry: Registry, client: DatabaseClient): void {
 /**
  * Prometheus metrics at GET /metrics (prom-client): request rate and latency by route pattern,
  * rate-limit refusals, payments by provider and status, quote → success and deposit → fill
- * times, worker lag, the database pool and the process. Optionally behind a bearer token
- * (METRICS_TOKEN), 120 scrapes a minute per client. Probes are not measured.
+ * times, worker lag, the database pool and the process. Behind a bearer token when METRICS_TOKEN
+ * is set; in production without one, refused to everyone. 120 scrapes a minute per client. Probes
+ * are not measured.
  */
 export const metricsPlugin = fp(plugin, { name: 'metrics', fastify: '5.x' })

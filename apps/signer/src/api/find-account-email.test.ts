@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SignerDatabase } from '../db/signer-database.ts'
 import { signerOrganizations, signerUsers, signerWallets } from '../db/signer-schema.ts'
 import { findAccountEmail } from './find-account-email.ts'
+import { findAccountSolanaAddress } from './find-account-solana-address.ts'
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>
 let db: SignerDatabase
@@ -42,5 +43,17 @@ describe('findAccountEmail', () => {
     const account = privateKeyToAccount(generatePrivateKey())
     await createAccount({ email: null, evmAddress: account.address })
     expect(await findAccountEmail(db, account.address)).toBeNull()
+  })
+})
+
+describe('findAccountSolanaAddress', () => {
+  it('reads the Solana address of the signer wallet with that EVM address, whatever its casing, else null', async () => {
+    const account = privateKeyToAccount(generatePrivateKey())
+    expect(await findAccountSolanaAddress(db, account.address)).toBeNull()
+    await createAccount({ email: null, evmAddress: account.address })
+    const solanaAddress = await findAccountSolanaAddress(db, account.address.toLowerCase() as `0x${string}`)
+    expect(solanaAddress).toMatch(/^solana-/)
+    const other = privateKeyToAccount(generatePrivateKey())
+    expect(await findAccountSolanaAddress(db, other.address)).toBeNull()
   })
 })

@@ -60,11 +60,13 @@ describe('the signer migrations', () => {
         'signer_auth_methods',
         'signer_code_failures',
         'signer_contact_locks',
+        'signer_oauth_links',
         'signer_organizations',
         'signer_otps',
         'signer_service_keys',
         'signer_session_keys',
         'signer_stamp_replays',
+        'signer_totp_failures',
         'signer_users',
         'signer_wallet_reservations',
         'signer_wallets',
@@ -72,7 +74,7 @@ describe('the signer migrations', () => {
     )
     await migrate(db, signerMigrations)
     expect(await describeSignerTables(db)).toEqual(first)
-    expect(await countApplied(db)).toBe(2)
+    expect(await countApplied(db)).toBe(4)
   })
 
   it('take over a database whose signer tables the app server made before the move: same shape, rows kept', async () => {
@@ -84,7 +86,7 @@ describe('the signer migrations', () => {
     await existing.execute(sql`INSERT INTO signer_organizations (id) VALUES ('org-before-the-move')`)
     await migrate(existing, signerMigrations)
 
-    expect(await countApplied(existing)).toBe(2)
+    expect(await countApplied(existing)).toBe(4)
     const rows = await existing.execute<{ id: string }>(sql`SELECT id FROM signer_organizations`)
     expect(rows.rows).toEqual([{ id: 'org-before-the-move' }])
     // Column order may differ (ALTER TABLE appends); everything the queries see is the same.

@@ -2,6 +2,7 @@ import type { ActivityStatus } from '@quicklinks/protocol/activity-statuses'
 import { sql } from 'drizzle-orm'
 import {
   bigint,
+  boolean,
   index,
   integer,
   jsonb,
@@ -98,6 +99,12 @@ export const signerSessionKeys = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => signerUsers.id, { onDelete: 'cascade' }),
+    /**
+     * The key the session was encrypted to (the auth frame's, uncompressed lower-case hex), so a
+     * provider's id token can be checked against it (its nonce, docs/signer.md#add-oauth-provider).
+     * Null for keys minted before it was kept.
+     */
+    targetPublicKey: text('target_public_key'),
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
@@ -139,9 +146,18 @@ export const signerOtps = pgTable(
     supersededAt: timestamp('superseded_at', { withTimezone: true }),
     /** When the verification token minted from this code was spent (update-email/phone-auth). */
     tokenUsedAt: timestamp('token_used_at', { withTimezone: true }),
+    /**
+     * Who asked for it: `ip:{client}` (IPv4 address or IPv6 /64), or `user:{userId}` for a browser
+     * that proved a recent sign-in to the contact's account (a reserved send). A stranger's sends
+     * count against their own budget, and retire only their own older codes (docs/decisions/0022).
+     */
+    requester: text('requester').notNull().default(''),
+    /** Sent to a browser that signed in recently: counted apart and usable during a lock. */
+    isReserved: boolean('is_reserved').notNull().default(false),
   },
   (table) => [
     index('signer_otps_contact_idx').on(table.channel, table.contact, table.createdAt),
+    index('signer_otps_requester_idx').on(table.channel, table.contact, table.requester, table.createdAt),
     index('signer_otps_phone_prefix_idx').on(table.phonePrefix, table.createdAt),
   ],
 )
@@ -197,6 +213,49 @@ export const signerContactLocks = pgTable(
   (table) => [primaryKey({ columns: [table.channel, table.contact] })],
 )
 
+/**
+ * One wrong authenticator code at sign-in (`auth-validate-multi-factors`), per user and challenge:
+ * three on one challenge end it, every third locks the user's second-factor step for a doubling
+ * time, and ten within 24 hours refuse it until the oldest is a day old, whatever the locks did.
+ * Rows older than a day are swept.
+ */
+export const signerTotpFailures = pgTable(
+  'signer_totp_failures',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: uuid('user_id').notNull(),
+    /** The `encryptedPayload`'s id (mfa-challenge.ts). */
+    challengeId: uuid('challenge_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('signer_totp_failures_user_idx').on(table.userId, table.createdAt),
+    index('signer_totp_failures_challenge_idx').on(table.challengeId),
+  ],
+)
+
+/**
+ * A social login waiting for its account-linking code (docs/signer.md#oauth-callback): the provider
+ * identity the callback verified, kept here under the e-mail code it sent (`otpId`) instead of
+ * handing the id token to the page. The code's sign-in links it, for the frame key the provider
+ * flow ran with only; it goes with its code.
+ */
+export const signerOAuthLinks = pgTable('signer_oauth_links', {
+  otpId: uuid('otp_id')
+    .primaryKey()
+    .references(() => signerOtps.id, { onDelete: 'cascade' }),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => signerUsers.id, { onDelete: 'cascade' }),
+  providerId: text('provider_id').notNull(),
+  issuer: text('issuer').notNull(),
+  subject: text('subject').notNull(),
+  email: text('email'),
+  /** The auth frame's key (uncompressed lower-case hex) whose hash was the provider flow's nonce. */
+  targetPublicKey: text('target_public_key').notNull(),
+  createdAt: createdAt(),
+})
+
 /** Bodies of stamped requests already run, by SHA-256; rows may go once `expiresAt` passed. */
 export const signerStampReplays = pgTable(
   'signer_stamp_replays',
@@ -242,3 +301,4 @@ export const signerServiceKeys = pgTable('signer_service_keys', {
 export type SignerOtp = typeof signerOtps.$inferSelect
 export type SignerActivity = typeof signerActivities.$inferSelect
 export type SignerWalletReservation = typeof signerWalletReservations.$inferSelect
+export type SignerOAuthLink = typeof signerOAuthLinks.$inferSelect

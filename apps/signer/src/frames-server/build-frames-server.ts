@@ -2,6 +2,9 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import fastifyStatic from '@fastify/static'
+import { getHttpTimeoutOptions, type HttpTimeouts } from '@quicklinks/runtime/http-timeouts'
+import { errorHandlerPlugin } from '@quicklinks/runtime/plugins/error-handler-plugin'
+import { inputGuardPlugin, sendFrameworkError } from '@quicklinks/runtime/plugins/input-guard-plugin'
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -27,6 +30,8 @@ export type FramesServerConfig = {
   publicOrigin: string
   /** Fastify's `trustProxy`, as the host resolved it from TRUST_PROXY. */
   trustProxy: FastifyServerOptions['trustProxy']
+  /** The host's HTTP timeouts (docs/api.md#timeouts); default `defaultHttpTimeouts`. */
+  httpTimeouts?: HttpTimeouts
 }
 
 export type FramesServerOptions = {
@@ -51,6 +56,7 @@ export type FramesServerOptions = {
  * `Cross-Origin-Resource-Policy: cross-origin` for the page the app embeds and `same-origin` for
  * its assets, nosniff, no referrer.
  *
+ * Bad input (docs/api.md#unstorable-input) is a 4xx in the error model; the HTTP timeouts are the host's.
  * Never fails to build; a missing build answers 503 with how to build it, a key lookup that
  * throws is logged and the export frame served without a pin.
  */
@@ -62,7 +68,12 @@ export async function buildFramesServer(
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     trustProxy: config.trustProxy,
+    ...getHttpTimeoutOptions(config.httpTimeouts),
+    frameworkErrors: sendFrameworkError,
   })
+  // Refusals in the error model; a NUL byte or broken UTF-8 in the address is a 400 here too.
+  await app.register(errorHandlerPlugin)
+  await app.register(inputGuardPlugin)
   const contentSecurityPolicy = [
     "default-src 'none'",
     "script-src 'self'",

@@ -135,7 +135,7 @@ describe('signer sign-in routes', () => {
       email: 'link@example.com',
       emailMode: 'magicLink',
       targetPublicKey: frame.targetPublicKey,
-      redirectParams: 'next=%2Fdashboard&orgId=forged',
+      redirectParams: 'next=%2Fdashboard',
     })
     expect(auth.statusCode).toBe(200)
     const { orgId, otpId } = auth.json()

@@ -1,5 +1,6 @@
 import type {} from '@fastify/rate-limit'
 import { parseInputOrThrow } from '@quicklinks/core/parse-input-or-throw'
+import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { deriveOrganizationId } from '../services/accounts/derive-organization-id.ts'
@@ -9,6 +10,7 @@ import { completeOtpAuth } from '../services/auth/complete-otp-auth.ts'
 import { completePasskeySignup } from '../services/auth/complete-passkey-signup.ts'
 import { createJwtVerifier } from '../services/auth/create-jwt-verifier.ts'
 import { openMagicLink } from '../services/auth/open-magic-link.ts'
+import { redirectParamsSchema } from '../services/auth/redirect-params-schema.ts'
 import { sendVerificationCode } from '../services/auth/send-verification-code.ts'
 import { startContactAuth } from '../services/auth/start-contact-auth.ts'
 import { verifyContactCode } from '../services/auth/verify-contact-code.ts'
@@ -16,6 +18,7 @@ import { type Contact, emailSchema, phoneSchema } from '../services/contacts/con
 import { passkeyNameSchema, passkeyRegistrationSchema } from '../services/passkeys/passkey-schemas.ts'
 import { targetPublicKeySchema } from '../services/validation/target-public-key-schema.ts'
 import type { SignerContext } from '../signer-context.ts'
+import { readCodeRequestOrigin, setSignInMarkerCookie } from './sign-in-marker-cookie.ts'
 import { perIpPerMinute, type SignerRateLimits } from './signer-rate-limits.ts'
 
 /** Session-key lifetime a client may ask for: 1 minute to 1 day (a string of digits is accepted too). */
@@ -56,7 +59,7 @@ const authBodySchema = z
     emailMode: z.enum(['otp', 'magicLink']).optional(),
     targetPublicKey: targetPublicKeySchema.optional(),
     expirationSeconds: expirationSecondsSchema.optional(),
-    redirectParams: z.string().max(2048).optional(),
+    redirectParams: redirectParamsSchema.optional(),
     multiFactors: z.unknown().optional(),
   })
   .superRefine(requireOneContact)
@@ -162,8 +165,9 @@ export const authRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app,
   )
 
   const startAuthResponseSchema = z.object({ orgId: z.string(), otpId: z.string() })
-  const toStartInput = (body: z.output<typeof authBodySchema>) => ({
+  const toStartInput = (body: z.output<typeof authBodySchema>, request: FastifyRequest) => ({
     contact: toContact(body),
+    origin: readCodeRequestOrigin(request),
     emailMode: body.email !== undefined ? (body.emailMode ?? 'otp') : 'otp',
     ...(body.targetPublicKey === undefined ? {} : { targetPublicKey: body.targetPublicKey }),
     ...(body.expirationSeconds === undefined ? {} : { expirationSeconds: body.expirationSeconds }),
@@ -183,18 +187,24 @@ export const authRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app,
       },
     },
     // POST /signer/v1/signup: send a code and reserve a wallet for it, alike for every contact (docs/decisions/0019).
-    async (request) => {
+    async (request, reply) => {
       if ('passkey' in request.body) {
         // Or create the account of a new passkey at once (docs/signer.md#passkey-signup).
         const { passkey, authenticatorName, targetPublicKey, expirationSeconds } = request.body
-        return completePasskeySignup(context, {
+        const answer = await completePasskeySignup(context, {
           passkey,
           authenticatorName,
           targetPublicKey,
           expirationSeconds,
         })
+        if (answer.credentialBundle !== undefined)
+          await setSignInMarkerCookie(context, request, reply, answer)
+        return answer
       }
-      const started = await startContactAuth(context, { ...toStartInput(request.body), reservesWallet: true })
+      const started = await startContactAuth(context, {
+        ...toStartInput(request.body, request),
+        reservesWallet: true,
+      })
       return {
         orgId: started.orgId,
         otpId: started.otpId,
@@ -218,7 +228,7 @@ export const authRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app,
     },
     // POST /signer/v1/auth: send a sign-in code (or magic link) to an e-mail or phone.
     async (request) => {
-      const { orgId, otpId } = await startContactAuth(context, toStartInput(request.body))
+      const { orgId, otpId } = await startContactAuth(context, toStartInput(request.body, request))
       return { orgId, otpId }
     },
   )
@@ -235,8 +245,8 @@ export const authRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app,
       },
     },
     // POST /signer/v1/otp: spend the code, create the account at first sign-in, return a credential bundle.
-    async (request) =>
-      completeOtpAuth(context, {
+    async (request, reply) => {
+      const answer = await completeOtpAuth(context, {
         orgId: request.body.orgId,
         otpId: request.body.otpId,
         otpCode: request.body.otpCode,
@@ -244,7 +254,10 @@ export const authRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app,
         ...(request.body.expirationSeconds === undefined
           ? {}
           : { expirationSeconds: request.body.expirationSeconds }),
-      }),
+      })
+      await setSignInMarkerCookie(context, request, reply, answer)
+      return answer
+    },
   )
 
   app.post(
@@ -260,15 +273,18 @@ export const authRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app,
       },
     },
     // POST /signer/v1/magic-link: spend the link's token, create the account at first sign-in, return a credential bundle.
-    async (request) =>
-      openMagicLink(context, {
+    async (request, reply) => {
+      const answer = await openMagicLink(context, {
         orgId: request.body.orgId,
         token: request.body.token,
         targetPublicKey: request.body.targetPublicKey,
         ...(request.body.expirationSeconds === undefined
           ? {}
           : { expirationSeconds: request.body.expirationSeconds }),
-      }),
+      })
+      await setSignInMarkerCookie(context, request, reply, answer)
+      return answer
+    },
   )
 
   const verifyJwt = createJwtVerifier(context.config.jwtProviders ?? [], context.now)
@@ -285,15 +301,18 @@ export const authRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app,
       },
     },
     // POST /signer/v1/auth-jwt: verify the token, create the account at first sign-in, return a credential bundle (or MFA_REQUIRED).
-    async (request) =>
-      completeJwtAuth(context, verifyJwt, {
+    async (request, reply) => {
+      const answer = await completeJwtAuth(context, verifyJwt, {
         jwt: request.body.jwt,
         targetPublicKey: request.body.targetPublicKey,
         ...(request.body.authProvider === undefined ? {} : { authProvider: request.body.authProvider }),
         ...(request.body.expirationSeconds === undefined
           ? {}
           : { expirationSeconds: request.body.expirationSeconds }),
-      }),
+      })
+      await setSignInMarkerCookie(context, request, reply, answer)
+      return answer
+    },
   )
 
   app.post(
@@ -314,10 +333,11 @@ export const authRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app,
         otpType === 'OTP_TYPE_EMAIL'
           ? parseInputOrThrow(emailSchema, contact, 'contact')
           : parseInputOrThrow(phoneSchema, contact, 'contact')
-      return sendVerificationCode(context, {
-        channel: otpType === 'OTP_TYPE_EMAIL' ? 'email' : 'sms',
-        address,
-      })
+      return sendVerificationCode(
+        context,
+        { channel: otpType === 'OTP_TYPE_EMAIL' ? 'email' : 'sms', address },
+        readCodeRequestOrigin(request),
+      )
     },
   )
 

@@ -11,6 +11,7 @@ import {
   type SignerTestApp,
 } from '../../test/build-signer-test-app.ts'
 import { decryptCredentialBundle } from '../crypto/bundles/decrypt-credential-bundle.ts'
+import { getOAuthNonce } from '../services/oauth/oauth-request-key.ts'
 import type { JwtProvider } from '../signer-config.ts'
 
 // `auth-jwt` (docs/signer.md#auth-jwt) against an issuer whose JSON Web Key Set this test serves
@@ -61,6 +62,14 @@ async function signToken(
     .sign((options.key ?? issuerKey).privateKey)
 }
 
+/** A token minted for one sign-in: its `nonce` is the hex SHA-256 of that sign-in's frame key. */
+type Mint = (nonce: string) => Promise<string>
+
+/** Mints a token bound to the sign-in's key (docs/signer.md#auth-jwt), as an app's backend would. */
+function bound(overrides: JWTPayload = {}, options: Parameters<typeof signToken>[1] = {}): Mint {
+  return (nonce) => signToken({ nonce, ...overrides }, options)
+}
+
 describe('signer auth-jwt route', () => {
   let testApp: SignerTestApp
   afterEach(async () => {
@@ -69,10 +78,13 @@ describe('signer auth-jwt route', () => {
 
   const providers = (): JwtProvider[] => [{ id: 'test-issuer', issuer, jwksUrl, audience }]
 
-  async function signInWithJwt(jwt: string, body: Record<string, unknown> = {}) {
-    const frame = createFrameKey()
+  async function signInWithJwt(
+    jwt: string | Mint,
+    body: Record<string, unknown> = {},
+    frame = createFrameKey(),
+  ) {
     const response = await testApp.post('auth-jwt', {
-      jwt,
+      jwt: typeof jwt === 'string' ? jwt : await jwt(getOAuthNonce(frame.targetPublicKey)),
       authProvider: 'test-issuer',
       targetPublicKey: frame.targetPublicKey,
       expirationSeconds: 600,
@@ -82,7 +94,7 @@ describe('signer auth-jwt route', () => {
   }
 
   /** Signs in and reads whoami with the session key the bundle holds. */
-  async function signInAndReadWhoami(jwt: string) {
+  async function signInAndReadWhoami(jwt: string | Mint) {
     const { response, frame } = await signInWithJwt(jwt)
     expect(response.statusCode, response.body).toBe(200)
     const answer = response.json<{ credentialBundle: string; isNewUser: boolean; orgId: string }>()
@@ -120,7 +132,7 @@ describe('signer auth-jwt route', () => {
   it('signs a new user in with a valid token, the same user again for the same issuer and subject, another for another subject', async () => {
     testApp = await buildSignerTestApp({ jwtProviders: providers() })
 
-    const first = await signInAndReadWhoami(await signToken())
+    const first = await signInAndReadWhoami(bound())
     expect(first.answer.isNewUser).toBe(true)
     expect(first.whoami).toMatchObject({
       orgId: first.answer.orgId,
@@ -128,17 +140,17 @@ describe('signer auth-jwt route', () => {
       email: null,
     })
 
-    const again = await signInAndReadWhoami(await signToken({ jti: 'another-token' }))
+    const again = await signInAndReadWhoami(bound())
     expect(again.answer.isNewUser).toBe(false)
     expect(again.whoami).toEqual(first.whoami)
 
-    const other = await signInAndReadWhoami(await signToken({ sub: 'user-43' }))
+    const other = await signInAndReadWhoami(bound({ sub: 'user-43' }))
     expect(other.answer.isNewUser).toBe(true)
     expect(other.whoami.userId).not.toBe(first.whoami.userId)
     expect(other.whoami.address).not.toBe(first.whoami.address)
 
     // Without authProvider the token's issuer picks the provider.
-    const byIssuer = await signInWithJwt(await signToken(), { authProvider: undefined })
+    const byIssuer = await signInWithJwt(bound(), { authProvider: undefined })
     expect(byIssuer.response.statusCode, byIssuer.response.body).toBe(200)
     expect(byIssuer.response.json().orgId).toBe(first.answer.orgId)
 
@@ -240,7 +252,7 @@ describe('signer auth-jwt route', () => {
     testApp = await buildSignerTestApp({ jwtProviders: providers() })
     const before = jwksRequests
     for (let index = 0; index < 3; index += 1) {
-      const { response } = await signInWithJwt(await signToken({ sub: `user-${index}` }))
+      const { response } = await signInWithJwt(bound({ sub: `user-${index}` }))
       expect(response.statusCode, response.body).toBe(200)
     }
     expect(jwksRequests - before).toBe(1)
@@ -255,7 +267,7 @@ describe('signer auth-jwt route', () => {
     const codeFor = (secret: string, steps = 0) =>
       TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: testApp.clock.now() + steps * 30_000 })
     const subject = { sub: 'user-with-factor' }
-    const first = await signInWithJwt(await signToken(subject))
+    const first = await signInWithJwt(bound(subject))
     expect(first.response.statusCode, first.response.body).toBe(200)
     const firstAnswer = first.response.json<{ credentialBundle: string; orgId: string }>()
     const firstSession = await decryptCredentialBundle({
@@ -268,8 +280,10 @@ describe('signer auth-jwt route', () => {
       sessionPublicKey: firstSession.publicKey,
       isNewUser: true,
     }
-    // A custom-JWT account re-authenticates with a fresh token of its own (docs/signer.md#step-up).
-    const otherSubject = await signToken({ sub: 'someone-else', jti: 'step-up-other' })
+    // A custom-JWT account re-authenticates with a fresh token of its own, minted for this browser's
+    // frame key as at sign-in (docs/signer.md#step-up).
+    const nonce = getOAuthNonce(first.frame.targetPublicKey)
+    const otherSubject = await signToken({ sub: 'someone-else', jti: 'step-up-other', nonce })
     const foreign = await postStamped(testApp, 'auth-request-multi-factor', client, {
       type: 'ACTIVITY_TYPE_ADD_MFA',
       parameters: { multiFactorType: 'totp', stepUp: { jwt: otherSubject } },
@@ -280,7 +294,7 @@ describe('signer auth-jwt route', () => {
       type: 'ACTIVITY_TYPE_ADD_MFA',
       parameters: {
         multiFactorType: 'totp',
-        stepUp: { jwt: await signToken({ ...subject, jti: 'step-up' }) },
+        stepUp: { jwt: await signToken({ ...subject, jti: 'step-up', nonce }) },
       },
     })
     expect(requested.statusCode, requested.body).toBe(200)
@@ -295,7 +309,7 @@ describe('signer auth-jwt route', () => {
     expect(confirmed.statusCode, confirmed.body).toBe(200)
     const sessionsBefore = await countRows('signer_session_keys')
 
-    const { response, frame } = await signInWithJwt(await signToken({ ...subject, jti: 'second' }))
+    const { response, frame } = await signInWithJwt(bound(subject))
     expect(response.statusCode, response.body).toBe(200)
     const answer = response.json<Record<string, unknown>>()
     expect(answer).toEqual({

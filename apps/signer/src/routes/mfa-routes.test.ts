@@ -239,42 +239,57 @@ describe('multi-factor routes', () => {
     expect(accepted.json().error.details.reason).toBe('TOTP_REPLAYED')
   })
 
-  it('counts wrong codes against the contact’s budget: the tenth locks it, even for the right code', async () => {
-    const client = await signInByEmail(testApp, 'guessed@example.com')
-    const enrolment = await enrol(client, await stepUpBy({ email: 'guessed@example.com' }))
-    nextStep()
-    const { answer } = await signInWithCode('guessed@example.com')
+  it('counts wrong codes against the contact’s budget too: eight wrong e-mail codes and two wrong app codes lock it, even for the right code', async () => {
+    const email = 'guessed@example.com'
+    const client = await signInByEmail(testApp, email)
+    const enrolment = await enrol(client, await stepUpBy({ email }))
+    testApp.clock.advance(3 * 60_000 + 1_000)
+    const wrongFor = (code: string) => (code === '000000' ? '111111' : '000000')
+    // Eight wrong e-mail codes over three codes (the third wrong try kills each).
+    for (const tries of [3, 3, 2]) {
+      const frame = createFrameKey()
+      // From another address: the file's other tests share this app's per-IP send limit.
+      const auth = await testApp.post(
+        'auth',
+        { email, targetPublicKey: frame.targetPublicKey },
+        { remoteAddress: '198.51.100.40' },
+      )
+      const code = readCode(testApp.delivery.emails.at(-1)?.text ?? '')
+      for (let attempt = 0; attempt < tries; attempt += 1) {
+        const refused = await testApp.post('otp', {
+          ...auth.json<{ orgId: string; otpId: string }>(),
+          otpCode: wrongFor(code),
+          targetPublicKey: frame.targetPublicKey,
+        })
+        expect(refused.statusCode).toBe(401)
+      }
+    }
+    testApp.clock.advance(3 * 60_000 + 1_000)
+    const { answer } = await signInWithCode(email)
     const { encryptedPayload } = answer as MfaRequired
     const right = codeFor(enrolment.multiFactorSecret)
     const wrong = right === '123456' ? '654321' : '123456'
-    for (let attempt = 1; attempt < 10; attempt += 1) {
-      const refused = await validate({
+    const enter = (multiFactorCode: string) =>
+      validate({
         encryptedPayload,
-        multiFactors: [{ multiFactorId: enrolment.multiFactorId, multiFactorCode: wrong }],
+        multiFactors: [{ multiFactorId: enrolment.multiFactorId, multiFactorCode }],
       })
-      expect(refused.statusCode).toBe(401)
-      expect(refused.json().error.details.reason).toBe('TOTP_INVALID')
-    }
+    expect((await enter(wrong)).json().error.details.reason).toBe('TOTP_INVALID')
     const mailsBefore = testApp.delivery.emails.length
-    const locking = await validate({
-      encryptedPayload,
-      multiFactors: [{ multiFactorId: enrolment.multiFactorId, multiFactorCode: wrong }],
-    })
+    const locking = await enter(wrong)
     expect(locking.statusCode).toBe(429)
+    expect(locking.json().error.message).toMatch(/^Too many wrong codes were entered for this address/)
     // The contact is told, once.
-    expect(testApp.delivery.emails.slice(mailsBefore).map((mail) => mail.to)).toEqual(['guessed@example.com'])
-    const rightButLocked = await validate({
-      encryptedPayload,
-      multiFactors: [{ multiFactorId: enrolment.multiFactorId, multiFactorCode: right }],
-    })
-    expect(rightButLocked.statusCode).toBe(429)
+    expect(testApp.delivery.emails.slice(mailsBefore).map((mail) => mail.to)).toEqual([email])
+    expect((await enter(right)).statusCode).toBe(429)
     // The same lock stops e-mail codes for the address.
-    const auth = await testApp.post('auth', {
-      email: 'guessed@example.com',
-      emailMode: 'otp',
-      targetPublicKey: createFrameKey().targetPublicKey,
-    })
+    const auth = await testApp.post(
+      'auth',
+      { email, emailMode: 'otp', targetPublicKey: createFrameKey().targetPublicKey },
+      { remoteAddress: '198.51.100.40' },
+    )
     expect(auth.statusCode).toBe(429)
+    expect(auth.json().error.message).toMatch(/^Too many wrong codes were entered for this address/)
   })
 
   it('refuses a payload after five minutes, and a factor of another user', async () => {

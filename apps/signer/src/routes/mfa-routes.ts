@@ -8,10 +8,12 @@ import { validateMultiFactors } from '../services/mfa/validate-multi-factors.ts'
 import { targetPublicKeySchema } from '../services/validation/target-public-key-schema.ts'
 import type { SignerRouteOptions } from './auth-routes.ts'
 import { createStampedRoute } from './create-stamped-route.ts'
+import { setSignInMarkerCookie } from './sign-in-marker-cookie.ts'
 import { perIpPerMinute } from './signer-rate-limits.ts'
 import { stampedRequestBodySchema } from './stamped-request-body-schema.ts'
 
-const multiFactorIdSchema = z.string().min(1).max(64)
+// Factor ids are uuids (signer_auth_methods.id): anything else is refused here, not by the database (a 500).
+const multiFactorIdSchema = z.uuid({ error: 'must be a multiFactorId that auth-list-multi-factors answered' })
 const multiFactorCodeSchema = z
   .string()
   .max(32)
@@ -171,13 +173,17 @@ export const mfaRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app, 
       },
     },
     // POST /signer/v1/auth-validate-multi-factors: check the code, spend the payload, mint the session.
-    async (request) =>
-      validateMultiFactors(context, {
+    async (request, reply) => {
+      const answer = await validateMultiFactors(context, {
         encryptedPayload: request.body.encryptedPayload,
         multiFactors: request.body.multiFactors,
         ...(request.body.targetPublicKey === undefined
           ? {}
           : { targetPublicKey: request.body.targetPublicKey }),
-      }),
+      })
+      // The sign-in is complete: this browser gets its recent-sign-in marker (docs/decisions/0022).
+      await setSignInMarkerCookie(context, request, reply, answer)
+      return answer
+    },
   )
 }

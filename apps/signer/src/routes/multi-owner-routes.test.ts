@@ -1,6 +1,8 @@
+// Every multi-owner path and its refusals on one test signer, in one file because the tests walk
+// one organization through its states in order (hence over 300 lines).
 import { signerActivities } from '@quicklinks/protocol/signer-activities'
 import { pollActivity } from '@quicklinks/wallet/poll-activity'
-import { type Address, type Hex, recoverAddress } from 'viem'
+import { type Address, concatHex, type Hex, hashMessage, recoverAddress } from 'viem'
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -115,7 +117,14 @@ describe('multi-owner paths, MULTI_OWNER_ENABLED on', () => {
     const message = activity.result?.consensus?.approvalMessage
     if (message === undefined) throw new Error('the activity has no approval message')
     const signature = await member.signMessage({ message })
-    return testApp.post(path, { approval: { activityId, evmSignerAddress: member.address, signature } })
+    // Approving a signature is signing it too: the member's share over the payload hash.
+    const payloadSignature =
+      path === signerActivities.multiOwnerSignRawPayload.path
+        ? await member.sign({ hash: someHash })
+        : undefined
+    return testApp.post(path, {
+      approval: { activityId, evmSignerAddress: member.address, signature, payloadSignature },
+    })
   }
 
   async function getActivity(client: SignedInClient, activityId: string): Promise<Activity> {
@@ -134,7 +143,7 @@ describe('multi-owner paths, MULTI_OWNER_ENABLED on', () => {
       evmSignerAddress: wallet,
       members: [{ evmSignerAddress: wallet }, { evmSignerAddress: member1.address }],
       rootQuorumThreshold: 2,
-      accountAddress: getMultiOwnerAccountAddress([wallet, member1.address]),
+      accountAddress: getMultiOwnerAccountAddress([wallet, member1.address], 2),
     })
 
     const again = await stamped(alice, signerActivities.multiOwnerCreate, { members: [] })
@@ -191,14 +200,45 @@ describe('multi-owner paths, MULTI_OWNER_ENABLED on', () => {
     // At another path (another activity type), the approval names no activity.
     const wrongPath = await approve(signerActivities.multiOwnerAdd.path, asked, member1)
     expect(wrongPath.statusCode).toBe(404)
+    // A member's approval without its own signature of the payload, or with another key's, or
+    // with its signature of another hash: refused, nothing counted.
+    const approvalOf = async (payloadSignature?: Hex) => ({
+      approval: {
+        activityId: asked.id,
+        evmSignerAddress: member1.address,
+        signature: await member1.signMessage({ message }),
+        ...(payloadSignature === undefined ? {} : { payloadSignature }),
+      },
+    })
+    const path = signerActivities.multiOwnerSignRawPayload.path
+    const unsigned = await testApp.post(path, await approvalOf())
+    expect(unsigned.statusCode).toBe(422)
+    expect(unsigned.json().error.field).toBe('approval.payloadSignature')
+    for (const payloadSignature of [
+      await outsider.sign({ hash: someHash }),
+      await member1.sign({ hash: hashMessage('another payload') }),
+    ]) {
+      const refused = await testApp.post(path, await approvalOf(payloadSignature))
+      expect(refused.statusCode).toBe(403)
+      expect(refused.json().error.details.reason).toBe('PAYLOAD_SIGNATURE_INVALID')
+    }
     expect((await getActivity(alice, asked.id)).status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED')
 
     const completed = await activityOf(
       await approve(signerActivities.multiOwnerSignRawPayload.path, asked, member1),
     )
     expect(completed.status).toBe('ACTIVITY_STATUS_COMPLETED')
-    const signature = completed.result?.signature as Hex
-    expect(await recoverAddress({ hash: someHash, signature })).toBe(wallet)
+    // The account's format: both members' 65-byte signatures of the hash, by increasing address.
+    const shares = completed.result?.signatures as { evmSignerAddress: Address; signature: Hex }[]
+    expect(shares.map((share) => share.evmSignerAddress)).toEqual(
+      [wallet, member1.address].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1)),
+    )
+    for (const share of shares) {
+      expect(await recoverAddress({ hash: someHash, signature: share.signature })).toBe(
+        share.evmSignerAddress,
+      )
+    }
+    expect(completed.result?.signature).toBe(concatHex(shares.map((share) => share.signature)))
     expect(completed.result?.approvedBy).toEqual([
       { evmSignerAddress: wallet },
       { evmSignerAddress: member1.address },
@@ -248,8 +288,8 @@ describe('multi-owner paths, MULTI_OWNER_ENABLED on', () => {
         { evmSignerAddress: member2.address },
       ],
       rootQuorumThreshold: 2,
-      accountAddress: getMultiOwnerAccountAddress([wallet, member1.address]),
-      ownerUpdate: { added: [member2.address], removed: [] },
+      accountAddress: getMultiOwnerAccountAddress([wallet, member1.address], 2),
+      ownerUpdate: { added: [member2.address], removed: [], threshold: 2 },
     })
     const sessionTwice = await stamped(alice, signerActivities.multiOwnerAdd, { activityId: prepared.id })
     expect(sessionTwice.statusCode).toBe(409)
@@ -286,7 +326,7 @@ describe('multi-owner paths, MULTI_OWNER_ENABLED on', () => {
     expect(removed.status).toBe('ACTIVITY_STATUS_COMPLETED')
     expect(removed.result).toMatchObject({
       members: [{ evmSignerAddress: wallet }, { evmSignerAddress: member1.address }],
-      ownerUpdate: { added: [], removed: [member2.address] },
+      ownerUpdate: { added: [], removed: [member2.address], threshold: 2 },
     })
 
     // Two members left and a quorum of two: removing one more would leave the quorum unreachable.

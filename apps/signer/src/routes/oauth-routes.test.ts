@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { Secret, TOTP } from 'otpauth'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -19,7 +20,8 @@ import { verifyOAuthIdToken } from '../services/oauth/verify-oauth-id-token.ts'
 
 // Social login (docs/signer.md#social-login) against a real oidc-provider (the dev provider of
 // `npm start`) on loopback: the browser's part (authorization request, login page, redirects) is
-// driven with fetch and a cookie jar, the signer's callback with inject.
+// driven with fetch and a cookie jar, the signer's callback with inject. One file past 300 lines:
+// every test shares that provider, the test app and the browser-side helpers below.
 
 const callbackUrl = 'http://localhost:3999/signer/v1/oauth-callback'
 let oidc: DevOidcProvider
@@ -39,6 +41,8 @@ type Frame = ReturnType<typeof createFrameKey>
 
 type Flow = {
   frame: Frame
+  /** The per-attempt secret the browser keeps before it leaves (docs/signer.md#oauth-attempt). */
+  attempt: string
   state: string
   authorizationUrl: string
 }
@@ -68,8 +72,10 @@ async function prepareFlow(
   }>()
   const provider = config.authProviders.find((candidate) => candidate.id === 'dev')
   if (provider === undefined) throw new Error('the dev provider is not listed')
+  const attempt = randomBytes(32).toString('base64url')
   const state = Buffer.from(
     JSON.stringify({
+      attempt,
       authProviderId: 'dev',
       requestKey: config.requestKey,
       targetPublicKey: options.stateKey ?? frame.targetPublicKey,
@@ -91,7 +97,7 @@ async function prepareFlow(
     nonce: options.providerNonce ?? nonce,
     state,
   }).toString()
-  return { frame, state, authorizationUrl: url.href }
+  return { frame, attempt, state, authorizationUrl: url.href }
 }
 
 /** The browser at the provider: follows redirects with a cookie jar, picks an account (or cancels), until the callback. */
@@ -137,16 +143,26 @@ async function authorize(flow: Flow, choice: { accountId: string } | 'cancel'): 
   throw new Error('too many redirects')
 }
 
+/** The auth-return parameters of a redirect-mode answer's address (its fragment). */
+function readFragment(target: URL): URLSearchParams {
+  return new URLSearchParams(target.hash.slice(1))
+}
+
 async function callSignerCallback(callback: URL) {
   return testApp.app.inject({ method: 'GET', url: `/signer/v1/oauth-callback${callback.search}` })
 }
 
 /** The popup page's message to its opener. */
-function readPopupMessage(html: string): { type: string; nonce: string; result: OAuthPopupResult } {
+function readPopupMessage(html: string): {
+  type: string
+  nonce: string
+  attempt: string
+  result: OAuthPopupResult
+} {
   const json = /<script type="application\/json" id="oauth-result">(.*?)<\/script>/s.exec(html)?.[1]
   if (json === undefined) throw new Error(`no result in ${html}`)
   const data = JSON.parse(json) as {
-    message: { type: string; nonce: string; result: OAuthPopupResult }
+    message: { type: string; nonce: string; attempt: string; result: OAuthPopupResult }
     targetOrigin: string
   }
   expect(data.targetOrigin).toBe('http://localhost:3999')
@@ -161,7 +177,7 @@ async function signInWithProvider(accountId: string, options: Parameters<typeof 
   expect(response.statusCode, response.body).toBe(200)
   const message = readPopupMessage(response.body)
   expect(message.nonce).toBe(getOAuthNonce(flow.frame.targetPublicKey))
-  return { flow, callback, result: message.result }
+  return { flow, callback, result: message.result, attempt: message.attempt }
 }
 
 /** Opens a SUCCESS result's bundle with the frame key. */
@@ -201,6 +217,8 @@ describe('social login (prepare-oauth, oauth-callback)', () => {
   it('a first sign-in creates the account; the next one opens the same account', async () => {
     const first = await signInWithProvider('alice')
     expect(first.result).toMatchObject({ status: 'SUCCESS', isSignup: true, providerName: 'dev' })
+    // The popup's message echoes this attempt's secret (docs/signer.md#oauth-attempt).
+    expect(first.attempt).toBe(first.flow.attempt)
     const me = await whoami(await openSession(first.result, first.flow.frame))
     expect(me.orgId).toBe(first.result.orgId)
     // A provider identity is not a contact: the account has no e-mail sign-in.
@@ -211,7 +229,7 @@ describe('social login (prepare-oauth, oauth-callback)', () => {
     expect((await whoami(await openSession(second.result, second.flow.frame))).userId).toBe(me.userId)
   })
 
-  it('redirect mode sends the browser back to the app with the auth-return parameters, never to another origin', async () => {
+  it('redirect mode sends the browser back to the app with the auth-return parameters in the fragment, never to another origin', async () => {
     const flow = await prepareFlow({
       mode: 'redirect',
       redirectUrl: 'http://localhost:3999/login?next=%2Flinks',
@@ -220,18 +238,21 @@ describe('social login (prepare-oauth, oauth-callback)', () => {
     expect(response.statusCode).toBe(303)
     const target = new URL(response.headers.location as string)
     expect(`${target.origin}${target.pathname}`).toBe('http://localhost:3999/login')
-    expect(target.searchParams.get('next')).toBe('/links')
-    expect(target.searchParams.get('status')).toBe('SUCCESS')
-    expect(target.searchParams.get('auth-provider')).toBe('dev')
+    // The query is the app's own; the outcome is in the fragment, which no server (or proxy) sees.
+    expect(target.search).toBe('?next=%2Flinks')
+    const returned = readFragment(target)
+    expect(returned.get('status')).toBe('SUCCESS')
+    expect(returned.get('auth-provider')).toBe('dev')
+    expect(returned.get('attempt')).toBe(flow.attempt)
     const session = await openSession(
       {
         status: 'SUCCESS',
-        bundle: target.searchParams.get('oauth-bundle') ?? '',
-        orgId: target.searchParams.get('org-id') ?? '',
+        bundle: returned.get('oauth-bundle') ?? '',
+        orgId: returned.get('org-id') ?? '',
       },
       flow.frame,
     )
-    expect((await whoami(session)).orgId).toBe(target.searchParams.get('org-id'))
+    expect((await whoami(session)).orgId).toBe(returned.get('org-id'))
 
     const elsewhere = await prepareFlow({ mode: 'redirect', redirectUrl: 'https://evil.example/steal' })
     const redirected = await callSignerCallback(await authorize(elsewhere, { accountId: 'alice' }))
@@ -274,6 +295,16 @@ describe('social login (prepare-oauth, oauth-callback)', () => {
     })
     expect(bad.statusCode).toBe(400)
     expect(bad.body).not.toContain('oauth-result')
+    // A state without the browser's per-attempt secret is not the SDK's either.
+    const flow0 = await prepareFlow()
+    const { attempt: _attempt, ...withoutAttempt } = JSON.parse(
+      Buffer.from(flow0.state, 'base64url').toString('utf8'),
+    ) as Record<string, unknown>
+    const noAttempt = await testApp.app.inject({
+      method: 'GET',
+      url: `/signer/v1/oauth-callback?code=x&state=${Buffer.from(JSON.stringify(withoutAttempt)).toString('base64url')}`,
+    })
+    expect(noAttempt.statusCode).toBe(400)
     expect(bad.headers['content-security-policy']).toContain("script-src 'sha256-")
 
     const flow = await prepareFlow()
@@ -321,7 +352,25 @@ describe('social login (prepare-oauth, oauth-callback)', () => {
 })
 
 describe('account linking, add-oauth-provider and remove-oauth-provider', () => {
-  it('a provider e-mail of an existing account asks for its e-mail code, then the provider is added and both sign-ins open the account', async () => {
+  /** A signed-in client from an `otp` answer opened with `frame`. */
+  async function openOtpSession(
+    answer: { credentialBundle: string },
+    frame: Frame,
+    orgId: string,
+  ): Promise<SignedInClient> {
+    const session = await decryptCredentialBundle({
+      bundle: answer.credentialBundle,
+      embeddedPrivateKey: frame.privateKey,
+    })
+    return {
+      orgId,
+      sessionPrivateKey: session.privateKey,
+      sessionPublicKey: session.publicKey,
+      isNewUser: false,
+    }
+  }
+
+  it('a provider e-mail of an existing account asks for its e-mail code, whose sign-in in the same browser links the provider; the page never gets the id token', async () => {
     const byEmail = await signInByEmail(testApp, 'bob@example.com')
     const account = await whoami(byEmail)
     const mailsBefore = testApp.delivery.emails.length
@@ -334,77 +383,106 @@ describe('account linking, add-oauth-provider and remove-oauth-provider', () => 
       orgId: account.orgId,
     })
     expect(linking.result.bundle).toBeUndefined()
+    // The identity stays at the signer under the code: no token for the page to post back.
+    expect(linking.result.idToken).toBeUndefined()
+    expect(linking.result.accessToken).toBeUndefined()
     expect(testApp.delivery.emails.length).toBe(mailsBefore + 1)
+    const code = readCode(testApp.delivery.emails.at(-1)?.text ?? '')
 
-    // The e-mail code, entered in the same browser (frame key) the provider flow ran in.
+    // The same code entered by another browser (frame key) is refused before it is tried.
+    const elsewhere = await testApp.post('otp', {
+      orgId: linking.result.orgId,
+      otpId: linking.result.otpId,
+      otpCode: code,
+      targetPublicKey: createFrameKey().targetPublicKey,
+    })
+    expect(elsewhere.statusCode).toBe(401)
+    expect(elsewhere.json<{ error: { details: { reason: string } } }>().error.details.reason).toBe(
+      'OAUTH_LINK_REFUSED',
+    )
+
+    // The e-mail code, entered in the browser the provider flow ran in: signs in and links.
     const otp = await testApp.post('otp', {
       orgId: linking.result.orgId,
       otpId: linking.result.otpId,
-      otpCode: readCode(testApp.delivery.emails.at(-1)?.text ?? ''),
+      otpCode: code,
       targetPublicKey: linking.flow.frame.targetPublicKey,
     })
     expect(otp.statusCode, otp.body).toBe(200)
-    const session = await decryptCredentialBundle({
-      bundle: otp.json<{ credentialBundle: string }>().credentialBundle,
-      embeddedPrivateKey: linking.flow.frame.privateKey,
-    })
-    const client: SignedInClient = {
-      orgId: account.orgId,
-      sessionPrivateKey: session.privateKey,
-      sessionPublicKey: session.publicKey,
-      isNewUser: false,
-    }
-    // The session alone does not link it: the step-up is the linking prompt's own code, which was
-    // sent to the identity's e-mail (docs/signer.md#step-up).
-    const unproven = await postStamped(testApp, 'add-oauth-provider', client, {
-      type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS',
-      parameters: { providerName: 'dev', oidcToken: linking.result.idToken },
-    })
-    expect(unproven.statusCode, unproven.body).toBe(403)
-    expect(unproven.json().error.details.reason).toBe('STEP_UP_REQUIRED')
-    const added = await postStamped(testApp, 'add-oauth-provider', client, {
-      type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS',
-      parameters: {
-        providerName: 'dev',
-        oidcToken: linking.result.idToken,
-        stepUp: { linkingOtpId: linking.result.otpId },
-      },
-    })
-    expect(added.statusCode, added.body).toBe(200)
-    expect(added.json()).toMatchObject({
-      oauthProvider: { providerId: 'dev', subject: 'bob', email: 'bob@example.com' },
-    })
-
-    // The linking code links once; the id token works once.
-    const relinked = await postStamped(testApp, 'add-oauth-provider', client, {
-      type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS',
-      parameters: {
-        providerName: 'dev',
-        oidcToken: linking.result.idToken,
-        stepUp: { linkingOtpId: linking.result.otpId },
-      },
-    })
-    expect(relinked.statusCode).toBe(403)
-    const replayed = await postStamped(testApp, 'add-oauth-provider', client, {
-      type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS',
-      parameters: {
-        providerName: 'dev',
-        oidcToken: linking.result.idToken,
-        stepUp: { verificationToken: await proveContact(testApp, { email: 'bob@example.com' }) },
-      },
-    })
-    expect(replayed.statusCode).toBe(401)
+    const client = await openOtpSession(otp.json(), linking.flow.frame, account.orgId)
+    expect((await whoami(client)).userId).toBe(account.userId)
+    const notices = testApp.delivery.emails.slice(mailsBefore + 1)
+    expect(notices.map((mail) => mail.subject)).toEqual([
+      'A dev account was linked to your Quick Links account',
+    ])
 
     const again = await signInWithProvider('bob')
     expect(again.result).toMatchObject({ status: 'SUCCESS', isSignup: false, orgId: account.orgId })
     expect((await whoami(await openSession(again.result, again.flow.frame))).userId).toBe(account.userId)
     testApp.clock.advance(181_000) // past the 3-sends-per-3-minutes limit of this address
     expect((await whoami(await signInByEmail(testApp, 'bob@example.com'))).userId).toBe(account.userId)
+    // Back to real time: the dev provider stamps its tokens' iat with it, and a step-up checks their age.
+    testApp.clock.advance(-181_000)
+  })
+
+  it('a resent linking code (same browser) still links; a code asked for from another browser takes nothing', async () => {
+    const owner = await signInByEmail(testApp, 'rosa@example.com')
+    const linking = await signInWithProvider('email:rosa@example.com')
+    expect(linking.result.status).toBe('ACCOUNT_LINKING_CONFIRMATION_REQUIRED')
+    const ask = (targetPublicKey: string) =>
+      testApp.post('auth', { email: 'rosa@example.com', emailMode: 'otp', targetPublicKey })
+    // Someone else asks for a code for the same e-mail: the identity stays with the browser's code.
+    const stranger = await ask(createFrameKey().targetPublicKey)
+    expect(stranger.statusCode, stranger.body).toBe(200)
+    // 'Resend code' in the browser of the provider flow (past the 3-sends-in-3-minutes cap): the
+    // new code carries the identity.
+    testApp.clock.advance(3 * 60_000 + 1_000)
+    const resent = await ask(linking.flow.frame.targetPublicKey)
+    expect(resent.statusCode, resent.body).toBe(200)
+    const { orgId, otpId } = resent.json<{ orgId: string; otpId: string }>()
+    const otp = await testApp.post('otp', {
+      orgId,
+      otpId,
+      otpCode: readCode(testApp.delivery.emails.at(-1)?.text ?? ''),
+      targetPublicKey: linking.flow.frame.targetPublicKey,
+    })
+    expect(otp.statusCode, otp.body).toBe(200)
+    const methods = await postStamped(testApp, 'list-auth-methods', owner, {
+      type: 'ACTIVITY_TYPE_LIST_AUTH_METHODS',
+    })
+    expect(methods.json<{ oauthProviders: { subject: string }[] }>().oauthProviders).toMatchObject([
+      { subject: 'email:rosa@example.com' },
+    ])
+    testApp.clock.advance(-(3 * 60_000 + 1_000)) // back to the dev provider's real time
+  })
+
+  it('add-oauth-provider refuses an id token whose nonce is another session’s (a token fetched by another browser)', async () => {
+    const victim = await signInByEmail(testApp, 'vera@example.com')
+    // The attacker fetches a token for their own identity with their own frame key.
+    const attacker = await signInWithProvider('email:mallory@example.net', { fetchIdTokenOnly: true })
+    expect(attacker.result.status).toBe('FETCHED_ID_TOKEN_ONLY')
+    const refused = await postStamped(testApp, 'add-oauth-provider', victim, {
+      type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS',
+      parameters: {
+        providerName: 'dev',
+        oidcToken: attacker.result.idToken,
+        stepUp: { verificationToken: await proveContact(testApp, { email: 'vera@example.com' }) },
+      },
+    })
+    expect(refused.statusCode).toBe(401)
+    expect(refused.json<{ error: { message: string } }>().error.message).toBe(
+      'The sign-in token from the provider was issued for another sign-in (its nonce does not match).',
+    )
+    // Nothing was linked: the attacker's identity opens a new account of its own, not the victim's.
+    const viaMallory = await signInWithProvider('email:mallory@example.net')
+    expect(viaMallory.result).toMatchObject({ status: 'SUCCESS', isSignup: true })
+    expect(viaMallory.result.orgId).not.toBe(victim.orgId)
   })
 
   it('links a provider from Settings, refuses one linked elsewhere, unlinks, and never removes the last way in', async () => {
     const owner = await signInByEmail(testApp, 'dora@example.com')
-    const fetched = await signInWithProvider('carol', { fetchIdTokenOnly: true })
+    // The provider flow runs in the owner's browser: the token's nonce is the owner session's frame key's.
+    const fetched = await signInWithProvider('carol', { fetchIdTokenOnly: true, frame: owner.frame })
     const stepUp = { verificationToken: await proveContact(testApp, { email: 'dora@example.com' }) }
     const mailsBefore = testApp.delivery.emails.length
     const added = await postStamped(testApp, 'add-oauth-provider', owner, {
@@ -412,6 +490,9 @@ describe('account linking, add-oauth-provider and remove-oauth-provider', () => 
       parameters: { providerName: 'dev', oidcToken: fetched.result.idToken, stepUp },
     })
     expect(added.statusCode, added.body).toBe(200)
+    expect(added.json()).toMatchObject({
+      oauthProvider: { providerId: 'dev', subject: 'carol', email: 'carol@example.com' },
+    })
     // The owner is told (docs/signer.md#security-notices): the provider, its e-mail, what to do.
     const notices = testApp.delivery.emails.slice(mailsBefore)
     expect(notices.map((mail) => [mail.to, mail.subject])).toEqual([
@@ -421,12 +502,23 @@ describe('account linking, add-oauth-provider and remove-oauth-provider', () => 
     expect(notices[0]?.text).toContain('Settings → Sign-in methods')
     const { oauthProvider } = added.json<{ oauthProvider: { issuer: string; subject: string } }>()
 
+    // The id token works once (even with a fresh step-up).
+    const replayed = await postStamped(testApp, 'add-oauth-provider', owner, {
+      type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS',
+      parameters: {
+        providerName: 'dev',
+        oidcToken: fetched.result.idToken,
+        stepUp: { verificationToken: await proveContact(testApp, { email: 'dora@example.com' }) },
+      },
+    })
+    expect(replayed.statusCode).toBe(401)
+
     const viaCarol = await signInWithProvider('carol')
     expect(viaCarol.result).toMatchObject({ status: 'SUCCESS', orgId: owner.orgId, isSignup: false })
 
     // Another account cannot take carol's identity.
     const other = await signInByEmail(testApp, 'erin@example.com')
-    const taken = await signInWithProvider('carol', { fetchIdTokenOnly: true })
+    const taken = await signInWithProvider('carol', { fetchIdTokenOnly: true, frame: other.frame })
     const refused = await postStamped(testApp, 'add-oauth-provider', other, {
       type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS',
       parameters: {
@@ -437,6 +529,8 @@ describe('account linking, add-oauth-provider and remove-oauth-provider', () => 
     })
     expect(refused.statusCode).toBe(409)
 
+    // Past dora's 3 codes in 3 minutes (sign-in and two step-ups).
+    testApp.clock.advance(181_000)
     // Unlinking is a change of a way in too: refused on the session alone.
     const unproven = await postStamped(testApp, 'remove-oauth-provider', owner, {
       type: 'ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS',
@@ -452,6 +546,7 @@ describe('account linking, add-oauth-provider and remove-oauth-provider', () => 
       },
     })
     expect(removed.statusCode, removed.body).toBe(200)
+    testApp.clock.advance(-181_000) // back to the dev provider's real time (its tokens' iat)
     const afterRemoval = await signInWithProvider('carol')
     expect(afterRemoval.result).toMatchObject({ status: 'SUCCESS', isSignup: true })
     expect(afterRemoval.result.orgId).not.toBe(owner.orgId)
@@ -485,15 +580,18 @@ describe('a second factor after a social login (docs/signer.md#mfa-required)', (
   }
 
   /** Adds and confirms an authenticator app (with the current step's code); answers its id and secret. */
-  async function enrol(client: SignedInClient, accountId: string) {
-    // The step-up of a provider-only account: a fresh id token of its linked identity.
-    const fresh = await signInWithProvider(accountId, { fetchIdTokenOnly: true })
+  /** Enrols an app; the step-up is a fresh id token of `accountId` (a provider-only account) or a contact's proof. */
+  async function enrol(client: SignedInClient, proof: string | { email: string }) {
+    const stepUp =
+      typeof proof === 'string'
+        ? {
+            oidcToken: (await signInWithProvider(proof, { fetchIdTokenOnly: true })).result.idToken,
+            providerName: 'dev',
+          }
+        : { verificationToken: await proveContact(testApp, proof) }
     const requested = await postStamped(testApp, 'auth-request-multi-factor', client, {
       type: 'ACTIVITY_TYPE_ADD_MFA',
-      parameters: {
-        multiFactorType: 'totp',
-        stepUp: { oidcToken: fresh.result.idToken, providerName: 'dev' },
-      },
+      parameters: { multiFactorType: 'totp', stepUp },
     })
     expect(requested.statusCode, requested.body).toBe(200)
     const enrolment = requested.json<{ multiFactorId: string; multiFactorSecret: string }>()
@@ -563,17 +661,50 @@ describe('a second factor after a social login (docs/signer.md#mfa-required)', (
     const redirect = await prepareFlow({ mode: 'redirect', redirectUrl: 'http://localhost:3999/' })
     const response = await callSignerCallback(await authorize(redirect, { accountId }))
     expect(response.statusCode).toBe(303)
-    const target = new URL(response.headers.location as string)
-    expect(target.searchParams.get('status')).toBe('MFA_REQUIRED')
-    expect(target.searchParams.get('oauth-bundle')).toBeNull()
-    expect(target.searchParams.get('org-id')).toBe(me.orgId)
-    expect(target.searchParams.get('encrypted-payload')).toBeTruthy()
-    expect(JSON.parse(target.searchParams.get('multi-factors') ?? '[]')).toEqual([
+    const target = readFragment(new URL(response.headers.location as string))
+    expect(target.get('status')).toBe('MFA_REQUIRED')
+    expect(target.get('oauth-bundle')).toBeNull()
+    expect(target.get('org-id')).toBe(me.orgId)
+    expect(target.get('encrypted-payload')).toBeTruthy()
+    expect(JSON.parse(target.get('multi-factors') ?? '[]')).toEqual([
       { multiFactorId: enrolment.multiFactorId, multiFactorType: 'totp' },
     ])
   })
 
-  it('counts wrong codes after a social login against the user’s own budget: the tenth locks it, even for the right code', async () => {
+  it('an account-linking code of an account with an authenticator app links the provider only once the app code is given', async () => {
+    const owner = await signInByEmail(testApp, 'mfa-link@example.com')
+    const enrolment = await enrol(owner, { email: 'mfa-link@example.com' })
+    const listProviders = async () =>
+      (
+        await postStamped(testApp, 'list-auth-methods', owner, { type: 'ACTIVITY_TYPE_LIST_AUTH_METHODS' })
+      ).json<{ oauthProviders: { subject: string }[] }>().oauthProviders
+
+    const linking = await signInWithProvider('email:mfa-link@example.com')
+    expect(linking.result.status).toBe('ACCOUNT_LINKING_CONFIRMATION_REQUIRED')
+    const otp = await testApp.post('otp', {
+      orgId: linking.result.orgId,
+      otpId: linking.result.otpId,
+      otpCode: readCode(testApp.delivery.emails.at(-1)?.text ?? ''),
+      targetPublicKey: linking.flow.frame.targetPublicKey,
+    })
+    expect(otp.statusCode, otp.body).toBe(200)
+    const required = otp.json<{ status: string; encryptedPayload: string }>()
+    expect(required.status).toBe('MFA_REQUIRED')
+    // The e-mail alone adds no way in to an account with a second factor.
+    expect(await listProviders()).toEqual([])
+
+    const validated = await testApp.post('auth-validate-multi-factors', {
+      encryptedPayload: required.encryptedPayload,
+      multiFactors: [
+        { multiFactorId: enrolment.multiFactorId, multiFactorCode: codeFor(enrolment.multiFactorSecret, 1) },
+      ],
+      targetPublicKey: linking.flow.frame.targetPublicKey,
+    })
+    expect(validated.statusCode, validated.body).toBe(200)
+    expect(await listProviders()).toMatchObject([{ subject: 'email:mfa-link@example.com' }])
+  })
+
+  it('counts wrong codes after a social login against the user: the third locks the step and ends the challenge, even for the right code', async () => {
     const accountId = 'email:mfa-guessed@example.com'
     const first = await signInWithProvider(accountId)
     const enrolment = await enrol(await openSession(first.result, first.flow.frame), accountId)
@@ -587,9 +718,14 @@ describe('a second factor after a social login (docs/signer.md#mfa-required)', (
         multiFactors: [{ multiFactorId: enrolment.multiFactorId, multiFactorCode: code }],
         targetPublicKey: flow.frame.targetPublicKey,
       })
-    for (let count = 1; count < 10; count += 1) expect((await attempt(wrong)).statusCode).toBe(401)
-    expect((await attempt(wrong)).statusCode).toBe(429)
-    expect((await attempt(right)).statusCode).toBe(429)
+    // docs/signer.md#auth-validate-multi-factors: three wrong codes end a challenge and lock the step.
+    for (let count = 1; count < 3; count += 1) expect((await attempt(wrong)).statusCode).toBe(401)
+    const locking = await attempt(wrong)
+    expect(locking.statusCode).toBe(429)
+    expect(locking.json().error.details.reason).toBe('TOTP_LOCKED')
+    const ended = await attempt(right)
+    expect(ended.statusCode).toBe(401)
+    expect(ended.json().error.details.reason).toBe('MFA_CHALLENGE_REFUSED')
     // No contact to notify (the provider's address is not a sign-in e-mail).
     expect(testApp.delivery.emails.length).toBe(mailsBefore)
   })

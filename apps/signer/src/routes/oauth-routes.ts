@@ -62,10 +62,14 @@ const callbackQuerySchema = z.object({
   error_description: z.string().max(1024).optional(),
 })
 
-/** The auth-return parameters a redirect-mode sign-in comes back with (docs/signer.md#social-login). */
-function toReturnParameters(result: OAuthPopupResult): Record<string, string> {
+/**
+ * The auth-return parameters a redirect-mode sign-in comes back with (docs/signer.md#social-login),
+ * put in the address's fragment: never sent to a server, so never in a proxy's or server's log.
+ */
+function toReturnParameters(result: OAuthPopupResult, attempt: string): URLSearchParams {
   const entries: [string, string | boolean | undefined][] = [
     ['status', result.status],
+    ['attempt', attempt],
     ['oauth-bundle', result.bundle],
     ['org-id', result.orgId],
     ['id_token', result.idToken],
@@ -78,7 +82,7 @@ function toReturnParameters(result: OAuthPopupResult): Record<string, string> {
     ['auth-provider', result.providerName],
     ['oauth_error', result.error],
   ]
-  return Object.fromEntries(
+  return new URLSearchParams(
     entries.filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
   )
 }
@@ -193,8 +197,7 @@ export const oauthRoutes: FastifyPluginAsyncZod<SignerRouteOptions & { directory
       if (result.status === 'ERROR') request.log.info({ oauthError: result.error }, 'Social login refused')
       if (state.mode === 'redirect') {
         const target = getOAuthReturnUrl(context.config.publicOrigin, state.redirectUrl)
-        for (const [name, value] of Object.entries(toReturnParameters(result)))
-          target.searchParams.set(name, value)
+        target.hash = toReturnParameters(result, state.attempt).toString()
         return reply
           .header('cache-control', 'no-store')
           .header('referrer-policy', 'no-referrer')
@@ -210,6 +213,7 @@ export const oauthRoutes: FastifyPluginAsyncZod<SignerRouteOptions & { directory
           message: {
             type: oauthResultMessageType,
             nonce: getOAuthNonce(state.targetPublicKey),
+            attempt: state.attempt,
             result,
           },
           targetOrigin: context.config.publicOrigin,
@@ -250,6 +254,7 @@ export const oauthRoutes: FastifyPluginAsyncZod<SignerRouteOptions & { directory
       })
       const oauthProvider = await linkOAuthProvider(context, directory, {
         userId: verified.userId,
+        sessionPublicKey: verified.publicKey,
         providerName: verified.parameters.providerName,
         oidcToken: verified.parameters.oidcToken,
       })

@@ -16,6 +16,7 @@ import { verifyPasskeyRegistration } from '../services/passkeys/verify-passkey-r
 import { createDatabaseReplayStore } from '../services/stamps/create-database-replay-store.ts'
 import type { SignerRouteOptions } from './auth-routes.ts'
 import { createStampedRoute } from './create-stamped-route.ts'
+import { setSignInMarkerCookie } from './sign-in-marker-cookie.ts'
 import { perIpPerMinute } from './signer-rate-limits.ts'
 import { stampedRequestBodySchema } from './stamped-request-body-schema.ts'
 
@@ -92,7 +93,12 @@ export const passkeyRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
       },
     },
     // POST /signer/v1/auth-passkey: the passkey's user, found by the assertion's credential; a credential bundle.
-    async (request) => completePasskeyAuth(context, request.body.stampedRequest),
+    async (request, reply) => {
+      const answer = await completePasskeyAuth(context, request.body.stampedRequest)
+      // This browser gets its recent-sign-in marker (docs/decisions/0022).
+      await setSignInMarkerCookie(context, request, reply, answer)
+      return answer
+    },
   )
 
   app.post(

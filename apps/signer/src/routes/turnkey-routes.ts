@@ -33,7 +33,8 @@ const routeOptions = {
  * Turnkey's own API paths (`/public/v1/query/…`, `/public/v1/submit/…`) over the signer's handlers,
  * so a stock `@turnkey/http` TurnkeyClient with an ApiKeyStamper holding a session key works against
  * the signer (docs/signer.md#turnkey-compatibility). Bodies are Turnkey's: queries
- * `{organizationId, …}` with no timestamp, bound to a live session key (verifyStampedQuery);
+ * `{organizationId, …}`, bound to a live session key and held to the 60 s window when they carry a
+ * `timestampMs` (required with SIGNER_QUERY_TIMESTAMP_REQUIRED; verifyStampedQuery);
  * activities `{type, timestampMs, organizationId, parameters}` with the 60 s window and the replay
  * store (verifyStampedRequest). Answers are Turnkey's shapes; errors are Turnkey's
  * `{code, message, details}` so TurnkeyRequestError shows them.

@@ -1,10 +1,13 @@
+import { userResponseSchema } from '@quicklinks/core/api/auth'
 import { AppError, parseErrorBody } from '@quicklinks/core/app-error'
 import * as z from 'zod/mini'
 import { apiBaseUrl } from './env'
 import {
   createOfflineAnswer,
   enqueueOfflineRequest,
+  getOfflineQueueOwner,
   isBrowserOffline,
+  listOfflineRequests,
   type OfflineLogger,
   type QueuedRequest,
   type ReplayResult,
@@ -16,8 +19,10 @@ import {
  * for JSON; a write (any method but GET, HEAD, OPTIONS) echoes the `csrf_token` cookie in
  * `X-CSRF-Token`, fetching GET /health first when the cookie is missing and once more, with one
  * retry, when the server answers 403. A write that opts in (`queueWhenOffline`) and is made offline is
- * queued and answered with a 202 `{offline: true}` (see offline-queue.ts); its replay reads the CSRF
- * cookie then, never a stored one. Every failure reaches the caller as an `AppError`.
+ * queued and answered with a 202 `{offline: true}` (see offline-queue.ts) for the signed-in user; its
+ * replay reads the CSRF cookie then, never a stored one, and first asks the server who is signed in,
+ * so one user's writes are never replayed into another's session. Every failure reaches the caller
+ * as an `AppError`.
  */
 
 export const csrfCookieName = 'csrf_token'
@@ -60,7 +65,12 @@ export type ApiClient = {
     schema: Schema,
     options?: ApiRequestOptions,
   ): Promise<z.output<Schema>>
-  /** Sends every queued offline write again, oldest first (see `replayOfflineRequests`). */
+  /**
+   * Sends the signed-in user's queued offline writes again, oldest first (see
+   * `replayOfflineRequests`), after asking GET /api/auth/me who that is now: another user's writes
+   * are dropped unsent, and nothing is sent while nobody is signed in (the entries stay). Rejects
+   * when the server cannot be asked.
+   */
   replayOfflineQueue(): Promise<ReplayResult>
 }
 
@@ -147,25 +157,30 @@ export function createApiClient(config: ApiClientConfig = {}): ApiClient {
   const send = async (path: string, options: ApiRequestOptions = {}): Promise<Response> => {
     const method = (options.method ?? 'GET').toUpperCase()
     const { headers, body, queueableBody } = buildRequestParts(options)
-    const queueable = isWriteMethod(method) && options.queueWhenOffline === true && queueableBody
-    const queue = (): Response => {
-      const request: QueuedRequest = {
-        method,
-        path,
-        headers,
-        body: typeof body === 'string' ? body : null,
-        queuedAt: new Date().toISOString(),
-      }
-      enqueueOfflineRequest(request, getStorage())
-      return createOfflineAnswer()
-    }
+    // A write is queued for the signed-in user only: with nobody known to be signed in it fails as it is.
+    const owner = getOfflineQueueOwner()
+    const queue =
+      isWriteMethod(method) && options.queueWhenOffline === true && queueableBody && owner !== null
+        ? (): Response => {
+            const request: QueuedRequest = {
+              owner,
+              method,
+              path,
+              headers,
+              body: typeof body === 'string' ? body : null,
+              queuedAt: new Date().toISOString(),
+            }
+            enqueueOfflineRequest(request, getStorage())
+            return createOfflineAnswer()
+          }
+        : undefined
 
-    if (queueable && isOffline()) return queue()
+    if (queue !== undefined && isOffline()) return queue()
     try {
       return await sendOnline(path, method, headers, body, options.signal)
     } catch (error) {
       if (isAbortError(error)) throw error
-      if (isNetworkFailure(error) && queueable) return queue()
+      if (isNetworkFailure(error) && queue !== undefined) return queue()
       throw new AppError('NETWORK', { message: `${method} ${path} failed: ${String(error)}`, cause: error })
     }
   }
@@ -182,12 +197,27 @@ export function createApiClient(config: ApiClientConfig = {}): ApiClient {
     })
   }
 
-  const replayOfflineQueue = (): Promise<ReplayResult> =>
-    replayOfflineRequests(
+  /** Who the session cookie signs in now (GET /api/auth/me), or null when nobody is (401). */
+  const readSignedInUserId = async (): Promise<string | null> => {
+    const response = await sendOnline('/api/auth/me', 'GET', { Accept: 'application/json' }, null, undefined)
+    if (response.status === 401) return null
+    const body = await readAnswer(response, userResponseSchema, { description: 'GET /api/auth/me' })
+    return body.data.id
+  }
+
+  const replayOfflineQueue = async (): Promise<ReplayResult> => {
+    const storage = getStorage()
+    if (listOfflineRequests(storage, logger).length === 0) return { replayed: [], failed: [] }
+    // Asked of the server, not remembered: another tab may have signed another user in since.
+    const owner = await readSignedInUserId()
+    if (owner === null) return { replayed: [], failed: [] }
+    return replayOfflineRequests(
       (queued) => sendOnline(queued.path, queued.method, queued.headers, queued.body, undefined),
-      getStorage(),
+      owner,
+      storage,
       logger,
     )
+  }
 
   return { send, request, replayOfflineQueue }
 }

@@ -6,12 +6,19 @@ import { parseErrorBody } from '@quicklinks/core/app-error'
  * replayed in order when the browser is back online. A replayed entry is removed; a failed replay is
  * logged, keeps its reason on the entry (`lastError`, shown to the user) and stays queued for the
  * next 'online' event, page load or retry. Only calls that opt in are queued (the link writes).
+ *
+ * Each entry belongs to the user who made it (`owner`, the session's user id): the session's own
+ * cookie is what a replay sends, so an entry sent while another user is signed in would act in that
+ * user's account. Entries of anyone but the signed-in user are dropped when a user signs in or a
+ * replay finds another user signed in, and every entry at logout; none is ever sent for another.
  */
 
 export const offlineKeyPrefix = 'offline-'
 
 /** What is needed to send a queued write again. The CSRF token is not stored: it is read at replay. */
 export type QueuedRequest = {
+  /** The id of the signed-in user who made the write; only that user's session ever sends it. */
+  owner: string
   method: string
   path: string
   headers: Record<string, string>
@@ -33,6 +40,9 @@ export type OfflineAnswer = { offline: true }
 const keyPattern = /^offline-(\d+)$/
 
 let lastTimestamp = 0
+
+/** The user whose writes are queued now, or null while nobody is known to be signed in. */
+let queueOwner: string | null = null
 
 const listeners = new Set<() => void>()
 
@@ -58,6 +68,34 @@ export function subscribeOfflineQueue(
     listeners.delete(listener)
     target?.removeEventListener('storage', onStorage)
   }
+}
+
+/** The signed-in user whose writes are queued and replayed now (their id), or null while none is known. */
+export function getOfflineQueueOwner(): string | null {
+  return queueOwner
+}
+
+/**
+ * Says who is signed in now: a user id when their session answered or they just signed in, null
+ * when the server says nobody is (an expired session). A user drops every queued write of another
+ * user, unsent: the signed-in user changed. Null keeps the entries (their owner may sign in again)
+ * but nothing is queued or replayed until a user is known.
+ */
+export function setOfflineQueueOwner(owner: string | null, storage: Storage = localStorage): void {
+  const isChanged = queueOwner !== owner
+  queueOwner = owner
+  const foreign =
+    owner === null ? [] : listOfflineRequests(storage).filter((entry) => entry.request.owner !== owner)
+  for (const { key } of foreign) storage.removeItem(key)
+  // Subscribers re-read: what the signed-in user sees of the queue depends on who that is.
+  if (isChanged || foreign.length > 0) notifyOfflineQueue()
+}
+
+/** Logout: every queued write is dropped unsent, and nobody owns the queue. */
+export function clearOfflineQueue(storage: Storage = localStorage): void {
+  queueOwner = null
+  for (const { key } of listOfflineRequests(storage)) storage.removeItem(key)
+  notifyOfflineQueue()
 }
 
 /** True when the browser says it has no network. Unknown (no navigator) counts as online. */
@@ -125,7 +163,9 @@ export function isOfflineAnswer(body: unknown): body is OfflineAnswer {
 }
 
 /**
- * Sends every queued write, oldest first, one at a time, through `send`. An entry is removed when
+ * Sends every queued write of `owner` (the user the server says is signed in now), oldest first,
+ * one at a time, through `send`; entries of any other user are dropped unsent first (see
+ * `setOfflineQueueOwner`). An entry is removed when
  * `send` resolves with an OK answer, or with a 404 to a DELETE (the thing is already gone: a replay
  * of a delete that had reached the server before the network failed). A thrown error or any other
  * answer is logged, its reason is kept on the entry as `lastError`, and the entry stays; later
@@ -134,12 +174,15 @@ export function isOfflineAnswer(body: unknown): body is OfflineAnswer {
  */
 export async function replayOfflineRequests(
   send: (request: QueuedRequest) => Promise<Response>,
+  owner: string,
   storage: Storage = localStorage,
   logger: OfflineLogger = console,
 ): Promise<ReplayResult> {
   const result: ReplayResult = { replayed: [], failed: [] }
+  setOfflineQueueOwner(owner, storage)
   for (const { key, request } of listOfflineRequests(storage, logger)) {
-    if (storage.getItem(key) === null) continue
+    // Read again: another tab may have replayed or dropped it, or queued it for someone else.
+    if (parseQueuedRequest(storage.getItem(key))?.owner !== owner) continue
     let reason: string
     try {
       const response = await send(request)
@@ -226,9 +269,12 @@ function parseQueuedRequest(text: string | null): QueuedRequest | undefined {
   try {
     const value: unknown = JSON.parse(text)
     if (typeof value !== 'object' || value === null) return undefined
-    const { method, path, headers, body, queuedAt, lastError } = value as Record<string, unknown>
+    const { owner, method, path, headers, body, queuedAt, lastError } = value as Record<string, unknown>
+    // An entry without its owner (queued before entries had one) cannot be sent safely: dropped.
+    if (typeof owner !== 'string' || owner === '') return undefined
     if (typeof method !== 'string' || typeof path !== 'string') return undefined
     return {
+      owner,
       method,
       path,
       headers: isStringRecord(headers) ? headers : {},

@@ -35,8 +35,9 @@ export const paymasterMethods = ['pm_getPaymasterStubData', 'pm_getPaymasterData
 
 /**
  * Why the sponsor service refused (JSON-RPC error code -32001, `data.reason`): POLICY_SPENT (the
- * policy's daily gas cap for this user is used up: pay the gas from the account, or wait for
- * `data.resetsAt`), NOT_SPONSORED (outside the policy: another account, chain, contract or token),
+ * policy's daily gas cap for this user, or for all its users together, is used up: pay the gas from
+ * the account, or wait for `data.resetsAt`), NOT_SPONSORED (outside the policy: another account,
+ * not an embedded wallet's, another chain, contract or token, fees or gas above the bounds),
  * UNKNOWN_POLICY (no policy has the id in the request's context).
  */
 export const sponsorRefusalReasons = ['POLICY_SPENT', 'NOT_SPONSORED', 'UNKNOWN_POLICY'] as const

@@ -57,9 +57,14 @@ export type SolanaFeePayerResult = z.output<typeof solanaFeePayerResultSchema>
  * - PROGRAM_NOT_ALLOWED: an instruction calls a program the policy does not list (`data.programId`).
  * - SPONSOR_ACCOUNT_USED: an instruction names the sponsor's account, so it could move the
  *   sponsor's lamports or tokens; the sponsor only pays fees.
+ * - NOT_YOUR_ACCOUNT: the signed-in user's own Solana account (the embedded wallet's
+ *   m/44'/501'/0'/0') is not a required signer, or another account is one beside it and the
+ *   sponsor (`data.solanaAddress`, the user's or null without one; `data.signer`, the other).
  * - FEE_OVER_CAP: the fee (5,000 lamports a signature plus the priority fee) is above the
  *   policy's `maxFeeLamports` (`data.feeLamports`, `data.maxFeeLamports`).
- * - POLICY_SPENT: the user's fees today under this policy would pass its daily cap (`data.resetsAt`).
+ * - POLICY_SPENT: the user's fees today under this policy would pass its daily cap
+ *   (`data.scope` 'user'), or every user's together its global daily cap (`data.scope` 'all-users');
+ *   `data.resetsAt`.
  * - LOOKUP_TABLES_UNSUPPORTED: a version-0 transaction loads accounts from address lookup tables,
  *   which the sponsor cannot check.
  * An unreadable transaction is a JSON-RPC invalid-params error (-32602).
@@ -68,6 +73,7 @@ export const solanaSponsorRefusalReasons = [
   'UNKNOWN_POLICY',
   'PROGRAM_NOT_ALLOWED',
   'SPONSOR_ACCOUNT_USED',
+  'NOT_YOUR_ACCOUNT',
   'FEE_OVER_CAP',
   'POLICY_SPENT',
   'LOOKUP_TABLES_UNSUPPORTED',

@@ -10,6 +10,8 @@ import fp from 'fastify-plugin'
 export function toClientError(error: unknown): AppError | undefined {
   if (error instanceof AppError) return error
   if (!(error instanceof Error)) return undefined
+  const databaseRefusal = fromDatabaseEncodingError(error)
+  if (databaseRefusal !== undefined) return databaseRefusal
   const fastifyError = error as Partial<FastifyError>
   if (Array.isArray(fastifyError.validation) && fastifyError.validation.length > 0) {
     return fromSchemaValidation(fastifyError.validation, fastifyError.validationContext)
@@ -39,8 +41,32 @@ function fromSchemaValidation(issues: FastifySchemaValidationError[], context: s
   return createValidationError(field, issue?.message ?? 'is not valid')
 }
 
+/**
+ * SQLSTATEs Postgres (and PGlite) raise for text it cannot take: 22021 character_not_in_repertoire
+ * ("invalid byte sequence for encoding UTF8: 0x00"), 22P05 untranslatable_character (a \u0000
+ * escape in jsonb), 54001 statement_too_complex (jsonb nested past the stack depth limit). The
+ * input guard (input-guard-plugin.ts) refuses such input first; this is the net behind it, so a
+ * value that slipped past (a decoded inner body, a header) is still the caller's 400, not a 500.
+ */
+const databaseInputErrorCodes = new Set(['22021', '22P05', '54001'])
+
+function fromDatabaseEncodingError(error: Error): AppError | undefined {
+  const refusal = AppError.walk(error, (link) => {
+    const code = typeof link === 'object' && link !== null ? (link as { code?: unknown }).code : undefined
+    return typeof code === 'string' && databaseInputErrorCodes.has(code)
+  })
+  if (refusal === undefined) return undefined
+  return new AppError('BAD_REQUEST', {
+    message: 'the database refused a value of the request (encoding or nesting)',
+    userMessage: 'The request holds text that cannot be stored (a NUL character or invalid Unicode).',
+    cause: error,
+  })
+}
+
 function codeForClientStatus(status: number): ErrorCode {
   if (status === 413) return 'PAYLOAD_TOO_LARGE'
+  if (status === 414) return 'URI_TOO_LONG'
+  if (status === 431) return 'HEADERS_TOO_LARGE'
   if (status === 415) return 'UNSUPPORTED_MEDIA_TYPE'
   return codeForStatus(status)
 }

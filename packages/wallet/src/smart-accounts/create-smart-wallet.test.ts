@@ -470,7 +470,9 @@ describe('createSmartWallet on the devnet', { timeout: 60_000 }, () => {
     const update = await wallet.send({
       chainId: base.chainId,
       accountType: 'MultiOwnerLightAccount',
-      calls: [buildUpdateOwnersCall({ account, added: [newcomer.address], removed: [coOwner] })],
+      calls: [
+        buildUpdateOwnersCall({ account, added: [newcomer.address], removed: [coOwner], threshold: 1 }),
+      ],
     })
     expect(update.success).toBe(true)
     expect(

@@ -97,6 +97,7 @@ export function createSmartWallet(options: SmartWalletOptions): SmartWallet {
           client,
           owner,
           owners: multiOwnerOwners,
+          threshold: options.threshold ?? 1,
           entryPoint: config.entryPoint,
           factory: config.multiOwnerAccountFactory,
         })

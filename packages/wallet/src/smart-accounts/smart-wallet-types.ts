@@ -89,6 +89,11 @@ export type SmartWalletOptions = {
    */
   owners?: readonly Address[]
   /**
+   * The multi-owner types' initial threshold k (default 1; the address depends on it). Above 1,
+   * `owner` must give the k owners' signatures itself (`toMultiOwnerOwnerAccount`).
+   */
+  threshold?: number
+  /**
    * Told each type's state on each chain as the wallet builds its accounts: CONNECTING, then
    * CONNECTED with the address, or ERROR when the chain could not be read (the next use tries
    * again). The app passes the smart-account store's `setAccountState`.

@@ -6,6 +6,7 @@ import {
   type Address,
   type Chain,
   type Client,
+  concatHex,
   decodeFunctionData,
   encodeFunctionData,
   type Hex,
@@ -60,6 +61,17 @@ export type ToQuickLinksMultiOwnerSmartAccountParameters = Omit<
    * and must be an owner when it does (one of these, or one added later).
    */
   owners: readonly Address[]
+  /**
+   * The initial threshold k (default 1; the address depends on it too). Every signature must hold
+   * k owners' signatures, concatenated by increasing signer address: with k above 1, `owner` is
+   * the multi-owner wallet key (`toMultiOwnerOwnerAccount`), whose signatures the quorum completes.
+   */
+  threshold?: number
+  /**
+   * How many owner signatures the account needs now (default `threshold`): after the owners
+   * changed it on chain, for the gas estimate's placeholder signature.
+   */
+  signerCount?: number
 }
 
 /**
@@ -90,26 +102,34 @@ export async function toQuickLinksSmartAccount(
 }
 
 /**
- * The same for QuickLinksMultiOwnerAccount: the address is `factory.getAddress(owners, salt)`,
- * `owner` (one of `owners`) signs. Later owner changes (`updateOwners`) keep the address.
+ * The same for QuickLinksMultiOwnerAccount (k-of-n owners): the address is
+ * `factory.getAddress(owners, threshold, salt)`, `owner` signs (its signature must already be the
+ * k owners' concatenated ones, as `toMultiOwnerOwnerAccount`'s are). Later owner changes
+ * (`updateOwners`) keep the address.
  */
 export async function toQuickLinksMultiOwnerSmartAccount(
   parameters: ToQuickLinksMultiOwnerSmartAccountParameters,
 ): Promise<QuickLinksSmartAccount> {
   const { client, factory, owners } = parameters
   const salt = parameters.salt ?? 0n
+  const threshold = BigInt(parameters.threshold ?? 1)
   const address = await readContract(client, {
     address: factory,
     abi: quickLinksMultiOwnerAccountFactoryAbi,
     functionName: 'getAddress',
-    args: [owners, salt],
+    args: [owners, threshold, salt],
   })
   const factoryData = encodeFunctionData({
     abi: quickLinksMultiOwnerAccountFactoryAbi,
     functionName: 'createAccount',
-    args: [owners, salt],
+    args: [owners, threshold, salt],
   })
-  return buildQuickLinksSmartAccount({ ...parameters, address, factoryData })
+  return buildQuickLinksSmartAccount({
+    ...parameters,
+    address,
+    factoryData,
+    signerCount: parameters.signerCount ?? Number(threshold),
+  })
 }
 
 /**
@@ -141,6 +161,8 @@ function buildQuickLinksSmartAccount(input: {
   factory: Address
   address: Address
   factoryData: Hex
+  /** How many 65-byte signatures the placeholder holds (default 1). */
+  signerCount?: number
 }): Promise<QuickLinksSmartAccount> {
   const { client, owner, address, factory, factoryData } = input
   const entryPoint: QuickLinksEntryPoint = { abi: entryPoint08Abi, address: input.entryPoint, version: '0.8' }
@@ -154,7 +176,9 @@ function buildQuickLinksSmartAccount(input: {
     extend: { owner },
     getAddress: async () => address,
     getFactoryArgs: async () => ({ factory, factoryData }),
-    getStubSignature: async () => stubSignature,
+    // One placeholder per required signer, so the estimate pays for every recovery the account makes.
+    getStubSignature: async () =>
+      concatHex(Array.from({ length: input.signerCount ?? 1 }, () => stubSignature)),
 
     async encodeCalls(calls) {
       const [only] = calls
@@ -209,21 +233,23 @@ function buildQuickLinksSmartAccount(input: {
 }
 
 /**
- * The call a QuickLinksMultiOwnerAccount makes to itself to add, then remove, owners (send it as
- * one of the account's user operations; the contract refuses any other caller, an owner added
- * twice, a removal of a non-owner, and leaving no owner). The address stays the same.
+ * The call a QuickLinksMultiOwnerAccount makes to itself to add, then remove, owners and set its
+ * threshold (send it as one of the account's user operations, signed by its current k owners; the
+ * contract refuses any other caller, an owner added twice, a removal of a non-owner, and a
+ * threshold outside 1 to the owner count). The address stays the same.
  */
 export function buildUpdateOwnersCall(input: {
   account: Address
   added: readonly Address[]
   removed: readonly Address[]
+  threshold: number
 }): { to: Address; data: Hex } {
   return {
     to: input.account,
     data: encodeFunctionData({
       abi: quickLinksMultiOwnerAccountAbi,
       functionName: 'updateOwners',
-      args: [input.added, input.removed],
+      args: [input.added, input.removed, BigInt(input.threshold)],
     }),
   }
 }

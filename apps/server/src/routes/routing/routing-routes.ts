@@ -13,6 +13,7 @@ import {
 } from '@quicklinks/core/api/routing'
 import { AppError } from '@quicklinks/core/app-error'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { getConfiguredRpcUrlOrThrow } from '../../services/chains/find-configured-rpc-url.ts'
 import { relayJsonRpc } from '../../services/chains/relay-json-rpc.ts'
 import { buildRoute } from '../../services/routing/build-route.ts'
 
@@ -126,13 +127,14 @@ export const routingRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = request.user
       if (user === null) throw new AppError('UNAUTHORIZED', { message: 'RPC relay asked without a session' })
       const chain = (await provider.chains()).find((each) => each.chainId === request.params.chainId)
-      const rpcUrl = app.config.rpcUrls[request.params.chainId] ?? chain?.rpcUrl ?? ''
-      if (chain === undefined || rpcUrl === '') {
+      if (chain === undefined) {
         throw new AppError('NOT_FOUND', {
           message: `RPC relay asked for chain ${request.params.chainId}, which the catalogue lacks`,
           userMessage: `Unknown chain ${request.params.chainId}.`,
         })
       }
+      // The configured node only: the catalogue's own rpcUrl is a third party's (SSRF, and a node that lies).
+      const rpcUrl = await getConfiguredRpcUrlOrThrow(app.config, chain.chainId)
       return relayJsonRpc({ rpcUrl, senderAddress: user.address, request: request.body })
     },
   )

@@ -21,6 +21,7 @@ import { createBundlerClient, createPaymasterClient, entryPoint08Address } from 
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts'
+import { insertSignerWallet } from '../../../test/insert-signer-wallet.ts'
 import {
   type SmartAccountTestChain,
   startSmartAccountTestChain,
@@ -34,8 +35,12 @@ const csrf = 'Wr_pgTqEdsYsZfUtASL3WjVWSx2LuyWGlKad1PfksSA'
 const funder = getDevnetAccount(0)
 const paymasterSignerKey = toHex(getDevnetAccount(12).getHdKey().privateKey ?? new Uint8Array())
 
-/** Gas of the hand-made operations below: (100k + 100k + 50k + the paymaster's 100k) × 1 gwei. */
-const handMadeCostWei = 350_000n * 1_000_000_000n
+/**
+ * Gas of the hand-made operations below: (100k + 60k + 50k + the paymaster's 100k) × 1 gwei, each
+ * within what the sponsor allows above the bundler's estimate (a 1-unit token transfer's call is
+ * estimated at about 40k).
+ */
+const handMadeCostWei = 310_000n * 1_000_000_000n
 
 const policies: SponsorPolicyConfig[] = [
   {
@@ -45,9 +50,24 @@ const policies: SponsorPolicyConfig[] = [
     contracts: [],
     devnetContracts: ['payRouter'],
     dailyGasCapWei: 10n ** 17n,
+    globalDailyGasCapWei: 10n ** 19n,
   },
-  { id: 'tiny', accounts: 'embedded', tokens: ['USDC'], contracts: [], dailyGasCapWei: 2n * handMadeCostWei },
-  { id: 'edge', accounts: 'embedded', tokens: ['USDC'], contracts: [], dailyGasCapWei: handMadeCostWei },
+  {
+    id: 'tiny',
+    accounts: 'embedded',
+    tokens: ['USDC'],
+    contracts: [],
+    dailyGasCapWei: 2n * handMadeCostWei,
+    globalDailyGasCapWei: 10n ** 19n,
+  },
+  {
+    id: 'edge',
+    accounts: 'embedded',
+    tokens: ['USDC'],
+    contracts: [],
+    dailyGasCapWei: handMadeCostWei,
+    globalDailyGasCapWei: 10n ** 19n,
+  },
   {
     id: 'elsewhere',
     chainIds: [10],
@@ -55,6 +75,7 @@ const policies: SponsorPolicyConfig[] = [
     tokens: ['USDC'],
     contracts: [],
     dailyGasCapWei: 10n ** 17n,
+    globalDailyGasCapWei: 10n ** 19n,
   },
 ]
 
@@ -110,8 +131,10 @@ describe('POST /api/bundler/{chainId} and POST /api/paymaster/{chainId}', () => 
     await chain?.stop()
   })
 
+  /** A user signed in as a fresh embedded wallet (a signer wallet whose key the test holds). */
   async function signIn(): Promise<Caller & { owner: ReturnType<typeof privateKeyToAccount> }> {
     const owner = privateKeyToAccount(generatePrivateKey())
+    await insertSignerWallet(testApp.database.db, owner.address)
     const user = await getOrCreateUser(testApp.database.db, { address: owner.address.toLowerCase() })
     const { token } = await createSession(testApp.database.db, { userId: user.id })
     return {
@@ -164,7 +187,7 @@ describe('POST /api/bundler/{chainId} and POST /api/paymaster/{chainId}', () => 
       nonce: '0x0',
       ...(input.factory ? { factory: input.factory, factoryData: input.factoryData } : {}),
       callData: input.callData,
-      callGasLimit: numberToHex(100_000),
+      callGasLimit: numberToHex(60_000),
       verificationGasLimit: numberToHex(100_000),
       preVerificationGas: numberToHex(50_000),
       maxFeePerGas: numberToHex(1_000_000_000),
@@ -172,10 +195,22 @@ describe('POST /api/bundler/{chainId} and POST /api/paymaster/{chainId}', () => 
     }
   }
 
-  /** The user's own undeployed QuickLinksAccount sending 1 unit of `token` to `to`. */
+  /** Gives `to` 1 unit of USDC, so an operation transferring it can be estimated (the sponsor asks the bundler). */
+  async function fundUsdc(to: Address): Promise<void> {
+    const hash = await createWalletClient({
+      account: funder,
+      chain: chain.client.chain,
+      transport: http(chain.rpcUrl),
+    }).writeContract({ address: usdc, abi: testTokenAbi, functionName: 'transfer', args: [to, 1n] })
+    await chain.client.waitForTransactionReceipt({ hash })
+  }
+
+  /** The user's own undeployed QuickLinksAccount sending 1 unit of `token` to `to` (holding 1 USDC). */
   async function ownOperation(owner: Address, token: Address, to: Address) {
+    const sender = await smartAccountOf(owner)
+    await fundUsdc(sender)
     return handMadeOperation({
-      sender: await smartAccountOf(owner),
+      sender,
       callData: transfer(token, to),
       factory: chain.deployment.contracts.accountFactory,
       factoryData: encodeFunctionData({
@@ -336,8 +371,10 @@ describe('POST /api/bundler/{chainId} and POST /api/paymaster/{chainId}', () => 
       address: chain.deployment.contracts.multiOwnerAccountFactory,
       abi: quickLinksMultiOwnerAccountFactoryAbi,
       functionName: 'getAddress',
-      args: [owners, 0n],
+      args: [owners, 1n, 0n],
     })
+    await fundUsdc(sender)
+    await fundUsdc(outsider.address)
     const operation = handMadeOperation({
       sender,
       callData: transfer(usdc, outsider.address),
@@ -345,7 +382,7 @@ describe('POST /api/bundler/{chainId} and POST /api/paymaster/{chainId}', () => 
       factoryData: encodeFunctionData({
         abi: quickLinksMultiOwnerAccountFactoryAbi,
         functionName: 'createAccount',
-        args: [owners, 0n],
+        args: [owners, 1n, 0n],
       }),
     })
     for (const owner of [first, second]) {
@@ -383,6 +420,8 @@ describe('POST /api/bundler/{chainId} and POST /api/paymaster/{chainId}', () => 
 
   it('sponsors a user who signed in as their smart account itself (SIWE by ERC-1271 or ERC-6492)', async () => {
     const owner = privateKeyToAccount(generatePrivateKey())
+    // The account's owner is an embedded wallet: what makes it sponsored under `accounts: "embedded"`.
+    await insertSignerWallet(testApp.database.db, owner.address)
     const account = await smartAccountOf(owner.address)
     const user = await getOrCreateUser(testApp.database.db, { address: account.toLowerCase() })
     const { token } = await createSession(testApp.database.db, { userId: user.id })

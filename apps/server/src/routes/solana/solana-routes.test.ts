@@ -46,6 +46,7 @@ import {
 import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts'
+import { createEmbeddedWalletUser } from '../../../test/create-embedded-wallet-user.ts'
 import { solanaFeeGrants } from '../../db/schema.ts'
 import { createSession } from '../../services/sessions/create-session.ts'
 import type { DevnetSolana } from '../../services/solana/devnet-solana.ts'
@@ -61,10 +62,23 @@ const policies: SolanaSponsorPolicyConfig[] = [
     programs: [systemProgram, TOKEN_PROGRAM_ADDRESS, computeBudgetProgram],
     maxFeeLamports: 50_000n,
     dailyFeeCapLamports: 1_000_000n,
+    globalDailyFeeCapLamports: 1_000_000_000n,
   },
-  { id: 'sol-only', programs: [systemProgram], maxFeeLamports: 50_000n, dailyFeeCapLamports: 1_000_000n },
-  // Room for exactly one transaction with two signatures a day.
-  { id: 'edge', programs: [systemProgram], maxFeeLamports: 50_000n, dailyFeeCapLamports: 10_000n },
+  {
+    id: 'sol-only',
+    programs: [systemProgram],
+    maxFeeLamports: 50_000n,
+    dailyFeeCapLamports: 1_000_000n,
+    globalDailyFeeCapLamports: 1_000_000_000n,
+  },
+  // Room for exactly one transaction with two signatures a user a day.
+  {
+    id: 'edge',
+    programs: [systemProgram],
+    maxFeeLamports: 50_000n,
+    dailyFeeCapLamports: 10_000n,
+    globalDailyFeeCapLamports: 1_000_000_000n,
+  },
 ]
 
 type RpcAnswer = {
@@ -76,6 +90,8 @@ type RpcAnswer = {
 
 type Caller = {
   userId: string
+  /** The user's own Solana account (the signer wallet's, here a key pair the test holds). */
+  solana: KeyPairSigner
   /** One JSON-RPC request through the real HTTP server, with the session cookie and CSRF header. */
   call(
     method: string,
@@ -116,9 +132,8 @@ describe('POST /api/solana', () => {
   })
 
   async function signIn(): Promise<Caller> {
-    const user = await getOrCreateUser(testApp.database.db, {
-      address: `0x${crypto.getRandomValues(new Uint8Array(20)).reduce((text, byte) => text + byte.toString(16).padStart(2, '0'), '')}`,
-    })
+    const solana = await generateKeyPairSigner()
+    const user = await createEmbeddedWalletUser(testApp.database.db, solana.address)
     const { token } = await createSession(testApp.database.db, { userId: user.id })
     let nextId = 1
     const post = async (payload: unknown, options: { signedIn?: boolean; withCsrf?: boolean } = {}) => {
@@ -140,6 +155,7 @@ describe('POST /api/solana', () => {
       (await post(payload)).body as TResponse
     return {
       userId: user.id,
+      solana,
       call: (method, params, options) => post({ jsonrpc: '2.0', id: nextId++, method, params }, options),
       rpc: createSolanaRpcFromTransport(transport),
     }
@@ -238,7 +254,8 @@ describe('POST /api/solana', () => {
 
   it('a user with 0 SOL sends a sponsored SPL token transfer: it executes and the sponsor pays exactly the fee', async () => {
     const caller = await signIn()
-    const [user, friend] = await Promise.all([generateKeyPairSigner(), generateKeyPairSigner()])
+    const user = caller.solana
+    const friend = await generateKeyPairSigner()
     const tokens = await setUpTokens(user.address, friend.address, 100_000_000n)
     const message = await buildMessage(caller, 0, sponsor, [
       getTransferInstruction({
@@ -274,7 +291,8 @@ describe('POST /api/solana', () => {
   for (const version of ['legacy', 0] as const) {
     it(`a SOL transfer (${version}) from a user funded only with the amount: the user's lamports change only by it`, async () => {
       const caller = await signIn()
-      const [user, friend] = await Promise.all([generateKeyPairSigner(), generateKeyPairSigner()])
+      const user = caller.solana
+      const friend = await generateKeyPairSigner()
       const amount = 2_000_000n
       const airdrop = await caller.call('requestAirdrop', [user.address, Number(amount)])
       expect(airdrop.body.error).toBeUndefined()
@@ -297,7 +315,8 @@ describe('POST /api/solana', () => {
 
     it(`rewrites a ${version} transaction the user paid for himself: the sponsor becomes the fee payer, the user signs again`, async () => {
       const caller = await signIn()
-      const [user, friend] = await Promise.all([generateKeyPairSigner(), generateKeyPairSigner()])
+      const user = caller.solana
+      const friend = await generateKeyPairSigner()
       const amount = 1_000_000n
       devnet.svm.airdrop(user.address, lamports(amount))
       const message = await buildMessage(caller, version, user, [
@@ -324,7 +343,8 @@ describe('POST /api/solana', () => {
 
   it('takes the object alone as params and the alchemy_requestFeePayer alias, and counts a priority fee', async () => {
     const caller = await signIn()
-    const [user, friend] = await Promise.all([generateKeyPairSigner(), generateKeyPairSigner()])
+    const user = caller.solana
+    const friend = await generateKeyPairSigner()
     devnet.svm.airdrop(user.address, lamports(1_000_000n))
     const message = await buildMessage(caller, 0, sponsor, [
       getSetComputeUnitLimitInstruction({ units: 10_000 }),
@@ -359,7 +379,8 @@ describe('POST /api/solana', () => {
 
   it('refuses a program the policy does not list', async () => {
     const caller = await signIn()
-    const [user, friend] = await Promise.all([generateKeyPairSigner(), generateKeyPairSigner()])
+    const user = caller.solana
+    const friend = await generateKeyPairSigner()
     const tokens = await setUpTokens(user.address, friend.address, 10n)
     const message = await buildMessage(caller, 0, sponsor, [
       getTransferInstruction({ source: tokens.from, destination: tokens.to, authority: user, amount: 1n }),
@@ -378,7 +399,8 @@ describe('POST /api/solana', () => {
 
   it("refuses a transfer out of the sponsor's account, and any instruction naming it", async () => {
     const caller = await signIn()
-    const [user, thief] = await Promise.all([generateKeyPairSigner(), generateKeyPairSigner()])
+    const user = caller.solana
+    const thief = await generateKeyPairSigner()
     const drain = await buildMessage(caller, 0, sponsor, [
       getTransferSolInstruction({
         source: createNoopSigner(sponsor),
@@ -408,7 +430,8 @@ describe('POST /api/solana', () => {
 
   it('refuses a fee over the policy cap, naming the fee', async () => {
     const caller = await signIn()
-    const [user, friend] = await Promise.all([generateKeyPairSigner(), generateKeyPairSigner()])
+    const user = caller.solana
+    const friend = await generateKeyPairSigner()
     const message = await buildMessage(caller, 0, sponsor, [
       getSetComputeUnitPriceInstruction({ microLamports: 1_000_000n }),
       getTransferSolInstruction({ source: user, destination: friend.address, amount: 1n }),
@@ -425,10 +448,10 @@ describe('POST /api/solana', () => {
   it('refuses past the daily cap: of two racing requests at the edge exactly one passes', async () => {
     const caller = await signIn()
     // Each costs 10,000 lamports (the sponsor's and the user's signatures): the edge policy's whole day.
-    const transfer = async () => {
-      const [user, friend] = await Promise.all([generateKeyPairSigner(), generateKeyPairSigner()])
-      const message = await buildMessage(caller, 0, sponsor, [
-        getTransferSolInstruction({ source: user, destination: friend.address, amount: 1n }),
+    const transfer = async (from: Caller = caller) => {
+      const friend = await generateKeyPairSigner()
+      const message = await buildMessage(from, 0, sponsor, [
+        getTransferSolInstruction({ source: from.solana, destination: friend.address, amount: 1n }),
       ])
       return partiallySignTransactionMessageWithSigners(message)
     }
@@ -440,7 +463,12 @@ describe('POST /api/solana', () => {
     const spent = {
       code: -32001,
       message: `Policy edge's daily fee cap of 10000 lamports for this user is spent until ${midnight.toISOString()}`,
-      data: { reason: 'POLICY_SPENT', resetsAt: midnight.toISOString(), dailyFeeCapLamports: '10000' },
+      data: {
+        reason: 'POLICY_SPENT',
+        scope: 'user',
+        resetsAt: midnight.toISOString(),
+        dailyFeeCapLamports: '10000',
+      },
     }
     expect(racing.find((answer) => answer.error !== undefined)?.error).toEqual(spent)
     expect((await refusalOrResult(caller, third as Transaction, 'edge')).error).toEqual(spent)
@@ -451,7 +479,7 @@ describe('POST /api/solana', () => {
     expect(row).toMatchObject({ grantedLamports: '10000', grants: 1 })
     // Another user's day is his own.
     const other = await signIn()
-    expect((await refusalOrResult(other, third as Transaction, 'edge')).error).toBeUndefined()
+    expect((await refusalOrResult(other, await transfer(other), 'edge')).error).toBeUndefined()
   })
 
   async function refusalOrResult(caller: Caller, transaction: Transaction, policyId: string) {
@@ -463,11 +491,8 @@ describe('POST /api/solana', () => {
 
   it('refuses an unknown policy, lookup tables, and answers -32602 to what is not a transaction', async () => {
     const caller = await signIn()
-    const [user, friend, table] = await Promise.all([
-      generateKeyPairSigner(),
-      generateKeyPairSigner(),
-      generateKeyPairSigner(),
-    ])
+    const user = caller.solana
+    const [friend, table] = await Promise.all([generateKeyPairSigner(), generateKeyPairSigner()])
     const message = await buildMessage(caller, 0, sponsor, [
       getTransferSolInstruction({ source: user, destination: friend.address, amount: 1n }),
     ])
@@ -523,7 +548,8 @@ describe('POST /api/solana', () => {
 
   it('a transaction tampered with after sponsorship (amount changed, re-signed by the user) fails signature verification', async () => {
     const caller = await signIn()
-    const [user, friend] = await Promise.all([generateKeyPairSigner(), generateKeyPairSigner()])
+    const user = caller.solana
+    const friend = await generateKeyPairSigner()
     devnet.svm.airdrop(user.address, lamports(5_000_000n))
     const build = (amount: bigint) =>
       buildMessage(caller, 0, sponsor, [
@@ -547,7 +573,8 @@ describe('POST /api/solana', () => {
 
   it('answers a failing transaction as a node does in preflight (-32002 with logs), charging nobody', async () => {
     const caller = await signIn()
-    const [user, friend] = await Promise.all([generateKeyPairSigner(), generateKeyPairSigner()])
+    const user = caller.solana
+    const friend = await generateKeyPairSigner()
     devnet.svm.airdrop(user.address, lamports(1_000_000n))
     // More than the user has.
     const message = await buildMessage(caller, 0, sponsor, [

@@ -64,7 +64,7 @@ export const solanaRoutes: FastifyPluginAsyncZod = async (app) => {
           }
           const result = await sponsorSolanaTransaction({
             db: app.db,
-            userId: request.signedInUser.id,
+            user: request.signedInUser,
             policies: app.config.solanaSponsorPolicies ?? [],
             sponsor,
             params,

@@ -1,8 +1,7 @@
 import { multicall3Abi } from '@quicklinks/contracts/generated/multicall3'
 import type { BalanceEntry } from '@quicklinks/core/api/balances'
-import type { ServerConfig } from '@quicklinks/runtime/env'
 import { type ContractFunctionParameters, createPublicClient, erc20Abi, getAddress, http } from 'viem'
-import { getChainRpcUrl } from '../chains/get-chain-rpc-url.ts'
+import { type ConfiguredRpcConfig, getConfiguredRpcUrlOrThrow } from '../chains/find-configured-rpc-url.ts'
 import {
   isNativeTokenAddress,
   nativeTokenAddress,
@@ -17,7 +16,7 @@ export const multicall3Address = '0xcA11bde05977b3631167028862bE2a173976CA11'
 const balanceReadTimeoutMs = 5000
 
 export type ReadWalletBalancesInput = {
-  config: Pick<ServerConfig, 'rpcUrls'>
+  config: ConfiguredRpcConfig
   chain: RoutingChain
   /** The provider's tokens; those of other chains are ignored. */
   tokens: readonly RoutingToken[]
@@ -30,6 +29,9 @@ export type ReadWalletBalancesInput = {
  * keyed by lowercase address (the largest balance wins), sorted by balance highest first, and the
  * native entry is always there. When the call fails, or the native read does, the answer is the
  * native entry alone with balance '0'; a single token whose balanceOf fails is left out.
+ *
+ * The chain is read through its configured RPC only (RPC_URL_<chainId> or the devnet's), never the
+ * catalogue chain's `rpcUrl`; rejects with AppError SERVICE_UNAVAILABLE when it has none.
  */
 export async function readWalletBalances(input: ReadWalletBalancesInput): Promise<BalanceEntry[]> {
   const { chain, owner } = input
@@ -56,9 +58,9 @@ export async function readWalletBalances(input: ReadWalletBalancesInput): Promis
       token.symbol !== '',
   )
 
+  const rpcUrl = await getConfiguredRpcUrlOrThrow(input.config, chain.chainId)
   let results: readonly { status: 'success' | 'failure'; result?: unknown }[]
   try {
-    const rpcUrl = getChainRpcUrl(input.config, chain.chainId, [chain])
     const client = createPublicClient({
       transport: http(rpcUrl, { retryCount: 0, timeout: balanceReadTimeoutMs }),
     })

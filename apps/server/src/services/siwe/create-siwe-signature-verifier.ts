@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs'
-import { getDevnetDeploymentOrThrow } from '@quicklinks/runtime/devnet/get-devnet-deployment-or-throw'
 import type { ServerConfig } from '@quicklinks/runtime/env'
+import { findConfiguredRpcUrl } from '../chains/find-configured-rpc-url.ts'
 import { getLocalPublicClient } from '../chains/get-local-public-client.ts'
 import { type SiweSignatureVerifier, verifyEoaSignature } from './verify-eoa-signature.ts'
 
@@ -17,7 +16,7 @@ export function createSiweSignatureVerifier(
 ): SiweSignatureVerifier {
   return async (input) => {
     if (await verifyEoaSignature(input)) return true
-    const rpcUrl = await findChainRpcUrl(config, input.chainId)
+    const rpcUrl = await findConfiguredRpcUrl(config, input.chainId)
     if (rpcUrl === undefined) return false
     try {
       return await getLocalPublicClient(rpcUrl).verifyMessage({
@@ -29,15 +28,4 @@ export function createSiweSignatureVerifier(
       return false
     }
   }
-}
-
-async function findChainRpcUrl(
-  config: Pick<ServerConfig, 'rpcUrls' | 'devnetDeploymentFile'>,
-  chainId: number,
-): Promise<string | undefined> {
-  const configured = config.rpcUrls[chainId]
-  if (configured !== undefined) return configured
-  if (!existsSync(config.devnetDeploymentFile)) return undefined
-  const deployment = await getDevnetDeploymentOrThrow(config.devnetDeploymentFile).catch(() => undefined)
-  return deployment?.chains.find((chain) => chain.chainId === chainId)?.rpcUrl
 }

@@ -111,6 +111,7 @@ async function isUndeployedMultiOwnerAccountOf(
   userAddress: Address,
 ): Promise<boolean> {
   let owners: readonly Address[]
+  let threshold: bigint
   let salt: bigint
   try {
     const decoded = decodeFunctionData({
@@ -118,7 +119,7 @@ async function isUndeployedMultiOwnerAccountOf(
       data: (operation.factoryData ?? '0x') as Hex,
     })
     if (decoded.functionName !== 'createAccount') return false
-    ;[owners, salt] = decoded.args
+    ;[owners, threshold, salt] = decoded.args
   } catch {
     return false
   }
@@ -127,7 +128,7 @@ async function isUndeployedMultiOwnerAccountOf(
     address: chain.multiOwnerAccountFactory,
     abi: quickLinksMultiOwnerAccountFactoryAbi,
     functionName: 'getAddress',
-    args: [owners, salt],
+    args: [owners, threshold, salt],
   })
   return isAddressEqual(predicted, operation.sender)
 }

@@ -32,6 +32,8 @@ export const rpcUserOperationSchema = z.object({
   preVerificationGas: quantitySchema.default(0n),
   maxFeePerGas: quantitySchema.default(0n),
   maxPriorityFeePerGas: quantitySchema.default(0n),
+  /** The client's stub signature in ERC-7677 requests (what the sponsor estimates the gas with). */
+  signature: hexSchema.optional().nullable(),
   eip7702Auth: z
     .object({
       address: addressSchema,

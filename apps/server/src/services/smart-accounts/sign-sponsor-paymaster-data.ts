@@ -20,10 +20,15 @@ export type SponsorPaymasterInput = {
   operation: RpcUserOperation
   paymasterVerificationGasLimit: bigint
   paymasterPostOpGasLimit: bigint
+  /**
+   * The sender's EIP-7702 delegate when the operation runs (Simple7702Account for an EOA;
+   * zeroAddress for a smart account): SponsorPaymaster reads it from the sender's code.
+   */
+  delegate: Address
 } & SponsorWindow
 
 /**
- * SponsorPaymaster's `getHash(userOp, validUntil, validAfter)`, computed off chain over the
+ * SponsorPaymaster's `getHash(userOp, delegate, validUntil, validAfter)`, computed off chain over the
  * operation packed as the bundler packs it (viem's toPackedUserOperation, which Alto uses too).
  * Pure.
  */
@@ -47,6 +52,7 @@ export function getSponsorPaymasterHash(input: SponsorPaymasterInput): Hex {
         { type: 'uint256' },
         { type: 'uint256' },
         { type: 'bytes32' },
+        { type: 'address' },
         { type: 'uint256' },
         { type: 'address' },
         { type: 'uint48' },
@@ -62,6 +68,7 @@ export function getSponsorPaymasterHash(input: SponsorPaymasterInput): Hex {
         hexToBigInt(sliceHex(packed.paymasterAndData, 20, 52)),
         packed.preVerificationGas,
         packed.gasFees,
+        input.delegate,
         BigInt(input.chainId),
         input.paymaster,
         input.validUntil,

@@ -15,10 +15,15 @@ import {
   type LocalAccount,
   numberToHex,
   type PublicClient,
-  sliceHex,
 } from 'viem'
+import { assertSponsoredSender } from './assert-sponsored-sender.ts'
+import {
+  assertFeesBounded,
+  assertGasBounded,
+  estimateSponsoredGas,
+  readSponsoredFeeCeiling,
+} from './bound-sponsored-gas.ts'
 import { type AccountCall, decodeAccountCalls } from './decode-account-calls.ts'
-import { findOwnAccountKind } from './find-own-account-kind.ts'
 import { getGrantedSponsoredGas, grantSponsoredGas } from './grant-sponsored-gas.ts'
 import { JsonRpcError, jsonRpcErrorCodes } from './json-rpc-error.ts'
 import type { SmartAccountChain } from './list-smart-account-chains.ts'
@@ -56,7 +61,7 @@ export type PaymasterAnswer = {
 export type SponsorUserOperationInput = {
   db: Database
   chain: SmartAccountChain
-  /** The chain's public client (ownership checks, EIP-7702 delegation). */
+  /** The chain's public client (ownership checks, EIP-7702 delegation, current fees). */
   client: PublicClient
   /** The signed-in user. */
   user: { id: string; address: Address }
@@ -72,14 +77,16 @@ export type SponsorUserOperationInput = {
 
 /**
  * The sponsor service (ERC-7677) for one request: pm_getPaymasterStubData answers stub data after
- * checking the policy (no gas is granted yet); pm_getPaymasterData checks the policy, grants the
- * operation's maximum gas cost against the user's daily cap, and signs SponsorPaymaster data for
- * exactly this operation. The policy (context.policyId) must exist and cover the chain; the sender
- * must be one of the user's own accounts; every call of the operation must be an ERC-20 transfer or
- * approve of a policy token or a call to a policy contract. Rejects with JsonRpcError: -32601 for
- * another method, -32602 for malformed params, -32001 with data.reason UNKNOWN_POLICY, NOT_SPONSORED
- * or POLICY_SPENT (with policyId and resetsAt) for a refusal; rejects otherwise when the chain or
- * the database fails.
+ * checking the policy (no gas is granted yet); pm_getPaymasterData checks the policy, bounds the
+ * operation's fees by the chain's current fees and its gas limits by the bundler's estimate, grants
+ * the operation's maximum gas cost against the user's and the policy's daily caps, and signs
+ * SponsorPaymaster data for exactly this operation and its sender's EIP-7702 delegate. The policy
+ * (context.policyId) must exist and cover the chain; the sender must be one of the user's own
+ * accounts and be, or be owned by, an embedded wallet (`assertSponsoredSender`); every call of the
+ * operation must be an ERC-20 transfer or approve of a policy token or a call to a policy contract.
+ * Rejects with JsonRpcError: -32601 for another method, -32602 for malformed params, -32001 with
+ * data.reason UNKNOWN_POLICY, NOT_SPONSORED or POLICY_SPENT (with policyId and resetsAt) for a
+ * refusal; rejects otherwise when the chain, the bundler or the database fails.
  */
 export async function sponsorUserOperation(input: SponsorUserOperationInput): Promise<PaymasterAnswer> {
   const { chain, method } = input
@@ -105,7 +112,7 @@ export async function sponsorUserOperation(input: SponsorUserOperationInput): Pr
   if (input.signer === undefined) {
     throw refusal('NOT_SPONSORED', 'Gas sponsorship is not configured on this server.', { policyId })
   }
-  await assertOwnAccount(input, operation, policyId)
+  const { delegate } = await assertSponsoredSender({ ...input, operation, policyId })
   assertCallsCovered(operation, resolveSponsorPolicyTargets(policy, chain, input.catalogueTokens), policyId)
 
   const now = input.now ?? new Date()
@@ -120,16 +127,30 @@ export async function sponsorUserOperation(input: SponsorUserOperationInput): Pr
     paymasterVerificationGasLimit: numberToHex(sponsorVerificationGasLimit),
     paymasterPostOpGasLimit: numberToHex(sponsorPostOpGasLimit),
   }
+  const stubPaymasterData = concatHex([encodeSponsorWindow(window), stubSignature])
 
   if (method === 'pm_getPaymasterStubData') {
     // Nothing is granted for a stub, but a spent policy is said now, before the user signs anything.
-    if ((await getGrantedSponsoredGas(input.db, grantKey)) >= policy.dailyGasCapWei) throw spent()
-    return {
-      ...answer,
-      paymasterData: concatHex([encodeSponsorWindow(window), stubSignature]),
-      isFinal: false,
-    }
+    const granted = await getGrantedSponsoredGas(input.db, grantKey)
+    if (granted.userWei >= policy.dailyGasCapWei || granted.policyWei >= policy.globalDailyGasCapWei)
+      throw spent()
+    return { ...answer, paymasterData: stubPaymasterData, isFinal: false }
   }
+
+  // What the paymaster pays is gas × fee: both are bounded by the chain's own, read now.
+  assertFeesBounded(operation, await readSponsoredFeeCeiling(input.client), policyId)
+  const estimate = await estimateSponsoredGas({
+    chain,
+    operation,
+    paymaster: {
+      paymaster: chain.paymaster,
+      paymasterVerificationGasLimit: sponsorVerificationGasLimit,
+      paymasterPostOpGasLimit: sponsorPostOpGasLimit,
+      paymasterData: stubPaymasterData,
+    },
+    policyId,
+  })
+  assertGasBounded(operation, estimate, policyId)
 
   const gas =
     operation.verificationGasLimit +
@@ -138,14 +159,20 @@ export async function sponsorUserOperation(input: SponsorUserOperationInput): Pr
     sponsorVerificationGasLimit +
     sponsorPostOpGasLimit
   const costWei = gas * operation.maxFeePerGas
-  if (!(await grantSponsoredGas(input.db, { ...grantKey, costWei, capWei: policy.dailyGasCapWei })))
-    throw spent()
+  const outcome = await grantSponsoredGas(input.db, {
+    ...grantKey,
+    costWei,
+    capWei: policy.dailyGasCapWei,
+    globalCapWei: policy.globalDailyGasCapWei,
+  })
+  if (outcome !== 'granted') throw spent()
   const paymasterData = await signSponsorPaymasterData(input.signer, {
     chainId: chain.chainId,
     paymaster: chain.paymaster,
     operation,
     paymasterVerificationGasLimit: sponsorVerificationGasLimit,
     paymasterPostOpGasLimit: sponsorPostOpGasLimit,
+    delegate,
     ...window,
   })
   return { ...answer, paymasterData }
@@ -186,45 +213,6 @@ function parseParams(
     })
   }
   return { operation: parsed.data, policyId: policyContext.data.policyId }
-}
-
-async function assertOwnAccount(
-  input: SponsorUserOperationInput,
-  operation: RpcUserOperation,
-  policyId: string,
-): Promise<void> {
-  const notYours = () =>
-    refusal(
-      'NOT_SPONSORED',
-      `Only your own accounts' operations are sponsored; ${operation.sender} is not one of them.`,
-      {
-        policyId,
-      },
-    )
-  const kind = await findOwnAccountKind({
-    client: input.client,
-    chain: input.chain,
-    userAddress: input.user.address,
-    operation,
-  })
-  if (kind === undefined) throw notYours()
-  if (kind !== 'eip7702') return
-  // The EOA's calls mean what Simple7702Account makes of them only when it delegates there.
-  const delegate = operation.eip7702Auth?.address ?? (await readDelegate(input.client, operation.sender))
-  if (delegate === undefined || !isAddressEqual(delegate, input.chain.simple7702Account)) {
-    throw refusal(
-      'NOT_SPONSORED',
-      `Your address is sponsored only when it delegates to Simple7702Account (${input.chain.simple7702Account}).`,
-      { policyId },
-    )
-  }
-}
-
-/** The EIP-7702 delegate of an EOA (its code is 0xef0100 ‖ address), or undefined. */
-async function readDelegate(client: PublicClient, address: Address): Promise<Address | undefined> {
-  const code = await client.getCode({ address })
-  if (code === undefined || code.length !== 48 || !code.toLowerCase().startsWith('0xef0100')) return undefined
-  return getAddress(sliceHex(code, 3))
 }
 
 function assertCallsCovered(

@@ -5,6 +5,7 @@ import {
 } from '@quicklinks/core/api/solana'
 import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import type { SolanaSponsorPolicyConfig } from '@quicklinks/runtime/env'
+import { findAccountSolanaAddress } from '@quicklinks/signer/api/find-account-solana-address'
 import {
   compileTransaction,
   decompileTransactionMessage,
@@ -24,22 +25,27 @@ import { grantSolanaFees } from './grant-solana-fees.ts'
 /**
  * The fee-payer method (docs/api.md#solana): checks the user's transaction against the policy,
  * makes the sponsor its fee payer when the user named himself, counts the fee against the user's
- * daily cap and signs as fee payer. Resolves `{ serializedTransaction }`: the wire transaction in
+ * and the policy's daily caps and signs as fee payer. Only the user's own transactions are paid for:
+ * the signed-in user's Solana account (the signer wallet's m/44'/501'/0'/0', found by the user's EVM
+ * address) must be a required signer, and the only one beside the sponsor. Resolves `{ serializedTransaction }`: the wire transaction in
  * base64 with the sponsor's signature in the first slot and the other signers' slots as they came
  * (zeros when the sponsor had to become the fee payer, since the message changed).
  *
  * Rejects with JsonRpcError -32602 for params or a transaction it cannot read, and -32001 with
  * `data.reason` for each rule the transaction breaks: UNKNOWN_POLICY, LOOKUP_TABLES_UNSUPPORTED,
- * PROGRAM_NOT_ALLOWED, SPONSOR_ACCOUNT_USED, FEE_OVER_CAP, POLICY_SPENT (`data.resetsAt`). A
- * database failure rejects as it is.
+ * PROGRAM_NOT_ALLOWED, SPONSOR_ACCOUNT_USED, NOT_YOUR_ACCOUNT, FEE_OVER_CAP, POLICY_SPENT
+ * (`data.resetsAt`, `data.scope`). A database failure rejects as it is.
  */
 export async function sponsorSolanaTransaction(input: {
   db: Database
-  userId: string
+  /** The signed-in user: the id the caps count by, the EVM address their Solana account is found by. */
+  user: { id: string; address: string }
   policies: readonly SolanaSponsorPolicyConfig[]
   sponsor: KeyPairSigner
   params: unknown
   now?: Date
+  /** Where the user's Solana address comes from (default: the signer's record, `findAccountSolanaAddress`). */
+  findSolanaAddress?: (db: Database, evmAddress: string) => Promise<string | null>
 }): Promise<SolanaFeePayerResult> {
   const raw = Array.isArray(input.params) ? input.params[0] : input.params
   const parsed = solanaFeePayerParamsSchema.safeParse(raw)
@@ -92,6 +98,12 @@ export async function sponsorSolanaTransaction(input: {
     )
   }
 
+  const solanaAddress = await (input.findSolanaAddress ?? findAccountSolanaAddress)(
+    input.db,
+    input.user.address,
+  )
+  assertSignedByUserAlone(message, input.sponsor.address, solanaAddress)
+
   const { transaction, finalMessage } =
     sponsorIndex === 0
       ? { transaction: decoded.transaction, finalMessage: message }
@@ -106,20 +118,33 @@ export async function sponsorSolanaTransaction(input: {
     )
   }
   const now = input.now ?? new Date()
-  const granted = await grantSolanaFees(input.db, {
-    userId: input.userId,
+  const outcome = await grantSolanaFees(input.db, {
+    userId: input.user.id,
     policyId: policy.id,
     day: now.toISOString().slice(0, 10),
     feeLamports,
     capLamports: policy.dailyFeeCapLamports,
+    globalCapLamports: policy.globalDailyFeeCapLamports,
   })
-  if (!granted) {
-    const resetsAt = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1))
-    throw refusal(
-      'POLICY_SPENT',
-      `Policy ${policy.id}'s daily fee cap of ${policy.dailyFeeCapLamports} lamports for this user is spent until ${resetsAt.toISOString()}`,
-      { resetsAt: resetsAt.toISOString(), dailyFeeCapLamports: policy.dailyFeeCapLamports.toString() },
-    )
+  if (outcome !== 'granted') {
+    const resetsAt = new Date(
+      Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1),
+    ).toISOString()
+    throw outcome === 'user-cap'
+      ? refusal(
+          'POLICY_SPENT',
+          `Policy ${policy.id}'s daily fee cap of ${policy.dailyFeeCapLamports} lamports for this user is spent until ${resetsAt}`,
+          { scope: 'user', resetsAt, dailyFeeCapLamports: policy.dailyFeeCapLamports.toString() },
+        )
+      : refusal(
+          'POLICY_SPENT',
+          `Policy ${policy.id}'s daily fee budget of ${policy.globalDailyFeeCapLamports} lamports for all users is spent until ${resetsAt}`,
+          {
+            scope: 'all-users',
+            resetsAt,
+            globalDailyFeeCapLamports: policy.globalDailyFeeCapLamports.toString(),
+          },
+        )
   }
   const signed = await partiallySignTransaction([input.sponsor.keyPair], transaction)
   return { serializedTransaction: getBase64EncodedWireTransaction(signed) }
@@ -153,6 +178,42 @@ function withSponsorAsFeePayer(
     throw invalidParams('serializedTransaction: its message cannot be rebuilt with the sponsor as fee payer')
   }
   return { transaction, finalMessage }
+}
+
+/**
+ * Refuses (NOT_YOUR_ACCOUNT) a transaction that is not the user's own: the user has no Solana
+ * account in the signer, another account is a required signer beside the sponsor and the user (its
+ * owner, not the user, is who the transaction acts for: a third party's wallet, or a fresh key pair
+ * the sponsor cannot tell from one), or the user's account does not sign it at all.
+ */
+function assertSignedByUserAlone(
+  message: ReadableCompiledMessage,
+  sponsorAddress: string,
+  solanaAddress: string | null,
+): void {
+  if (solanaAddress === null) {
+    throw refusal(
+      'NOT_YOUR_ACCOUNT',
+      'Only transactions your own Solana account signs are sponsored, and this account has no embedded-wallet Solana account',
+      { solanaAddress: null },
+    )
+  }
+  const signers = message.staticAccounts.slice(0, message.header.numSignerAccounts)
+  const other = signers.find((signer) => signer !== sponsorAddress && signer !== solanaAddress)
+  if (other !== undefined) {
+    throw refusal(
+      'NOT_YOUR_ACCOUNT',
+      `Only transactions your own Solana account signs are sponsored; ${other} also signs this one`,
+      { solanaAddress, signer: other },
+    )
+  }
+  if (!signers.some((signer) => signer === solanaAddress)) {
+    throw refusal(
+      'NOT_YOUR_ACCOUNT',
+      `Only transactions your own Solana account (${solanaAddress}) signs are sponsored; it does not sign this one`,
+      { solanaAddress },
+    )
+  }
 }
 
 function invalidParams(message: string): JsonRpcError {

@@ -1,6 +1,7 @@
 import { p256 } from '@noble/curves/nist.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex } from '@noble/hashes/utils.js'
+import { findUnstorableText } from '@quicklinks/core/find-unstorable-text'
 import { decodeStampHeader } from './decode-stamp-header.ts'
 import { StampError } from './stamp-error.ts'
 
@@ -102,6 +103,12 @@ export async function verifyStamp<TKey extends StampKeyRecord>(
 
   const body = parseBody(request.body)
   if (body === undefined) return fail(new StampError('BODY_MALFORMED', 'body is not a UTF-8 JSON object'))
+  // The signed body is parsed here, not by the server's body parser: the input guard never saw
+  // what its escapes decode to (docs/api.md#unstorable-input).
+  const unstorable = findUnstorableText(body)
+  if (unstorable !== undefined) {
+    return fail(new StampError('BODY_MALFORMED', `body ${unstorable.path}: ${unstorable.reason}`))
+  }
 
   const now = dependencies.now()
   const rawTimestamp = body.timestampMs

@@ -2,6 +2,9 @@ import { AppError } from '@quicklinks/core/app-error'
 import { eq } from 'drizzle-orm'
 import { signerOtps } from '../../db/signer-schema.ts'
 import type { SignerContext } from '../../signer-context.ts'
+import { findAccountByContact } from '../accounts/find-account.ts'
+import { listTotpFactors } from '../mfa/totp-factors.ts'
+import { completeOAuthLinkForCode, findOAuthLinkForCode } from '../oauth-links/oauth-link-for-code.ts'
 import { consumeOtp } from '../otp/consume-otp.ts'
 import { finishContactSignIn, type MfaRequiredAnswer } from './finish-contact-sign-in.ts'
 import type { SignInAnswer } from './finish-sign-in.ts'
@@ -20,6 +23,9 @@ export type CompleteOtpAuthInput = {
  * `targetPublicKey`. `isNewUser` is true when this sign-in created the account. `orgId` is the
  * account's: the one `auth` answered, unless that id was taken.
  * With a confirmed second factor on the account it answers MFA_REQUIRED instead (finish-contact-sign-in.ts).
+ * An account-linking code (a social login whose e-mail has an account, docs/signer.md#oauth-callback)
+ * must come with the frame key of its provider flow, and links the identity the callback kept for it
+ * before the session is minted (after the second factor, for an account with one).
  *
  * Fails by rejecting with AppError OTP_INVALID / OTP_EXPIRED (401), UNAUTHORIZED when the code was
  * issued for another orgId, RATE_LIMITED (429) while the contact is locked after too many wrong
@@ -39,11 +45,19 @@ export async function completeOtpAuth(
       userMessage: 'This code was sent for another sign-in. Request a new code.',
     })
   }
+  const link = await findOAuthLinkForCode(context.db, {
+    otpId: input.otpId,
+    targetPublicKey: input.targetPublicKey,
+  })
   const otp = await consumeOtp(context, {
     otpId: input.otpId,
     purpose: 'auth',
     secret: { kind: 'code', code: input.otpCode },
   })
+  if (link !== undefined && (await listTotpFactors(context.db, link.userId)).length === 0) {
+    const account = await findAccountByContact(context.db, { channel: otp.channel, address: otp.contact })
+    await completeOAuthLinkForCode(context, { otpId: otp.id, userId: account?.userId })
+  }
   return finishContactSignIn(context, {
     otp,
     orgId: input.orgId,

@@ -1,16 +1,37 @@
-import { createRemoteJWKSet, errors, jwtVerify } from 'jose'
+import { createHash } from 'node:crypto'
+import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from 'jose'
 import { decodeJwt } from '../../crypto/jwt/decode-jwt.ts'
+import { getKeyNonce } from '../../crypto/keys/get-key-nonce.ts'
 import type { JwtProvider } from '../../signer-config.ts'
 import { JwtSignInError } from './jwt-sign-in-error.ts'
 
-/** Who a verified token names: its provider, and the issuer and subject that key the user. */
-export type VerifiedJwt = { providerId: string; issuer: string; subject: string }
+/**
+ * Who a verified token names: its provider, and the issuer and subject that key the user; and
+ * what spends it (`onceKey`, recorded until `onceUntilMs`: a token signs in once).
+ */
+export type VerifiedJwt = {
+  providerId: string
+  issuer: string
+  subject: string
+  onceKey: string
+  onceUntilMs: number
+}
 
-/** Checks a custom JWT (docs/signer.md#auth-jwt); see {@link createJwtVerifier}. */
-export type JwtVerifier = (input: { jwt: string; authProvider?: string }) => Promise<VerifiedJwt>
+/** Checks a custom JWT (docs/signer.md#auth-jwt) for one sign-in; see {@link createJwtVerifier}. */
+export type JwtVerifier = (input: {
+  jwt: string
+  authProvider?: string
+  targetPublicKey: string
+}) => Promise<VerifiedJwt>
 
-/** Issuer and signer clocks may disagree this much about `exp` and `nbf`. */
+/** Issuer and signer clocks may disagree this much about `exp`, `nbf` and `iat`. */
 export const jwtClockToleranceSeconds = 30
+
+/** With `requires: 'jti'`: the oldest `iat` accepted when the provider names no `maxAgeSeconds`. */
+export const defaultJwtMaxAgeSeconds = 300
+
+/** The longest `jti` kept. */
+const maxJtiLength = 255
 
 /** Signatures by public keys only: a JWKS never holds a shared secret, and `none` signs nothing. */
 const allowedAlgorithms = [
@@ -36,12 +57,17 @@ const maxSubjectLength = 255
  * key it does not hold), so one verifier lives as long as the routes. A token is read first (its
  * `iss` picks the provider; with `authProvider` it must be that provider's issuer), then verified
  * with `jose`: signature by a key of the provider's JWKS, `iss`, `aud`, `exp` and `nbf` at `now`
- * (± {@link jwtClockToleranceSeconds}), and a `sub`.
+ * (± {@link jwtClockToleranceSeconds}), and a `sub`. Then what binds it to one sign-in
+ * ({@link checkSingleUse}): by default a `nonce` equal to the hex SHA-256 of `targetPublicKey`;
+ * for a provider with `requires: 'jti'` a `jti` and an `iat` at most `maxAgeSeconds` old (a
+ * nonce, when present, must match there too). The answer names what the caller records to spend
+ * the token; this function records nothing.
  *
  * Fails by rejecting with a JwtSignInError (401, `details.reason`): JWT_MALFORMED ('Invalid token
  * specified: …'), JWT_PROVIDER_UNKNOWN, JWT_ISSUER_UNKNOWN, JWT_AUDIENCE_INVALID, JWT_EXPIRED,
- * JWT_NOT_YET_VALID, JWT_SIGNATURE_INVALID, JWT_CLAIMS_INVALID; or JWKS_UNAVAILABLE (502) when the
- * issuer's keys cannot be fetched.
+ * JWT_NOT_YET_VALID, JWT_SIGNATURE_INVALID, JWT_CLAIMS_INVALID, JWT_NONCE_MISSING,
+ * JWT_NONCE_MISMATCH, JWT_JTI_MISSING, JWT_TOO_OLD; or JWKS_UNAVAILABLE (502) when the issuer's
+ * keys cannot be fetched.
  */
 export function createJwtVerifier(providers: readonly JwtProvider[], now: () => number): JwtVerifier {
   const keySets = new Map(
@@ -50,7 +76,7 @@ export function createJwtVerifier(providers: readonly JwtProvider[], now: () => 
       createRemoteJWKSet(new URL(provider.jwksUrl), { timeoutDuration: 5000 }),
     ]),
   )
-  return async ({ jwt, authProvider }) => {
+  return async ({ jwt, authProvider, targetPublicKey }) => {
     let claims: Record<string, unknown>
     try {
       claims = decodeJwt(jwt).payload
@@ -79,6 +105,7 @@ export function createJwtVerifier(providers: readonly JwtProvider[], now: () => 
     }
     const keySet = keySets.get(provider.id)
     if (keySet === undefined) throw new Error(`No key set for JWT provider ${provider.id}`)
+    let verified: JWTPayload
     try {
       const { payload } = await jwtVerify(jwt, keySet, {
         issuer: provider.issuer,
@@ -88,17 +115,66 @@ export function createJwtVerifier(providers: readonly JwtProvider[], now: () => 
         clockTolerance: jwtClockToleranceSeconds,
         requiredClaims: ['exp', 'sub'],
       })
-      const subject = payload.sub
-      if (typeof subject !== 'string' || subject.length === 0 || subject.length > maxSubjectLength) {
-        throw new JwtSignInError('JWT_CLAIMS_INVALID', {
-          userMessage: `The token’s sub claim must be a string of 1 to ${maxSubjectLength} characters.`,
-        })
-      }
-      return { providerId: provider.id, issuer: provider.issuer, subject }
+      verified = payload
     } catch (error) {
       throw toJwtSignInError(error)
     }
+    const subject = verified.sub
+    if (typeof subject !== 'string' || subject.length === 0 || subject.length > maxSubjectLength) {
+      throw new JwtSignInError('JWT_CLAIMS_INVALID', {
+        userMessage: `The token’s sub claim must be a string of 1 to ${maxSubjectLength} characters.`,
+      })
+    }
+    const once = checkSingleUse({ jwt, payload: verified, provider, targetPublicKey, nowMs: now() })
+    return { providerId: provider.id, issuer: provider.issuer, subject, ...once }
   }
+}
+
+/**
+ * What makes a verified token good for one sign-in only, and the key that spends it. A nonce-bound
+ * token (the default, as Turnkey's `oauth_login` wants: `nonce` = hex SHA-256 of the lower-case
+ * `targetPublicKey`) cannot be put to another key; it is spent by its own hash until it expires.
+ * A `jti` token (`requires: 'jti'`) is spent by its `jti` until its `iat` is older than the
+ * provider's maximum age, after which it is refused anyway. Throws a JwtSignInError.
+ */
+function checkSingleUse(input: {
+  jwt: string
+  payload: JWTPayload
+  provider: JwtProvider
+  targetPublicKey: string
+  nowMs: number
+}): { onceKey: string; onceUntilMs: number } {
+  const { payload, provider } = input
+  const toleranceMs = jwtClockToleranceSeconds * 1000
+  const isJti = provider.requires === 'jti'
+  if (payload.nonce === undefined && !isJti) throw new JwtSignInError('JWT_NONCE_MISSING')
+  if (
+    payload.nonce !== undefined &&
+    (typeof payload.nonce !== 'string' || payload.nonce.toLowerCase() !== getKeyNonce(input.targetPublicKey))
+  ) {
+    throw new JwtSignInError('JWT_NONCE_MISMATCH')
+  }
+  if (!isJti) {
+    const hash = createHash('sha256').update(input.jwt, 'utf8').digest('hex')
+    // jwtVerify required `exp`.
+    return { onceKey: `jwt-token:${hash}`, onceUntilMs: (payload.exp ?? 0) * 1000 + toleranceMs }
+  }
+  const { jti, iat } = payload
+  if (typeof jti !== 'string' || jti.length === 0 || jti.length > maxJtiLength) {
+    throw new JwtSignInError('JWT_JTI_MISSING')
+  }
+  if (typeof iat !== 'number' || !Number.isFinite(iat)) {
+    throw new JwtSignInError('JWT_CLAIMS_INVALID', {
+      userMessage: 'The token has no iat claim (this provider’s tokens must say when they were issued).',
+    })
+  }
+  if (iat * 1000 > input.nowMs + toleranceMs) {
+    throw new JwtSignInError('JWT_CLAIMS_INVALID', { userMessage: 'The token’s iat claim is in the future.' })
+  }
+  const maxAgeMs = (provider.maxAgeSeconds ?? defaultJwtMaxAgeSeconds) * 1000
+  if (input.nowMs - iat * 1000 > maxAgeMs + toleranceMs) throw new JwtSignInError('JWT_TOO_OLD')
+  const jtiHash = createHash('sha256').update(jti, 'utf8').digest('hex')
+  return { onceKey: `jwt-jti:${provider.id}:${jtiHash}`, onceUntilMs: iat * 1000 + maxAgeMs + toleranceMs }
 }
 
 /** jose's refusals (and a JWKS that cannot be fetched) as the route's reasons; anything else as is. */

@@ -9,7 +9,7 @@ import { supersedeOlderOtps } from '../otp/supersede-older-otps.ts'
 
 /**
  * Sends a code (and the magic link, if any) by e-mail or SMS, then retires the contact's older
- * codes of the same purpose. When delivery fails the new code row is deleted, so an undelivered
+ * codes of the same purpose asked for by the same requester. When delivery fails the new code row is deleted, so an undelivered
  * code neither works nor counts against the send limits, and the older codes stay usable.
  *
  * Fails by rejecting with the delivery's error (e.g. UPSTREAM_FAILED, SERVICE_UNAVAILABLE).
@@ -39,6 +39,7 @@ export async function deliverCode(
   await supersedeOlderOtps(context.db, {
     contact,
     purpose: input.purpose,
+    requester: otp.requester.key,
     createdAt: otp.createdAt,
     nowMs: context.now(),
   })

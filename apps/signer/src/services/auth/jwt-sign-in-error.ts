@@ -23,6 +23,27 @@ export const jwtSignInErrorReasons = {
     userMessage: 'The token’s signature does not match any key its issuer publishes.',
   },
   JWT_CLAIMS_INVALID: { code: 'UNAUTHORIZED', userMessage: 'The token’s claims are not valid.' },
+  JWT_NONCE_MISSING: {
+    code: 'UNAUTHORIZED',
+    userMessage:
+      'The token has no nonce claim. Mint it with nonce = the hex SHA-256 of this sign-in’s targetPublicKey, so it works for this sign-in only.',
+  },
+  JWT_NONCE_MISMATCH: {
+    code: 'UNAUTHORIZED',
+    userMessage: 'The token was minted for another sign-in (its nonce is not that of this targetPublicKey).',
+  },
+  JWT_JTI_MISSING: {
+    code: 'UNAUTHORIZED',
+    userMessage: 'The token has no jti claim. This provider’s tokens are single use: each needs its own jti.',
+  },
+  JWT_TOO_OLD: {
+    code: 'UNAUTHORIZED',
+    userMessage: 'The token was issued too long ago (its iat). Get a new one from your sign-in provider.',
+  },
+  JWT_REPLAYED: {
+    code: 'UNAUTHORIZED',
+    userMessage: 'This token was already used to sign in. Get a new one from your sign-in provider.',
+  },
   JWKS_UNAVAILABLE: {
     code: 'UPSTREAM_FAILED',
     userMessage: 'The token’s issuer did not publish its keys. Try again shortly.',

@@ -5,7 +5,9 @@ import { deriveOrganizationId } from '../accounts/derive-organization-id.ts'
 import { findAccountByContact } from '../accounts/find-account.ts'
 import { type ReservedWallet, reserveWallet } from '../accounts/reserve-wallet.ts'
 import type { Contact } from '../contacts/contact-schemas.ts'
+import { moveOAuthLinkToCode } from '../oauth-links/oauth-link-for-code.ts'
 import { createOtp } from '../otp/create-otp.ts'
+import { type CodeRequestOrigin, resolveCodeRequester } from '../otp/resolve-code-requester.ts'
 import { buildMagicLink } from './build-magic-link.ts'
 import { deliverCode } from './deliver-code.ts'
 
@@ -21,6 +23,8 @@ export type StartContactAuthInput = {
    * used, and answer its ids and addresses (see reserveWallet). Made for every contact alike.
    */
   reservesWallet?: boolean
+  /** Who asks: a stranger counted per client, or the owner's browser (docs/decisions/0022). */
+  origin: CodeRequestOrigin
 }
 
 export type StartedContactAuth = { orgId: string; otpId: string; reservation?: ReservedWallet }
@@ -67,10 +71,24 @@ export async function startContactAuth(
     expirationSeconds: input.expirationSeconds ?? context.config.signerSessionSeconds,
     ...(input.targetPublicKey === undefined ? {} : { targetPublicKey: input.targetPublicKey }),
     withMagicLink: isMagicLink,
+    requester: resolveCodeRequester(keyring.signInMarkerSecret, {
+      origin: input.origin,
+      account: existing,
+      nowMs: context.now(),
+    }),
     caps: context.config.signerCodeSendCaps ?? defaultCodeSendCaps,
     otpHashSecret: keyring.otpHashSecret,
     nowMs: context.now(),
   })
+  // A resent account-linking code still links (docs/signer.md#account-linking).
+  if (input.targetPublicKey !== undefined) {
+    await moveOAuthLinkToCode(db, {
+      otpId: otp.otpId,
+      contact,
+      targetPublicKey: input.targetPublicKey,
+      nowMs: context.now(),
+    })
+  }
   // Before the code leaves: a delivered code always finds its reservation.
   const reservation = input.reservesWallet
     ? await reserveWallet(db, { masterKey: keyring.masterKey, otpId: otp.otpId })

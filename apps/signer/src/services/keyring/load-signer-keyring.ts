@@ -21,6 +21,8 @@ export type SignerKeyring = {
   otpHashSecret: Uint8Array
   /** HS256 key of verification tokens from verify-otp (derived). */
   verificationTokenSecret: Uint8Array
+  /** HMAC key of the recent-sign-in markers (derived; sign-in-marker.ts). */
+  signInMarkerSecret: Uint8Array
   /** P-256 scalar that signs export bundles; `createExportBundle` works on a copy. */
   exportSigningKey: Uint8Array
   /** Its uncompressed public key, lower-case hex: what the export frame pins. */
@@ -63,6 +65,7 @@ export async function loadSignerKeyring(input: {
     organizationIdSecret: deriveSignerSecret(master.key, 'organization-id/v1'),
     otpHashSecret: deriveSignerSecret(master.key, 'otp-hash/v1'),
     verificationTokenSecret: deriveSignerSecret(master.key, 'verification-token/v1'),
+    signInMarkerSecret: deriveSignerSecret(master.key, 'sign-in-marker/v1'),
     exportSigningKey,
     exportSignerPublicKey: bytesToHex(p256.getPublicKey(exportSigningKey, false)),
   }

@@ -1,5 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
+import type { MemberSignature } from './multi-owner-signatures.ts'
 
 /** How long a quorum activity collects approvals before it can no longer complete. */
 export const approvalLifetimeMs = 60 * 60_000
@@ -17,6 +18,8 @@ export type Consensus = {
   approvedBy: string[]
   /** The exact text each member signs with EIP-191 (`personal_sign`). */
   approvalMessage: string
+  /** A multi-owner-sign-raw-payload's member shares so far (the wallet key's is made at quorum). */
+  payloadSignatures?: MemberSignature[]
 }
 
 /** SHA-256 (hex) of a request's JSON with its keys sorted at every level. Pure. */

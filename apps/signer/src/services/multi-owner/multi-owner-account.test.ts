@@ -1,3 +1,5 @@
+// The signer's quorum against the real contract on anvil, in one file because its tests share one
+// organization, one chain and the user-operation helpers (hence over 300 lines).
 import { quickLinksMultiOwnerAccountAbi } from '@quicklinks/contracts/generated/quick-links-multi-owner-account'
 import { quickLinksMultiOwnerAccountFactoryAbi } from '@quicklinks/contracts/generated/quick-links-multi-owner-account-factory'
 import { entryPointV08Address } from '@quicklinks/core/api/smart-accounts'
@@ -133,18 +135,31 @@ describe('the multi-owner account on chain', () => {
     return response.json()
   }
 
-  async function approve(path: string, activity: Activity, member: PrivateKeyAccount): Promise<Activity> {
+  async function approve(
+    path: string,
+    activity: Activity,
+    member: PrivateKeyAccount,
+    payload?: Hex,
+  ): Promise<Activity> {
     const message = activity.result?.consensus?.approvalMessage
     if (message === undefined) throw new Error('the activity has no approval message')
     const signature = await member.signMessage({ message })
     const response = await testApp.post(path, {
-      approval: { activityId: activity.id, evmSignerAddress: member.address, signature },
+      approval: {
+        activityId: activity.id,
+        evmSignerAddress: member.address,
+        signature,
+        ...(payload === undefined ? {} : { payloadSignature: await member.sign({ hash: payload }) }),
+      },
     })
     expect(response.statusCode, response.body).toBe(200)
     return response.json().activity
   }
 
-  /** The organization's wallet key signs `hash` once the quorum of two (the session and `approver`) approved. */
+  /**
+   * The quorum of two (the session and `approver`) approves `hash`: the answer is the wallet key's
+   * and the approver's signatures in the account's format.
+   */
   async function signWithQuorum(hash: Hex, approver: PrivateKeyAccount): Promise<Hex> {
     const { activity } = await stamped(signerActivities.multiOwnerSignRawPayload, {
       signWith: wallet,
@@ -153,18 +168,17 @@ describe('the multi-owner account on chain', () => {
       hashFunction: 'HASH_FUNCTION_NO_OP',
     })
     expect(activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED')
-    const approved = await approve(signerActivities.multiOwnerSignRawPayload.path, activity, approver)
+    const approved = await approve(signerActivities.multiOwnerSignRawPayload.path, activity, approver, hash)
     expect(approved.status).toBe('ACTIVITY_STATUS_COMPLETED')
     return approved.result?.signature as Hex
   }
 
-  /** Sends one user operation of the account through handleOps; resolves once it succeeded. */
-  async function sendUserOperation(input: {
+  /** One user operation of the account (unsigned) and its hash. */
+  async function buildUserOperation(input: {
     sender: Address
     callData: Hex
     factory?: { address: Address; data: Hex }
-    approver: PrivateKeyAccount
-  }): Promise<void> {
+  }): Promise<{ userOperation: UserOperation<'0.8'>; hash: Hex }> {
     const nonce = await publicClient.readContract({
       address: entryPointV08Address,
       abi: entryPoint08Abi,
@@ -193,17 +207,24 @@ describe('the multi-owner account on chain', () => {
       entryPointVersion: '0.8',
       userOperation,
     })
-    const signature = await signWithQuorum(hash, input.approver)
-    const walletClient = createWalletClient({ chain: publicClient.chain, transport: http(anvil.rpcUrl) })
-    const transaction = await walletClient.writeContract({
+    return { userOperation, hash }
+  }
+
+  /**
+   * Submits a signed user operation through handleOps as a bundler would (simulated first, so a
+   * refusal throws the EntryPoint's reason); resolves once it ran and succeeded.
+   */
+  async function submit(userOperation: UserOperation<'0.8'>, signature: Hex): Promise<Hex | undefined> {
+    const { request } = await publicClient.simulateContract({
       account: submitter,
-      chain: publicClient.chain,
       address: entryPointV08Address,
       abi: entryPoint08Abi,
       functionName: 'handleOps',
       args: [[toPackedUserOperation({ ...userOperation, signature })], submitter],
       gas: 5_000_000n,
     })
+    const walletClient = createWalletClient({ chain: publicClient.chain, transport: http(anvil.rpcUrl) })
+    const transaction = await walletClient.writeContract(request)
     const receipt = await publicClient.waitForTransactionReceipt({ hash: transaction, pollingInterval: 20 })
     expect(receipt.status).toBe('success')
     const [event] = parseEventLogs({
@@ -211,8 +232,19 @@ describe('the multi-owner account on chain', () => {
       logs: receipt.logs,
       eventName: 'UserOperationEvent',
     })
-    expect(event?.args.userOpHash).toBe(hash)
     expect(event?.args.success).toBe(true)
+    return event?.args.userOpHash
+  }
+
+  /** Builds, has the quorum (the session and `approver`) sign, and runs one user operation. */
+  async function sendUserOperation(input: {
+    sender: Address
+    callData: Hex
+    factory?: { address: Address; data: Hex }
+    approver: PrivateKeyAccount
+  }): Promise<void> {
+    const { userOperation, hash } = await buildUserOperation(input)
+    expect(await submit(userOperation, await signWithQuorum(hash, input.approver))).toBe(hash)
   }
 
   async function readOwners(account: Address): Promise<readonly Address[]> {
@@ -224,18 +256,19 @@ describe('the multi-owner account on chain', () => {
   }
 
   it('computes the factory’s counterfactual address without a chain', async () => {
-    for (const [owners, salt] of [
-      [[member1.address], 0n],
-      [[member1.address, member2.address], 0n],
-      [[member2.address, member1.address], 7n],
+    for (const [owners, threshold, salt] of [
+      [[member1.address], 1n, 0n],
+      [[member1.address, member2.address], 1n, 0n],
+      [[member1.address, member2.address], 2n, 0n],
+      [[member2.address, member1.address], 2n, 7n],
     ] as const) {
       const onChain = await publicClient.readContract({
         address: multiOwnerAccountFactoryAddress,
         abi: quickLinksMultiOwnerAccountFactoryAbi,
         functionName: 'getAddress',
-        args: [owners, salt],
+        args: [owners, threshold, salt],
       })
-      expect(getMultiOwnerAccountAddress(owners, salt)).toBe(onChain)
+      expect(getMultiOwnerAccountAddress(owners, Number(threshold), salt)).toBe(onChain)
     }
   })
 
@@ -246,7 +279,7 @@ describe('the multi-owner account on chain', () => {
     })
     const account = created.result.accountAddress as Address
     const initialOwners = [wallet, member1.address]
-    expect(account).toBe(getMultiOwnerAccountAddress(initialOwners))
+    expect(account).toBe(getMultiOwnerAccountAddress(initialOwners, 2))
     await createTestClient({
       chain: publicClient.chain,
       transport: http(anvil.rpcUrl),
@@ -273,7 +306,7 @@ describe('the multi-owner account on chain', () => {
         data: encodeFunctionData({
           abi: quickLinksMultiOwnerAccountFactoryAbi,
           functionName: 'createAccount',
-          args: [initialOwners, 0n],
+          args: [initialOwners, 2n, 0n],
         }),
       },
     })
@@ -306,5 +339,50 @@ describe('the multi-owner account on chain', () => {
         }),
       ).toBe(address !== member1.address)
     }
+  })
+
+  it('lets no single owner move the funds, neither by execute nor by a user operation it signs alone; the quorum does', async () => {
+    // The organization of the previous test: the wallet and member2, a quorum of two, deployed.
+    const account = getMultiOwnerAccountAddress([wallet, member1.address], 2)
+    expect(await readOwners(account)).toEqual([wallet, member2.address])
+    const thief = privateKeyToAccount(generatePrivateKey()).address
+    const testClient = createTestClient({
+      chain: publicClient.chain,
+      transport: http(anvil.rpcUrl),
+      mode: 'anvil',
+    })
+    await testClient.setBalance({ address: account, value: parseEther('1') })
+    await testClient.setBalance({ address: member2.address, value: parseEther('1') })
+    const steal = encodeFunctionData({
+      abi: quickLinksMultiOwnerAccountAbi,
+      functionName: 'execute',
+      args: [thief, parseEther('0.5'), '0x'],
+    })
+
+    // member2, an owner, calls the account itself.
+    const walletClient = createWalletClient({ chain: publicClient.chain, transport: http(anvil.rpcUrl) })
+    await expect(
+      walletClient.sendTransaction({ account: member2, chain: publicClient.chain, to: account, data: steal }),
+    ).rejects.toThrow('only the EntryPoint or the account')
+
+    // member2 signs a user operation alone, in the account's format.
+    const { userOperation, hash } = await buildUserOperation({ sender: account, callData: steal })
+    await expect(submit(userOperation, await member2.sign({ hash }))).rejects.toThrow('AA24 signature error')
+    // The session cannot get the wallet key's signature alone to add to it.
+    const alone = await postStamped(testApp, 'sign-payload', alice, {
+      type: signerActivities.signRawPayload.type,
+      parameters: {
+        signWith: wallet,
+        payload: hash,
+        encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+        hashFunction: 'HASH_FUNCTION_NO_OP',
+      },
+    })
+    expect(alone.statusCode).toBe(403)
+    expect(await publicClient.getBalance({ address: thief })).toBe(0n)
+
+    // With the quorum's two signatures (the wallet key's and member2's) the same operation runs.
+    expect(await submit(userOperation, await signWithQuorum(hash, member2))).toBe(hash)
+    expect(await publicClient.getBalance({ address: thief })).toBe(parseEther('0.5'))
   })
 })

@@ -48,14 +48,19 @@ const proxyCreationCode: Hex = (() => {
 
 /**
  * The counterfactual address of the QuickLinksMultiOwnerAccount whose initial owners are `owners`
- * (in this order) with `salt`: what the factory's `getAddress(owners, salt)` answers, computed
- * here without a chain (the same on every chain). Pure.
+ * (in this order) with the initial `threshold` and `salt`: what the factory's
+ * `getAddress(owners, threshold, salt)` answers, computed here without a chain (the same on every
+ * chain). Pure.
  */
-export function getMultiOwnerAccountAddress(owners: readonly Address[], salt = 0n): Address {
+export function getMultiOwnerAccountAddress(
+  owners: readonly Address[],
+  threshold: number,
+  salt = 0n,
+): Address {
   const initializer = encodeFunctionData({
     abi: quickLinksMultiOwnerAccountAbi,
     functionName: 'initialize',
-    args: [owners],
+    args: [owners, BigInt(threshold)],
   })
   return getContractAddress({
     opcode: 'CREATE2',
@@ -69,13 +74,13 @@ export function getMultiOwnerAccountAddress(owners: readonly Address[], salt = 0
 }
 
 /**
- * The user operation call data that has the account change its own owners:
- * `execute(account, 0, updateOwners(added, removed))` (only the account may call `updateOwners`).
- * Pure.
+ * The user operation call data that has the account change its own owners and threshold:
+ * `execute(account, 0, updateOwners(added, removed, threshold))` (only the account may call
+ * `updateOwners`, so this runs only as a user operation its current k owners signed). Pure.
  */
 export function encodeOwnerUpdate(
   account: Address,
-  change: { added: readonly Address[]; removed: readonly Address[] },
+  change: { added: readonly Address[]; removed: readonly Address[]; threshold: number },
 ): Hex {
   return encodeFunctionData({
     abi: quickLinksMultiOwnerAccountAbi,
@@ -86,7 +91,7 @@ export function encodeOwnerUpdate(
       encodeFunctionData({
         abi: quickLinksMultiOwnerAccountAbi,
         functionName: 'updateOwners',
-        args: [change.added, change.removed],
+        args: [change.added, change.removed, BigInt(change.threshold)],
       }),
     ],
   })

@@ -1,3 +1,5 @@
+// One file for the quorum's whole transaction flow (propose, approve, complete, perform), which
+// shares its lock, its refusals and its state checks; longer than 300 lines for that reason.
 import { randomUUID } from 'node:crypto'
 import { AppError } from '@quicklinks/core/app-error'
 import { signerActivities as activityTypes } from '@quicklinks/protocol/signer-activities'
@@ -10,6 +12,11 @@ import { type SignerActivity, signerActivities } from '../../db/signer-schema.ts
 import type { SignerContext } from '../../signer-context.ts'
 import type { SignerAccount } from '../accounts/find-account.ts'
 import { getAccountOrThrow } from '../accounts/get-account-or-throw.ts'
+import {
+  describeState,
+  type MultiOwnerState,
+  readMultiOwnerState,
+} from '../multi-owner-quorum/multi-owner-state.ts'
 import type { VerifiedStampedRequest } from '../stamps/verify-stamped-request.ts'
 import {
   planRawPayloadSignature,
@@ -20,7 +27,12 @@ import {
 import { useWalletSecret } from '../wallets/use-wallet-secret.ts'
 import { approvalLifetimeMs, buildApprovalMessage, type Consensus, hashRequest } from './approval-message.ts'
 import { encodeOwnerUpdate, getMultiOwnerAccountAddress } from './multi-owner-account.ts'
-import { describeState, type MultiOwnerState, readMultiOwnerState } from './multi-owner-state.ts'
+import {
+  checkPayloadSignature,
+  combineSignatures,
+  getQuorumPayloadHash,
+  type MemberSignature,
+} from './multi-owner-signatures.ts'
 
 /** At most this many members per organization. */
 export const maxMultiOwnerMembers = 10
@@ -42,13 +54,28 @@ export const multiOwnerConfirmParametersSchema = z.object({ activityId: z.uuid()
 export const multiOwnerRootQuorumParametersSchema = z.object({
   rootQuorumThreshold: z.number().int().min(1).max(maxMultiOwnerMembers),
 })
-export const multiOwnerSignRawPayloadParametersSchema = signRawPayloadParametersSchema
+/**
+ * `requiredApprovals` asks for more members' signatures than the root quorum threshold (at most the
+ * members): the account on chain may still need its previous, higher threshold, for instance for
+ * the user operation that lowers it.
+ */
+export const multiOwnerSignRawPayloadParametersSchema = signRawPayloadParametersSchema.extend({
+  requiredApprovals: z.number().int().min(1).max(maxMultiOwnerMembers).optional(),
+})
+type MultiOwnerSignRawPayloadParameters = z.output<typeof multiOwnerSignRawPayloadParametersSchema>
 
-/** A member's approval of one activity: EIP-191 over its `result.consensus.approvalMessage`. */
+const signatureSchema = z.string().regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte hex signature')
+
+/**
+ * A member's approval of one activity: EIP-191 over its `result.consensus.approvalMessage`, and,
+ * for a multi-owner-sign-raw-payload, `payloadSignature`: the member's own raw ECDSA signature of
+ * the payload hash, its share of the k signatures the account needs.
+ */
 export const memberApprovalSchema = z.object({
   activityId: z.uuid(),
   evmSignerAddress: memberSchema.shape.evmSignerAddress,
-  signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte hex signature'),
+  signature: signatureSchema,
+  payloadSignature: signatureSchema.optional(),
 })
 export type MemberApproval = z.output<typeof memberApprovalSchema>
 
@@ -120,7 +147,7 @@ export async function createMultiOwner(
     throw invalid('parameters.rootQuorumThreshold', `must be at most the ${members.length} members`)
   }
   const state: MultiOwnerState = {
-    accountAddress: getMultiOwnerAccountAddress(members),
+    accountAddress: getMultiOwnerAccountAddress(members, rootQuorumThreshold),
     walletMember,
     members,
     rootQuorumThreshold,
@@ -174,7 +201,7 @@ export async function proposeQuorumActivity(
     await lockForTransaction(tx, lockKey(verified.organizationId))
     const state = await readMultiOwnerState(tx, verified.organizationId)
     if (state === undefined) throw noMultiOwner()
-    checkRequest(state, account, input.type, request)
+    const required = checkRequest(state, account, input.type, request)
     const id = randomUUID()
     const createdAt = new Date(context.now())
     const expiresAt = new Date(context.now() + approvalLifetimeMs).toISOString()
@@ -183,7 +210,7 @@ export async function proposeQuorumActivity(
       version: state.version,
       requestHash,
       expiresAt,
-      required: state.rootQuorumThreshold,
+      required,
       approvedBy: input.walletApproves ? [state.walletMember] : [],
       approvalMessage: buildApprovalMessage({
         organizationId: verified.organizationId,
@@ -284,7 +311,16 @@ export async function approveWithMemberSignature(
     const state = await readMultiOwnerState(tx, activity.organizationId)
     if (state === undefined) throw noMultiOwner()
     const account = await getAccountOrThrow(tx, activity.userId)
-    return addApproval(context, tx, activity, state, approval.evmSignerAddress, account)
+    // Approving a signature means signing it too: the member's share of the k signatures.
+    const payloadSignature =
+      consensus !== undefined && type === activityTypes.multiOwnerSignRawPayload.type
+        ? await checkPayloadSignature(
+            getQuorumPayloadHash(account, activity.request as SignRawPayloadParameters),
+            approval.evmSignerAddress,
+            approval.payloadSignature as Hex | undefined,
+          )
+        : undefined
+    return addApproval(context, tx, activity, state, approval.evmSignerAddress, account, payloadSignature)
   })
   if (outcome.refusal !== undefined) throw outcome.refusal
   return outcome.activity
@@ -316,6 +352,7 @@ async function addApproval(
   state: MultiOwnerState,
   member: Address,
   account: SignerAccount,
+  payloadSignature?: Hex,
 ): Promise<{ activity: SignerActivity; refusal?: AppError }> {
   const consensus = readConsensus(activity)
   if (activity.status !== 'ACTIVITY_STATUS_CONSENSUS_NEEDED' || consensus === undefined) {
@@ -340,7 +377,18 @@ async function addApproval(
   if (consensus.approvedBy.includes(member)) {
     throw conflict(`${member} already approved this activity.`, 'ALREADY_APPROVED')
   }
-  const approved: Consensus = { ...consensus, approvedBy: [...consensus.approvedBy, member] }
+  const approved: Consensus = {
+    ...consensus,
+    approvedBy: [...consensus.approvedBy, member],
+    ...(payloadSignature === undefined
+      ? {}
+      : {
+          payloadSignatures: [
+            ...(consensus.payloadSignatures ?? []),
+            { evmSignerAddress: member, signature: payloadSignature },
+          ],
+        }),
+  }
   const [updated] = await tx
     .update(signerActivities)
     .set({ result: { consensus: approved }, updatedAt: new Date(context.now()) })
@@ -370,7 +418,7 @@ async function completeIfApproved(
       error: 'The members or the quorum changed while this activity waited. Ask again.',
     })
   }
-  const result = await perform(tx, context, activity, state, account)
+  const result = await perform(tx, context, activity, state, account, consensus)
   return finish(context, tx, activity, 'ACTIVITY_STATUS_COMPLETED', {
     ...result,
     approvedBy: consensus.approvedBy.map((evmSignerAddress) => ({ evmSignerAddress })),
@@ -400,16 +448,25 @@ async function perform(
   activity: SignerActivity,
   state: MultiOwnerState,
   account: SignerAccount,
+  consensus: Consensus,
 ): Promise<Record<string, unknown>> {
   const type = activity.type as QuorumType
   if (type === activityTypes.multiOwnerSignRawPayload.type) {
+    // The k signatures the account needs: the wallet key's (made here, now that the quorum
+    // approved) and each approving member's own, by increasing signer address.
     const plan = planRawPayloadSignature(account, activity.request as SignRawPayloadParameters)
-    const signature = await useWalletSecret(
-      tx,
-      { masterKey: context.keyring.masterKey, userId: account.userId },
-      (secret) => signWithPlan(secret, plan),
-    )
-    return { signature }
+    const shares: MemberSignature[] = [...(consensus.payloadSignatures ?? [])]
+    if (consensus.approvedBy.includes(state.walletMember)) {
+      shares.push({
+        evmSignerAddress: state.walletMember,
+        signature: await useWalletSecret(
+          tx,
+          { masterKey: context.keyring.masterKey, userId: account.userId },
+          (secret) => signWithPlan(secret, plan),
+        ),
+      })
+    }
+    return combineSignatures(shares)
   }
   const change = planChange(state, type, activity.request)
   const next: MultiOwnerState = { ...state, ...change.state, version: state.version + 1 }
@@ -422,29 +479,41 @@ async function perform(
           ownerUpdate: {
             added: change.owners.added,
             removed: change.owners.removed,
-            /** The account's user operation call data: execute(account, 0, updateOwners(added, removed)). */
-            callData: encodeOwnerUpdate(state.accountAddress, change.owners),
+            threshold: next.rootQuorumThreshold,
+            /** The account's user operation call data: execute(account, 0, updateOwners(added, removed, threshold)). */
+            callData: encodeOwnerUpdate(state.accountAddress, {
+              ...change.owners,
+              threshold: next.rootQuorumThreshold,
+            }),
           },
         }),
   }
 }
 
-/** Checks a quorum request against the current state before it is recorded (422 naming the field). */
+/**
+ * Checks a quorum request against the current state before it is recorded (422 naming the field)
+ * and answers how many approvals it needs.
+ */
 function checkRequest(
   state: MultiOwnerState,
   account: SignerAccount,
   type: QuorumType,
   request: Record<string, unknown>,
-): void {
+): number {
   if (type === activityTypes.multiOwnerSignRawPayload.type) {
-    const parameters = request as SignRawPayloadParameters
+    const parameters = request as MultiOwnerSignRawPayloadParameters
     if (!isAddress(parameters.signWith) || !isAddressEqual(parameters.signWith, state.walletMember)) {
       throw invalid('parameters.signWith', "must be the organization's member address")
     }
     planRawPayloadSignature(account, parameters)
-    return
+    const required = Math.max(state.rootQuorumThreshold, parameters.requiredApprovals ?? 0)
+    if (required > state.members.length) {
+      throw invalid('parameters.requiredApprovals', `must be at most the ${state.members.length} members`)
+    }
+    return required
   }
   planChange(state, type, request)
+  return state.rootQuorumThreshold
 }
 
 type PlannedChange = {
@@ -463,7 +532,7 @@ function planChange(
     if (rootQuorumThreshold > state.members.length) {
       throw invalid('parameters.rootQuorumThreshold', `must be at most the ${state.members.length} members`)
     }
-    return { state: { rootQuorumThreshold } }
+    return { state: { rootQuorumThreshold }, owners: { added: [], removed: [] } }
   }
   const members = multiOwnerMembersParametersSchema.parse(request).members.map((m) => m.evmSignerAddress)
   assertDistinct(members, 'parameters.members')

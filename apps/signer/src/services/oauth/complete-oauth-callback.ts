@@ -6,6 +6,7 @@ import { findAccountByContact, findAccountBySignInMethod } from '../accounts/fin
 import { finishSignIn } from '../auth/finish-sign-in.ts'
 import { startContactAuth } from '../auth/start-contact-auth.ts'
 import { type MfaRequiredAnswer, requireSecondFactor } from '../mfa/require-second-factor.ts'
+import { keepOAuthLinkForCode } from '../oauth-links/oauth-link-for-code.ts'
 import { createDatabaseReplayStore } from '../stamps/create-database-replay-store.ts'
 import type { OAuthDirectory } from './oauth-directory.ts'
 import { getOAuthNonce, openOAuthRequest } from './oauth-request-key.ts'
@@ -19,6 +20,7 @@ export type OAuthPopupResult = {
     | 'ACCOUNT_LINKING_CONFIRMATION_REQUIRED'
     | 'FETCHED_ID_TOKEN_ONLY'
     | 'ERROR'
+  /** FETCHED_ID_TOKEN_ONLY only (popup: in the message to the opener; redirect: in the fragment). */
   idToken?: string
   accessToken?: string
   email?: string
@@ -39,6 +41,11 @@ export type OAuthPopupResult = {
  * nonce, and answers only ever go to the app's own origin.
  */
 export const oauthStateSchema = z.object({
+  /**
+   * The per-attempt secret the browser stored before it left (docs/signer.md#oauth-attempt): echoed
+   * with the result, which the browser acts on only when it matches. Not a secret from the provider.
+   */
+  attempt: z.string().regex(/^[\w-]{22,128}$/),
   authProviderId: z.string().min(1).max(64),
   requestKey: z.string().min(1).max(4096),
   targetPublicKey: z.string().regex(/^04[0-9a-fA-F]{128}$/),
@@ -85,8 +92,8 @@ export function getOAuthReturnUrl(publicOrigin: string, redirectUrl: string | un
  *   a linked identity whose account has a confirmed TOTP factor gets MFA_REQUIRED instead, with
  *   the sealed pending sign-in for that frame key (docs/signer.md#mfa-required);
  * - a new identity whose provider-verified e-mail belongs to an account: an e-mail code goes to that
- *   address and ACCOUNT_LINKING_CONFIRMATION_REQUIRED answers its otpId and orgId with the id token,
- *   which add-oauth-provider takes once the code signed the user in.
+ *   address and ACCOUNT_LINKING_CONFIRMATION_REQUIRED answers its otpId and orgId; the identity stays
+ *   here under that code (never the id token to the page), and the code's sign-in links it.
  *
  * Never throws for a refusal: it becomes `{status: 'ERROR', error}`; rejects only on a database error.
  */
@@ -136,15 +143,13 @@ export async function completeOAuthCallback(
     })
     const verified = await verifyOAuthIdToken(provider, tokens.idToken, { nowMs, nonce: request.nonce })
     const providerName = provider.provider.id
-    const withTokens = {
-      idToken: tokens.idToken,
-      ...(tokens.accessToken === undefined ? {} : { accessToken: tokens.accessToken }),
-      providerName,
-    }
     if (state.fetchIdTokenOnly === true) {
+      // Settings' add-oauth-provider takes the token back, for the session of this frame key only.
       return {
         status: 'FETCHED_ID_TOKEN_ONLY',
-        ...withTokens,
+        idToken: tokens.idToken,
+        ...(tokens.accessToken === undefined ? {} : { accessToken: tokens.accessToken }),
+        providerName,
         ...(verified.email === undefined ? {} : { email: verified.email }),
       }
     }
@@ -163,10 +168,24 @@ export async function completeOAuthCallback(
           emailMode: 'otp',
           targetPublicKey,
           expirationSeconds,
+          // Counted per provider identity: only one whose provider verified this e-mail gets here.
+          origin: { clientKey: `oauth:${method.identifier}` },
+        })
+        // The page only learns the code's id: the code's sign-in in this browser links the identity.
+        await keepOAuthLinkForCode(context.db, {
+          otpId: started.otpId,
+          userId: owner.userId,
+          identity: {
+            providerId: providerName,
+            issuer: verified.issuer,
+            subject: verified.subject,
+            email: verified.email,
+          },
+          targetPublicKey,
         })
         return {
           status: 'ACCOUNT_LINKING_CONFIRMATION_REQUIRED',
-          ...withTokens,
+          providerName,
           email: verified.email,
           otpId: started.otpId,
           orgId: started.orgId,

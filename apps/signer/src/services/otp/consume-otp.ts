@@ -29,7 +29,8 @@ export function createOtpExpiredError(reason: string, kind: OtpSecret['kind'] = 
 /**
  * Spends one try of a code (or of its magic link) and, when it is right, marks it used; returns
  * the row. In order:
- * - a locked contact is refused outright, even with the right code (see recordCodeFailure);
+ * - a locked contact is refused outright, even with the right code (see recordCodeFailure), unless
+ *   the code was a reserved send to the owner's browser (docs/decisions/0022);
  * - a code replaced by a newer one for the same contact and purpose is refused;
  * - a try is reserved atomically (`attempts < 3`, not used, not replaced, not expired), so even
  *   many concurrent guesses get at most three comparisons per code; the comparison is constant-time;
@@ -57,8 +58,12 @@ export async function consumeOtp(
     .where(and(eq(signerOtps.id, input.otpId), eq(signerOtps.purpose, input.purpose)))
   if (issued === undefined) throw createOtpExpiredError('unknown', kind)
   const contact: Contact = { channel: issued.channel, address: issued.contact }
-  const lockedUntil = await findContactLock(db, contact, nowMs)
-  if (lockedUntil !== undefined) throw createContactLockedError(lockedUntil, nowMs)
+  // A code sent to the owner's browser (a reserved send, docs/decisions/0022) is not stopped by a
+  // lock strangers' wrong codes caused; its own wrong tries still count against the budget.
+  if (!issued.isReserved) {
+    const lockedUntil = await findContactLock(db, contact, nowMs)
+    if (lockedUntil !== undefined) throw createContactLockedError(lockedUntil, nowMs)
+  }
   if (issued.supersededAt !== null) {
     throw new AppError('OTP_EXPIRED', {
       message: 'OTP refused: a newer code was sent',
@@ -101,7 +106,7 @@ export async function consumeOtp(
     const failure = await recordCodeFailure(db, { contact, nowMs })
     if (failure.lockedUntil !== undefined) {
       if (failure.isLockStarted) await sendLockNotice(context, contact, failure.lockedUntil)
-      throw createContactLockedError(failure.lockedUntil, nowMs)
+      if (!reserved.isReserved) throw createContactLockedError(failure.lockedUntil, nowMs)
     }
     const triesLeft = maxOtpAttempts - reserved.attempts
     if (triesLeft <= 0 || kind === 'magicLink') throw createOtpExpiredError('wrong secret', kind)

@@ -21,6 +21,19 @@ export const otpSendWindowMs = 3 * 60_000
 export const otpSendLimitMessage = 'Too many codes were sent to this address. Wait 3 minutes, then try again.'
 /** …and the daily caps of `CodeSendCaps` over any 24 hours. */
 export const otpDailyWindowMs = 24 * 60 * 60_000
+/**
+ * What all strangers together may send to one contact in 24 hours, in units of the per-requester
+ * cap: one requester cannot spend it, and the owner's browser never competes for it.
+ */
+export const strangerSendsPerContactFactor = 3
+
+/**
+ * Who asks for a code (docs/decisions/0022): a stranger is counted per client (`ip:{address or
+ * /64}`); a browser holding a recent sign-in marker of the contact's account is the owner
+ * (`user:{userId}`, `isReserved`), with a budget of its own that strangers cannot spend, and codes
+ * that a lock does not stop.
+ */
+export type OtpRequester = { key: string; isReserved: boolean }
 
 export type CreateOtpInput = {
   purpose: SignerOtpPurpose
@@ -30,6 +43,7 @@ export type CreateOtpInput = {
   expirationSeconds?: number
   /** Also make a magic-link secret for this row (returned as `magicLinkToken`). */
   withMagicLink?: boolean
+  requester: OtpRequester
   caps: CodeSendCaps
   otpHashSecret: Uint8Array
   nowMs: number
@@ -42,33 +56,40 @@ export type CreatedOtp = {
   expiresAt: Date
   /** With `withMagicLink`: the token the link carries (`{otpId}.{secret}`). */
   magicLinkToken?: string
+  /** Who asked for it: a newer code retires only this requester's older ones. */
+  requester: OtpRequester
 }
 
 /**
  * Makes a 6-digit code for a contact and stores only its keyed hash (bound to the new row's id),
  * with a 10-minute expiry; with `withMagicLink` also a link secret, likewise hashed. Every row
- * counts as one send, and a send is refused while the contact is locked (too many wrong codes),
- * past 3 per contact within 3 minutes, past `caps.perContactPerDay` per contact within 24 hours
- * (both purposes together), and, for a phone, past `caps.perPhonePrefixPerDay` to its number
- * range within 24 hours. The counts and the insert run under a per-contact lock (and a per-range
- * lock for a phone), so concurrent requests cannot slip past them.
+ * counts as one send of its requester (docs/decisions/0022). A stranger's send is refused while the
+ * contact is locked (too many wrong codes), past 3 of that requester to the contact within 3
+ * minutes, past `caps.perContactPerDay` of that requester to the contact within 24 hours (both
+ * purposes together), past {@link strangerSendsPerContactFactor} times that for all strangers to
+ * the contact, and, for a phone, past `caps.perPhonePrefixPerDay` to its number range within 24
+ * hours. A reserved send (the owner's browser) has the same 3-minute and daily limits counted over
+ * its own sends only, and no lock, stranger total or range cap stops it. The counts and the
+ * insert run under a per-contact lock (and a per-range lock for a phone), so concurrent requests
+ * cannot slip past them.
  *
  * Fails by rejecting with AppError RATE_LIMITED (429, a message saying what was exceeded and when
  * to try again, `details.retryAfterSeconds`), or on a database error. Returns the code and token
  * in clear for the caller to deliver; they are never stored.
  */
 export async function createOtp(db: SignerDatabase, input: CreateOtpInput): Promise<CreatedOtp> {
-  const { contact, nowMs } = input
+  const { contact, nowMs, requester } = input
   const phonePrefix = contact.channel === 'sms' ? getPhonePrefix(contact.address) : null
   return db.transaction(async (tx) => {
     await lockForTransaction(tx, `signer-otp-send:${contact.channel}:${contact.address}`)
     if (phonePrefix !== null) await lockForTransaction(tx, `signer-otp-send-prefix:${phonePrefix}`)
-
-    const lockedUntil = await findContactLock(tx, contact, nowMs)
-    if (lockedUntil !== undefined) throw createContactLockedError(lockedUntil, nowMs)
-
+    if (!requester.isReserved) {
+      const lockedUntil = await findContactLock(tx, contact, nowMs)
+      if (lockedUntil !== undefined) throw createContactLockedError(lockedUntil, nowMs)
+    }
     const ofContact = and(eq(signerOtps.channel, contact.channel), eq(signerOtps.contact, contact.address))
-    const recent = await countSendsSince(tx, ofContact, nowMs - otpSendWindowMs)
+    const ofRequester = and(ofContact, eq(signerOtps.requester, requester.key))
+    const recent = await countSendsSince(tx, ofRequester, nowMs - otpSendWindowMs)
     if (recent.sends >= maxOtpSendsPerWindow) {
       throw createSendCapError(
         otpSendLimitMessage,
@@ -76,16 +97,21 @@ export async function createOtp(db: SignerDatabase, input: CreateOtpInput): Prom
         'per-contact window',
       )
     }
-    const today = await countSendsSince(tx, ofContact, nowMs - otpDailyWindowMs)
-    if (today.sends >= input.caps.perContactPerDay) {
-      const retryAfterMs = today.oldestMs + otpDailyWindowMs - nowMs
+    const today = await countSendsSince(tx, ofRequester, nowMs - otpDailyWindowMs)
+    const strangers = requester.isReserved
+      ? { sends: 0, oldestMs: nowMs }
+      : await countSendsSince(tx, and(ofContact, eq(signerOtps.isReserved, false)), nowMs - otpDailyWindowMs)
+    const isStrangerCapReached =
+      strangers.sends >= input.caps.perContactPerDay * strangerSendsPerContactFactor
+    if (today.sends >= input.caps.perContactPerDay || isStrangerCapReached) {
+      const retryAfterMs = (isStrangerCapReached ? strangers : today).oldestMs + otpDailyWindowMs - nowMs
       throw createSendCapError(
         `Too many codes were sent to this address today. Try again in ${describeWait(retryAfterMs / 1000)}.`,
         retryAfterMs,
-        'per-contact daily cap',
+        isStrangerCapReached ? 'per-contact daily cap of strangers' : 'per-contact daily cap',
       )
     }
-    if (phonePrefix !== null) {
+    if (phonePrefix !== null && !requester.isReserved) {
       const range = await countSendsSince(
         tx,
         eq(signerOtps.phonePrefix, phonePrefix),
@@ -100,7 +126,6 @@ export async function createOtp(db: SignerDatabase, input: CreateOtpInput): Prom
         )
       }
     }
-
     const otpId = randomUUID()
     const code = generateOtp()
     const magicLink =
@@ -118,6 +143,8 @@ export async function createOtp(db: SignerDatabase, input: CreateOtpInput): Prom
       magicLinkHash: magicLink?.secretHash ?? null,
       targetPublicKey: input.targetPublicKey ?? null,
       expirationSeconds: input.expirationSeconds ?? null,
+      requester: requester.key,
+      isReserved: requester.isReserved,
       createdAt,
       expiresAt,
     })
@@ -126,6 +153,7 @@ export async function createOtp(db: SignerDatabase, input: CreateOtpInput): Prom
       code,
       createdAt,
       expiresAt,
+      requester,
       ...(magicLink === undefined ? {} : { magicLinkToken: magicLink.token }),
     }
   })

@@ -9,7 +9,7 @@ export const maxLiveSessionKeys = 10
 
 /**
  * Completes a login: mints a fresh P-256 session key for the user, stores its public half with its
- * expiry, revokes the user's oldest live keys beyond {@link maxLiveSessionKeys}, and returns the
+ * expiry and the key it was encrypted to, revokes the user's oldest live keys beyond {@link maxLiveSessionKeys}, and returns the
  * private half encrypted to `targetPublicKey` as a credential bundle (the only copy; wiped here).
  *
  * Fails by rejecting with the BundleError `TARGET_KEY_INVALID` (checked before anything is stored)
@@ -30,6 +30,8 @@ export async function mintCredentialBundle(
     await db.insert(signerSessionKeys).values({
       publicKey: sessionKey.publicKey,
       userId: input.userId,
+      // Kept so add-oauth-provider can check a token's nonce against this session's frame key.
+      targetPublicKey: input.targetPublicKey.toLowerCase(),
       createdAt: now,
       expiresAt,
     })

@@ -97,12 +97,14 @@ function stripUndefined(proof: z.output<typeof stepUpProofSchema>): StepUpProof 
 
 /**
  * Authenticates a stamped read in Turnkey's query shape: the body is `{organizationId, ...fields}`
- * with no `type` and no `timestampMs` (docs/signer.md#turnkey-compatibility). The stamp must
- * verify over the exact body bytes and come from a known, unexpired, unrevoked session key of
- * that organization; without a timestamp there is no freshness window and no replay record (a
- * read changes nothing, and a copied stamp dies with its session key). A body that does carry a
- * `timestampMs` is checked like an activity's. The fields other than `organizationId` are the
- * parameters, parsed with `parametersSchema`.
+ * with no `type` (docs/signer.md#query-stamps). The stamp must verify over the exact body bytes and
+ * come from a known, unexpired, unrevoked session key of that organization. A body that carries a
+ * `timestampMs` is checked like an activity's (60 s old at most, 5 s ahead, the replay store).
+ * Stock `@turnkey/http` clients send none, so a body without one is accepted, bound only to the
+ * live key (no freshness window: a copied stamp replays that one read until the key ends), unless
+ * the deployment sets SIGNER_QUERY_TIMESTAMP_REQUIRED (`config.signerQueryTimestampRequired`),
+ * which refuses it (400 TIMESTAMP_MISSING). The fields other than `organizationId` and
+ * `timestampMs` are the parameters, parsed with `parametersSchema`.
  *
  * Fails like `verifyStampedRequest`, minus the `type` check.
  */
@@ -115,7 +117,7 @@ export async function verifyStampedQuery<Schema extends z.ZodType>(
     context,
     request.stampHeader,
     request.body,
-    { requireTimestamp: false },
+    { requireTimestamp: context.config.signerQueryTimestampRequired === true },
   )
   assertSameOrganization(body, key.organizationId)
   const { organizationId: _organizationId, timestampMs: _timestampMs, ...fields } = body

@@ -1,5 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
+import { findUnstorableText } from '@quicklinks/core/find-unstorable-text'
 import { type AuthenticatorTransport, verifyAuthenticationResponse } from '@simplewebauthn/server'
 import { eq, sql } from 'drizzle-orm'
 import { StampError, type StampErrorReason } from '../../crypto/stamps/stamp-error.ts'
@@ -105,6 +106,8 @@ export async function verifyWebAuthnStamp(
     const parsed: unknown = JSON.parse(input.body)
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
       throw new Error('not an object')
+    // As verifyStamp: text the database cannot store is refused here (docs/api.md#unstorable-input).
+    if (findUnstorableText(parsed) !== undefined) throw new Error('unstorable text')
     body = parsed as Record<string, unknown>
   } catch {
     throw stampError('BODY_MALFORMED', 'body is not a UTF-8 JSON object')

@@ -3,7 +3,7 @@ import { AppError } from '@quicklinks/core/app-error'
 import type { StepUpProof } from '@quicklinks/protocol/step-up'
 import { and, eq, isNull } from 'drizzle-orm'
 import { decodeJwt } from 'jose'
-import { signerAuthMethods, signerOtps } from '../../db/signer-schema.ts'
+import { signerAuthMethods, signerOtps, signerSessionKeys } from '../../db/signer-schema.ts'
 import type { SignerContext } from '../../signer-context.ts'
 import { getAccountOrThrow } from '../accounts/get-account-or-throw.ts'
 import { createJwtVerifier, type JwtVerifier } from '../auth/create-jwt-verifier.ts'
@@ -22,11 +22,15 @@ export const maxStepUpIdTokenAgeMs = 5 * 60_000
 export const maxLinkingCodeAgeMs = 10 * 60_000
 
 /** How the call was stamped: by a session key, or by one of the user's passkeys (and whether it verified the user). */
-export type StepUpStamp = { byPasskey: boolean; userVerified: boolean }
+export type StepUpStamp = { byPasskey: boolean; userVerified: boolean; publicKey: string }
 
 /** How a verified stamped call was stamped (a passkey's `publicKey` is `passkey:{credentialId}`). */
 export function toStepUpStamp(verified: { publicKey: string; userVerified: boolean }): StepUpStamp {
-  return { byPasskey: verified.publicKey.startsWith('passkey:'), userVerified: verified.userVerified }
+  return {
+    byPasskey: verified.publicKey.startsWith('passkey:'),
+    userVerified: verified.userVerified,
+    publicKey: verified.publicKey,
+  }
 }
 
 /**
@@ -93,7 +97,7 @@ async function checkReauthentication(
       })
   }
   if (proof.oidcToken !== undefined) return checkIdToken(context, userId, proof)
-  if (proof.jwt !== undefined) return checkCustomJwt(context, userId, proof.jwt)
+  if (proof.jwt !== undefined) return checkCustomJwt(context, userId, proof.jwt, stamp.publicKey)
   // A passkey stamp without user verification proves only that the device is present.
   throw refuse(stamp.byPasskey ? 'USER_VERIFICATION_REQUIRED' : 'STEP_UP_REQUIRED')
 }
@@ -186,18 +190,29 @@ async function checkLinkingCode(
 /** One JWT verifier per signer context, so the issuers' key sets are fetched once (create-jwt-verifier.ts). */
 const jwtVerifiers = new WeakMap<SignerContext, JwtVerifier>()
 
-/** A fresh custom JWT naming a `jwt` sign-in method of this user; spent in the replay store. */
+/**
+ * A fresh custom JWT naming a `jwt` sign-in method of this user, minted for the stamping session's
+ * frame key (its `nonce`, as at auth-jwt: a token fetched for another browser proves nothing
+ * here); spent in the replay store.
+ */
 async function checkCustomJwt(
   context: SignerContext,
   userId: string,
   jwt: string,
+  sessionPublicKey: string,
 ): Promise<() => Promise<void>> {
+  const [session] = await context.db
+    .select({ targetPublicKey: signerSessionKeys.targetPublicKey })
+    .from(signerSessionKeys)
+    .where(eq(signerSessionKeys.publicKey, sessionPublicKey))
+  const targetPublicKey = session?.targetPublicKey ?? undefined
+  if (targetPublicKey === undefined) throw refuse('STEP_UP_REFUSED')
   let verify = jwtVerifiers.get(context)
   if (verify === undefined) {
     verify = createJwtVerifier(context.config.jwtProviders ?? [], context.now)
     jwtVerifiers.set(context, verify)
   }
-  const verified = await verify({ jwt }).catch((error: unknown) => {
+  const verified = await verify({ jwt, targetPublicKey }).catch((error: unknown) => {
     throw refuse('STEP_UP_REFUSED', error)
   })
   const nowMs = context.now()

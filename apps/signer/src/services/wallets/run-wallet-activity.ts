@@ -2,6 +2,7 @@ import type { SignerActivity } from '../../db/signer-schema.ts'
 import type { SignerContext } from '../../signer-context.ts'
 import { getAccountOrThrow } from '../accounts/get-account-or-throw.ts'
 import { runActivity } from '../activities/run-activity.ts'
+import { assertWalletKeyOutsideQuorum } from '../multi-owner-quorum/wallet-key-quorum.ts'
 import type { VerifiedStampedRequest } from '../stamps/verify-stamped-request.ts'
 import { createWalletExport, planWalletExport } from './create-wallet-export.ts'
 import { planRawPayloadSignature, type SignRawPayloadParameters, signWithPlan } from './sign-raw-payload.ts'
@@ -26,7 +27,9 @@ function activityInput(
  * Runs a verified sign-raw-payload call as an activity whose result is `{signature}` (0x hex,
  * sign-raw-payload.ts). Shared by `/signer/v1/sign-payload` and Turnkey's `submit/sign_raw_payload`.
  *
- * Fails like `planRawPayloadSignature` (422, before an activity is recorded) or `runActivity`.
+ * Fails like `planRawPayloadSignature` (422, before an activity is recorded), with FORBIDDEN (403,
+ * MULTI_OWNER_QUORUM_REQUIRED) when the EVM key belongs to a multi-owner quorum above 1 (its
+ * signatures go through multi-owner-sign-raw-payload), or like `runActivity`.
  */
 export async function runSignRawPayloadActivity(
   context: SignerContext,
@@ -35,6 +38,9 @@ export async function runSignRawPayloadActivity(
 ): Promise<SignerActivity> {
   const account = await getAccountOrThrow(context.db, verified.userId)
   const plan = planRawPayloadSignature(account, verified.parameters)
+  // Every request shape that reaches the EVM key (any case of the address, either route) plans as
+  // 'evm'; the Solana key is no member and keeps signing alone.
+  if (plan.chain === 'evm') await assertWalletKeyOutsideQuorum(context.db, verified.organizationId, 'sign')
   return runActivity(context.db, activityInput(context, verified, type), async () => ({
     signature: await useWalletSecret(
       context.db,
@@ -50,7 +56,8 @@ export async function runSignRawPayloadActivity(
  * account's key to `targetPublicKey`. Shared by the `/signer/v1` export routes and Turnkey's
  * `submit/export_wallet` and `submit/export_wallet_account`.
  *
- * Fails with NOT_FOUND (404) for another wallet, or like `runActivity`.
+ * Fails with NOT_FOUND (404) for another wallet, FORBIDDEN (403, MULTI_OWNER_QUORUM_REQUIRED) for the
+ * mnemonic or the EVM key of a multi-owner quorum above 1, or like `runActivity`.
  */
 export async function runWalletExportActivity(
   context: SignerContext,
@@ -60,6 +67,9 @@ export async function runWalletExportActivity(
 ): Promise<SignerActivity> {
   const account = await getAccountOrThrow(context.db, verified.userId)
   const kind = planWalletExport(account, exportRequest)
+  if (kind !== 'solana-private-key') {
+    await assertWalletKeyOutsideQuorum(context.db, verified.organizationId, 'export')
+  }
   return runActivity(context.db, activityInput(context, verified, type), async () => ({
     exportBundle: await useWalletSecret(
       context.db,

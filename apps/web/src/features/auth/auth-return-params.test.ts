@@ -51,6 +51,27 @@ describe('auth-return parameters', () => {
     expect(window.location.search).toBe('?next=x')
   })
 
+  it('take a social login’s outcome from the fragment (never sent to a server), and drop the fragment', () => {
+    setPageUrl(
+      'http://localhost:5199/login?next=x&status=ACCOUNT_LINKING_CONFIRMATION_REQUIRED&otp_id=crafted#status=SUCCESS&oauth-bundle=b&org-id=o&attempt=a1',
+    )
+    // The fragment's outcome replaces a query one whole: no field of a crafted query survives.
+    expect(captureAuthReturnParams()).toEqual({
+      status: 'SUCCESS',
+      'oauth-bundle': 'b',
+      'org-id': 'o',
+      attempt: 'a1',
+    })
+    expect(window.location.search).toBe('?next=x')
+    expect(window.location.hash).toBe('')
+  })
+
+  it('leave a fragment that is no sign-in outcome alone', () => {
+    setPageUrl('http://localhost:5199/pay/shop#details')
+    expect(captureAuthReturnParams()).toEqual({})
+    expect(window.location.hash).toBe('#details')
+  })
+
   it('leave an address without them untouched', () => {
     expect(stripAuthReturnParams('/pay/shop?amount=5#x')).toBe('/pay/shop?amount=5#x')
     expect(stripAuthReturnParams('/pay/shop?status=ok')).toBe('/pay/shop')

@@ -1,10 +1,13 @@
 import { create } from 'zustand'
 
 /**
- * Auth-return query parameters (docs/product.md#auth-return-params). A sign-in that leaves the page (magic
- * link, OAuth redirect) comes back with these in the address. They are read once on load into
+ * Auth-return parameters (docs/product.md#auth-return-params). A sign-in that leaves the page comes
+ * back with these in the address: a magic link in the query, a social login's redirect in the
+ * fragment (never sent to a server; docs/signer.md#oauth-callback). They are read once on load into
  * `useAuthReturnStore` for the sign-in flow to consume, then removed from the address; every later
- * `history.replaceState` strips them too, so they never linger in the address bar or history.
+ * `history.replaceState` strips them too, so they never linger in the address bar or history. A
+ * social login's outcome is acted on only with this tab's attempt secret (`attempt`), which the SDK
+ * checks: one in the query, or with another secret, is a crafted link and is refused.
  */
 export const authReturnParamNames = [
   'bundle',
@@ -30,6 +33,7 @@ export const authReturnParamNames = [
   'encrypted-payload',
   'multiFactors',
   'multi-factors',
+  'attempt',
 ] as const
 
 export type AuthReturnParamName = (typeof authReturnParamNames)[number]
@@ -64,6 +68,14 @@ export function readAuthReturnParams(search: string): AuthReturnParams {
     if (isAuthReturnParamName(name) && params[name] === undefined) params[name] = value
   }
   return params
+}
+
+/** The auth-return parameters of a social login's redirect, in the fragment (`#status=…&attempt=…`). */
+export function readFragmentReturnParams(hash: string): AuthReturnParams {
+  const fragment = hash.startsWith('#') ? hash.slice(1) : hash
+  if (!fragment.includes('=')) return {}
+  const params = readAuthReturnParams(fragment)
+  return params.status === undefined ? {} : params
 }
 
 /**
@@ -105,10 +117,22 @@ export function captureAuthReturnParams(win: Window = window): AuthReturnParams 
     installedOn = history
   }
 
-  const params = readAuthReturnParams(win.location.search)
+  // A social login's outcome comes in the fragment; one in the query (old or crafted) is read
+  // only to be refused with a message, and a fragment outcome replaces it whole.
+  const fromFragment = readFragmentReturnParams(win.location.hash)
+  const fromQuery = readAuthReturnParams(win.location.search)
+  const params =
+    fromFragment.status === undefined
+      ? fromQuery
+      : {
+          ...(fromQuery.bundle === undefined ? {} : { bundle: fromQuery.bundle }),
+          ...(fromQuery.orgId === undefined ? {} : { orgId: fromQuery.orgId }),
+          ...fromFragment,
+        }
   if (Object.keys(params).length > 0) {
     useAuthReturnStore.setState({ params })
-    const { pathname, search, hash } = win.location
+    const { pathname, search } = win.location
+    const hash = fromFragment.status === undefined ? win.location.hash : ''
     history.replaceState(history.state, '', `${pathname}${search}${hash}`)
   }
   return params

@@ -4,6 +4,7 @@ import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useCallback } from 'react'
 import { useNavigate } from 'react-router'
 import { type ApiClient, api, readAnswer } from '../../lib/api-client'
+import { clearOfflineQueue, setOfflineQueueOwner } from '../../lib/offline-queue'
 import { clearNewUser, usePostSignInStore } from './post-sign-in'
 import { logoutWallet } from './wallet-session'
 
@@ -24,11 +25,15 @@ export const sessionKeys = {
 /**
  * GET /api/auth/me. Resolves with the user, or null when the server answers 401 (signed out).
  * Any other failing answer rejects with an AppError whose message is the response text; a
- * network failure rejects with an AppError coded NETWORK.
+ * network failure rejects with an AppError coded NETWORK. Each answer tells the offline queue who
+ * is signed in (docs/product.md#offline-queue): another user's queued writes are dropped.
  */
 export async function getSession(client: ApiClient = api, signal?: AbortSignal): Promise<SessionUser | null> {
   const response = await client.send('/api/auth/me', signal === undefined ? {} : { signal })
-  if (response.status === 401) return null
+  if (response.status === 401) {
+    setOfflineQueueOwner(null)
+    return null
+  }
   if (!response.ok) {
     const text = await response.text()
     const parsed = parseErrorBody(parseJson(text), response.status, 'Could not check your session.')
@@ -41,6 +46,7 @@ export async function getSession(client: ApiClient = api, signal?: AbortSignal):
     description: 'GET /api/auth/me',
     fallbackMessage: 'Could not check your session.',
   })
+  setOfflineQueueOwner(body.data.id)
   return body.data
 }
 
@@ -75,8 +81,13 @@ export function useSession(): SessionState {
   return { user, isPending: query.isPending, isSignedIn: user !== null, error: query.error }
 }
 
-/** POST /api/auth/logout. The result is ignored and errors are swallowed (logged only). */
+/**
+ * POST /api/auth/logout, after dropping the offline queue unsent (the writes were this user's; the
+ * next one to sign in here must not replay them). The result is ignored and errors are swallowed
+ * (logged only).
+ */
 export async function logout(client: ApiClient = api): Promise<void> {
+  clearOfflineQueue()
   try {
     // Never queued offline: replaying a logout later could end a newer session.
     await client.send('/api/auth/logout', { method: 'POST', queueWhenOffline: false })

@@ -1,6 +1,7 @@
 import { nonceResponseSchema, userResponseSchema } from '@quicklinks/core/api/auth'
 import type { Address, Hex } from 'viem'
 import { type ApiClient, api } from '../../lib/api-client'
+import { setOfflineQueueOwner } from '../../lib/offline-queue'
 import { buildSiweMessage } from './build-siwe-message'
 import type { SessionUser } from './session'
 
@@ -18,7 +19,8 @@ export type SignInWithWalletOptions = {
 
 /**
  * Opens the app session with a wallet (docs/product.md#app-session): GET /api/auth/nonce, an
- * EIP-4361 message signed by the wallet, POST /api/auth/login. Resolves with the signed-in user.
+ * EIP-4361 message signed by the wallet, POST /api/auth/login. Resolves with the signed-in user,
+ * whom the offline queue then belongs to: another user's queued writes are dropped unsent.
  * Rejects with the API client's AppError when the server refuses (bad signature, used nonce), or
  * with the wallet's own error when signing fails.
  */
@@ -37,5 +39,6 @@ export async function signInWithWallet(
     queueWhenOffline: false,
     fallbackMessage: 'Could not sign you in. Try again.',
   })
+  setOfflineQueueOwner(login.data.id)
   return login.data
 }

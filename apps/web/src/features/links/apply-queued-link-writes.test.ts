@@ -31,7 +31,7 @@ function entry(request: Partial<QueuedRequest> & { method: string; path: string 
   counter += 1
   return {
     key: `offline-${1_000 + counter}`,
-    request: { headers: {}, body: null, queuedAt: '2026-02-02T00:00:00.000Z', ...request },
+    request: { owner: 'user-1', headers: {}, body: null, queuedAt: '2026-02-02T00:00:00.000Z', ...request },
   }
 }
 

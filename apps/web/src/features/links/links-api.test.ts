@@ -1,7 +1,7 @@
 import { AppError } from '@quicklinks/core/app-error'
 import { describe, expect, it } from 'vitest'
 import { createApiClient } from '../../lib/api-client'
-import { listOfflineRequests } from '../../lib/offline-queue'
+import { listOfflineRequests, setOfflineQueueOwner } from '../../lib/offline-queue'
 import type { CreateLinkInput } from './link'
 import { createLink, deleteLink, isQueuedLinkWrite, listLinks, updateLink } from './links-api'
 
@@ -119,6 +119,8 @@ describe('links api', () => {
   })
 
   it('queues every link write made offline and resolves it with {offline: true}, oldest first', async () => {
+    // The signed-in user's session answered: the queue is theirs.
+    setOfflineQueueOwner('9b2f8a43-5a0c-4c51-9b35-3f8e6f1c2d7a')
     const sent: string[] = []
     const client = createApiClient({
       baseUrl: 'http://test',
