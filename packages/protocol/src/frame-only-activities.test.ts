@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import {
   describeContactChangeActivity,
+  describeContactRemovalActivity,
   describeExportActivity,
   frameOnlyActivities,
   isFrameOnlyActivityType,
   parseContactChange,
+  parseContactRemoval,
   parseExportTarget,
 } from './frame-only-activities.ts'
 import { signerActivities } from './signer-activities.ts'
@@ -42,6 +44,28 @@ describe('frame-only activities', () => {
       verificationToken: 'new',
     })
     expect(parseContactChange({ channel: 'email', contact: '', verificationToken: 't' })).toBeUndefined()
+    // An account with an authenticator app sends its code as the step-up beside the contact's proof.
+    const withTotp = parseContactChange({
+      channel: 'sms',
+      contact: '+14155550100',
+      verificationToken: 'n',
+      totpCode: '123456',
+    })
+    expect(withTotp && describeContactChangeActivity(withTotp).parameters).toEqual({
+      phone: '+14155550100',
+      verificationToken: 'n',
+      stepUp: { totpCode: '123456' },
+    })
+    expect(
+      parseContactChange({ channel: 'sms', contact: '+1', verificationToken: 'n', totpCode: 7 }),
+    ).toBeUndefined()
+    const removal = parseContactRemoval({ channel: 'email', verificationToken: 't', totpCode: '654321' })
+    expect(removal && describeContactRemovalActivity(removal)).toEqual({
+      path: 'remove-email-auth',
+      type: 'ACTIVITY_TYPE_REMOVE_EMAIL_AUTH',
+      parameters: { verificationToken: 't', stepUp: { totpCode: '654321' } },
+    })
+    expect(parseContactRemoval({ channel: 'email', verificationToken: 't', totpCode: '' })).toBeUndefined()
     expect(parseExportTarget({ kind: 'SEED_PHRASE', address: '0x1' })).toBeUndefined()
     expect(parseExportTarget({ kind: 'MNEMONIC', walletId: 'w' })).toBeUndefined()
   })

@@ -15,12 +15,6 @@ export type StepUpProof = {
   providerName?: string
   /** For an account that signs in with a custom JWT: a fresh one (`iat` in the last 5 minutes), single use. */
   jwt?: string
-  /**
-   * Only for `add-oauth-provider` after an account-linking prompt: the id of the sign-in code that
-   * was sent to the account's e-mail and entered in the last 10 minutes, for a provider identity
-   * whose verified e-mail is that address. Single use.
-   */
-  linkingOtpId?: string
   /** The current code of the account's authenticator app, when it has one. */
   totpCode?: string
 }
@@ -38,10 +32,7 @@ const maxParametersJsonLength = 65_536
  */
 export function parseStepUpProof(value: unknown): StepUpProof | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
-  const { verificationToken, oidcToken, providerName, jwt, linkingOtpId, totpCode } = value as Record<
-    string,
-    unknown
-  >
+  const { verificationToken, oidcToken, providerName, jwt, totpCode } = value as Record<string, unknown>
   const proof: StepUpProof = {}
   if (verificationToken !== undefined) {
     if (!isShortText(verificationToken, 4096)) return undefined
@@ -58,10 +49,6 @@ export function parseStepUpProof(value: unknown): StepUpProof | undefined {
   if (jwt !== undefined) {
     if (!isShortText(jwt, 16_384)) return undefined
     proof.jwt = jwt
-  }
-  if (linkingOtpId !== undefined) {
-    if (!isShortText(linkingOtpId, 64)) return undefined
-    proof.linkingOtpId = linkingOtpId
   }
   if (totpCode !== undefined) {
     if (!isShortText(totpCode, 32)) return undefined

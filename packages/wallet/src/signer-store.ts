@@ -187,6 +187,8 @@ export type SignerState = {
     email: string
     verificationToken: string
     previousContactVerificationToken?: string
+    /** The account's current authenticator code, when it has an authenticator app. */
+    totpCode?: string
   }): Promise<SignerUser>
   /**
    * Sets the sign-in phone (E.164) like {@link setEmail}. Rejects with 'Verification token is
@@ -196,6 +198,8 @@ export type SignerState = {
     phone: string
     verificationToken: string
     previousContactVerificationToken?: string
+    /** The account's current authenticator code, when it has an authenticator app. */
+    totpCode?: string
   }): Promise<SignerUser>
   /**
    * Takes the sign-in e-mail off the account (`remove-email-auth`, docs/signer.md#contact-removal),
@@ -203,9 +207,9 @@ export type SignerState = {
    * ends every other session of the account. Rejects with the signer's message, e.g. 'This is your
    * only way to sign in. Add another one before you remove it.'
    */
-  removeEmail(input: { verificationToken: string }): Promise<SignerUser>
+  removeEmail(input: { verificationToken: string; totpCode?: string }): Promise<SignerUser>
   /** Takes the sign-in phone off the account like {@link removeEmail} (`remove-phone-auth`). */
-  removePhone(input: { verificationToken: string }): Promise<SignerUser>
+  removePhone(input: { verificationToken: string; totpCode?: string }): Promise<SignerUser>
   /**
    * Completes a sign-in waiting for its second factor (AWAITING_MFA_AUTH, after `submitOtpCode` or
    * `completeMagicLink` answered MFA_REQUIRED) with the authenticator app's code: the bundle is
@@ -853,30 +857,20 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
         return client.verifyOtp({ otpId, otpCode: code.trim() })
       },
 
-      async setEmail({ email, verificationToken, previousContactVerificationToken }) {
-        return get().updateContact({
-          channel: 'email',
-          contact: email,
-          verificationToken,
-          ...(previousContactVerificationToken === undefined ? {} : { previousContactVerificationToken }),
-        })
+      async setEmail({ email, ...proof }) {
+        return get().updateContact({ channel: 'email', contact: email, ...proof })
       },
 
-      async setPhone({ phone, verificationToken, previousContactVerificationToken }) {
-        return get().updateContact({
-          channel: 'sms',
-          contact: phone,
-          verificationToken,
-          ...(previousContactVerificationToken === undefined ? {} : { previousContactVerificationToken }),
-        })
+      async setPhone({ phone, ...proof }) {
+        return get().updateContact({ channel: 'sms', contact: phone, ...proof })
       },
 
-      async removeEmail({ verificationToken }) {
-        return removeContact({ channel: 'email', verificationToken })
+      async removeEmail(proof) {
+        return removeContact({ channel: 'email', ...proof })
       },
 
-      async removePhone({ verificationToken }) {
-        return removeContact({ channel: 'sms', verificationToken })
+      async removePhone(proof) {
+        return removeContact({ channel: 'sms', ...proof })
       },
 
       loginWithOAuth: (params) => oauth.loginWithOAuth(params),

@@ -327,6 +327,19 @@ describe('auth frame requests', () => {
     await expect(handle(request({ type: 'STAMP_REQUEST', body: answer.body }))).rejects.toMatchObject({
       code: 'FORBIDDEN',
     })
+    // An account with an authenticator app: its code travels as the step-up, inside the frame's body.
+    const withTotp = await handle(
+      request({
+        type: 'STAMP_CONTACT_REMOVAL',
+        removal: { channel: 'sms', verificationToken: 'proof', totpCode: '123456' },
+        timestampMs: 1_700_000_000_456,
+      }),
+    )
+    if (withTotp.type !== 'STAMPED_REQUEST') throw new Error(`unexpected ${withTotp.type}`)
+    expect(JSON.parse(withTotp.body).parameters).toEqual({
+      verificationToken: 'proof',
+      stepUp: { totpCode: '123456' },
+    })
   })
 
   it('stamps export bodies on the frames channel, and nothing else there', async () => {

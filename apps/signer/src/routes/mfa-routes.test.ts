@@ -413,6 +413,50 @@ describe('multi-factor routes', () => {
     expect((await signInWithCode('removes@example.com')).answer).toHaveProperty('credentialBundle')
   })
 
+  it('a contact change or removal on an account with a factor needs the app’s code beside the contacts’ codes', async () => {
+    const email = 'contact-totp@example.com'
+    const phone = '+442079460055'
+    const client = await signInByEmail(testApp, email)
+    const enrolment = await enrol(client, await stepUpBy({ email }))
+    nextStep()
+    // A first phone, proven by its own code and confirmed by a code to the e-mail.
+    const addPhone = async (stepUp?: { totpCode: string }) =>
+      postStamped(testApp, 'update-phone-auth', client, {
+        type: 'ACTIVITY_TYPE_UPDATE_PHONE_AUTH',
+        parameters: {
+          phone,
+          verificationToken: phoneProof,
+          previousContactVerificationToken: emailProof,
+          ...(stepUp === undefined ? {} : { stepUp }),
+        },
+      })
+    const phoneProof = await proveContact(testApp, { phone })
+    const emailProof = await proveContact(testApp, { email })
+    const withoutApp = await addPhone()
+    expect(withoutApp.statusCode).toBe(403)
+    expect(withoutApp.json().error.details.reason).toBe('STEP_UP_TOTP_REQUIRED')
+    const wrongApp = await addPhone({ totpCode: codeFor(enrolment.multiFactorSecret, 10) })
+    expect(wrongApp.json().error.details.reason).toBe('STEP_UP_TOTP_REFUSED')
+    // The refusals spent neither contact's proof: with the app's code the same proofs add the phone.
+    const added = await addPhone({ totpCode: codeFor(enrolment.multiFactorSecret) })
+    expect(added.statusCode).toBe(200)
+    expect(added.json().phone).toBe(phone)
+
+    nextStep()
+    const removalProof = await proveContact(testApp, { phone })
+    const remove = (stepUp?: { totpCode: string }) =>
+      postStamped(testApp, 'remove-phone-auth', client, {
+        type: 'ACTIVITY_TYPE_REMOVE_PHONE_AUTH',
+        parameters: { verificationToken: removalProof, ...(stepUp === undefined ? {} : { stepUp }) },
+      })
+    const refused = await remove()
+    expect(refused.statusCode).toBe(403)
+    expect(refused.json().error.details.reason).toBe('STEP_UP_TOTP_REQUIRED')
+    const removed = await remove({ totpCode: codeFor(enrolment.multiFactorSecret) })
+    expect(removed.statusCode).toBe(200)
+    expect(removed.json().phone ?? null).toBeNull()
+  })
+
   it('an SMS code of an account with a factor answers MFA_REQUIRED, and the code completes it', async () => {
     const phone = '+442079460077'
     async function smsSignIn() {

@@ -18,27 +18,11 @@ import {
   oauthResultMessageType,
   renderOAuthCallbackPage,
 } from '../services/oauth/render-oauth-callback-page.ts'
-import { verifyOAuthIdToken } from '../services/oauth/verify-oauth-id-token.ts'
 import { requireStepUp, toStepUpStamp } from '../services/step-up/require-step-up.ts'
 import type { SignerRouteOptions } from './auth-routes.ts'
 import { createStampedRoute } from './create-stamped-route.ts'
 import { perIpPerMinute } from './signer-rate-limits.ts'
 import { stampedRequestBodySchema } from './stamped-request-body-schema.ts'
-
-/** The verified e-mail of an id token, or undefined (an invalid token is refused by the link itself). */
-async function readVerifiedEmail(
-  directory: OAuthDirectory,
-  parameters: { providerName: string; oidcToken: string },
-  nowMs: number,
-): Promise<string | undefined> {
-  try {
-    const provider = await directory.get(parameters.providerName)
-    const verified = await verifyOAuthIdToken(provider, parameters.oidcToken, { nowMs })
-    return verified.isEmailVerified ? verified.email : undefined
-  } catch {
-    return undefined
-  }
-}
 
 /** Where providers send the browser back: OAUTH callback setting, else the signer mounted in the app server. */
 export function getOAuthCallbackUrl(config: { publicOrigin: string; oauthCallbackUrl?: string }): string {
@@ -247,10 +231,6 @@ export const oauthRoutes: FastifyPluginAsyncZod<SignerRouteOptions & { directory
         userId: verified.userId,
         stamp: toStepUpStamp(verified),
         proof: verified.stepUp,
-        linkingEmail:
-          verified.stepUp?.linkingOtpId === undefined
-            ? undefined
-            : await readVerifiedEmail(directory, verified.parameters, context.now()),
       })
       const oauthProvider = await linkOAuthProvider(context, directory, {
         userId: verified.userId,

@@ -12,7 +12,6 @@ export const stepUpProofSchema = z
     oidcToken: z.string().min(1).max(16_384).optional(),
     providerName: z.string().min(1).max(64).optional(),
     jwt: z.string().min(1).max(16_384).optional(),
-    linkingOtpId: z.string().uuid().optional(),
     totpCode: z.string().max(32).optional(),
   })
   .strict()

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
 import { AppError } from '@quicklinks/core/app-error'
 import type { StepUpProof } from '@quicklinks/protocol/step-up'
-import { and, eq, isNull } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import { decodeJwt } from 'jose'
-import { signerAuthMethods, signerOtps, signerSessionKeys } from '../../db/signer-schema.ts'
+import { signerAuthMethods, signerSessionKeys } from '../../db/signer-schema.ts'
 import type { SignerContext } from '../../signer-context.ts'
 import { getAccountOrThrow } from '../accounts/get-account-or-throw.ts'
 import { createJwtVerifier, type JwtVerifier } from '../auth/create-jwt-verifier.ts'
@@ -17,9 +17,6 @@ import { readVerificationToken, spendVerificationToken } from '../verification/v
 
 /** A provider's id token older than this is no re-authentication (it may sit in a page's memory). */
 export const maxStepUpIdTokenAgeMs = 5 * 60_000
-
-/** An account-linking sign-in code entered longer ago than this no longer links a provider. */
-export const maxLinkingCodeAgeMs = 10 * 60_000
 
 /** How the call was stamped: by a session key, or by one of the user's passkeys (and whether it verified the user). */
 export type StepUpStamp = { byPasskey: boolean; userVerified: boolean; publicKey: string }
@@ -59,17 +56,13 @@ export async function requireStepUp(
     stamp: StepUpStamp
     proof: StepUpProof | undefined
     reauthDone?: boolean
-    /** add-oauth-provider: the verified e-mail of the identity being linked (for `linkingOtpId`). */
-    linkingEmail?: string | undefined
   },
 ): Promise<void> {
   const proof = input.proof ?? {}
   const spend =
     input.reauthDone === true || (input.stamp.byPasskey && input.stamp.userVerified)
       ? async () => {}
-      : proof.linkingOtpId !== undefined && input.linkingEmail !== undefined
-        ? await checkLinkingCode(context, input.userId, proof.linkingOtpId, input.linkingEmail)
-        : await checkReauthentication(context, input.userId, input.stamp, proof)
+      : await checkReauthentication(context, input.userId, input.stamp, proof)
   await checkTotp(context, input.userId, proof.totpCode)
   await spend()
 }
@@ -139,51 +132,6 @@ async function checkIdToken(
     if (!(await replays.markSeen(`step-up-id-token:${tokenHash}`, expiresAtMs))) {
       throw refuse('STEP_UP_REFUSED')
     }
-  }
-}
-
-/**
- * The account-linking prompt's own code as the step-up of linking that provider: an `auth` code
- * sent to the account's e-mail, entered (used) in the last 10 minutes, for the same address as the
- * identity's verified e-mail; spent by marking its token column, so it links once.
- */
-async function checkLinkingCode(
-  context: SignerContext,
-  userId: string,
-  otpId: string,
-  linkingEmail: string,
-): Promise<() => Promise<void>> {
-  const account = await getAccountOrThrow(context.db, userId)
-  const [row] = await context.db
-    .select({
-      purpose: signerOtps.purpose,
-      channel: signerOtps.channel,
-      contact: signerOtps.contact,
-      usedAt: signerOtps.usedAt,
-      tokenUsedAt: signerOtps.tokenUsedAt,
-    })
-    .from(signerOtps)
-    .where(eq(signerOtps.id, otpId))
-  const nowMs = context.now()
-  if (
-    row === undefined ||
-    row.purpose !== 'auth' ||
-    row.channel !== 'email' ||
-    row.contact !== linkingEmail ||
-    row.contact !== account.email ||
-    row.usedAt === null ||
-    nowMs - row.usedAt.getTime() > maxLinkingCodeAgeMs ||
-    row.tokenUsedAt !== null
-  ) {
-    throw refuse('STEP_UP_REFUSED')
-  }
-  return async () => {
-    const spent = await context.db
-      .update(signerOtps)
-      .set({ tokenUsedAt: new Date(context.now()) })
-      .where(and(eq(signerOtps.id, otpId), isNull(signerOtps.tokenUsedAt)))
-      .returning({ id: signerOtps.id })
-    if (spent.length === 0) throw refuse('STEP_UP_REFUSED')
   }
 }
 

@@ -1,3 +1,4 @@
+import { getSignerErrorCode } from '@quicklinks/wallet/wallet-error'
 import { ArrowLeft, Mail, MailCheck, ShieldCheck, Smartphone } from 'lucide-react'
 import { type FormEvent, useId, useState } from 'react'
 import { Button } from '../../ui/button'
@@ -17,6 +18,7 @@ import {
   sendContactCode,
   verifyContactCode,
 } from '../auth/wallet-session'
+import { AuthenticatorCodeStep, useHasAuthenticatorApp } from './authenticator-code-step'
 import { useAuthMethods, useInvalidateAuthMethods } from './use-auth-methods'
 
 /**
@@ -42,6 +44,15 @@ export type ContactChangeStep =
       confirmer: { channel: ContactChannel; address: string }
       otpId: string
       sentAt: number
+      error: string | null
+      isBusy: boolean
+    }
+  | {
+      /** Both codes checked out; the account's authenticator app has the last word. */
+      step: 'totp'
+      contact: string
+      verificationToken: string
+      previous: string | undefined
       error: string | null
       isBusy: boolean
     }
@@ -119,6 +130,7 @@ function ContactChangeBody({
   })
   const invalidateAuthMethods = useInvalidateAuthMethods()
   const { methods } = useAuthMethods()
+  const hasTotp = useHasAuthenticatorApp()
   const texts = channelTexts[channel]
   // Who confirms the change (docs/signer.md#step-up): the current contact on this channel; for a
   // first one, the account's other contact (a new way in is not added on the session alone).
@@ -130,15 +142,34 @@ function ContactChangeBody({
         ? null
         : { channel: channel === 'email' ? 'sms' : 'email', address: otherAddress }
 
-  const submit = async (contact: string, verificationToken: string, previous?: string) => {
+  const submit = async (
+    contact: string,
+    verificationToken: string,
+    previous: string | undefined,
+    totpCode?: string,
+  ) => {
+    const totpStep = { step: 'totp', contact, verificationToken, previous } as const
+    if (hasTotp && totpCode === undefined) {
+      setState({ ...totpStep, error: null, isBusy: false })
+      return
+    }
+    if (totpCode !== undefined) setState({ ...totpStep, error: null, isBusy: true })
     try {
       await changeContact({
         channel,
         contact,
         verificationToken,
         ...(previous === undefined ? {} : { previousContactVerificationToken: previous }),
+        ...(totpCode === undefined ? {} : { totpCode }),
       })
     } catch (error) {
+      // The authenticator code is checked before the contacts' proofs are spent: ask it again.
+      const reason = getSignerErrorCode(error)
+      if (reason === 'STEP_UP_TOTP_REQUIRED' || reason === 'STEP_UP_TOTP_REFUSED') {
+        const message = reason === 'STEP_UP_TOTP_REFUSED' ? describeAuthError(error) : null
+        setState({ ...totpStep, error: message, isBusy: false })
+        return
+      }
       // Whatever refused it (an address of another account, a spent proof), the proofs are used
       // up: start again from the contact, with the reason beside it.
       await invalidateAuthMethods()
@@ -206,7 +237,7 @@ function ContactChangeBody({
       return
     }
     if (confirmer === null) {
-      await submit(step.contact, verificationToken)
+      await submit(step.contact, verificationToken, undefined)
       return
     }
     try {
@@ -302,6 +333,16 @@ function ContactChangeBody({
           }}
           onSubmitCode={(code) => void verifyCurrent(state, code)}
           isCurrent
+        />
+      )
+    case 'totp':
+      return (
+        <AuthenticatorCodeStep
+          error={state.error}
+          isBusy={state.isBusy}
+          submitLabel={current === null ? texts.add : texts.change}
+          onBack={() => setState({ step: 'contact', input: state.contact, error: null, isBusy: false })}
+          onSubmitCode={(code) => void submit(state.contact, state.verificationToken, state.previous, code)}
         />
       )
     default: {

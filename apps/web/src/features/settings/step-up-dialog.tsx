@@ -6,9 +6,9 @@ import { Dialog, DialogClose, DialogDescription, DialogTitle } from '../../ui/di
 import { getInputClassName } from '../../ui/input-class-name'
 import { describeAuthError } from '../auth/describe-auth-error'
 import { FieldError } from '../auth/field-error'
-import { listTwoFactorApps } from '../auth/wallet-mfa'
 import { getProviderName, reauthenticateWithProvider } from '../auth/wallet-oauth'
 import { type ContactChannel, sendContactCode, verifyContactCode } from '../auth/wallet-session'
+import { normalizeAuthenticatorCode, useHasAuthenticatorApp } from './authenticator-code-step'
 import { useAuthMethods } from './use-auth-methods'
 
 type Pending = { purpose: string; resolve: (stepUp: StepUp | null) => void }
@@ -63,7 +63,7 @@ function StepUpBody({ purpose, onDone }: { purpose: string; onDone: (stepUp: Ste
       ),
     ),
   ]
-  const [hasTotp, setHasTotp] = useState(false)
+  const hasTotp = useHasAuthenticatorApp()
   const [sent, setSent] = useState<{ otpId: string; contact: Contact } | null>(null)
   const [code, setCode] = useState('')
   const [totpCode, setTotpCode] = useState('')
@@ -75,23 +75,11 @@ function StepUpBody({ purpose, onDone }: { purpose: string; onDone: (stepUp: Ste
   const codeRef = useRef<HTMLInputElement>(null)
 
   useEffect(() => {
-    let isCurrent = true
-    listTwoFactorApps()
-      .then((apps) => {
-        if (isCurrent) setHasTotp(apps.length > 0)
-      })
-      .catch(() => undefined)
-    return () => {
-      isCurrent = false
-    }
-  }, [])
-
-  useEffect(() => {
     if (sent !== null) codeRef.current?.focus()
   }, [sent])
 
   const withTotp = (stepUp: StepUp): StepUp =>
-    hasTotp ? { ...stepUp, totpCode: totpCode.replace(/\s/g, '') } : stepUp
+    hasTotp ? { ...stepUp, totpCode: normalizeAuthenticatorCode(totpCode) } : stepUp
 
   const send = async (contact: Contact) => {
     setIsBusy(true)
