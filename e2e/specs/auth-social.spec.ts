@@ -18,17 +18,27 @@ test.beforeEach(async ({ page }) => {
   await page.addInitScript(() => localStorage.setItem('beta-flag-closed-at', new Date().toISOString()))
 })
 
-/** "Confirm it’s you" by signing in again with the linked Dev login identity `email` (a popup). */
-async function confirmWithProvider(page: Page, email: string): Promise<void> {
+/**
+ * "Confirm it’s you" by signing in again with the linked Dev login identity `email` (a popup).
+ * Resolves with the popup the confirmed change opens next, when `opensPopup` (a link): it is
+ * awaited from before the confirmation ends, since it opens as soon as the step-up is given.
+ */
+async function confirmWithProvider(
+  page: Page,
+  email: string,
+  options: { opensPopup?: boolean } = {},
+): Promise<Page | undefined> {
   const dialog = stepUpDialog(page)
   await expect(dialog).toBeVisible()
   const popupOpened = page.waitForEvent('popup')
   await dialog.getByRole('button', { name: 'Sign in again with Dev login' }).click()
   const popup = await popupOpened
+  const next = options.opensPopup === true ? page.waitForEvent('popup', { timeout: 30_000 }) : undefined
   const closed = popup.waitForEvent('close', { timeout: 20_000 })
   await signInAtProvider(popup, email)
   await closed
   await expect(dialog).toBeHidden({ timeout: 15_000 })
+  return next
 }
 
 test('popup: a new provider identity gets a wallet, signs in again to it, links and unlinks another, and cannot unlink the last way in', async ({
@@ -55,9 +65,8 @@ test('popup: a new provider identity gets a wallet, signs in again to it, links 
   // again with the linked provider (docs/signer.md#step-up).
   const other = createTestEmail()
   await section.getByRole('button', { name: 'Link Dev login', exact: true }).click()
-  await confirmWithProvider(page, email)
-  const popupOpened = page.waitForEvent('popup')
-  const popup = await popupOpened
+  const popup = await confirmWithProvider(page, email, { opensPopup: true })
+  if (popup === undefined) throw new Error('the link opened no popup')
   const closed = popup.waitForEvent('close')
   await signInAtProvider(popup, other)
   await closed
