@@ -1,6 +1,7 @@
 import type { CDPSession, Page } from '@playwright/test'
 import { checkScreen, screenViewports } from '../fixtures/screens.ts'
 import { authDialog, getSessionUser, openAuthModal } from '../fixtures/sign-in.ts'
+import { confirmWithPasskey, stepUpDialog } from '../fixtures/step-up.ts'
 import { expect, test } from '../fixtures/test.ts'
 
 /**
@@ -86,6 +87,8 @@ test.describe('passkeys', () => {
     await expect(passkeyList(page)).toHaveCount(1)
     await expect(passkeyList(page).first()).toContainText(/^passkey-\d+/)
     await page.getByRole('button', { name: 'Add passkey' }).click()
+    // Confirm it's you (docs/signer.md#step-up): the account's passkey, user verified.
+    await confirmWithPasskey(page)
     await expect(page.getByRole('status')).toContainText(/Passkey passkey-\d+ added\./)
     await expect(passkeyList(page)).toHaveCount(2)
     const ids = await listCredentialIds(authenticator)
@@ -99,6 +102,7 @@ test.describe('passkeys', () => {
     const confirm = page.getByRole('alertdialog', { name: 'Remove passkey' })
     await expect(confirm).toBeVisible()
     await confirm.getByRole('button', { name: 'Delete' }).click()
+    await confirmWithPasskey(page)
     await expect(page.getByRole('status')).toContainText('removed.')
     await expect(passkeyList(page)).toHaveCount(1)
 
@@ -109,6 +113,7 @@ test.describe('passkeys', () => {
       .getByRole('alertdialog', { name: 'Remove passkey' })
       .getByRole('button', { name: 'Delete' })
       .click()
+    await confirmWithPasskey(page)
     await expect(page.getByRole('alert')).toHaveText(
       'This is your only way to sign in. Add another one before you remove it.',
     )
@@ -148,6 +153,9 @@ for (const viewport of screenViewports) {
       await openSettings(page)
       await expect(passkeyList(page)).toHaveCount(1)
       await page.getByRole('button', { name: 'Add passkey' }).click()
+      await expect(stepUpDialog(page)).toBeVisible()
+      await checkScreen(page, `step-up-dialog-${suffix}`, { fullPage: false })
+      await confirmWithPasskey(page)
       await expect(passkeyList(page)).toHaveCount(2)
       await page.getByRole('heading', { name: 'Passkeys' }).scrollIntoViewIfNeeded()
       await checkScreen(page, `settings-passkeys-${suffix}`)
@@ -159,12 +167,14 @@ for (const viewport of screenViewports) {
         .getByRole('alertdialog', { name: 'Remove passkey' })
         .getByRole('button', { name: 'Delete' })
         .click()
+      await confirmWithPasskey(page)
       await expect(passkeyList(page)).toHaveCount(1)
       await passkeyList(page).first().getByRole('button').click()
       await page
         .getByRole('alertdialog', { name: 'Remove passkey' })
         .getByRole('button', { name: 'Delete' })
         .click()
+      await confirmWithPasskey(page)
       await expect(page.getByRole('alert')).toHaveText(
         'This is your only way to sign in. Add another one before you remove it.',
       )

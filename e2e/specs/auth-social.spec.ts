@@ -1,8 +1,10 @@
+import type { Page } from '@playwright/test'
 import { Secret, TOTP } from 'otpauth'
 import { createTestEmail, extractCode, waitForMail } from '../fixtures/dev-outbox.ts'
 import { checkScreen, screenViewports } from '../fixtures/screens.ts'
 import { authDialog, getSessionUser, openAuthModal, signUpWithEmailCode } from '../fixtures/sign-in.ts'
 import { continueInPopup, logout, openLinkedAccounts, signInAtProvider } from '../fixtures/social-login.ts'
+import { stepUpDialog } from '../fixtures/step-up.ts'
 import { expect, test } from '../fixtures/test.ts'
 
 /**
@@ -15,6 +17,29 @@ import { expect, test } from '../fixtures/test.ts'
 test.beforeEach(async ({ page }) => {
   await page.addInitScript(() => localStorage.setItem('beta-flag-closed-at', new Date().toISOString()))
 })
+
+/**
+ * "Confirm it’s you" by signing in again with the linked Dev login identity `email` (a popup).
+ * Resolves with the popup the confirmed change opens next, when `opensPopup` (a link): it is
+ * awaited from before the confirmation ends, since it opens as soon as the step-up is given.
+ */
+async function confirmWithProvider(
+  page: Page,
+  email: string,
+  options: { opensPopup?: boolean } = {},
+): Promise<Page | undefined> {
+  const dialog = stepUpDialog(page)
+  await expect(dialog).toBeVisible()
+  const popupOpened = page.waitForEvent('popup')
+  await dialog.getByRole('button', { name: 'Sign in again with Dev login' }).click()
+  const popup = await popupOpened
+  const next = options.opensPopup === true ? page.waitForEvent('popup', { timeout: 30_000 }) : undefined
+  const closed = popup.waitForEvent('close', { timeout: 20_000 })
+  await signInAtProvider(popup, email)
+  await closed
+  await expect(dialog).toBeHidden({ timeout: 15_000 })
+  return next
+}
 
 test('popup: a new provider identity gets a wallet, signs in again to it, links and unlinks another, and cannot unlink the last way in', async ({
   page,
@@ -36,11 +61,12 @@ test('popup: a new provider identity gets a wallet, signs in again to it, links 
   const section = await openLinkedAccounts(page)
   await expect(section.getByRole('list', { name: 'Linked accounts' })).toContainText(email)
 
-  // Link a second identity from Settings, then unlink it.
+  // Link a second identity from Settings, then unlink it; each is confirmed first by signing in
+  // again with the linked provider (docs/signer.md#step-up).
   const other = createTestEmail()
-  const popupOpened = page.waitForEvent('popup')
   await section.getByRole('button', { name: 'Link Dev login', exact: true }).click()
-  const popup = await popupOpened
+  const popup = await confirmWithProvider(page, email, { opensPopup: true })
+  if (popup === undefined) throw new Error('the link opened no popup')
   const closed = popup.waitForEvent('close')
   await signInAtProvider(popup, other)
   await closed
@@ -50,6 +76,7 @@ test('popup: a new provider identity gets a wallet, signs in again to it, links 
   const confirm = page.getByRole('alertdialog', { name: 'Unlink account' })
   await confirm.getByRole('button', { name: 'Delete' }).click()
   await expect(confirm).toBeHidden()
+  await confirmWithProvider(page, email)
   await expect(section.getByRole('list', { name: 'Linked accounts' })).not.toContainText(other)
 
   // The provider is this account's only way in: the signer refuses, the section says why.
@@ -58,6 +85,7 @@ test('popup: a new provider identity gets a wallet, signs in again to it, links 
     .getByRole('alertdialog', { name: 'Unlink account' })
     .getByRole('button', { name: 'Delete' })
     .click()
+  await confirmWithProvider(page, email)
   await expect(section.getByRole('alert')).toHaveText(
     'This is your only way to sign in. Add another one before you remove it.',
   )
@@ -134,6 +162,8 @@ test('an account with an authenticator app is asked for its code after a social 
   await page.goto('/settings')
   const section = page.getByRole('region', { name: 'Two-step verification' })
   await section.getByRole('button', { name: 'Add authenticator app' }).click({ timeout: 20_000 })
+  // A provider-only account confirms it's you with the provider again (docs/signer.md#step-up).
+  await confirmWithProvider(page, email)
   const dialog = page.getByRole('dialog', { name: 'Add authenticator app' })
   await expect(dialog.getByTestId('totp-secret')).toHaveText(/^[A-Z2-7 ]{32,}$/, { timeout: 15_000 })
   const secret = ((await dialog.getByTestId('totp-secret').textContent()) ?? '').replace(/\s/g, '')

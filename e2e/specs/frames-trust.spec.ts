@@ -167,9 +167,10 @@ test.describe('the seed and the sign-in stay out of the app page’s reach', () 
       expect(answer.type, exportBody).toBe('ERROR')
       expect(answer.stampHeaderValue).toBeUndefined()
     }
-    expect((await askToStamp(page, exports[0] ?? '')).message).toContain(
-      'exports and contact changes are made inside the wallet frames',
-    )
+    expect(await askToStamp(page, exports[0] ?? '')).toMatchObject({
+      code: 'FORBIDDEN',
+      reason: 'NOT_FOR_THE_PAGE',
+    })
 
     // A contact change to an address the script controls (it can read that inbox): the raw body
     // is refused…
@@ -242,6 +243,68 @@ test.describe('the seed and the sign-in stay out of the app page’s reach', () 
     }
     await dialog.getByRole('button', { name: 'Done' }).click()
     expect(consoleErrors).toEqual([])
+  })
+
+  test('the auth frame stamps no change of a way in for the page: passkeys, providers, TOTP factors, multi-owner membership', async ({
+    page,
+    request,
+  }) => {
+    await signUpWithEmailCode(page, request)
+    await page.goto('/settings')
+    await plantAttacker(page)
+    const orgId = await readOrgId(page)
+    // The planted frame holds the live session: what the page may ask for still works.
+    const whoamiBody = await buildBody(request, 'ACTIVITY_TYPE_WHOAMI', orgId, {})
+    const me = await relay(
+      page,
+      'whoami',
+      whoamiBody,
+      (await askToStamp(page, whoamiBody)).stampHeaderValue ?? '',
+    )
+    expect(me.status()).toBe(200)
+
+    // What a script on the page would ask for to make the account its own, each one refused:
+    // nothing to relay, so the signer never sees it.
+    const attacks: [string, Record<string, unknown>][] = [
+      [
+        'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2',
+        { challenge: 'c', attestation: { credentialId: 'x', clientDataJson: 'y', attestationObject: 'z' } },
+      ],
+      ['ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS', { providerName: 'dev', oidcToken: 'a.b.c' }],
+      ['ACTIVITY_TYPE_ADD_MFA', { multiFactorType: 'totp' }],
+      ['ACTIVITY_TYPE_DELETE_MFAS', { multiFactorIds: ['00000000-0000-0000-0000-000000000000'] }],
+      ['ACTIVITY_TYPE_DELETE_AUTHENTICATORS', { authenticatorId: 'x' }],
+      ['ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS', { issuer: 'https://issuer.example', subject: 'me' }],
+      ['ACTIVITY_TYPE_CREATE_MULTI_OWNER', { members: [], rootQuorumThreshold: 1 }],
+      ['ACTIVITY_TYPE_PREPARE_ADD_MULTI_OWNER_MEMBERS', { members: [] }],
+      ['ACTIVITY_TYPE_UPDATE_ROOT_QUORUM', { rootQuorumThreshold: 1 }],
+    ]
+    for (const [type, parameters] of attacks) {
+      const answer = await askToStamp(page, await buildBody(request, type, orgId, parameters))
+      expect(answer, type).toMatchObject({ type: 'ERROR', code: 'FORBIDDEN', reason: 'NOT_FOR_THE_PAGE' })
+      expect(answer.stampHeaderValue, type).toBeUndefined()
+    }
+
+    // The frame builds such a change only as STAMP_ACCESS_CHANGE, and the signer refuses it without
+    // a step-up: a proof the script makes up is worth nothing.
+    const built = await page.evaluate(() =>
+      (window as unknown as { attacker: Attacker }).attacker.ask({
+        type: 'STAMP_ACCESS_CHANGE',
+        call: 'requestMultiFactor',
+        parameters: { multiFactorType: 'totp' },
+        stepUp: {},
+        timestampMs: Date.now(),
+      }),
+    )
+    expect(built.type).toBe('STAMPED_REQUEST')
+    const refused = await relay(
+      page,
+      String(built.path),
+      String(built.body),
+      String((built.stamp as { stampHeaderValue: string }).stampHeaderValue),
+    )
+    expect(refused.status()).toBe(403)
+    expect((await refused.json()).error.details.reason).toBe('STEP_UP_REQUIRED')
   })
 
   test('logout ends the session key at the signer: a stamp made before it is refused after', async ({

@@ -1,6 +1,7 @@
 import type { SignerDatabase } from './db/signer-database.ts'
 import type { Delivery } from './delivery.ts'
 import type { SignerKeyring } from './services/keyring/load-signer-keyring.ts'
+import type { OAuthDirectory } from './services/oauth/oauth-directory.ts'
 import type { SignerConfig } from './signer-config.ts'
 
 /** Everything the signer's services need, built once when the plugin registers. */
@@ -11,4 +12,6 @@ export type SignerContext = {
   config: SignerConfig
   /** The service clock, epoch ms (tests may move it). */
   now: () => number
+  /** Social login's providers, for a step-up proven by a linked provider's id token (require-step-up.ts). */
+  oauthDirectory?: OAuthDirectory
 }

@@ -196,3 +196,23 @@ export function postStamped(
   })
   return testApp.post(path, stampRequest(path, client.sessionPrivateKey, body))
 }
+
+/**
+ * A `verify-otp` token for `contact` (init-otp, the code as delivered, verify-otp): what a step-up
+ * by a code to an existing contact carries as `stepUp.verificationToken` (docs/signer.md#step-up).
+ */
+export async function proveContact(
+  testApp: SignerTestApp,
+  contact: { email: string } | { phone: string },
+): Promise<string> {
+  const isEmail = 'email' in contact
+  const init = await testApp.post('init-otp', {
+    otpType: isEmail ? 'OTP_TYPE_EMAIL' : 'OTP_TYPE_SMS',
+    contact: isEmail ? contact.email : contact.phone,
+  })
+  if (init.statusCode !== 200) throw new Error(`init-otp failed: ${init.body}`)
+  const sent = isEmail ? testApp.delivery.emails.at(-1)?.text : testApp.delivery.sms.at(-1)?.body
+  const verify = await testApp.post('verify-otp', { otpId: init.json().otpId, otpCode: readCode(sent ?? '') })
+  if (verify.statusCode !== 200) throw new Error(`verify-otp failed: ${verify.body}`)
+  return verify.json<{ verificationToken: string }>().verificationToken
+}

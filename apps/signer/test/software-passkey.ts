@@ -1,7 +1,7 @@
 // A software WebAuthn authenticator for route tests: makes passkeys ("none" attestation, ES256)
 // and assertions exactly as a browser hands them over (base64url JSON), so the signer's
-// @simplewebauthn/server checks run unchanged. Origin, rpId and the counter can be set per call to
-// play a phishing page or a cloned authenticator.
+// @simplewebauthn/server checks run unchanged. Origin, rpId, the counter and the user-verified flag
+// can be set per call to play a phishing page, a cloned authenticator or a hand-built passkey.
 
 import { randomBytes } from 'node:crypto'
 import { p256 } from '@noble/curves/nist.js'
@@ -34,7 +34,7 @@ export type SoftwarePasskey = {
   /** `{credentialId, clientDataJson, attestationObject, transports}` for a server challenge. */
   attest(
     challenge: string,
-    options?: { origin?: string; rpId?: string },
+    options?: { origin?: string; rpId?: string; userVerified?: boolean },
   ): {
     credentialId: string
     clientDataJson: string
@@ -42,7 +42,10 @@ export type SoftwarePasskey = {
     transports: string[]
   }
   /** The X-Stamp-WebAuthn header value over `body` (challenge: the UTF-8 hex SHA-256 of the body). */
-  stamp(body: string, options?: { origin?: string; rpId?: string; counter?: number }): string
+  stamp(
+    body: string,
+    options?: { origin?: string; rpId?: string; counter?: number; userVerified?: boolean },
+  ): string
 }
 
 export function createSoftwarePasskey(defaults: { origin: string; rpId: string }): SoftwarePasskey {
@@ -73,7 +76,8 @@ export function createSoftwarePasskey(defaults: { origin: string; rpId: string }
       new DataView(credentialIdLength.buffer).setUint16(0, credentialIdBytes.length)
       const authData = concat(
         sha256(utf8ToBytes(options.rpId ?? defaults.rpId)),
-        new Uint8Array([0x45]), // UP, UV, AT
+        // UP, UV, AT; without UV (0x04) as a script that only clicks through would hand it over.
+        new Uint8Array([options.userVerified === false ? 0x41 : 0x45]),
         uint32(0),
         new Uint8Array(16),
         credentialIdLength,
@@ -109,7 +113,7 @@ export function createSoftwarePasskey(defaults: { origin: string; rpId: string }
       )
       const authenticatorData = concat(
         sha256(utf8ToBytes(options.rpId ?? defaults.rpId)),
-        new Uint8Array([0x05]), // UP, UV
+        new Uint8Array([options.userVerified === false ? 0x01 : 0x05]), // UP, UV
         uint32(counter),
       )
       const signature = p256.sign(concat(authenticatorData, sha256(clientData)), privateKey, {

@@ -112,8 +112,19 @@ describe('wallet SDK: custom JWT sign-in on the real signer', () => {
 
   it('asks an account with an authenticator app for its code: AWAITING_MFA_AUTH, then validateMultiFactors connects', async () => {
     const owner = await createStore()
-    await owner.getState().authenticateWithJwt({ jwt: signToken('carol'), authProvider: 'sdk-test' })
-    const enrolment = await owner.getState().addMfa({ multiFactorType: 'totp' })
+    let nonce = ''
+    await owner.getState().authenticateWithJwt({
+      jwt: (input) => {
+        nonce = input.nonce
+        return signToken('carol')(input)
+      },
+      authProvider: 'sdk-test',
+    })
+    // A custom-JWT account re-authenticates with a fresh token of its own, minted for this browser's
+    // frame key like the sign-in's (docs/signer.md#step-up).
+    const enrolment = await owner
+      .getState()
+      .addMfa({ multiFactorType: 'totp', stepUp: { jwt: await signToken('carol')({ nonce }) } })
     const codeFor = (steps: number) =>
       TOTP.generate({
         secret: Secret.fromBase32(enrolment.multiFactorSecret),

@@ -21,7 +21,7 @@ import {
   toMultiOwnerOwnerAccount,
 } from '@quicklinks/wallet/multi-owner-owner-account'
 import { pollActivity } from '@quicklinks/wallet/poll-activity'
-import type { SignerClient } from '@quicklinks/wallet/signer-client'
+import type { ClientStepUp, SignerClient } from '@quicklinks/wallet/signer-client'
 import { createSignerStore, type SignerStore } from '@quicklinks/wallet/signer-store'
 import { toQuickLinksMultiOwnerSmartAccount } from '@quicklinks/wallet/smart-accounts/to-quick-links-smart-account'
 import type { Stamper } from '@quicklinks/wallet/stamper'
@@ -48,6 +48,7 @@ import { migrateSignerDatabase } from '../src/db/migrate-signer-database.ts'
 import { multiOwnerAccountFactoryAddress } from '../src/services/multi-owner/multi-owner-account.ts'
 import { createRecordingDelivery, readCode } from './build-signer-test-app.ts'
 import { createTestSignerClient } from './create-test-signer-client.ts'
+import { createSoftwarePasskey } from './software-passkey.ts'
 
 let database: DatabaseClient
 let app: FastifyInstance
@@ -86,6 +87,7 @@ async function signIn(email: string): Promise<{
   stamper: Stamper
   orgId: string
   address: Hex
+  stepUp: ClientStepUp
 }> {
   const client = await createTestSignerClient(baseUrl)
   const stamper = createKeyStamper()
@@ -95,19 +97,45 @@ async function signIn(email: string): Promise<{
   await store.getState().submitOtpCode(readCode(delivery.emails.at(-1)?.text ?? ''))
   const user = store.getState().user
   if (user === null) throw new Error('not signed in')
-  return { client, stamper, orgId: user.orgId, address: user.address as Hex }
+  // Membership changes need the step-up (docs/signer.md#step-up): a passkey of the account, added
+  // with a code to its e-mail, stamps them itself.
+  const passkey = createSoftwarePasskey({ origin: 'http://localhost:3999', rpId: 'localhost' })
+  const { otpId } = await client.initOtp({ otpType: 'OTP_TYPE_EMAIL', contact: email })
+  const { verificationToken } = await client.verifyOtp({
+    otpId,
+    otpCode: readCode(delivery.emails.at(-1)?.text ?? ''),
+  })
+  const { challenge } = await client.passkeyChallenge()
+  await client.addPasskey(
+    stamper,
+    user.orgId,
+    { challenge, attestation: passkey.attest(challenge) },
+    { verificationToken },
+  )
+  const stepUp: ClientStepUp = {
+    stampWithPasskey: async (body) => ({
+      stampHeaderName: 'X-Stamp-WebAuthn',
+      stampHeaderValue: passkey.stamp(body),
+    }),
+  }
+  return { client, stamper, orgId: user.orgId, address: user.address as Hex, stepUp }
 }
 
 describe('wallet SDK: multi-owner on the real signer', () => {
   it('creates a 2-of-2 organization, signs once a member approved, and adds a member', async () => {
-    const { client, stamper, orgId, address } = await signIn('sdk-multi-owner@example.com')
+    const { client, stamper, orgId, address, stepUp } = await signIn('sdk-multi-owner@example.com')
     const member = privateKeyToAccount(generatePrivateKey())
     const newcomer = privateKeyToAccount(generatePrivateKey())
 
-    const created = await client.multiOwnerCreate(stamper, orgId, {
-      members: [{ evmSignerAddress: member.address }],
-      rootQuorumThreshold: 2,
-    })
+    const created = await client.multiOwnerCreate(
+      stamper,
+      orgId,
+      {
+        members: [{ evmSignerAddress: member.address }],
+        rootQuorumThreshold: 2,
+      },
+      stepUp,
+    )
     expect(created.result).toMatchObject({
       orgId,
       evmSignerAddress: address,
@@ -150,10 +178,13 @@ describe('wallet SDK: multi-owner on the real signer', () => {
       'This activity no longer waits for approvals.',
     )
 
-    const prepared = await client.multiOwnerPrepareAdd(stamper, orgId, [
-      { evmSignerAddress: newcomer.address },
-    ])
-    expect((await client.multiOwnerAdd(stamper, orgId, prepared.activity.id)).activity.status).toBe(
+    const prepared = await client.multiOwnerPrepareAdd(
+      stamper,
+      orgId,
+      [{ evmSignerAddress: newcomer.address }],
+      stepUp,
+    )
+    expect((await client.multiOwnerAdd(stamper, orgId, prepared.activity.id, stepUp)).activity.status).toBe(
       'ACTIVITY_STATUS_CONSENSUS_NEEDED',
     )
     const added = await client.approveMultiOwnerActivity('multi-owner-add', {
@@ -171,12 +202,17 @@ describe('wallet SDK: multi-owner on the real signer', () => {
     ])
     expect(added.activity.result?.ownerUpdate?.added).toEqual([newcomer.address])
 
-    const quorum = await client.multiOwnerUpdateRootQuorum(stamper, orgId, 3)
+    const quorum = await client.multiOwnerUpdateRootQuorum(stamper, orgId, 3, stepUp)
     expect(quorum.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED')
-    const prepareDelete = await client.multiOwnerPrepareDelete(stamper, orgId, [
-      { evmSignerAddress: newcomer.address },
-    ])
-    await expect(client.multiOwnerDelete(stamper, orgId, prepareDelete.activity.id)).resolves.toMatchObject({
+    const prepareDelete = await client.multiOwnerPrepareDelete(
+      stamper,
+      orgId,
+      [{ evmSignerAddress: newcomer.address }],
+      stepUp,
+    )
+    await expect(
+      client.multiOwnerDelete(stamper, orgId, prepareDelete.activity.id, stepUp),
+    ).resolves.toMatchObject({
       activity: { status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED' },
     })
   })
@@ -213,13 +249,18 @@ describe('wallet SDK: multi-owner on the real signer', () => {
       })
       alto = await spawnAlto({ host: '127.0.0.1', port: await getFreePort(), rpcUrl: anvil.rpcUrl, chainId })
 
-      const { client, stamper, orgId, address } = await signIn('sdk-multi-owner-chain@example.com')
+      const { client, stamper, orgId, address, stepUp } = await signIn('sdk-multi-owner-chain@example.com')
       const member = privateKeyToAccount(generatePrivateKey())
       const newcomer = privateKeyToAccount(generatePrivateKey())
-      const created = await client.multiOwnerCreate(stamper, orgId, {
-        members: [{ evmSignerAddress: member.address }],
-        rootQuorumThreshold: 2,
-      })
+      const created = await client.multiOwnerCreate(
+        stamper,
+        orgId,
+        {
+          members: [{ evmSignerAddress: member.address }],
+          rootQuorumThreshold: 2,
+        },
+        stepUp,
+      )
       const initialOwners = created.result.members.map((m) => m.evmSignerAddress)
 
       // The co-signer: approves (and signs) whatever the wallet key is asked to sign (here, in the test).
@@ -249,10 +290,13 @@ describe('wallet SDK: multi-owner on the real signer', () => {
       expect(account.address).toBe(created.result.accountAddress)
       await testClient.setBalance({ address: account.address, value: parseEther('1') })
 
-      const prepared = await client.multiOwnerPrepareAdd(stamper, orgId, [
-        { evmSignerAddress: newcomer.address },
-      ])
-      await client.multiOwnerAdd(stamper, orgId, prepared.activity.id)
+      const prepared = await client.multiOwnerPrepareAdd(
+        stamper,
+        orgId,
+        [{ evmSignerAddress: newcomer.address }],
+        stepUp,
+      )
+      await client.multiOwnerAdd(stamper, orgId, prepared.activity.id, stepUp)
       const added = await client.approveMultiOwnerActivity('multi-owner-add', {
         activityId: prepared.activity.id,
         evmSignerAddress: member.address,

@@ -84,23 +84,46 @@ describe('wallet SDK: passkeys on the real signer', () => {
 
     const second = createSoftwarePasskey({ origin, rpId: 'localhost' })
     const next = await client.passkeyChallenge()
-    const added = await client.addPasskey(stamper, signedIn.orgId, {
-      challenge: next.challenge,
-      attestation: second.attest(next.challenge),
-      authenticatorName: 'Phone',
+    // The step-up of a passkey account: its passkey stamps the change itself (user verified).
+    const byPasskey = (key: typeof passkey) => ({
+      stampWithPasskey: async (body: string) => ({
+        stampHeaderName: 'X-Stamp-WebAuthn' as const,
+        stampHeaderValue: key.stamp(body),
+      }),
     })
+    await expect(
+      client.addPasskey(
+        stamper,
+        signedIn.orgId,
+        { challenge: next.challenge, attestation: second.attest(next.challenge) },
+        {},
+      ),
+    ).rejects.toMatchObject({ code: 'FORBIDDEN', details: { reason: 'STEP_UP_REQUIRED' } })
+    const again = await client.passkeyChallenge()
+    const added = await client.addPasskey(
+      stamper,
+      signedIn.orgId,
+      {
+        challenge: again.challenge,
+        attestation: second.attest(again.challenge),
+        authenticatorName: 'Phone',
+      },
+      byPasskey(passkey),
+    )
     expect(added).toMatchObject({ authenticatorId: second.credentialId, name: 'Phone' })
     const listed = await client.listAuthMethods(stamper, signedIn.orgId)
     expect(listed.passkeys.map((item) => item.id).sort()).toEqual(
       [passkey.credentialId, second.credentialId].sort(),
     )
 
-    expect(await client.removePasskey(stamper, signedIn.orgId, passkey.credentialId)).toEqual({
+    expect(
+      await client.removePasskey(stamper, signedIn.orgId, passkey.credentialId, byPasskey(second)),
+    ).toEqual({
       removed: true,
     })
-    await expect(client.removePasskey(stamper, signedIn.orgId, second.credentialId)).rejects.toThrow(
-      'This is your only way to sign in. Add another one before you remove it.',
-    )
+    await expect(
+      client.removePasskey(stamper, signedIn.orgId, second.credentialId, byPasskey(second)),
+    ).rejects.toThrow('This is your only way to sign in. Add another one before you remove it.')
 
     const stranger = createSoftwarePasskey({ origin, rpId: 'localhost' })
     const refused = await client

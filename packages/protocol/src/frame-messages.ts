@@ -1,5 +1,7 @@
 import type { ContactChange, ContactRemoval, ExportKind, ExportTarget } from './frame-only-activities.ts'
+import type { AccessChangeCallName, SignerRefusalReason } from './signer-activities.ts'
 import type { Stamp } from './stamped-call.ts'
+import type { StepUpProof } from './step-up.ts'
 
 /**
  * The protocol between the app page and the signer frames (auth frame and export frame), shared
@@ -13,11 +15,13 @@ import type { Stamp } from './stamped-call.ts'
  * from then on listens to that port only. Every request carries a `requestId` that its answer
  * echoes; a failed request is answered `ERROR {message}`.
  *
- * What the app page cannot ask for (docs/decisions/0014): a `STAMP_REQUEST` of an export or a
- * contact change (frame-only-activities.ts) is refused. It asks the export frame to build an export
- * (`STAMP_EXPORT_REQUEST`, encrypted to the export frame's own key and stamped by the auth frame
- * over a frames-origin BroadcastChannel), or the auth frame to build a contact change
- * (`STAMP_CONTACT_CHANGE`); either answers `STAMPED_REQUEST`, which the page posts unchanged.
+ * What the app page cannot ask for (docs/decisions/0014, docs/signer.md#signer-calls): a
+ * `STAMP_REQUEST` of any activity type the signer-call table does not mark `page` is refused. It
+ * asks the export frame to build an export (`STAMP_EXPORT_REQUEST`, encrypted to the export frame's
+ * own key and stamped by the auth frame over a frames-origin BroadcastChannel), or the auth frame
+ * to build a contact change (`STAMP_CONTACT_CHANGE`) or any other change of a way in
+ * (`STAMP_ACCESS_CHANGE`, with its step-up proof); each answers `STAMPED_REQUEST`, which the page
+ * posts unchanged.
  */
 export type FrameRequest =
   | { type: 'INIT_EMBEDDED_KEY'; requestId: string }
@@ -34,6 +38,18 @@ export type FrameRequest =
   | { type: 'STAMP_CONTACT_CHANGE'; requestId: string; change: ContactChange; timestampMs: number }
   /** Auth frame: builds the removal of the e-mail or phone itself, likewise, and stamps it. */
   | { type: 'STAMP_CONTACT_REMOVAL'; requestId: string; removal: ContactRemoval; timestampMs: number }
+  /**
+   * Auth frame: builds a `reauth` call of the table (`call`, e.g. `addPasskey`) for the session's
+   * organization, its `parameters` with the step-up proof under `stepUp`, and stamps it.
+   */
+  | {
+      type: 'STAMP_ACCESS_CHANGE'
+      requestId: string
+      call: AccessChangeCallName
+      parameters: Record<string, unknown>
+      stepUp: StepUpProof
+      timestampMs: number
+    }
   /** Export frame: makes a fresh key, builds the export to it, has the auth frame stamp it. */
   | {
       type: 'STAMP_EXPORT_REQUEST'
@@ -58,8 +74,11 @@ export type FrameResponse =
   /** A call built and stamped in the frames origin: POST `{stampedRequest: {url, body, stamp}}` to `path`. */
   | { type: 'STAMPED_REQUEST'; requestId: string; path: string; body: string; stamp: Stamp }
   | { type: 'RESET_DONE'; requestId: string }
-  /** `message` is safe to show; `code` (an AppError code) lets the SDK tell an expired session apart. */
-  | { type: 'ERROR'; requestId: string; message: string; code?: string }
+  /**
+   * `message` is safe to show; `code` (an AppError code) lets the SDK tell an expired session apart;
+   * `reason` (signerRefusalReasons) why the frame refused.
+   */
+  | { type: 'ERROR'; requestId: string; message: string; code?: string; reason?: SignerRefusalReason }
 
 /** The answer each request expects (besides ERROR). */
 export const frameResponseTypes = {
@@ -68,6 +87,7 @@ export const frameResponseTypes = {
   STAMP_REQUEST: 'STAMP',
   STAMP_CONTACT_CHANGE: 'STAMPED_REQUEST',
   STAMP_CONTACT_REMOVAL: 'STAMPED_REQUEST',
+  STAMP_ACCESS_CHANGE: 'STAMPED_REQUEST',
   STAMP_EXPORT_REQUEST: 'STAMPED_REQUEST',
   RESET_EMBEDDED_KEY: 'RESET_DONE',
   INJECT_WALLET_EXPORT_BUNDLE: 'BUNDLE_INJECTED',

@@ -1,4 +1,4 @@
-import { signerActivities } from './signer-activities.ts'
+import { isPageActivityType, signerActivities } from './signer-activities.ts'
 
 /** What an export yields: the wallet's seed phrase, or one account's private key. */
 export type ExportKind = 'SEED_PHRASE' | 'PRIVATE_KEY'
@@ -35,24 +35,32 @@ export type ContactChange = {
   contact: string
   verificationToken: string
   previousContactVerificationToken?: string
+  /** The current code of the account's authenticator app, when it has one (the step-up's second part). */
+  totpCode?: string
 }
 
 /**
  * The removal of the sign-in e-mail (`channel: 'email'`) or phone (`'sms'`), proven by a
  * `verify-otp` token for that contact (docs/signer.md#contact-removal).
  */
-export type ContactRemoval = { channel: 'email' | 'sms'; verificationToken: string }
+export type ContactRemoval = {
+  channel: 'email' | 'sms'
+  verificationToken: string
+  /** The current code of the account's authenticator app, when it has one (the step-up's second part). */
+  totpCode?: string
+}
 
 /** A signer call before it is serialised: the route, the activity type and its parameters. */
 export type ActivityCall = { path: string; type: string; parameters: Record<string, unknown> }
 
 /**
- * Whether the app page may NOT have a body of this activity type stamped: every export (any type
- * naming EXPORT, so a later export type is covered before it exists) and every change to a sign-in
- * e-mail or phone (any type naming EMAIL or PHONE). Never throws.
+ * Whether the app page may NOT have a body of this activity type stamped: every type the signer-call
+ * table (signer-activities.ts) does not mark `page`, so exports, contact changes, every change of
+ * a way in and any type the table does not list (an allowlist, not a list of what to refuse).
+ * Never throws.
  */
 export function isFrameOnlyActivityType(type: string): boolean {
-  return /EXPORT|EMAIL|PHONE/i.test(type)
+  return !isPageActivityType(type)
 }
 
 /** Whether `type` is one of the two export activities the export frame builds. Never throws. */
@@ -85,12 +93,12 @@ export function buildActivityBody(input: {
 export function describeExportActivity(target: ExportTarget, targetPublicKey: string): ActivityCall {
   if (target.kind === 'SEED_PHRASE') {
     return {
-      ...frameOnlyActivities.exportWallet,
+      ...toRoute(frameOnlyActivities.exportWallet),
       parameters: { walletId: target.walletId, targetPublicKey },
     }
   }
   return {
-    ...frameOnlyActivities.exportWalletAccount,
+    ...toRoute(frameOnlyActivities.exportWalletAccount),
     parameters: { address: target.address, targetPublicKey },
   }
 }
@@ -103,28 +111,51 @@ export function describeContactChangeActivity(change: ContactChange): ActivityCa
       ? {}
       : { previousContactVerificationToken: change.previousContactVerificationToken }),
   }
+  const stepUp = toTotpStepUp(change.totpCode)
   return change.channel === 'email'
-    ? { ...frameOnlyActivities.updateEmail, parameters: { email: change.contact, ...proof } }
-    : { ...frameOnlyActivities.updatePhone, parameters: { phone: change.contact, ...proof } }
+    ? {
+        ...toRoute(frameOnlyActivities.updateEmail),
+        parameters: { email: change.contact, ...proof, ...stepUp },
+      }
+    : {
+        ...toRoute(frameOnlyActivities.updatePhone),
+        parameters: { phone: change.contact, ...proof, ...stepUp },
+      }
+}
+
+/** The `stepUp` parameter carrying only an authenticator code (the contact's code is the re-authentication). */
+function toTotpStepUp(totpCode: string | undefined): { stepUp?: { totpCode: string } } {
+  return totpCode === undefined ? {} : { stepUp: { totpCode } }
 }
 
 /** The `remove-email-auth` or `remove-phone-auth` call for `removal`. */
 export function describeContactRemovalActivity(removal: ContactRemoval): ActivityCall {
   const activity =
     removal.channel === 'email' ? frameOnlyActivities.removeEmail : frameOnlyActivities.removePhone
-  return { ...activity, parameters: { verificationToken: removal.verificationToken } }
+  return {
+    ...toRoute(activity),
+    parameters: { verificationToken: removal.verificationToken, ...toTotpStepUp(removal.totpCode) },
+  }
+}
+
+/** A table row's route and type, without its builder and step-up. */
+export function toRoute(call: { path: string; type: string }): { path: string; type: string } {
+  return { path: call.path, type: call.type }
 }
 
 /**
- * Reads a {@link ContactRemoval} from a message: a known channel and a token of 1–4096
- * characters. Undefined for anything else (extra fields are dropped); never throws.
+ * Reads a {@link ContactRemoval} from a message: a known channel, a token of 1–4096 characters
+ * and optionally an authenticator code of 1–32. Undefined for anything else (extra fields are
+ * dropped); never throws.
  */
 export function parseContactRemoval(value: unknown): ContactRemoval | undefined {
   if (typeof value !== 'object' || value === null) return undefined
-  const { channel, verificationToken } = value as Record<string, unknown>
+  const { channel, verificationToken, totpCode } = value as Record<string, unknown>
   if (channel !== 'email' && channel !== 'sms') return undefined
   if (!isShortText(verificationToken, 4096)) return undefined
-  return { channel, verificationToken }
+  if (totpCode === undefined) return { channel, verificationToken }
+  if (!isShortText(totpCode, 32)) return undefined
+  return { channel, verificationToken, totpCode }
 }
 
 /**
@@ -145,19 +176,27 @@ export function parseExportTarget(value: unknown): ExportTarget | undefined {
 
 /**
  * Reads a {@link ContactChange} from a message: a known channel, a contact of 1–320 characters,
- * tokens of 1–4096. Undefined for anything else (extra fields are dropped); never throws.
+ * tokens of 1–4096, optionally an authenticator code of 1–32. Undefined for anything else (extra
+ * fields are dropped); never throws.
  */
 export function parseContactChange(value: unknown): ContactChange | undefined {
   if (typeof value !== 'object' || value === null) return undefined
-  const { channel, contact, verificationToken, previousContactVerificationToken } = value as Record<
+  const { channel, contact, verificationToken, previousContactVerificationToken, totpCode } = value as Record<
     string,
     unknown
   >
   if (channel !== 'email' && channel !== 'sms') return undefined
   if (!isShortText(contact, 320) || !isShortText(verificationToken, 4096)) return undefined
-  if (previousContactVerificationToken === undefined) return { channel, contact, verificationToken }
-  if (!isShortText(previousContactVerificationToken, 4096)) return undefined
-  return { channel, contact, verificationToken, previousContactVerificationToken }
+  const change: ContactChange = { channel, contact, verificationToken }
+  if (previousContactVerificationToken !== undefined) {
+    if (!isShortText(previousContactVerificationToken, 4096)) return undefined
+    change.previousContactVerificationToken = previousContactVerificationToken
+  }
+  if (totpCode !== undefined) {
+    if (!isShortText(totpCode, 32)) return undefined
+    change.totpCode = totpCode
+  }
+  return change
 }
 
 function isShortText(value: unknown, maxLength: number): value is string {

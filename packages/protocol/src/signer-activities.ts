@@ -1,54 +1,250 @@
 /**
- * Every stamped signer call: its route under `/signer/v1` and the activity type its body must name
- * (Turnkey's names; docs/signer.md#activity-types). The SDK builds its calls from this table, the
- * signer's routes check a body's `type` against it, and the frames tell frame-only calls by it.
+ * Who may build a stamped call (docs/signer.md#signer-calls): `page`, the app page through the
+ * auth frame's `STAMP_REQUEST`; `frames`, only the signer frames (the auth frame builds the body
+ * itself from a high-level request, the export frame builds exports to its own key).
+ */
+export type SignerCallBuilder = 'page' | 'frames'
+
+/**
+ * What the signer requires beside the session's stamp (docs/signer.md#step-up): `none`, or
+ * `reauth`: a fresh proof of a way in the account already has (a code to an existing contact, an
+ * existing passkey with user verification, a fresh id token of a linked provider), plus the
+ * current TOTP code when the account has a confirmed factor.
+ */
+export type SignerCallStepUp = 'none' | 'reauth'
+
+/** One row of the signer-call table. */
+export type SignerCall = {
+  path: string
+  type: string
+  builder: SignerCallBuilder
+  stepUp: SignerCallStepUp
+}
+
+/**
+ * Every stamped signer call: its route under `/signer/v1`, the activity type its body must name
+ * (Turnkey's names; docs/signer.md#activity-types), who may build it and its step-up. This one
+ * table is the trust boundary (docs/signer.md#signer-calls): the SDK builds its calls from it, the
+ * signer's routes check a body's `type` and the step-up against it, and the auth frame stamps for
+ * the page only the types it marks `page` (an allowlist: a type not in it is refused too).
  */
 export const signerActivities = {
-  whoami: { path: 'whoami', type: 'ACTIVITY_TYPE_WHOAMI' },
-  signRawPayload: { path: 'sign-payload', type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2' },
-  getActivity: { path: 'get-activity', type: 'ACTIVITY_TYPE_GET' },
-  listAuthMethods: { path: 'list-auth-methods', type: 'ACTIVITY_TYPE_LIST_AUTH_METHODS' },
-  revokeSession: { path: 'revoke-session', type: 'ACTIVITY_TYPE_REVOKE_SESSION' },
-  exportWallet: { path: 'export-wallet', type: 'ACTIVITY_TYPE_EXPORT_WALLET' },
-  exportWalletAccount: { path: 'export-wallet-account', type: 'ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT' },
-  updateEmail: { path: 'update-email-auth', type: 'ACTIVITY_TYPE_UPDATE_EMAIL_AUTH' },
-  updatePhone: { path: 'update-phone-auth', type: 'ACTIVITY_TYPE_UPDATE_PHONE_AUTH' },
+  whoami: { path: 'whoami', type: 'ACTIVITY_TYPE_WHOAMI', builder: 'page', stepUp: 'none' },
+  signRawPayload: {
+    path: 'sign-payload',
+    type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2',
+    builder: 'page',
+    stepUp: 'none',
+  },
+  getActivity: { path: 'get-activity', type: 'ACTIVITY_TYPE_GET', builder: 'page', stepUp: 'none' },
+  listAuthMethods: {
+    path: 'list-auth-methods',
+    type: 'ACTIVITY_TYPE_LIST_AUTH_METHODS',
+    builder: 'page',
+    stepUp: 'none',
+  },
+  revokeSession: {
+    path: 'revoke-session',
+    type: 'ACTIVITY_TYPE_REVOKE_SESSION',
+    builder: 'page',
+    stepUp: 'none',
+  },
+  // Exports: the export frame builds them to its own key, so the secret never reaches the page.
+  exportWallet: {
+    path: 'export-wallet',
+    type: 'ACTIVITY_TYPE_EXPORT_WALLET',
+    builder: 'frames',
+    stepUp: 'none',
+  },
+  exportWalletAccount: {
+    path: 'export-wallet-account',
+    type: 'ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT',
+    builder: 'frames',
+    stepUp: 'none',
+  },
+  // Contacts (docs/signer.md#contact-change): the step-up is in the parameters, a code to the
+  // account's current contact (previousContactVerificationToken) beside the new one's.
+  updateEmail: {
+    path: 'update-email-auth',
+    type: 'ACTIVITY_TYPE_UPDATE_EMAIL_AUTH',
+    builder: 'frames',
+    stepUp: 'reauth',
+  },
+  updatePhone: {
+    path: 'update-phone-auth',
+    type: 'ACTIVITY_TYPE_UPDATE_PHONE_AUTH',
+    builder: 'frames',
+    stepUp: 'reauth',
+  },
   // Taking a contact off (docs/signer.md#contact-removal): proven by a code sent to that contact.
-  removeEmail: { path: 'remove-email-auth', type: 'ACTIVITY_TYPE_REMOVE_EMAIL_AUTH' },
-  removePhone: { path: 'remove-phone-auth', type: 'ACTIVITY_TYPE_REMOVE_PHONE_AUTH' },
+  removeEmail: {
+    path: 'remove-email-auth',
+    type: 'ACTIVITY_TYPE_REMOVE_EMAIL_AUTH',
+    builder: 'frames',
+    stepUp: 'reauth',
+  },
+  removePhone: {
+    path: 'remove-phone-auth',
+    type: 'ACTIVITY_TYPE_REMOVE_PHONE_AUTH',
+    builder: 'frames',
+    stepUp: 'reauth',
+  },
   // Passkeys (docs/signer.md#passkeys): add one to the signed-in user, remove one.
-  addPasskey: { path: 'add-authenticator', type: 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2' },
-  removePasskey: { path: 'remove-authenticator', type: 'ACTIVITY_TYPE_DELETE_AUTHENTICATORS' },
+  addPasskey: {
+    path: 'add-authenticator',
+    type: 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2',
+    builder: 'frames',
+    stepUp: 'reauth',
+  },
+  removePasskey: {
+    path: 'remove-authenticator',
+    type: 'ACTIVITY_TYPE_DELETE_AUTHENTICATORS',
+    builder: 'frames',
+    stepUp: 'reauth',
+  },
   // Social login (docs/signer.md#social-login): link and unlink a provider identity.
-  addOauthProvider: { path: 'add-oauth-provider', type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS' },
-  removeOauthProvider: { path: 'remove-oauth-provider', type: 'ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS' },
+  addOauthProvider: {
+    path: 'add-oauth-provider',
+    type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS',
+    builder: 'frames',
+    stepUp: 'reauth',
+  },
+  removeOauthProvider: {
+    path: 'remove-oauth-provider',
+    type: 'ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS',
+    builder: 'frames',
+    stepUp: 'reauth',
+  },
   // Second factors (TOTP); the types carry the MFA payload tags (docs/signer.md#multi-factor).
-  listMultiFactors: { path: 'auth-list-multi-factors', type: 'ACTIVITY_TYPE_LIST_MFAS' },
-  requestMultiFactor: { path: 'auth-request-multi-factor', type: 'ACTIVITY_TYPE_ADD_MFA' },
-  verifyMultiFactor: { path: 'auth-verify-multi-factor', type: 'ACTIVITY_TYPE_VERIFY_MFA' },
-  deleteMultiFactors: { path: 'auth-delete-multi-factors', type: 'ACTIVITY_TYPE_DELETE_MFAS' },
+  // Confirming an enrolment needs no step-up of its own: only an enrolment started with one exists.
+  listMultiFactors: {
+    path: 'auth-list-multi-factors',
+    type: 'ACTIVITY_TYPE_LIST_MFAS',
+    builder: 'page',
+    stepUp: 'none',
+  },
+  requestMultiFactor: {
+    path: 'auth-request-multi-factor',
+    type: 'ACTIVITY_TYPE_ADD_MFA',
+    builder: 'frames',
+    stepUp: 'reauth',
+  },
+  verifyMultiFactor: {
+    path: 'auth-verify-multi-factor',
+    type: 'ACTIVITY_TYPE_VERIFY_MFA',
+    builder: 'page',
+    stepUp: 'none',
+  },
+  deleteMultiFactors: {
+    path: 'auth-delete-multi-factors',
+    type: 'ACTIVITY_TYPE_DELETE_MFAS',
+    builder: 'frames',
+    stepUp: 'reauth',
+  },
   // Multi-owner (experimental, MULTI_OWNER_ENABLED; docs/signer.md#multi-owner): EVM signer members
   // and a root quorum on the organization; the quorum's activities wait in CONSENSUS_NEEDED.
-  multiOwnerCreate: { path: 'multi-owner-create', type: 'ACTIVITY_TYPE_CREATE_MULTI_OWNER' },
+  // Everything that changes who can sign is frames-built with a step-up; signing through the
+  // quorum is the page's.
+  multiOwnerCreate: {
+    path: 'multi-owner-create',
+    type: 'ACTIVITY_TYPE_CREATE_MULTI_OWNER',
+    builder: 'frames',
+    stepUp: 'reauth',
+  },
   multiOwnerPrepareAdd: {
     path: 'multi-owner-prepare-add',
     type: 'ACTIVITY_TYPE_PREPARE_ADD_MULTI_OWNER_MEMBERS',
+    builder: 'frames',
+    stepUp: 'reauth',
   },
-  multiOwnerAdd: { path: 'multi-owner-add', type: 'ACTIVITY_TYPE_ADD_MULTI_OWNER_MEMBERS' },
+  multiOwnerAdd: {
+    path: 'multi-owner-add',
+    type: 'ACTIVITY_TYPE_ADD_MULTI_OWNER_MEMBERS',
+    builder: 'frames',
+    stepUp: 'reauth',
+  },
   multiOwnerPrepareDelete: {
     path: 'multi-owner-prepare-delete',
     type: 'ACTIVITY_TYPE_PREPARE_DELETE_MULTI_OWNER_MEMBERS',
+    builder: 'frames',
+    stepUp: 'reauth',
   },
-  multiOwnerDelete: { path: 'multi-owner-delete', type: 'ACTIVITY_TYPE_DELETE_MULTI_OWNER_MEMBERS' },
+  multiOwnerDelete: {
+    path: 'multi-owner-delete',
+    type: 'ACTIVITY_TYPE_DELETE_MULTI_OWNER_MEMBERS',
+    builder: 'frames',
+    stepUp: 'reauth',
+  },
   multiOwnerUpdateRootQuorum: {
     path: 'multi-owner-update-root-quorum',
     type: 'ACTIVITY_TYPE_UPDATE_ROOT_QUORUM',
+    builder: 'frames',
+    stepUp: 'reauth',
   },
   multiOwnerSignRawPayload: {
     path: 'multi-owner-sign-raw-payload',
     type: 'ACTIVITY_TYPE_MULTI_OWNER_SIGN_RAW_PAYLOAD',
+    builder: 'page',
+    stepUp: 'none',
   },
-} as const
+} as const satisfies Record<string, SignerCall>
+
+/** The name of one row of the table. */
+export type SignerActivityName = keyof typeof signerActivities
 
 /** The activity type of one stamped call. */
-export type SignerActivityType = (typeof signerActivities)[keyof typeof signerActivities]['type']
+export type SignerActivityType = (typeof signerActivities)[SignerActivityName]['type']
+
+/** The calls the auth frame builds from a high-level request with a step-up (`STAMP_ACCESS_CHANGE`). */
+export type AccessChangeCallName = {
+  [Name in SignerActivityName]: (typeof signerActivities)[Name] extends {
+    builder: 'frames'
+    stepUp: 'reauth'
+  }
+    ? Name
+    : never
+}[SignerActivityName]
+
+const pageActivityTypes: ReadonlySet<string> = new Set(
+  Object.values(signerActivities)
+    .filter((call) => call.builder === 'page')
+    .map((call) => call.type),
+)
+
+/**
+ * Whether the auth frame may stamp a body of this activity type for the app page: only the types
+ * the table marks `page` (an allowlist; anything else, a type it does not know included, is
+ * frames-built or not stamped at all). Never throws.
+ */
+export function isPageActivityType(type: unknown): boolean {
+  return typeof type === 'string' && pageActivityTypes.has(type)
+}
+
+/** The row of the table for an activity type; undefined for a type it does not list. Never throws. */
+export function findSignerCallByType(type: unknown): (SignerCall & { name: SignerActivityName }) | undefined {
+  for (const [name, call] of Object.entries(signerActivities)) {
+    if (call.type === type) return { ...call, name: name as SignerActivityName }
+  }
+  return undefined
+}
+
+/**
+ * The signer's and the frames' refusal reasons (`error.details.reason` of a signer answer, `reason`
+ * of a frame's ERROR): codes a client tells apart, never message strings (docs/signer.md#step-up).
+ */
+export const signerRefusalReasons = {
+  /** The auth frame does not stamp this activity type for the page (not `page` in the table). */
+  NOT_FOR_THE_PAGE: 'NOT_FOR_THE_PAGE',
+  /** The call changes a way in and carries no re-authentication. */
+  STEP_UP_REQUIRED: 'STEP_UP_REQUIRED',
+  /** The re-authentication is not valid: stale, spent, forged, or for a way in of another account. */
+  STEP_UP_REFUSED: 'STEP_UP_REFUSED',
+  /** The account has an authenticator app and the call carries no current code. */
+  STEP_UP_TOTP_REQUIRED: 'STEP_UP_TOTP_REQUIRED',
+  /** The authenticator code is wrong (or the factor is locked). */
+  STEP_UP_TOTP_REFUSED: 'STEP_UP_TOTP_REFUSED',
+  /** A passkey registered or stamped without user verification. */
+  USER_VERIFICATION_REQUIRED: 'USER_VERIFICATION_REQUIRED',
+} as const
+
+export type SignerRefusalReason = keyof typeof signerRefusalReasons

@@ -122,6 +122,16 @@ export function createFrameStamper(options: FrameStamperOptions): Stamper & { in
       })
       return { path: answer.path, body: answer.body, stamp: answer.stamp }
     },
+    async stampAccessChange({ call, parameters, stepUp, timestampMs }): Promise<StampedCall> {
+      const answer = await (await getConnection()).request({
+        type: 'STAMP_ACCESS_CHANGE',
+        call,
+        parameters,
+        stepUp,
+        timestampMs,
+      })
+      return { path: answer.path, body: answer.body, stamp: answer.stamp }
+    },
     async reset() {
       await (await getConnection()).request({ type: 'RESET_EMBEDDED_KEY' })
     },

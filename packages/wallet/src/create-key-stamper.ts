@@ -5,7 +5,14 @@ import {
   parseContactChange,
   parseContactRemoval,
 } from '@quicklinks/protocol/frame-only-activities'
+import { signerActivities } from '@quicklinks/protocol/signer-activities'
 import { type Stamp, stampHeaderName } from '@quicklinks/protocol/stamped-call'
+import {
+  isAccessChangeCall,
+  parseAccessChangeParameters,
+  parseStepUpProof,
+  withStepUp,
+} from '@quicklinks/protocol/step-up'
 import { createEmbeddedKeyPair, getEmbeddedPublicKey } from './crypto/create-embedded-key-pair.ts'
 import { createWebCryptoStamp } from './crypto/create-webcrypto-stamp.ts'
 import { importSessionKey, type SessionSigningKey } from './crypto/import-session-key.ts'
@@ -68,6 +75,21 @@ export function createKeyStamper(options: { now?: () => number } = {}): Stamper 
         type,
         organizationId: requireSession().organizationId,
         parameters,
+        timestampMs,
+      })
+      return { path, body, stamp: await stamp(body) }
+    },
+    async stampAccessChange({ call, parameters, stepUp, timestampMs }) {
+      const checked = parseAccessChangeParameters(parameters)
+      const proof = parseStepUpProof(stepUp)
+      if (!isAccessChangeCall(call) || checked === undefined || proof === undefined) {
+        throw createWalletError('The change is not complete.')
+      }
+      const { path, type } = signerActivities[call]
+      const body = buildActivityBody({
+        type,
+        organizationId: requireSession().organizationId,
+        parameters: withStepUp(checked, proof),
         timestampMs,
       })
       return { path, body, stamp: await stamp(body) }

@@ -1,4 +1,3 @@
-import { signerActivities } from '@quicklinks/protocol/signer-activities'
 import type { MfaRequiredResult } from './multi-factor-types.ts'
 import { keepOAuthAttempt, oauthAttemptLifetimeMs, takeOAuthAttempt } from './oauth-attempt.ts'
 import {
@@ -15,8 +14,9 @@ import {
 import { applyOAuthResult, type OAuthLoginOutcome } from './oauth-outcome.ts'
 import type { SessionStorageLike } from './persisted-session.ts'
 import type { SignerClient } from './signer-client.ts'
-import type { AuthLinkingStatus, SignerStatus, SignerUser, StoredError } from './signer-types.ts'
+import type { AuthLinkingStatus, SignerStatus, SignerUser, StepUp, StoredError } from './signer-types.ts'
 import type { Stamper } from './stamper.ts'
+import { toClientStepUp } from './to-client-step-up.ts'
 import { createWalletError, toStoredError } from './wallet-error.ts'
 
 export type { OAuthLoginOutcome }
@@ -113,8 +113,9 @@ export function createOAuthActions(host: OAuthActionsHost) {
   const loginWithOAuth = async (params: OAuthParams): Promise<OAuthLoginOutcome> => {
     const win = host.win ?? window
     const previous = host.get().status
-    const popup =
-      params.mode === 'popup' ? win.open('about:blank', 'quicklinks-oauth', getOAuthPopupFeatures(win)) : null
+    // A new window each time ('_blank', not a name): a step-up popup that is still closing after its
+    // message would otherwise be reused by the link that follows it, and close under it.
+    const popup = params.mode === 'popup' ? win.open('about:blank', '_blank', getOAuthPopupFeatures(win)) : null
     if (params.fetchIdTokenOnly !== true) host.set({ status: 'AUTHENTICATING_OAUTH', error: null })
     else host.set({ error: null })
     try {
@@ -213,38 +214,39 @@ export function createOAuthActions(host: OAuthActionsHost) {
    * cancelled', the popup's message, or the signer's ('…already signs in to another wallet.').
    */
   const addOauthProvider = async (
-    params: Omit<OAuthParams, 'fetchIdTokenOnly'>,
+    params: Omit<OAuthParams, 'fetchIdTokenOnly'> & { stepUp: StepUp },
   ): Promise<LinkedOAuthProvider> => {
     const user = requireUser()
-    const outcome = await loginWithOAuth({ ...params, fetchIdTokenOnly: true })
+    const { stepUp, ...oauthParams } = params
+    const outcome = await loginWithOAuth({ ...oauthParams, fetchIdTokenOnly: true })
     if (outcome.status !== 'FETCHED_ID_TOKEN_ONLY')
       throw createWalletError('Expected id token only from oauth response')
     const answer = await host.withSession(() =>
-      client.stampedRequest<{ oauthProvider: LinkedOAuthProvider }>(
-        signerActivities.addOauthProvider.path,
-        {
-          type: signerActivities.addOauthProvider.type,
-          organizationId: user.orgId,
-          parameters: { providerName: outcome.providerName, oidcToken: outcome.idToken },
-        },
+      client.postAccessChange<{ oauthProvider: LinkedOAuthProvider }>(
+        'addOauthProvider',
         stamper,
+        user.orgId,
+        { providerName: outcome.providerName, oidcToken: outcome.idToken },
+        toClientStepUp(stepUp),
       ),
     )
     return answer.oauthProvider
   }
 
-  /** Unlinks a provider identity; the signer refuses the last way to sign in. */
-  const removeOauthProvider = async (input: { issuer: string; subject: string }): Promise<void> => {
+  /** Unlinks a provider identity, with the step-up; the signer refuses the last way to sign in. */
+  const removeOauthProvider = async (input: {
+    issuer: string
+    subject: string
+    stepUp: StepUp
+  }): Promise<void> => {
     const user = requireUser()
     await host.withSession(() =>
-      client.stampedRequest(
-        signerActivities.removeOauthProvider.path,
-        {
-          type: signerActivities.removeOauthProvider.type,
-          organizationId: user.orgId,
-          parameters: { issuer: input.issuer, subject: input.subject },
-        },
+      client.postAccessChange(
+        'removeOauthProvider',
         stamper,
+        user.orgId,
+        { issuer: input.issuer, subject: input.subject },
+        toClientStepUp(input.stepUp),
       ),
     )
   }

@@ -54,7 +54,7 @@ export async function createPasskey(input: {
         { type: 'public-key', alg: -7 },
         { type: 'public-key', alg: -257 },
       ],
-      authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred' },
+      authenticatorSelection: { residentKey: 'preferred', userVerification: 'required' },
       timeout: passkeyTimeoutMs,
       attestation: 'none',
     },
@@ -92,7 +92,7 @@ export async function stampWithPasskey(
     optionsJSON: {
       challenge: base64urlnopad.encode(utf8ToBytes(challenge)),
       rpId: options.rpId ?? currentHostname(),
-      userVerification: 'preferred',
+      userVerification: 'required',
       timeout: passkeyTimeoutMs,
       allowCredentials: (options.credentialIds ?? []).map((id) => ({ id, type: 'public-key' as const })),
     },

@@ -1,7 +1,13 @@
 import { type AppError, isErrorCode, parseErrorBody } from '@quicklinks/core/app-error'
 import { buildActivityBody } from '@quicklinks/protocol/frame-only-activities'
-import { signerActivities } from '@quicklinks/protocol/signer-activities'
+import {
+  type AccessChangeCallName,
+  findSignerCallByType,
+  type SignerCall,
+  signerActivities,
+} from '@quicklinks/protocol/signer-activities'
 import type { StampedCall } from '@quicklinks/protocol/stamped-call'
+import { isAccessChangeCall, type StepUpProof, withStepUp } from '@quicklinks/protocol/step-up'
 import type {
   MfaRequiredResult,
   MultiFactor,
@@ -40,6 +46,14 @@ import type {
 } from './signer-types.ts'
 import type { Stamper } from './stamper.ts'
 import { createWalletError } from './wallet-error.ts'
+
+/**
+ * The step-up of a change of a way in (docs/signer.md#step-up), as the client sends it: a proof
+ * (`verificationToken`, `oidcToken`…, plus `totpCode` when the account has an authenticator app),
+ * or `stampWithPasskey`, which has one of the account's passkeys stamp the call itself (user
+ * verified) instead of the session key.
+ */
+export type ClientStepUp = StepUpProof & { stampWithPasskey?: (body: string) => Promise<PasskeyStamp> }
 
 export type SignerClientOptions = {
   /** The origin the signer is mounted on (the app server), e.g. `https://pay.example.com`. */
@@ -119,6 +133,17 @@ export type SignerClient = {
    * this page can relay it but not change it.
    */
   postStampedCall<TResult>(call: StampedCall): Promise<TResult>
+  /**
+   * A change of a way in (`call`, a `reauth` row of the signer-call table) with its step-up
+   * (docs/signer.md#step-up): built and stamped where the session key is, or stamped by a passkey.
+   */
+  postAccessChange<TResult>(
+    call: AccessChangeCallName,
+    stamper: Stamper,
+    organizationId: string,
+    parameters: Record<string, unknown>,
+    stepUp: ClientStepUp,
+  ): Promise<TResult>
   /** POSTs `{stampedRequest}` to `path` with a body built from `request` and stamped by `stamper`. */
   stampedRequest<TResult>(
     path: string,
@@ -153,12 +178,14 @@ export type SignerClient = {
     stamper: Stamper,
     organizationId: string,
     parameters: { challenge: string; attestation: PasskeyAttestation; authenticatorName?: string },
+    stepUp: ClientStepUp,
   ): Promise<AddedPasskey>
   /** Removes one of the user's passkeys; the signer refuses the last way to sign in. */
   removePasskey(
     stamper: Stamper,
     organizationId: string,
     authenticatorId: string,
+    stepUp: ClientStepUp,
   ): Promise<{ removed: boolean }>
   /**
    * Completes a sign-in that `otp` or `magic-link` answered with MFA_REQUIRED: the sealed
@@ -177,6 +204,7 @@ export type SignerClient = {
     stamper: Stamper,
     organizationId: string,
     parameters: { multiFactorType: string },
+    stepUp: ClientStepUp,
   ): Promise<MultiFactorEnrolment>
   /** Confirms an enrolment with a first code; answers the confirmed factors. */
   verifyMultiFactor(
@@ -189,6 +217,7 @@ export type SignerClient = {
     stamper: Stamper,
     organizationId: string,
     parameters: { multiFactorIds: string[] },
+    stepUp: ClientStepUp,
   ): Promise<{ multiFactors: MultiFactor[] }>
   // Multi-owner (experimental; the signer answers 403 unless MULTI_OWNER_ENABLED,
   // docs/signer.md#multi-owner). Quorum activities answer CONSENSUS_NEEDED until enough members
@@ -198,36 +227,42 @@ export type SignerClient = {
     stamper: Stamper,
     organizationId: string,
     parameters: { members: MultiOwnerMember[]; rootQuorumThreshold?: number },
+    stepUp: ClientStepUp,
   ): Promise<MultiOwnerCreateResult>
   /** Proposes adding members: a waiting activity whose `result.consensus.approvalMessage` members sign. */
   multiOwnerPrepareAdd(
     stamper: Stamper,
     organizationId: string,
     members: MultiOwnerMember[],
+    stepUp: ClientStepUp,
   ): Promise<{ activity: MultiOwnerActivity }>
   /** The session's (wallet member's) approval of a prepared addition; runs it at quorum. */
   multiOwnerAdd(
     stamper: Stamper,
     organizationId: string,
     activityId: string,
+    stepUp: ClientStepUp,
   ): Promise<{ activity: MultiOwnerActivity }>
   /** Proposes removing members (never the wallet, never below the quorum). */
   multiOwnerPrepareDelete(
     stamper: Stamper,
     organizationId: string,
     members: MultiOwnerMember[],
+    stepUp: ClientStepUp,
   ): Promise<{ activity: MultiOwnerActivity }>
   /** The session's approval of a prepared removal; runs it at quorum. */
   multiOwnerDelete(
     stamper: Stamper,
     organizationId: string,
     activityId: string,
+    stepUp: ClientStepUp,
   ): Promise<{ activity: MultiOwnerActivity }>
   /** Asks to change the root quorum threshold (the session's approval counted). */
   multiOwnerUpdateRootQuorum(
     stamper: Stamper,
     organizationId: string,
     rootQuorumThreshold: number,
+    stepUp: ClientStepUp,
   ): Promise<{ activity: MultiOwnerActivity }>
   /**
    * Asks for the k members' signatures of a hash once the quorum approves (the session's approval
@@ -356,6 +391,41 @@ export function createSignerClient(options: SignerClientOptions): SignerClient {
   ): Promise<TResult> =>
     stampedRequest<TResult>(activity.path, { type: activity.type, organizationId, parameters }, stamper)
 
+  /**
+   * A change of a way in (a `reauth` row of the table) with its step-up: stamped by one of the
+   * account's passkeys when `stepUp.stampWithPasskey` is given (the body built here), else built
+   * and stamped where the session key is (`stamper.stampAccessChange`: the auth frame in a browser).
+   */
+  const callAccessChange = async <TResult>(
+    activity: SignerCall,
+    stamper: Stamper,
+    organizationId: string,
+    parameters: Record<string, unknown>,
+    stepUp: ClientStepUp,
+  ): Promise<TResult> => {
+    const name = findSignerCallByType(activity.type)?.name
+    if (!isAccessChangeCall(name)) throw createWalletError(`${activity.type} is not a change of a way in.`)
+    if (clockOffsetMs === undefined) await getSignerConfig()
+    const { stampWithPasskey, ...proof } = stepUp
+    if (stampWithPasskey !== undefined) {
+      const body = buildActivityBody({
+        type: activity.type,
+        organizationId,
+        parameters: withStepUp(parameters, proof),
+        timestampMs: serverNow(),
+      })
+      const stamp = await stampWithPasskey(body)
+      return post<TResult>(activity.path, { stampedRequest: { url: urlFor(activity.path), body, stamp } })
+    }
+    const call = await stamper.stampAccessChange({
+      call: name,
+      parameters,
+      stepUp: proof,
+      timestampMs: serverNow(),
+    })
+    return postStampedCall<TResult>(call)
+  }
+
   return {
     baseUrl,
     serverNow,
@@ -370,6 +440,8 @@ export function createSignerClient(options: SignerClientOptions): SignerClient {
     getSignerConfig,
     prepareOauth: (input) => post('prepare-oauth', input),
     postStampedCall,
+    postAccessChange: (call, stamper, organizationId, parameters, stepUp) =>
+      callAccessChange(signerActivities[call], stamper, organizationId, parameters, stepUp),
     stampedRequest,
     whoami: (stamper, organizationId) => callActivity(signerActivities.whoami, stamper, organizationId),
     signPayload: (stamper, organizationId, parameters) =>
@@ -397,33 +469,43 @@ export function createSignerClient(options: SignerClientOptions): SignerClient {
       const stamp = await stampWithPasskey(body)
       return post('auth-passkey', { stampedRequest: { url: urlFor('auth-passkey'), body, stamp } })
     },
-    addPasskey: (stamper, organizationId, parameters) =>
-      callActivity(signerActivities.addPasskey, stamper, organizationId, parameters),
-    removePasskey: (stamper, organizationId, authenticatorId) =>
-      callActivity(signerActivities.removePasskey, stamper, organizationId, { authenticatorId }),
+    addPasskey: (stamper, organizationId, parameters, stepUp) =>
+      callAccessChange(signerActivities.addPasskey, stamper, organizationId, parameters, stepUp),
+    removePasskey: (stamper, organizationId, authenticatorId, stepUp) =>
+      callAccessChange(signerActivities.removePasskey, stamper, organizationId, { authenticatorId }, stepUp),
     validateMultiFactors: (input) => post('auth-validate-multi-factors', input),
     listMultiFactors: (stamper, organizationId) =>
       callActivity(signerActivities.listMultiFactors, stamper, organizationId),
-    requestMultiFactor: (stamper, organizationId, parameters) =>
-      callActivity(signerActivities.requestMultiFactor, stamper, organizationId, parameters),
+    requestMultiFactor: (stamper, organizationId, parameters, stepUp) =>
+      callAccessChange(signerActivities.requestMultiFactor, stamper, organizationId, parameters, stepUp),
     verifyMultiFactor: (stamper, organizationId, parameters) =>
       callActivity(signerActivities.verifyMultiFactor, stamper, organizationId, parameters),
-    deleteMultiFactors: (stamper, organizationId, parameters) =>
-      callActivity(signerActivities.deleteMultiFactors, stamper, organizationId, parameters),
-    multiOwnerCreate: (stamper, organizationId, parameters) =>
-      callActivity(signerActivities.multiOwnerCreate, stamper, organizationId, parameters),
-    multiOwnerPrepareAdd: (stamper, organizationId, members) =>
-      callActivity(signerActivities.multiOwnerPrepareAdd, stamper, organizationId, { members }),
-    multiOwnerAdd: (stamper, organizationId, activityId) =>
-      callActivity(signerActivities.multiOwnerAdd, stamper, organizationId, { activityId }),
-    multiOwnerPrepareDelete: (stamper, organizationId, members) =>
-      callActivity(signerActivities.multiOwnerPrepareDelete, stamper, organizationId, { members }),
-    multiOwnerDelete: (stamper, organizationId, activityId) =>
-      callActivity(signerActivities.multiOwnerDelete, stamper, organizationId, { activityId }),
-    multiOwnerUpdateRootQuorum: (stamper, organizationId, rootQuorumThreshold) =>
-      callActivity(signerActivities.multiOwnerUpdateRootQuorum, stamper, organizationId, {
-        rootQuorumThreshold,
-      }),
+    deleteMultiFactors: (stamper, organizationId, parameters, stepUp) =>
+      callAccessChange(signerActivities.deleteMultiFactors, stamper, organizationId, parameters, stepUp),
+    multiOwnerCreate: (stamper, organizationId, parameters, stepUp) =>
+      callAccessChange(signerActivities.multiOwnerCreate, stamper, organizationId, parameters, stepUp),
+    multiOwnerPrepareAdd: (stamper, organizationId, members, stepUp) =>
+      callAccessChange(signerActivities.multiOwnerPrepareAdd, stamper, organizationId, { members }, stepUp),
+    multiOwnerAdd: (stamper, organizationId, activityId, stepUp) =>
+      callAccessChange(signerActivities.multiOwnerAdd, stamper, organizationId, { activityId }, stepUp),
+    multiOwnerPrepareDelete: (stamper, organizationId, members, stepUp) =>
+      callAccessChange(
+        signerActivities.multiOwnerPrepareDelete,
+        stamper,
+        organizationId,
+        { members },
+        stepUp,
+      ),
+    multiOwnerDelete: (stamper, organizationId, activityId, stepUp) =>
+      callAccessChange(signerActivities.multiOwnerDelete, stamper, organizationId, { activityId }, stepUp),
+    multiOwnerUpdateRootQuorum: (stamper, organizationId, rootQuorumThreshold, stepUp) =>
+      callAccessChange(
+        signerActivities.multiOwnerUpdateRootQuorum,
+        stamper,
+        organizationId,
+        { rootQuorumThreshold },
+        stepUp,
+      ),
     multiOwnerSignRawPayload: (stamper, organizationId, parameters) =>
       callActivity(signerActivities.multiOwnerSignRawPayload, stamper, organizationId, parameters),
     approveMultiOwnerActivity: (path, approval) => post(path, { approval }),

@@ -19,6 +19,11 @@ const stamper: Stamper = {
   stampContactRemoval: async () => {
     throw new Error('not used')
   },
+  stampAccessChange: async ({ call, parameters, stepUp }) => ({
+    path: call,
+    body: JSON.stringify({ call, parameters, stepUp }),
+    stamp: { stampHeaderName: 'X-Stamp' as const, stampHeaderValue: 'stamp' },
+  }),
   reset: async () => undefined,
 }
 

@@ -42,6 +42,11 @@ function createFakeStamper(): Stamper & { injected: unknown[]; resets: number } 
       body: '{}',
       stamp: { stampHeaderName: 'X-Stamp' as const, stampHeaderValue: 'stamp' },
     }),
+    stampAccessChange: async (input: Parameters<Stamper['stampAccessChange']>[0]) => ({
+      path: input.call,
+      body: JSON.stringify(input),
+      stamp: { stampHeaderName: 'X-Stamp' as const, stampHeaderValue: 'stamp' },
+    }),
     stampContactRemoval: async () => ({
       path: 'remove-email-auth',
       body: '{}',

@@ -44,11 +44,13 @@ import type {
   MfaStatus,
   SignerStatus,
   SignerUser,
+  StepUp,
   StoredError,
   WhoamiResult,
 } from './signer-types.ts'
 import { createSolanaSigner, type SolanaSendingSigner, type SolanaSigner } from './solana/solana-signer.ts'
 import type { Stamper } from './stamper.ts'
+import { toClientStepUp } from './to-client-step-up.ts'
 import { createWalletError, toStoredError } from './wallet-error.ts'
 
 /** Sessions last 900 000 ms by default (docs/product.md#constants). */
@@ -127,10 +129,14 @@ export type SignerState = {
     email?: string
     authenticatorName?: string
   }): Promise<void>
-  /** Makes a new passkey and adds it to the signed-in user (name default `passkey-{timestamp}`). */
-  addPasskey(input?: { name?: string }): Promise<AddedPasskey>
-  /** Removes a passkey of the signed-in user; the signer refuses the last way to sign in. */
-  removePasskey(authenticatorId: string): Promise<void>
+  /**
+   * Makes a new passkey (user verification required) and adds it to the signed-in user (name
+   * default `passkey-{timestamp}`), with the step-up (docs/signer.md#step-up). Rejects with the
+   * signer's refusal (`details.reason` STEP_UP_REQUIRED, STEP_UP_REFUSED, STEP_UP_TOTP_REQUIRED…).
+   */
+  addPasskey(input: { name?: string; stepUp: StepUp }): Promise<AddedPasskey>
+  /** Removes a passkey of the signed-in user, with the step-up; the signer refuses the last way to sign in. */
+  removePasskey(authenticatorId: string, stepUp: StepUp): Promise<void>
   /**
    * Ends the session key at the signer (a stamped `revoke-session`, waited for at most 2 s), then
    * clears the persisted session (DISCONNECTED) and has the stamper drop its keys
@@ -181,6 +187,8 @@ export type SignerState = {
     email: string
     verificationToken: string
     previousContactVerificationToken?: string
+    /** The account's current authenticator code, when it has an authenticator app. */
+    totpCode?: string
   }): Promise<SignerUser>
   /**
    * Sets the sign-in phone (E.164) like {@link setEmail}. Rejects with 'Verification token is
@@ -190,6 +198,8 @@ export type SignerState = {
     phone: string
     verificationToken: string
     previousContactVerificationToken?: string
+    /** The account's current authenticator code, when it has an authenticator app. */
+    totpCode?: string
   }): Promise<SignerUser>
   /**
    * Takes the sign-in e-mail off the account (`remove-email-auth`, docs/signer.md#contact-removal),
@@ -197,9 +207,9 @@ export type SignerState = {
    * ends every other session of the account. Rejects with the signer's message, e.g. 'This is your
    * only way to sign in. Add another one before you remove it.'
    */
-  removeEmail(input: { verificationToken: string }): Promise<SignerUser>
+  removeEmail(input: { verificationToken: string; totpCode?: string }): Promise<SignerUser>
   /** Takes the sign-in phone off the account like {@link removeEmail} (`remove-phone-auth`). */
-  removePhone(input: { verificationToken: string }): Promise<SignerUser>
+  removePhone(input: { verificationToken: string; totpCode?: string }): Promise<SignerUser>
   /**
    * Completes a sign-in waiting for its second factor (AWAITING_MFA_AUTH, after `submitOtpCode` or
    * `completeMagicLink` answered MFA_REQUIRED) with the authenticator app's code: the bundle is
@@ -215,13 +225,13 @@ export type SignerState = {
    * Starts enrolling a second factor: answers the secret and its otpauth URI (show both once). Only
    * totp: rejects 'Unsupported MFA factor type: {type}' otherwise, or a not-authenticated error.
    */
-  addMfa(input: { multiFactorType: string }): Promise<MultiFactorEnrolment>
+  addMfa(input: { multiFactorType: string; stepUp: StepUp }): Promise<MultiFactorEnrolment>
   /** Confirms an enrolment with a first code; resolves with the confirmed factors. */
   verifyMfa(input: MultiFactorCode): Promise<MultiFactor[]>
   /** The confirmed second factors. */
   getMfaFactors(): Promise<MultiFactor[]>
   /** Removes second factors; resolves with those left. */
-  removeMfa(input: { multiFactorIds: string[] }): Promise<MultiFactor[]>
+  removeMfa(input: { multiFactorIds: string[]; stepUp: StepUp }): Promise<MultiFactor[]>
   /**
    * Social login (docs/signer.md#social-login), popup or redirect: see oauth-actions.ts. SUCCESS
    * connects; ACCOUNT_LINKING_CONFIRMATION_REQUIRED waits for the e-mail code (submitOtpCode), whose
@@ -231,9 +241,11 @@ export type SignerState = {
   /** Finishes a redirect-mode social login from the auth-return parameters (readOAuthReturnParams). */
   completeOAuthRedirect(result: OAuthPopupResult): Promise<OAuthLoginOutcome | undefined>
   /** Links another provider to the signed-in user (an id-token-only login in a popup, then add-oauth-provider). */
-  addOauthProvider(params: Omit<OAuthParams, 'fetchIdTokenOnly'>): Promise<LinkedOAuthProvider>
+  addOauthProvider(
+    params: Omit<OAuthParams, 'fetchIdTokenOnly'> & { stepUp: StepUp },
+  ): Promise<LinkedOAuthProvider>
   /** Unlinks a provider identity; the signer refuses the last way to sign in. */
-  removeOauthProvider(input: { issuer: string; subject: string }): Promise<void>
+  removeOauthProvider(input: { issuer: string; subject: string; stepUp: StepUp }): Promise<void>
   /** The connected wallet as a viem LocalAccount. Throws when not connected. */
   toViemAccount(): LocalAccount
   /** Signs bytes with the Solana account: a 64-byte ed25519 signature. */
@@ -607,12 +619,14 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
         }
       },
 
-      async addMfa({ multiFactorType }) {
+      async addMfa({ multiFactorType, stepUp }) {
         const user = requireUser()
         if (!isMultiFactorType(multiFactorType)) {
           throw createWalletError(unsupportedMultiFactorTypeMessage(multiFactorType))
         }
-        return withSession(() => client.requestMultiFactor(stamper, user.orgId, { multiFactorType }))
+        return withSession(() =>
+          client.requestMultiFactor(stamper, user.orgId, { multiFactorType }, toClientStepUp(stepUp)),
+        )
       },
 
       async verifyMfa(input) {
@@ -627,10 +641,12 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
         return withSession(async () => (await client.listMultiFactors(stamper, user.orgId)).multiFactors)
       },
 
-      async removeMfa({ multiFactorIds }) {
+      async removeMfa({ multiFactorIds, stepUp }) {
         const user = requireUser()
         return withSession(
-          async () => (await client.deleteMultiFactors(stamper, user.orgId, { multiFactorIds })).multiFactors,
+          async () =>
+            (await client.deleteMultiFactors(stamper, user.orgId, { multiFactorIds }, toClientStepUp(stepUp)))
+              .multiFactors,
         )
       },
 
@@ -704,23 +720,30 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
         }
       },
 
-      async addPasskey({ name } = {}) {
+      async addPasskey({ name, stepUp }) {
         const user = requireUser()
         assertWebAuthnSupported()
         const { challenge } = await client.passkeyChallenge()
         const created = await createPasskey({ challenge, userName: user.email || 'anonymous' })
         return withSession(() =>
-          client.addPasskey(stamper, user.orgId, {
-            challenge,
-            attestation: created.attestation,
-            authenticatorName: name ?? `passkey-${Date.now()}`,
-          }),
+          client.addPasskey(
+            stamper,
+            user.orgId,
+            {
+              challenge,
+              attestation: created.attestation,
+              authenticatorName: name ?? `passkey-${Date.now()}`,
+            },
+            toClientStepUp(stepUp),
+          ),
         )
       },
 
-      async removePasskey(authenticatorId) {
+      async removePasskey(authenticatorId, stepUp) {
         const user = requireUser()
-        await withSession(() => client.removePasskey(stamper, user.orgId, authenticatorId))
+        await withSession(() =>
+          client.removePasskey(stamper, user.orgId, authenticatorId, toClientStepUp(stepUp)),
+        )
       },
 
       async logout() {
@@ -834,30 +857,20 @@ export function createSignerStore(options: SignerStoreOptions): SignerStore {
         return client.verifyOtp({ otpId, otpCode: code.trim() })
       },
 
-      async setEmail({ email, verificationToken, previousContactVerificationToken }) {
-        return get().updateContact({
-          channel: 'email',
-          contact: email,
-          verificationToken,
-          ...(previousContactVerificationToken === undefined ? {} : { previousContactVerificationToken }),
-        })
+      async setEmail({ email, ...proof }) {
+        return get().updateContact({ channel: 'email', contact: email, ...proof })
       },
 
-      async setPhone({ phone, verificationToken, previousContactVerificationToken }) {
-        return get().updateContact({
-          channel: 'sms',
-          contact: phone,
-          verificationToken,
-          ...(previousContactVerificationToken === undefined ? {} : { previousContactVerificationToken }),
-        })
+      async setPhone({ phone, ...proof }) {
+        return get().updateContact({ channel: 'sms', contact: phone, ...proof })
       },
 
-      async removeEmail({ verificationToken }) {
-        return removeContact({ channel: 'email', verificationToken })
+      async removeEmail(proof) {
+        return removeContact({ channel: 'email', ...proof })
       },
 
-      async removePhone({ verificationToken }) {
-        return removeContact({ channel: 'sms', verificationToken })
+      async removePhone(proof) {
+        return removeContact({ channel: 'sms', ...proof })
       },
 
       loginWithOAuth: (params) => oauth.loginWithOAuth(params),

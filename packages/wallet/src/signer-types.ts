@@ -1,4 +1,5 @@
 import type { ActivityStatus } from '@quicklinks/protocol/activity-statuses'
+import type { StepUpProof } from '@quicklinks/protocol/step-up'
 import type { Address } from 'viem'
 
 /** docs/signer.md#signer-status. The AUTHENTICATING_* and AWAITING_* statuses count as authenticating. */
@@ -169,4 +170,17 @@ export type AuthMethods = {
   phone: string | null
   oauthProviders: AuthMethodOauthProvider[]
   passkeys: AuthMethodPasskey[]
+}
+
+/**
+ * "Confirm it's you" for a change of a way in (docs/signer.md#step-up): a `verify-otp` token for
+ * the account's e-mail or phone (`verificationToken`), a fresh id token of a linked provider
+ * (`oidcToken` with `providerName`), or `usePasskey` (one of the account's passkeys stamps the
+ * change, user verified); plus `totpCode`, the authenticator app's current code, when the account
+ * has one.
+ */
+export type StepUp = StepUpProof & {
+  usePasskey?: boolean
+  /** The account's passkeys (list-auth-methods), so the browser offers only those, not a removed one. */
+  passkeyIds?: string[]
 }

@@ -1,5 +1,7 @@
 import type { ContactChange, ContactRemoval } from '@quicklinks/protocol/frame-only-activities'
+import type { AccessChangeCallName } from '@quicklinks/protocol/signer-activities'
 import type { Stamp, StampedCall } from '@quicklinks/protocol/stamped-call'
+import type { StepUpProof } from '@quicklinks/protocol/step-up'
 
 /**
  * Holds the embedded key (the HPKE target of credential bundles) and the session key that stamps
@@ -32,6 +34,17 @@ export type Stamper = {
   stampContactChange(input: { change: ContactChange; timestampMs: number }): Promise<StampedCall>
   /** Builds and stamps the removal of the e-mail or phone likewise (docs/signer.md#contact-removal). */
   stampContactRemoval(input: { removal: ContactRemoval; timestampMs: number }): Promise<StampedCall>
+  /**
+   * Builds a change of a way in (`call`, a `reauth` row of the signer-call table) with its step-up
+   * proof where the session key is, and stamps it (docs/signer.md#step-up): the page never gets a
+   * stamp for one. Rejects like {@link stamp}, or when the change is malformed.
+   */
+  stampAccessChange(input: {
+    call: AccessChangeCallName
+    parameters: Record<string, unknown>
+    stepUp: StepUpProof
+    timestampMs: number
+  }): Promise<StampedCall>
   /** Forgets the embedded and session keys (RESET_EMBEDDED_KEY). */
   reset(): Promise<void>
 }

@@ -1,6 +1,7 @@
 import { p256 } from '@noble/curves/nist.js'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
 import type { FrameRequest, FrameResponse } from '@quicklinks/protocol/frame-messages'
+import { signerActivities } from '@quicklinks/protocol/signer-activities'
 import { describe, expect, it } from 'vitest'
 import { encryptCredentialBundle } from '../../src/crypto/bundles/encrypt-credential-bundle.ts'
 import { createSessionKey } from '../../src/crypto/sessions/create-session-key.ts'
@@ -169,7 +170,7 @@ describe('auth frame requests', () => {
     for (const body of refused) {
       await expect(handle(request({ type: 'STAMP_REQUEST', body })), body).rejects.toMatchObject({
         code: 'FORBIDDEN',
-        userMessage: expect.stringContaining('exports and contact changes are made inside the wallet frames'),
+        details: { reason: 'NOT_FOR_THE_PAGE' },
       })
     }
     // What the frame cannot read, it does not stamp: the signer strips a BOM this frame's JSON.parse refuses.
@@ -186,6 +187,75 @@ describe('auth frame requests', () => {
     expect(await handle(request({ type: 'STAMP_REQUEST', body: whoamiBody }))).toMatchObject({
       type: 'STAMP',
     })
+  })
+
+  it('stamps for the page only the types the signer-call table marks page: no way in is added or removed by a page stamp', async () => {
+    const { handle, init, getNow } = await setUp()
+    await signIn(handle, await init(), getNow() + 60_000)
+    const bodyOf = (type: string, parameters: Record<string, unknown> = {}) =>
+      JSON.stringify({ type, timestampMs: String(getNow()), organizationId: 'org-1', parameters })
+    for (const { type, builder } of Object.values(signerActivities)) {
+      const asked = handle(request({ type: 'STAMP_REQUEST', body: bodyOf(type) }))
+      if (builder === 'page') await expect(asked, type).resolves.toMatchObject({ type: 'STAMP' })
+      else await expect(asked, type).rejects.toMatchObject({ code: 'FORBIDDEN' })
+    }
+    for (const type of [
+      'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2',
+      'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS',
+      'ACTIVITY_TYPE_ADD_MFA',
+      'ACTIVITY_TYPE_DELETE_MFAS',
+      'ACTIVITY_TYPE_DELETE_AUTHENTICATORS',
+      'ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS',
+      'ACTIVITY_TYPE_CREATE_MULTI_OWNER',
+      // A type the table does not list yet is refused too: an allowlist.
+      'ACTIVITY_TYPE_CREATE_USERS',
+    ]) {
+      await expect(
+        handle(request({ type: 'STAMP_REQUEST', body: bodyOf(type) })),
+        type,
+      ).rejects.toMatchObject({
+        code: 'FORBIDDEN',
+      })
+    }
+  })
+
+  it('builds an access change with its step-up proof, for the session’s organization, and only for reauth calls', async () => {
+    const { handle, init, getNow } = await setUp()
+    const { session } = await signIn(handle, await init(), getNow() + 60_000)
+    const answer = await handle(
+      request({
+        type: 'STAMP_ACCESS_CHANGE',
+        call: 'removePasskey',
+        parameters: { authenticatorId: 'cred-1', organizationId: 'org-2' },
+        stepUp: { verificationToken: 'proof', totpCode: '123456', extra: 'dropped' },
+        timestampMs: getNow(),
+      }),
+    )
+    if (answer.type !== 'STAMPED_REQUEST') throw new Error(`unexpected ${answer.type}`)
+    expect(answer.path).toBe('remove-authenticator')
+    expect(JSON.parse(answer.body)).toEqual({
+      type: 'ACTIVITY_TYPE_DELETE_AUTHENTICATORS',
+      timestampMs: String(getNow()),
+      organizationId: 'org-1',
+      parameters: {
+        authenticatorId: 'cred-1',
+        organizationId: 'org-2',
+        stepUp: { verificationToken: 'proof', totpCode: '123456' },
+      },
+    })
+    expect(isStampBy(answer.stamp.stampHeaderValue, answer.body, session.publicKey)).toBe(true)
+    for (const asked of [
+      { call: 'whoami', parameters: {}, stepUp: {} },
+      { call: 'exportWallet', parameters: {}, stepUp: {} },
+      { call: 'toString', parameters: {}, stepUp: {} },
+      { call: 'addPasskey', parameters: { stepUp: { verificationToken: 'x' } }, stepUp: {} },
+      { call: 'addPasskey', parameters: {}, stepUp: { totpCode: 42 } },
+    ]) {
+      await expect(
+        handle(request({ type: 'STAMP_ACCESS_CHANGE', ...asked, timestampMs: getNow() })),
+        asked.call,
+      ).rejects.toMatchObject({ code: 'BAD_REQUEST' })
+    }
   })
 
   it('builds a contact change itself, for the session’s organization, and stamps it', async () => {
@@ -256,6 +326,19 @@ describe('auth frame requests', () => {
     ).rejects.toMatchObject({ code: 'BAD_REQUEST', userMessage: 'The contact removal is not complete.' })
     await expect(handle(request({ type: 'STAMP_REQUEST', body: answer.body }))).rejects.toMatchObject({
       code: 'FORBIDDEN',
+    })
+    // An account with an authenticator app: its code travels as the step-up, inside the frame's body.
+    const withTotp = await handle(
+      request({
+        type: 'STAMP_CONTACT_REMOVAL',
+        removal: { channel: 'sms', verificationToken: 'proof', totpCode: '123456' },
+        timestampMs: 1_700_000_000_456,
+      }),
+    )
+    if (withTotp.type !== 'STAMPED_REQUEST') throw new Error(`unexpected ${withTotp.type}`)
+    expect(JSON.parse(withTotp.body).parameters).toEqual({
+      verificationToken: 'proof',
+      stepUp: { totpCode: '123456' },
     })
   })
 

@@ -9,7 +9,14 @@ import {
   parseContactChange,
   parseContactRemoval,
 } from '@quicklinks/protocol/frame-only-activities'
+import { signerActivities, signerRefusalReasons } from '@quicklinks/protocol/signer-activities'
 import { stampHeaderName } from '@quicklinks/protocol/stamped-call'
+import {
+  isAccessChangeCall,
+  parseAccessChangeParameters,
+  parseStepUpProof,
+  withStepUp,
+} from '@quicklinks/protocol/step-up'
 import {
   createEmbeddedKeyPair,
   getEmbeddedPublicKey,
@@ -30,17 +37,22 @@ const defaultSessionMs = 900_000
  *   link opened later in this browser still opens.
  * - `INJECT_CREDENTIAL_BUNDLE` → `BUNDLE_INJECTED {ok: true}`: opens the bundle with the embedded
  *   pair and stores the session key as a non-extractable ECDSA key with its org and expiry.
- * - `STAMP_REQUEST` → `STAMP`: the `X-Stamp` of `body` (low-S DER) with the session key, unless
- *   the body is an export or a contact change (@quicklinks/protocol/frame-only-activities): those the app page may
- *   not have stamped, whatever it puts in them (docs/decisions/0014).
+ * - `STAMP_REQUEST` → `STAMP`: the `X-Stamp` of `body` (low-S DER) with the session key, only
+ *   when the body's type is one the signer-call table marks `page` (signing, reads, session
+ *   revocation; @quicklinks/protocol/signer-activities). Everything else (exports, contact changes,
+ *   passkeys, providers, TOTP factors, multi-owner membership, unknown types) the app page may not
+ *   have stamped, whatever it puts in them (docs/decisions/0014, docs/signer.md#signer-calls).
  * - `STAMP_CONTACT_CHANGE` → `STAMPED_REQUEST`: builds the update-email/phone body itself from
  *   the high-level change, for the session's organization, and stamps it.
  * - `STAMP_CONTACT_REMOVAL` → `STAMPED_REQUEST`: likewise for the remove-email/phone body.
+ * - `STAMP_ACCESS_CHANGE` → `STAMPED_REQUEST`: builds a `reauth` call of the table (a passkey,
+ *   provider, TOTP factor or multi-owner change) with the step-up proof in `parameters.stepUp`; the
+ *   signer checks the proof (docs/signer.md#step-up).
  * - `RESET_EMBEDDED_KEY` → `RESET_DONE`: deletes both keys.
  *
  * Fails (an ERROR answer) with 'Failed to inject credential bundle' for a bundle that does not
  * open, UNAUTHORIZED 'No session key. Sign in first.' or 'The session has expired. Sign in
- * again.' on a stamp, FORBIDDEN for an export or contact-change body, and BAD_REQUEST for a body
+ * again.' on a stamp, FORBIDDEN (reason NOT_FOR_THE_PAGE) for a body the table does not give the page, and BAD_REQUEST for a body
  * that is not a JSON object with a `type`, an incomplete change, or a request the auth frame does
  * not serve.
  */
@@ -97,7 +109,8 @@ export function createAuthRequestHandler(input: { keyStore: AuthKeyStore; now?: 
         }
         if (isFrameOnlyActivityType(type)) {
           throw new AppError('FORBIDDEN', {
-            userMessage: `The signing frame does not stamp ${type} for the page: exports and contact changes are made inside the wallet frames.`,
+            userMessage: `The signing frame does not stamp ${type.slice(0, 80)} for the page: exports and changes to how you sign in are made inside the wallet frames.`,
+            details: { reason: signerRefusalReasons.NOT_FOR_THE_PAGE },
           })
         }
         const { stampHeaderValue } = await stamp(request.body)
@@ -136,6 +149,34 @@ export function createAuthRequestHandler(input: { keyStore: AuthKeyStore; now?: 
           type,
           organizationId: session.organizationId,
           parameters,
+          timestampMs: request.timestampMs,
+        })
+        const { stampHeaderValue } = await stamp(body)
+        return {
+          type: 'STAMPED_REQUEST',
+          requestId,
+          path,
+          body,
+          stamp: { stampHeaderName, stampHeaderValue },
+        }
+      }
+      case 'STAMP_ACCESS_CHANGE': {
+        const parameters = parseAccessChangeParameters(request.parameters)
+        const stepUp = parseStepUpProof(request.stepUp)
+        if (
+          !isAccessChangeCall(request.call) ||
+          parameters === undefined ||
+          stepUp === undefined ||
+          !isTimestampMs(request.timestampMs)
+        ) {
+          throw new AppError('BAD_REQUEST', { userMessage: 'The change is not complete.' })
+        }
+        const { path, type } = signerActivities[request.call]
+        const session = await stamp.requireSession()
+        const body = buildActivityBody({
+          type,
+          organizationId: session.organizationId,
+          parameters: withStepUp(parameters, stepUp),
           timestampMs: request.timestampMs,
         })
         const { stampHeaderValue } = await stamp(body)

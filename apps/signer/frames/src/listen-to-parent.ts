@@ -1,6 +1,7 @@
 import { AppError } from '@quicklinks/core/app-error'
 import type { FrameRequest, FrameResponse } from '@quicklinks/protocol/frame-messages'
 import { isFrameRequest } from '@quicklinks/protocol/frame-messages'
+import { signerRefusalReasons } from '@quicklinks/protocol/signer-activities'
 
 /** Answers one request; a rejection becomes an `ERROR` answer. */
 export type FrameRequestHandler = (request: FrameRequest) => Promise<FrameResponse>
@@ -44,7 +45,16 @@ async function answer(port: MessagePort, request: FrameRequest, handle: FrameReq
       requestId: request.requestId,
       message: error instanceof AppError ? error.userMessage : 'Unknown error',
       ...(error instanceof AppError ? { code: error.code } : {}),
+      ...readRefusalReason(error),
     }
   }
   port.postMessage(response)
+}
+
+/** The table's refusal reason an AppError carries in `details.reason`, if any. */
+function readRefusalReason(error: unknown): { reason?: keyof typeof signerRefusalReasons } {
+  const reason = error instanceof AppError ? error.details?.reason : undefined
+  return typeof reason === 'string' && Object.hasOwn(signerRefusalReasons, reason)
+    ? { reason: reason as keyof typeof signerRefusalReasons }
+    : {}
 }

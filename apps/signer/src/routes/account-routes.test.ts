@@ -109,11 +109,19 @@ describe('signer-config and account routes', () => {
     expect((await signInByEmail(testApp, 'owner.new@example.com')).orgId).toBe(client.orgId)
   })
 
-  it('update-phone-auth adds a first phone with its own code, which then signs in by SMS to the same account', async () => {
+  it('update-phone-auth adds a first phone with its own code and one to the e-mail (the step-up), which then signs in by SMS to the same account', async () => {
     const verificationToken = await verifyContact('OTP_TYPE_SMS', '+44 20 7946 0018')
-    const update = await postStamped(testApp, 'update-phone-auth', client, {
+    // A first phone is a new way in: the new number's code alone is no re-authentication.
+    const alone = await postStamped(testApp, 'update-phone-auth', client, {
       type: 'ACTIVITY_TYPE_UPDATE_PHONE_AUTH',
       parameters: { phone: '+442079460018', verificationToken },
+    })
+    expect(alone.statusCode).toBe(403)
+    expect(alone.json().error.details.reason).toBe('STEP_UP_REQUIRED')
+    const previousContactVerificationToken = await verifyContact('OTP_TYPE_EMAIL', 'owner.new@example.com')
+    const update = await postStamped(testApp, 'update-phone-auth', client, {
+      type: 'ACTIVITY_TYPE_UPDATE_PHONE_AUTH',
+      parameters: { phone: '+442079460018', verificationToken, previousContactVerificationToken },
     })
     expect(update.statusCode).toBe(200)
     expect(update.json().phone).toBe('+442079460018')
@@ -233,9 +241,14 @@ describe('contact changes and logout end sessions', () => {
   it('a first phone is announced to the e-mail; changing it needs the old number’s code and texts the old number', async () => {
     const client = await signInByEmail(testApp, 'texting@example.com')
     const firstToken = await verifyContact('OTP_TYPE_SMS', '+14155550101')
+    const emailToken = await verifyContact('OTP_TYPE_EMAIL', 'texting@example.com')
     const added = await postStamped(testApp, 'update-phone-auth', client, {
       type: 'ACTIVITY_TYPE_UPDATE_PHONE_AUTH',
-      parameters: { phone: '+14155550101', verificationToken: firstToken },
+      parameters: {
+        phone: '+14155550101',
+        verificationToken: firstToken,
+        previousContactVerificationToken: emailToken,
+      },
     })
     expect(added.statusCode).toBe(200)
     const addedNotice = testApp.delivery.emails.findLast((mail) => mail.to === 'texting@example.com')

@@ -9,6 +9,7 @@ import { removeAccountContact } from '../services/accounts/remove-account-contac
 import { revokeSessionKeys } from '../services/accounts/revoke-session-keys.ts'
 import { updateAccountContact } from '../services/accounts/update-account-contact.ts'
 import { emailSchema, phoneSchema } from '../services/contacts/contact-schemas.ts'
+import { requireStepUp, toStepUpStamp } from '../services/step-up/require-step-up.ts'
 import type { SignerRouteOptions } from './auth-routes.ts'
 import { createStampedRoute } from './create-stamped-route.ts'
 import { stampedRequestBodySchema } from './stamped-request-body-schema.ts'
@@ -67,18 +68,26 @@ export const accountRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
     }),
     updateEmail: createStampedRoute(context, {
       type: signerActivities.updateEmail.type,
+      stepUp: signerActivities.updateEmail.stepUp,
+      stepUpInService: true,
       parametersSchema: z.object({ email: emailSchema, ...contactProofSchema }),
     }),
     updatePhone: createStampedRoute(context, {
       type: signerActivities.updatePhone.type,
+      stepUp: signerActivities.updatePhone.stepUp,
+      stepUpInService: true,
       parametersSchema: z.object({ phone: phoneSchema, ...contactProofSchema }),
     }),
     removeEmail: createStampedRoute(context, {
       type: signerActivities.removeEmail.type,
+      stepUp: signerActivities.removeEmail.stepUp,
+      stepUpInService: true,
       parametersSchema: z.object({ verificationToken: verificationTokenSchema }),
     }),
     removePhone: createStampedRoute(context, {
       type: signerActivities.removePhone.type,
+      stepUp: signerActivities.removePhone.stepUp,
+      stepUpInService: true,
       parametersSchema: z.object({ verificationToken: verificationTokenSchema }),
     }),
     revokeSession: createStampedRoute(context, {
@@ -169,6 +178,13 @@ export const accountRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
         contact: { channel: 'email', address: email },
         verificationToken,
         previousContactVerificationToken,
+        requireStepUp: (reauthDone) =>
+          requireStepUp(context, {
+            userId: verified.userId,
+            stamp: toStepUpStamp(verified),
+            proof: verified.stepUp,
+            reauthDone,
+          }),
       })
       return toWhoami(account)
     },
@@ -196,6 +212,13 @@ export const accountRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
         contact: { channel: 'sms', address: phone },
         verificationToken,
         previousContactVerificationToken,
+        requireStepUp: (reauthDone) =>
+          requireStepUp(context, {
+            userId: verified.userId,
+            stamp: toStepUpStamp(verified),
+            proof: verified.stepUp,
+            reauthDone,
+          }),
       })
       return toWhoami(account)
     },
@@ -219,6 +242,13 @@ export const accountRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
       // POST /signer/v1/remove-email-auth | remove-phone-auth: remove a contact the user proved they read.
       async (request) => {
         const verified = route.getVerified(request)
+        // The code to the contact itself is the re-authentication; an authenticator code besides.
+        await requireStepUp(context, {
+          userId: verified.userId,
+          stamp: toStepUpStamp(verified),
+          proof: verified.stepUp,
+          reauthDone: true,
+        })
         const account = await removeAccountContact(context, {
           userId: verified.userId,
           publicKey: verified.publicKey,

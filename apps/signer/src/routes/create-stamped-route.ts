@@ -1,3 +1,4 @@
+import type { SignerCallStepUp } from '@quicklinks/protocol/signer-activities'
 import type { FastifyRequest } from 'fastify'
 import type { z } from 'zod'
 import {
@@ -5,10 +6,20 @@ import {
   type VerifiedStampedRequest,
   verifyStampedRequest,
 } from '../services/stamps/verify-stamped-request.ts'
+import { requireStepUp, toStepUpStamp } from '../services/step-up/require-step-up.ts'
 import type { SignerContext } from '../signer-context.ts'
 
-/** What a stamped route expects of the inner body: its activity type and its parameters' schema. */
-export type StampedActivity<Schema extends z.ZodType> = { type: string; parametersSchema: Schema }
+/**
+ * What a stamped route expects of the inner body: its activity type, its parameters' schema and,
+ * from the signer-call table, its step-up. `stepUpInService` when the route's service checks the
+ * step-up itself (a contact change proves the current contact with its own parameters).
+ */
+export type StampedActivity<Schema extends z.ZodType> = {
+  type: string
+  parametersSchema: Schema
+  stepUp?: SignerCallStepUp
+  stepUpInService?: boolean
+}
 
 /** A stamped call that checked out, with the activity it was checked against. */
 export type StampedCall = {
@@ -43,10 +54,11 @@ export type StampedRoute<Schema extends z.ZodType> = {
 /**
  * One stamped route's stamp check, as a preHandler that hands the verified call on to the
  * handler: who sent it (organization, user, session key), the body hash and the parsed
- * parameters. Handlers never call the verifier themselves.
+ * parameters. Handlers never call the verifier themselves. A `reauth` call's step-up
+ * (require-step-up.ts) is checked here too, before the handler runs.
  *
  * `verifyStamp` fails like `verifyStampedRequest` (StampError 401/400/409, VALIDATION_FAILED 422,
- * FORBIDDEN 403); `getVerified` throws a plain Error (a 500) only when the route forgot the hook.
+ * FORBIDDEN 403) or `requireStepUp` (FORBIDDEN 403 with a step-up reason); `getVerified` throws a plain Error (a 500) only when the route forgot the hook.
  */
 export function createStampedRoute<Schema extends z.ZodType>(
   context: SignerContext,
@@ -55,6 +67,14 @@ export function createStampedRoute<Schema extends z.ZodType>(
   return {
     async verifyStamp(request) {
       const verified = await verifyStampedRequest(context, request.body.stampedRequest, activity)
+      if (activity.stepUp === 'reauth' && activity.stepUpInService !== true) {
+        // Before the handler: a change of a way in never runs on a session's stamp alone.
+        await requireStepUp(context, {
+          userId: verified.userId,
+          stamp: toStepUpStamp(verified),
+          proof: verified.stepUp,
+        })
+      }
       request.stampedCall = { activity, verified }
     },
     getVerified(request) {

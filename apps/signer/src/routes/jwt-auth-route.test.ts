@@ -280,9 +280,22 @@ describe('signer auth-jwt route', () => {
       sessionPublicKey: firstSession.publicKey,
       isNewUser: true,
     }
+    // A custom-JWT account re-authenticates with a fresh token of its own, minted for this browser's
+    // frame key as at sign-in (docs/signer.md#step-up).
+    const nonce = getOAuthNonce(first.frame.targetPublicKey)
+    const otherSubject = await signToken({ sub: 'someone-else', jti: 'step-up-other', nonce })
+    const foreign = await postStamped(testApp, 'auth-request-multi-factor', client, {
+      type: 'ACTIVITY_TYPE_ADD_MFA',
+      parameters: { multiFactorType: 'totp', stepUp: { jwt: otherSubject } },
+    })
+    expect(foreign.statusCode, foreign.body).toBe(403)
+    expect(foreign.json().error.details.reason).toBe('STEP_UP_REFUSED')
     const requested = await postStamped(testApp, 'auth-request-multi-factor', client, {
       type: 'ACTIVITY_TYPE_ADD_MFA',
-      parameters: { multiFactorType: 'totp' },
+      parameters: {
+        multiFactorType: 'totp',
+        stepUp: { jwt: await signToken({ ...subject, jti: 'step-up', nonce }) },
+      },
     })
     expect(requested.statusCode, requested.body).toBe(200)
     const { multiFactorId, multiFactorSecret } = requested.json<{

@@ -5,6 +5,7 @@ import {
   buildSignerTestApp,
   createFrameKey,
   postStamped,
+  proveContact,
   readCode,
   type SignedInClient,
   type SignerTestApp,
@@ -66,10 +67,15 @@ describe('multi-factor routes', () => {
     return { frame, answer: otp.json<MfaRequired | { credentialBundle: string }>() }
   }
 
-  async function enrol(client: SignedInClient): Promise<Enrolment> {
+  /** The step-up of a code to the account's e-mail or phone (docs/signer.md#step-up). */
+  async function stepUpBy(contact: { email: string } | { phone: string }) {
+    return { verificationToken: await proveContact(testApp, contact) }
+  }
+
+  async function enrol(client: SignedInClient, stepUp: { verificationToken: string }): Promise<Enrolment> {
     const requested = await postStamped(testApp, 'auth-request-multi-factor', client, {
       type: 'ACTIVITY_TYPE_ADD_MFA',
-      parameters: { multiFactorType: 'totp' },
+      parameters: { multiFactorType: 'totp', stepUp },
     })
     expect(requested.statusCode).toBe(200)
     const enrolment = requested.json<Enrolment>()
@@ -92,7 +98,7 @@ describe('multi-factor routes', () => {
     const client = await signInByEmail(testApp, 'sms-factor@example.com')
     const response = await postStamped(testApp, 'auth-request-multi-factor', client, {
       type: 'ACTIVITY_TYPE_ADD_MFA',
-      parameters: { multiFactorType: 'sms' },
+      parameters: { multiFactorType: 'sms', stepUp: await stepUpBy({ email: 'sms-factor@example.com' }) },
     })
     expect(response.statusCode).toBe(422)
     expect(response.json().error.message).toBe('Unsupported MFA factor type: sms')
@@ -100,9 +106,16 @@ describe('multi-factor routes', () => {
 
   it('enrols with a first code, then a sign-in needs a code, which works once', async () => {
     const client = await signInByEmail(testApp, 'totp-user@example.com')
-    const requested = await postStamped(testApp, 'auth-request-multi-factor', client, {
+    // Not on the session alone: an authenticator app is a way in (docs/signer.md#step-up).
+    const unproven = await postStamped(testApp, 'auth-request-multi-factor', client, {
       type: 'ACTIVITY_TYPE_ADD_MFA',
       parameters: { multiFactorType: 'totp' },
+    })
+    expect(unproven.statusCode).toBe(403)
+    expect(unproven.json().error.details.reason).toBe('STEP_UP_REQUIRED')
+    const requested = await postStamped(testApp, 'auth-request-multi-factor', client, {
+      type: 'ACTIVITY_TYPE_ADD_MFA',
+      parameters: { multiFactorType: 'totp', stepUp: await stepUpBy({ email: 'totp-user@example.com' }) },
     })
     expect(requested.statusCode).toBe(200)
     const enrolment = requested.json<Enrolment>()
@@ -229,7 +242,7 @@ describe('multi-factor routes', () => {
   it('counts wrong codes against the contact’s budget too: eight wrong e-mail codes and two wrong app codes lock it, even for the right code', async () => {
     const email = 'guessed@example.com'
     const client = await signInByEmail(testApp, email)
-    const enrolment = await enrol(client)
+    const enrolment = await enrol(client, await stepUpBy({ email }))
     testApp.clock.advance(3 * 60_000 + 1_000)
     const wrongFor = (code: string) => (code === '000000' ? '111111' : '000000')
     // Eight wrong e-mail codes over three codes (the third wrong try kills each).
@@ -281,9 +294,9 @@ describe('multi-factor routes', () => {
 
   it('refuses a payload after five minutes, and a factor of another user', async () => {
     const owner = await signInByEmail(testApp, 'slow@example.com')
-    const enrolment = await enrol(owner)
+    const enrolment = await enrol(owner, await stepUpBy({ email: 'slow@example.com' }))
     const intruder = await signInByEmail(testApp, 'intruder@example.com')
-    const intruderFactor = await enrol(intruder)
+    const intruderFactor = await enrol(intruder, await stepUpBy({ email: 'intruder@example.com' }))
     nextStep()
     const { answer } = await signInWithCode('slow@example.com')
     const { encryptedPayload } = answer as MfaRequired
@@ -301,7 +314,13 @@ describe('multi-factor routes', () => {
     // Nor can the intruder delete the owner's factor.
     const deleted = await postStamped(testApp, 'auth-delete-multi-factors', intruder, {
       type: 'ACTIVITY_TYPE_DELETE_MFAS',
-      parameters: { multiFactorIds: [enrolment.multiFactorId] },
+      parameters: {
+        multiFactorIds: [enrolment.multiFactorId],
+        stepUp: {
+          ...(await stepUpBy({ email: 'intruder@example.com' })),
+          totpCode: codeFor(intruderFactor.multiFactorSecret),
+        },
+      },
     })
     expect(deleted.json().multiFactors).toEqual([
       expect.objectContaining({ multiFactorId: intruderFactor.multiFactorId }),
@@ -319,8 +338,9 @@ describe('multi-factor routes', () => {
 
   it('tells the owner when two-step verification is turned on or off (docs/signer.md#security-notices)', async () => {
     const client = await signInByEmail(testApp, 'noticed@example.com')
+    const enrolProof = await stepUpBy({ email: 'noticed@example.com' })
     const mailsBefore = testApp.delivery.emails.length
-    const enrolment = await enrol(client)
+    const enrolment = await enrol(client, enrolProof)
     const on = testApp.delivery.emails.slice(mailsBefore)
     expect(on.map((mail) => [mail.to, mail.subject])).toEqual([
       ['noticed@example.com', 'Two-step verification was turned on for your Quick Links account'],
@@ -330,6 +350,11 @@ describe('multi-factor routes', () => {
     expect(on[0]?.text).not.toContain(enrolment.multiFactorSecret)
 
     // Removing it is told too; a delivery that fails leaves the factor in place.
+    nextStep()
+    const failedProof = {
+      ...(await stepUpBy({ email: 'noticed@example.com' })),
+      totpCode: codeFor(enrolment.multiFactorSecret),
+    }
     const sendEmail = testApp.delivery.sendEmail
     testApp.delivery.sendEmail = async () => {
       throw new AppError('UPSTREAM_FAILED', {
@@ -339,16 +364,22 @@ describe('multi-factor routes', () => {
     try {
       const failed = await postStamped(testApp, 'auth-delete-multi-factors', client, {
         type: 'ACTIVITY_TYPE_DELETE_MFAS',
-        parameters: { multiFactorIds: [enrolment.multiFactorId] },
+        parameters: { multiFactorIds: [enrolment.multiFactorId], stepUp: failedProof },
       })
       expect(failed.statusCode).toBe(502)
     } finally {
       testApp.delivery.sendEmail = sendEmail
     }
+    // Past the address's 3 sends in 3 minutes, and into a new authenticator step.
+    testApp.clock.advance(3 * 60_000 + 1000)
+    const offProof = {
+      ...(await stepUpBy({ email: 'noticed@example.com' })),
+      totpCode: codeFor(enrolment.multiFactorSecret),
+    }
     const offBefore = testApp.delivery.emails.length
     const deleted = await postStamped(testApp, 'auth-delete-multi-factors', client, {
       type: 'ACTIVITY_TYPE_DELETE_MFAS',
-      parameters: { multiFactorIds: [enrolment.multiFactorId] },
+      parameters: { multiFactorIds: [enrolment.multiFactorId], stepUp: offProof },
     })
     expect(deleted.json()).toEqual({ multiFactors: [] })
     expect(testApp.delivery.emails.slice(offBefore).map((mail) => [mail.to, mail.subject])).toEqual([
@@ -358,15 +389,72 @@ describe('multi-factor routes', () => {
 
   it('delete removes the factor: sign-in by code alone again', async () => {
     const client = await signInByEmail(testApp, 'removes@example.com')
-    const enrolment = await enrol(client)
+    const enrolment = await enrol(client, await stepUpBy({ email: 'removes@example.com' }))
     expect((await signInWithCode('removes@example.com')).answer).toHaveProperty('status', 'MFA_REQUIRED')
+    // Past the address's 3 sends in 3 minutes, and into a new authenticator step.
+    testApp.clock.advance(3 * 60_000 + 1000)
+    const proof = await stepUpBy({ email: 'removes@example.com' })
+    // With a factor on, the code to the e-mail is not enough: the app's code is asked too.
+    const withoutCode = await postStamped(testApp, 'auth-delete-multi-factors', client, {
+      type: 'ACTIVITY_TYPE_DELETE_MFAS',
+      parameters: { multiFactorIds: [enrolment.multiFactorId], stepUp: proof },
+    })
+    expect(withoutCode.statusCode).toBe(403)
+    expect(withoutCode.json().error.details.reason).toBe('STEP_UP_TOTP_REQUIRED')
     const deleted = await postStamped(testApp, 'auth-delete-multi-factors', client, {
       type: 'ACTIVITY_TYPE_DELETE_MFAS',
-      parameters: { multiFactorIds: [enrolment.multiFactorId] },
+      parameters: {
+        multiFactorIds: [enrolment.multiFactorId],
+        stepUp: { ...proof, totpCode: codeFor(enrolment.multiFactorSecret) },
+      },
     })
     expect(deleted.statusCode).toBe(200)
     expect(deleted.json()).toEqual({ multiFactors: [] })
     expect((await signInWithCode('removes@example.com')).answer).toHaveProperty('credentialBundle')
+  })
+
+  it('a contact change or removal on an account with a factor needs the app’s code beside the contacts’ codes', async () => {
+    const email = 'contact-totp@example.com'
+    const phone = '+442079460055'
+    const client = await signInByEmail(testApp, email)
+    const enrolment = await enrol(client, await stepUpBy({ email }))
+    nextStep()
+    // A first phone, proven by its own code and confirmed by a code to the e-mail.
+    const addPhone = async (stepUp?: { totpCode: string }) =>
+      postStamped(testApp, 'update-phone-auth', client, {
+        type: 'ACTIVITY_TYPE_UPDATE_PHONE_AUTH',
+        parameters: {
+          phone,
+          verificationToken: phoneProof,
+          previousContactVerificationToken: emailProof,
+          ...(stepUp === undefined ? {} : { stepUp }),
+        },
+      })
+    const phoneProof = await proveContact(testApp, { phone })
+    const emailProof = await proveContact(testApp, { email })
+    const withoutApp = await addPhone()
+    expect(withoutApp.statusCode).toBe(403)
+    expect(withoutApp.json().error.details.reason).toBe('STEP_UP_TOTP_REQUIRED')
+    const wrongApp = await addPhone({ totpCode: codeFor(enrolment.multiFactorSecret, 10) })
+    expect(wrongApp.json().error.details.reason).toBe('STEP_UP_TOTP_REFUSED')
+    // The refusals spent neither contact's proof: with the app's code the same proofs add the phone.
+    const added = await addPhone({ totpCode: codeFor(enrolment.multiFactorSecret) })
+    expect(added.statusCode).toBe(200)
+    expect(added.json().phone).toBe(phone)
+
+    nextStep()
+    const removalProof = await proveContact(testApp, { phone })
+    const remove = (stepUp?: { totpCode: string }) =>
+      postStamped(testApp, 'remove-phone-auth', client, {
+        type: 'ACTIVITY_TYPE_REMOVE_PHONE_AUTH',
+        parameters: { verificationToken: removalProof, ...(stepUp === undefined ? {} : { stepUp }) },
+      })
+    const refused = await remove()
+    expect(refused.statusCode).toBe(403)
+    expect(refused.json().error.details.reason).toBe('STEP_UP_TOTP_REQUIRED')
+    const removed = await remove({ totpCode: codeFor(enrolment.multiFactorSecret) })
+    expect(removed.statusCode).toBe(200)
+    expect(removed.json().phone ?? null).toBeNull()
   })
 
   it('an SMS code of an account with a factor answers MFA_REQUIRED, and the code completes it', async () => {
@@ -395,7 +483,7 @@ describe('multi-factor routes', () => {
       sessionPublicKey: session.publicKey,
       isNewUser: true,
     }
-    const enrolment = await enrol(client)
+    const enrolment = await enrol(client, await stepUpBy({ phone }))
     const { frame, answer } = await smsSignIn()
     expect(answer).toMatchObject({ status: 'MFA_REQUIRED', orgId: client.orgId })
     const done = await validate({
@@ -411,7 +499,7 @@ describe('multi-factor routes', () => {
 
   it('a magic link of an account with a factor answers MFA_REQUIRED too', async () => {
     const client = await signInByEmail(testApp, 'linked@example.com')
-    await enrol(client)
+    await enrol(client, await stepUpBy({ email: 'linked@example.com' }))
     const frame = createFrameKey()
     const auth = await testApp.post('auth', {
       email: 'linked@example.com',

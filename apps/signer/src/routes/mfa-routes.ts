@@ -40,6 +40,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app, 
     }),
     request: createStampedRoute(context, {
       type: signerActivities.requestMultiFactor.type,
+      stepUp: signerActivities.requestMultiFactor.stepUp,
       // Any string, so a type other than totp gets the service's documented message (docs/signer.md#multi-factor).
       parametersSchema: z.object({ multiFactorType: z.string().max(64) }),
     }),
@@ -52,6 +53,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app, 
     }),
     delete: createStampedRoute(context, {
       type: signerActivities.deleteMultiFactors.type,
+      stepUp: signerActivities.deleteMultiFactors.stepUp,
       parametersSchema: z.object({ multiFactorIds: z.array(multiFactorIdSchema).min(1).max(20) }),
     }),
   }

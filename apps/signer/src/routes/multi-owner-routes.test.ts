@@ -14,6 +14,8 @@ import {
   signInByEmail,
   stampRequest,
 } from '../../test/build-signer-test-app.ts'
+import type { SoftwarePasskey } from '../../test/software-passkey.ts'
+import { addStepUpPasskey, postPasskeyStamped } from '../../test/step-up-passkey.ts'
 import { getMultiOwnerAccountAddress } from '../services/multi-owner/multi-owner-account.ts'
 
 type Activity = {
@@ -69,17 +71,36 @@ describe('multi-owner paths, MULTI_OWNER_ENABLED on', () => {
     alice = await signInByEmail(testApp, 'alice-multi@example.com')
     mallory = await signInByEmail(testApp, 'mallory-multi@example.com')
     wallet = (await postStamped(testApp, 'whoami', alice, { type: 'ACTIVITY_TYPE_WHOAMI' })).json().address
+    await addPasskey(alice, 'alice-multi@example.com')
+    await addPasskey(mallory, 'mallory-multi@example.com')
   })
   afterAll(async () => {
     await testApp.close()
   })
 
+  /**
+   * Membership changes need the step-up (docs/signer.md#step-up): each client stamps them with a
+   * passkey of its own (test/step-up-passkey.ts).
+   */
+  const passkeys = new Map<SignedInClient, SoftwarePasskey>()
+  async function addPasskey(client: SignedInClient, email: string) {
+    passkeys.set(client, await addStepUpPasskey(testApp, client, email))
+  }
+
   async function stamped(
     client: SignedInClient,
-    activity: { path: string; type: string },
+    activity: { path: string; type: string; stepUp: string },
     parameters: Record<string, unknown>,
   ) {
-    return postStamped(testApp, activity.path, client, { type: activity.type, parameters })
+    const passkey = passkeys.get(client)
+    if (activity.stepUp !== 'reauth' || passkey === undefined) {
+      return postStamped(testApp, activity.path, client, { type: activity.type, parameters })
+    }
+    return postPasskeyStamped(testApp, passkey, activity.path, {
+      organizationId: client.orgId,
+      type: activity.type,
+      parameters,
+    })
   }
 
   async function activityOf(response: { statusCode: number; json(): { activity: Activity } }) {
@@ -329,7 +350,10 @@ describe('multi-owner paths, MULTI_OWNER_ENABLED on', () => {
       timestampMs: testApp.clock.now(),
     })
     const request = stampRequest(signerActivities.multiOwnerPrepareAdd.path, alice.sessionPrivateKey, body)
-    expect((await testApp.post(signerActivities.multiOwnerPrepareAdd.path, request)).statusCode).toBe(200)
+    // The session's stamp alone changes no membership (docs/signer.md#step-up), and a body is heard once.
+    const unproven = await testApp.post(signerActivities.multiOwnerPrepareAdd.path, request)
+    expect(unproven.statusCode).toBe(403)
+    expect(unproven.json().error.details.reason).toBe('STEP_UP_REQUIRED')
     expect((await testApp.post(signerActivities.multiOwnerPrepareAdd.path, request)).statusCode).toBe(409)
 
     // Mallory's key stamping a body that names Alice's organization.

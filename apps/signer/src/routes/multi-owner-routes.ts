@@ -63,26 +63,32 @@ export const multiOwnerRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async
   const stamped = {
     create: createStampedRoute(context, {
       type: signerActivities.multiOwnerCreate.type,
+      stepUp: signerActivities.multiOwnerCreate.stepUp,
       parametersSchema: multiOwnerCreateParametersSchema,
     }),
     prepareAdd: createStampedRoute(context, {
       type: signerActivities.multiOwnerPrepareAdd.type,
+      stepUp: signerActivities.multiOwnerPrepareAdd.stepUp,
       parametersSchema: multiOwnerMembersParametersSchema,
     }),
     add: createStampedRoute(context, {
       type: signerActivities.multiOwnerAdd.type,
+      stepUp: signerActivities.multiOwnerAdd.stepUp,
       parametersSchema: multiOwnerConfirmParametersSchema,
     }),
     prepareDelete: createStampedRoute(context, {
       type: signerActivities.multiOwnerPrepareDelete.type,
+      stepUp: signerActivities.multiOwnerPrepareDelete.stepUp,
       parametersSchema: multiOwnerMembersParametersSchema,
     }),
     delete: createStampedRoute(context, {
       type: signerActivities.multiOwnerDelete.type,
+      stepUp: signerActivities.multiOwnerDelete.stepUp,
       parametersSchema: multiOwnerConfirmParametersSchema,
     }),
     updateRootQuorum: createStampedRoute(context, {
       type: signerActivities.multiOwnerUpdateRootQuorum.type,
+      stepUp: signerActivities.multiOwnerUpdateRootQuorum.stepUp,
       parametersSchema: multiOwnerRootQuorumParametersSchema,
     }),
     signRawPayload: createStampedRoute(context, {

@@ -11,6 +11,7 @@ import {
   buildSignerTestApp,
   createFrameKey,
   postStamped,
+  proveContact,
   type SignedInClient,
   type SignerTestApp,
   signInByEmail,
@@ -44,7 +45,12 @@ describe('the wallet key of a multi-owner quorum of 2 (MULTI_OWNER_ENABLED on)',
     expect((await signPayload({ signWith: me.address, payload: hash })).statusCode).toBe(200)
     const created = await postStamped(testApp, signerActivities.multiOwnerCreate.path, alice, {
       type: signerActivities.multiOwnerCreate.type,
-      parameters: { members: [{ evmSignerAddress: member.address }], rootQuorumThreshold: 2 },
+      // Changing who may sign takes a step-up (docs/signer.md#step-up).
+      parameters: {
+        members: [{ evmSignerAddress: member.address }],
+        rootQuorumThreshold: 2,
+        stepUp: { verificationToken: await proveContact(testApp, { email: 'alice-quorum-key@example.com' }) },
+      },
     })
     expect(created.statusCode, created.body).toBe(200)
   })
@@ -193,7 +199,10 @@ describe('the wallet key of a multi-owner quorum of 2 (MULTI_OWNER_ENABLED on)',
   it('signs alone again once the quorum lowered the threshold to 1', async () => {
     const asked = await postStamped(testApp, signerActivities.multiOwnerUpdateRootQuorum.path, alice, {
       type: signerActivities.multiOwnerUpdateRootQuorum.type,
-      parameters: { rootQuorumThreshold: 1 },
+      parameters: {
+        rootQuorumThreshold: 1,
+        stepUp: { verificationToken: await proveContact(testApp, { email: 'alice-quorum-key@example.com' }) },
+      },
     })
     const { activity } = asked.json()
     const lowered = await testApp.post(signerActivities.multiOwnerUpdateRootQuorum.path, {

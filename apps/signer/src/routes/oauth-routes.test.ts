@@ -5,6 +5,7 @@ import {
   buildSignerTestApp,
   createFrameKey,
   postStamped,
+  proveContact,
   readCode,
   type SignedInClient,
   type SignerTestApp,
@@ -418,7 +419,10 @@ describe('account linking, add-oauth-provider and remove-oauth-provider', () => 
     const again = await signInWithProvider('bob')
     expect(again.result).toMatchObject({ status: 'SUCCESS', isSignup: false, orgId: account.orgId })
     expect((await whoami(await openSession(again.result, again.flow.frame))).userId).toBe(account.userId)
+    testApp.clock.advance(181_000) // past the 3-sends-per-3-minutes limit of this address
     expect((await whoami(await signInByEmail(testApp, 'bob@example.com'))).userId).toBe(account.userId)
+    // Back to real time: the dev provider stamps its tokens' iat with it, and a step-up checks their age.
+    testApp.clock.advance(-181_000)
   })
 
   it('a resent linking code (same browser) still links; a code asked for from another browser takes nothing', async () => {
@@ -449,6 +453,7 @@ describe('account linking, add-oauth-provider and remove-oauth-provider', () => 
     expect(methods.json<{ oauthProviders: { subject: string }[] }>().oauthProviders).toMatchObject([
       { subject: 'email:rosa@example.com' },
     ])
+    testApp.clock.advance(-(3 * 60_000 + 1_000)) // back to the dev provider's real time
   })
 
   it('add-oauth-provider refuses an id token whose nonce is another session’s (a token fetched by another browser)', async () => {
@@ -458,7 +463,11 @@ describe('account linking, add-oauth-provider and remove-oauth-provider', () => 
     expect(attacker.result.status).toBe('FETCHED_ID_TOKEN_ONLY')
     const refused = await postStamped(testApp, 'add-oauth-provider', victim, {
       type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS',
-      parameters: { providerName: 'dev', oidcToken: attacker.result.idToken },
+      parameters: {
+        providerName: 'dev',
+        oidcToken: attacker.result.idToken,
+        stepUp: { verificationToken: await proveContact(testApp, { email: 'vera@example.com' }) },
+      },
     })
     expect(refused.statusCode).toBe(401)
     expect(refused.json<{ error: { message: string } }>().error.message).toBe(
@@ -474,10 +483,11 @@ describe('account linking, add-oauth-provider and remove-oauth-provider', () => 
     const owner = await signInByEmail(testApp, 'dora@example.com')
     // The provider flow runs in the owner's browser: the token's nonce is the owner session's frame key's.
     const fetched = await signInWithProvider('carol', { fetchIdTokenOnly: true, frame: owner.frame })
+    const stepUp = { verificationToken: await proveContact(testApp, { email: 'dora@example.com' }) }
     const mailsBefore = testApp.delivery.emails.length
     const added = await postStamped(testApp, 'add-oauth-provider', owner, {
       type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS',
-      parameters: { providerName: 'dev', oidcToken: fetched.result.idToken },
+      parameters: { providerName: 'dev', oidcToken: fetched.result.idToken, stepUp },
     })
     expect(added.statusCode, added.body).toBe(200)
     expect(added.json()).toMatchObject({
@@ -492,10 +502,14 @@ describe('account linking, add-oauth-provider and remove-oauth-provider', () => 
     expect(notices[0]?.text).toContain('Settings → Sign-in methods')
     const { oauthProvider } = added.json<{ oauthProvider: { issuer: string; subject: string } }>()
 
-    // The id token works once.
+    // The id token works once (even with a fresh step-up).
     const replayed = await postStamped(testApp, 'add-oauth-provider', owner, {
       type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS',
-      parameters: { providerName: 'dev', oidcToken: fetched.result.idToken },
+      parameters: {
+        providerName: 'dev',
+        oidcToken: fetched.result.idToken,
+        stepUp: { verificationToken: await proveContact(testApp, { email: 'dora@example.com' }) },
+      },
     })
     expect(replayed.statusCode).toBe(401)
 
@@ -507,24 +521,47 @@ describe('account linking, add-oauth-provider and remove-oauth-provider', () => 
     const taken = await signInWithProvider('carol', { fetchIdTokenOnly: true, frame: other.frame })
     const refused = await postStamped(testApp, 'add-oauth-provider', other, {
       type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS',
-      parameters: { providerName: 'dev', oidcToken: taken.result.idToken },
+      parameters: {
+        providerName: 'dev',
+        oidcToken: taken.result.idToken,
+        stepUp: { verificationToken: await proveContact(testApp, { email: 'erin@example.com' }) },
+      },
     })
     expect(refused.statusCode).toBe(409)
 
-    const removed = await postStamped(testApp, 'remove-oauth-provider', owner, {
+    // Past dora's 3 codes in 3 minutes (sign-in and two step-ups).
+    testApp.clock.advance(181_000)
+    // Unlinking is a change of a way in too: refused on the session alone.
+    const unproven = await postStamped(testApp, 'remove-oauth-provider', owner, {
       type: 'ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS',
       parameters: { issuer: oauthProvider.issuer, subject: oauthProvider.subject },
     })
+    expect(unproven.statusCode).toBe(403)
+    const removed = await postStamped(testApp, 'remove-oauth-provider', owner, {
+      type: 'ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS',
+      parameters: {
+        issuer: oauthProvider.issuer,
+        subject: oauthProvider.subject,
+        stepUp: { verificationToken: await proveContact(testApp, { email: 'dora@example.com' }) },
+      },
+    })
     expect(removed.statusCode, removed.body).toBe(200)
+    testApp.clock.advance(-181_000) // back to the dev provider's real time (its tokens' iat)
     const afterRemoval = await signInWithProvider('carol')
     expect(afterRemoval.result).toMatchObject({ status: 'SUCCESS', isSignup: true })
     expect(afterRemoval.result.orgId).not.toBe(owner.orgId)
 
     // carol's new account has only this provider: removing it is refused.
     const carol = await openSession(afterRemoval.result, afterRemoval.flow.frame)
+    // Its step-up is a fresh id token of that provider identity.
+    const fresh = await signInWithProvider('carol', { fetchIdTokenOnly: true })
     const last = await postStamped(testApp, 'remove-oauth-provider', carol, {
       type: 'ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS',
-      parameters: { issuer: oauthProvider.issuer, subject: oauthProvider.subject },
+      parameters: {
+        issuer: oauthProvider.issuer,
+        subject: oauthProvider.subject,
+        stepUp: { oidcToken: fresh.result.idToken, providerName: 'dev' },
+      },
     })
     expect(last.statusCode).toBe(409)
     expect(last.json<{ error: { message: string } }>().error.message).toBe(
@@ -543,10 +580,18 @@ describe('a second factor after a social login (docs/signer.md#mfa-required)', (
   }
 
   /** Adds and confirms an authenticator app (with the current step's code); answers its id and secret. */
-  async function enrol(client: SignedInClient) {
+  /** Enrols an app; the step-up is a fresh id token of `accountId` (a provider-only account) or a contact's proof. */
+  async function enrol(client: SignedInClient, proof: string | { email: string }) {
+    const stepUp =
+      typeof proof === 'string'
+        ? {
+            oidcToken: (await signInWithProvider(proof, { fetchIdTokenOnly: true })).result.idToken,
+            providerName: 'dev',
+          }
+        : { verificationToken: await proveContact(testApp, proof) }
     const requested = await postStamped(testApp, 'auth-request-multi-factor', client, {
       type: 'ACTIVITY_TYPE_ADD_MFA',
-      parameters: { multiFactorType: 'totp' },
+      parameters: { multiFactorType: 'totp', stepUp },
     })
     expect(requested.statusCode, requested.body).toBe(200)
     const enrolment = requested.json<{ multiFactorId: string; multiFactorSecret: string }>()
@@ -566,7 +611,7 @@ describe('a second factor after a social login (docs/signer.md#mfa-required)', (
     const first = await signInWithProvider(accountId)
     const client = await openSession(first.result, first.flow.frame)
     const me = await whoami(client)
-    const enrolment = await enrol(client)
+    const enrolment = await enrol(client, accountId)
 
     const { flow, result } = await signInWithProvider(accountId)
     expect(result).toMatchObject({
@@ -628,7 +673,7 @@ describe('a second factor after a social login (docs/signer.md#mfa-required)', (
 
   it('an account-linking code of an account with an authenticator app links the provider only once the app code is given', async () => {
     const owner = await signInByEmail(testApp, 'mfa-link@example.com')
-    const enrolment = await enrol(owner)
+    const enrolment = await enrol(owner, { email: 'mfa-link@example.com' })
     const listProviders = async () =>
       (
         await postStamped(testApp, 'list-auth-methods', owner, { type: 'ACTIVITY_TYPE_LIST_AUTH_METHODS' })
@@ -662,7 +707,7 @@ describe('a second factor after a social login (docs/signer.md#mfa-required)', (
   it('counts wrong codes after a social login against the user: the third locks the step and ends the challenge, even for the right code', async () => {
     const accountId = 'email:mfa-guessed@example.com'
     const first = await signInWithProvider(accountId)
-    const enrolment = await enrol(await openSession(first.result, first.flow.frame))
+    const enrolment = await enrol(await openSession(first.result, first.flow.frame), accountId)
     const { flow, result } = await signInWithProvider(accountId)
     const right = codeFor(enrolment.multiFactorSecret, 1)
     const wrong = right === '123456' ? '654321' : '123456'

@@ -18,6 +18,7 @@ import {
   oauthResultMessageType,
   renderOAuthCallbackPage,
 } from '../services/oauth/render-oauth-callback-page.ts'
+import { requireStepUp, toStepUpStamp } from '../services/step-up/require-step-up.ts'
 import type { SignerRouteOptions } from './auth-routes.ts'
 import { createStampedRoute } from './create-stamped-route.ts'
 import { perIpPerMinute } from './signer-rate-limits.ts'
@@ -84,6 +85,9 @@ export const oauthRoutes: FastifyPluginAsyncZod<SignerRouteOptions & { directory
   const stamped = {
     add: createStampedRoute(context, {
       type: signerActivities.addOauthProvider.type,
+      stepUp: signerActivities.addOauthProvider.stepUp,
+      // Checked in the handler: the linking prompt's code needs the identity's verified e-mail.
+      stepUpInService: true,
       parametersSchema: z.object({
         providerName: z.string().min(1).max(64),
         oidcToken: z.string().min(1).max(16_384),
@@ -91,6 +95,7 @@ export const oauthRoutes: FastifyPluginAsyncZod<SignerRouteOptions & { directory
     }),
     remove: createStampedRoute(context, {
       type: signerActivities.removeOauthProvider.type,
+      stepUp: signerActivities.removeOauthProvider.stepUp,
       parametersSchema: z.object({
         issuer: z.string().min(1).max(512),
         subject: z.string().min(1).max(255),
@@ -222,6 +227,11 @@ export const oauthRoutes: FastifyPluginAsyncZod<SignerRouteOptions & { directory
     // POST /signer/v1/add-oauth-provider: link the id token's issuer and subject to the user.
     async (request) => {
       const verified = stamped.add.getVerified(request)
+      await requireStepUp(context, {
+        userId: verified.userId,
+        stamp: toStepUpStamp(verified),
+        proof: verified.stepUp,
+      })
       const oauthProvider = await linkOAuthProvider(context, directory, {
         userId: verified.userId,
         sessionPublicKey: verified.publicKey,

@@ -6,6 +6,7 @@ import {
   buildStampedBody,
   createFrameKey,
   postStamped,
+  proveContact,
   type SignedInClient,
   type SignerTestApp,
   signInByEmail,
@@ -70,7 +71,13 @@ describe('signer passkey routes', () => {
   /** The stamp-login body for a frame key, stamped by `passkey` (options change the assertion). */
   function passkeyLogin(
     passkey: SoftwarePasskey,
-    options: { origin?: string; rpId?: string; counter?: number; timestampMs?: number } = {},
+    options: {
+      origin?: string
+      rpId?: string
+      counter?: number
+      timestampMs?: number
+      userVerified?: boolean
+    } = {},
   ) {
     const frame = createFrameKey()
     const body = buildStampedBody({
@@ -85,6 +92,28 @@ describe('signer passkey routes', () => {
       stamp: { stampHeaderName: 'X-Stamp-WebAuthn', stampHeaderValue: passkey.stamp(body, options) },
     }
     return { frame, request: { stampedRequest } }
+  }
+
+  /** A stamped call stamped by `passkey` (X-Stamp-WebAuthn) instead of a session key. */
+  function postPasskeyStamped(
+    passkey: SoftwarePasskey,
+    path: string,
+    input: { orgId: string; type: string; parameters: Record<string, unknown>; userVerified?: boolean },
+  ) {
+    const body = buildStampedBody({
+      type: input.type,
+      organizationId: input.orgId,
+      parameters: input.parameters,
+      timestampMs: testApp.clock.now(),
+    })
+    const stampHeaderValue = passkey.stamp(body, input.userVerified === false ? { userVerified: false } : {})
+    return testApp.post(path, {
+      stampedRequest: {
+        url: `${origin}/signer/v1/${path}`,
+        body,
+        stamp: { stampHeaderName: 'X-Stamp-WebAuthn', stampHeaderValue },
+      },
+    })
   }
 
   async function whoami(client: SignedInClient) {
@@ -203,14 +232,28 @@ describe('signer passkey routes', () => {
     expect(expired.json<ErrorBody>().error.details?.reason).toBe('PASSKEY_CHALLENGE_INVALID')
   })
 
-  it('adds and removes passkeys of the signed-in user, never the last way to sign in', async () => {
+  it('adds and removes passkeys of the signed-in user with the step-up of an existing passkey, never the last way to sign in', async () => {
     testApp = await buildSignerTestApp()
     const { passkey: first, client } = await signUp()
     const second = createSoftwarePasskey({ origin, rpId })
     const challenge = await getChallenge()
-    const added = await postStamped(testApp, 'add-authenticator', client, {
+    const add = {
+      orgId: client.orgId,
       type: 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2',
       parameters: { challenge, attestation: second.attest(challenge), authenticatorName: 'Laptop' },
+    }
+    // An existing passkey that does not verify the user is no step-up.
+    const unverified = await postPasskeyStamped(first, 'add-authenticator', { ...add, userVerified: false })
+    expect(unverified.statusCode, unverified.body).toBe(403)
+    expect(unverified.json<ErrorBody>().error.details?.reason).toBe('USER_VERIFICATION_REQUIRED')
+    const againChallenge = await getChallenge()
+    const added = await postPasskeyStamped(first, 'add-authenticator', {
+      ...add,
+      parameters: {
+        ...add.parameters,
+        challenge: againChallenge,
+        attestation: second.attest(againChallenge),
+      },
     })
     expect(added.statusCode, added.body).toBe(200)
     expect(added.json()).toMatchObject({ authenticatorId: second.credentialId, name: 'Laptop' })
@@ -220,28 +263,28 @@ describe('signer passkey routes', () => {
       [first.credentialId, second.credentialId].sort(),
     )
     // The same passkey twice is refused.
-    const againChallenge = await getChallenge()
-    const twice = await postStamped(testApp, 'add-authenticator', client, {
-      type: 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2',
-      parameters: { challenge: againChallenge, attestation: second.attest(againChallenge) },
+    const thirdChallenge = await getChallenge()
+    const twice = await postPasskeyStamped(first, 'add-authenticator', {
+      ...add,
+      parameters: { challenge: thirdChallenge, attestation: second.attest(thirdChallenge) },
     })
     expect(twice.statusCode, twice.body).toBe(409)
 
     // The second passkey signs in too.
     expect((await testApp.post('auth-passkey', passkeyLogin(second).request)).statusCode).toBe(200)
 
-    const removed = await postStamped(testApp, 'remove-authenticator', client, {
-      type: 'ACTIVITY_TYPE_DELETE_AUTHENTICATORS',
-      parameters: { authenticatorId: first.credentialId },
-    })
+    const remove = (passkey: SoftwarePasskey, authenticatorId: string) =>
+      postPasskeyStamped(passkey, 'remove-authenticator', {
+        orgId: client.orgId,
+        type: 'ACTIVITY_TYPE_DELETE_AUTHENTICATORS',
+        parameters: { authenticatorId },
+      })
+    const removed = await remove(second, first.credentialId)
     expect(removed.statusCode, removed.body).toBe(200)
     expect(
       (await testApp.post('auth-passkey', passkeyLogin(first).request)).json<ErrorBody>().error.message,
     ).toBe('No user found')
-    const last = await postStamped(testApp, 'remove-authenticator', client, {
-      type: 'ACTIVITY_TYPE_DELETE_AUTHENTICATORS',
-      parameters: { authenticatorId: second.credentialId },
-    })
+    const last = await remove(second, second.credentialId)
     expect(last.statusCode, last.body).toBe(409)
     expect(last.json<ErrorBody>().error.message).toBe(
       'This is your only way to sign in. Add another one before you remove it.',
@@ -250,22 +293,128 @@ describe('signer passkey routes', () => {
     const other = await signInByEmail(testApp, 'other@example.com')
     const foreign = await postStamped(testApp, 'remove-authenticator', other, {
       type: 'ACTIVITY_TYPE_DELETE_AUTHENTICATORS',
-      parameters: { authenticatorId: second.credentialId },
+      parameters: {
+        authenticatorId: second.credentialId,
+        stepUp: { verificationToken: await proveContact(testApp, { email: 'other@example.com' }) },
+      },
     })
     expect(foreign.statusCode, foreign.body).toBe(404)
+  })
+
+  it('refuses a passkey added by a page script on the session alone: no step-up, no passkey, no sign-in with it', async () => {
+    testApp = await buildSignerTestApp()
+    const client = await signInByEmail(testApp, 'victim@example.com')
+    const attacker = createSoftwarePasskey({ origin, rpId })
+    const challenge = await getChallenge()
+    const parameters = { challenge, attestation: attacker.attest(challenge), authenticatorName: 'Mine' }
+    const refused = await postStamped(testApp, 'add-authenticator', client, {
+      type: 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2',
+      parameters,
+    })
+    expect(refused.statusCode, refused.body).toBe(403)
+    expect(refused.json<ErrorBody>().error.details?.reason).toBe('STEP_UP_REQUIRED')
+    // A proof the script can make up, or one for its own address, is no better.
+    const thiefToken = await proveContact(testApp, { email: 'thief@example.com' })
+    for (const stepUp of [{ verificationToken: 'made-up' }, { verificationToken: thiefToken }]) {
+      const response = await postStamped(testApp, 'add-authenticator', client, {
+        type: 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2',
+        parameters: { ...parameters, stepUp },
+      })
+      expect(response.statusCode, response.body).toBe(403)
+      expect(response.json<ErrorBody>().error.details?.reason).toBe('STEP_UP_REFUSED')
+    }
+    expect(await listPasskeys(client)).toEqual([])
+    const signIn = await testApp.post('auth-passkey', passkeyLogin(attacker).request)
+    expect(signIn.json<ErrorBody>().error.message).toBe('No user found')
+    // No notice went out for a change that did not happen; only the two codes did.
+    expect(testApp.delivery.emails.map((mail) => mail.to)).toEqual([
+      'victim@example.com',
+      'thief@example.com',
+    ])
+  })
+
+  it('refuses a stale or reused step-up proof', async () => {
+    testApp = await buildSignerTestApp()
+    const client = await signInByEmail(testApp, 'owner@example.com')
+    const addWith = async (verificationToken: string) => {
+      const passkey = createSoftwarePasskey({ origin, rpId })
+      const challenge = await getChallenge()
+      return postStamped(testApp, 'add-authenticator', client, {
+        type: 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2',
+        parameters: { challenge, attestation: passkey.attest(challenge), stepUp: { verificationToken } },
+      })
+    }
+    const token = await proveContact(testApp, { email: 'owner@example.com' })
+    expect((await addWith(token)).statusCode).toBe(200)
+    const reused = await addWith(token)
+    expect(reused.statusCode, reused.body).toBe(403)
+    expect(reused.json<ErrorBody>().error.details?.reason).toBe('STEP_UP_REFUSED')
+
+    const stale = await proveContact(testApp, { email: 'owner@example.com' })
+    testApp.clock.advance(10 * 60_000 + 1_000)
+    const late = await signInByEmail(testApp, 'owner@example.com')
+    const passkey = createSoftwarePasskey({ origin, rpId })
+    const challenge = await getChallenge()
+    const response = await postStamped(testApp, 'add-authenticator', late, {
+      type: 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2',
+      parameters: { challenge, attestation: passkey.attest(challenge), stepUp: { verificationToken: stale } },
+    })
+    expect(response.statusCode, response.body).toBe(403)
+    expect(response.json<ErrorBody>().error.details?.reason).toBe('STEP_UP_REFUSED')
+    expect(await listPasskeys(late)).toHaveLength(1)
+  })
+
+  it('refuses a hand-built fmt "none" attestation without user verification, and a sign-in assertion without it', async () => {
+    testApp = await buildSignerTestApp()
+    const handBuilt = createSoftwarePasskey({ origin, rpId })
+    const challenge = await getChallenge()
+    const signup = await testApp.post('signup', {
+      passkey: { challenge, attestation: handBuilt.attest(challenge, { userVerified: false }) },
+      targetPublicKey: createFrameKey().targetPublicKey,
+    })
+    expect(signup.statusCode, signup.body).toBe(401)
+    expect(signup.json<ErrorBody>().error.details?.reason).toBe('USER_VERIFICATION_REQUIRED')
+
+    const client = await signInByEmail(testApp, 'uv@example.com')
+    const addChallenge = await getChallenge()
+    const added = await postStamped(testApp, 'add-authenticator', client, {
+      type: 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2',
+      parameters: {
+        challenge: addChallenge,
+        attestation: handBuilt.attest(addChallenge, { userVerified: false }),
+        stepUp: { verificationToken: await proveContact(testApp, { email: 'uv@example.com' }) },
+      },
+    })
+    expect(added.statusCode, added.body).toBe(401)
+    expect(added.json<ErrorBody>().error.details?.reason).toBe('USER_VERIFICATION_REQUIRED')
+    expect(await listPasskeys(client)).toEqual([])
+
+    // A registered passkey signs in (no authenticator code is asked) only with the UV flag.
+    const { passkey } = await signUp()
+    const unverified = passkeyLogin(passkey, { userVerified: false })
+    const refused = await testApp.post('auth-passkey', unverified.request)
+    expect(refused.statusCode, refused.body).toBe(403)
+    expect(refused.json<ErrorBody>().error.details?.reason).toBe('USER_VERIFICATION_REQUIRED')
+    expect((await testApp.post('auth-passkey', passkeyLogin(passkey).request)).statusCode).toBe(200)
   })
 
   it('tells the owner of a passkey added with a session (docs/signer.md#security-notices); no notice, no passkey', async () => {
     testApp = await buildSignerTestApp()
     const client = await signInByEmail(testApp, 'keys@example.com')
     const added = createSoftwarePasskey({ origin, rpId })
-    const addPasskey = async (name: string) => {
+    const addPasskey = async (name: string, verificationToken: string) => {
       const challenge = await getChallenge()
       return postStamped(testApp, 'add-authenticator', client, {
         type: 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2',
-        parameters: { challenge, attestation: added.attest(challenge), authenticatorName: name },
+        parameters: {
+          challenge,
+          attestation: added.attest(challenge),
+          authenticatorName: name,
+          stepUp: { verificationToken },
+        },
       })
     }
+    const firstProof = await proveContact(testApp, { email: 'keys@example.com' })
 
     const sendEmail = testApp.delivery.sendEmail
     testApp.delivery.sendEmail = async () => {
@@ -274,15 +423,16 @@ describe('signer passkey routes', () => {
       })
     }
     try {
-      expect((await addPasskey('Laptop')).statusCode).toBe(502)
+      expect((await addPasskey('Laptop', firstProof)).statusCode).toBe(502)
     } finally {
       testApp.delivery.sendEmail = sendEmail
     }
     expect(await listPasskeys(client)).toEqual([])
     expect((await testApp.post('auth-passkey', passkeyLogin(added).request)).statusCode).not.toBe(200)
 
+    const secondProof = await proveContact(testApp, { email: 'keys@example.com' })
     const mailsBefore = testApp.delivery.emails.length
-    const response = await addPasskey('Work laptop, see evil.example/x')
+    const response = await addPasskey('Work laptop, see evil.example/x', secondProof)
     expect(response.statusCode, response.body).toBe(200)
     const sent = testApp.delivery.emails.slice(mailsBefore)
     expect(sent.map((mail) => [mail.to, mail.subject])).toEqual([
@@ -293,6 +443,39 @@ describe('signer passkey routes', () => {
     expect(sent[0]?.text).toContain('keep working until their sessions end')
     expect(sent[0]?.text).not.toContain('evil.example')
     expect(sent[0]?.html).not.toContain('evil.example')
+  })
+
+  it('tells every contact of the account at once when a passkey is added: the e-mail and the phone', async () => {
+    testApp = await buildSignerTestApp()
+    const client = await signInByEmail(testApp, 'both@example.com')
+    const phone = '+14155550144'
+    const addedPhone = await postStamped(testApp, 'update-phone-auth', client, {
+      type: 'ACTIVITY_TYPE_UPDATE_PHONE_AUTH',
+      parameters: {
+        phone,
+        verificationToken: await proveContact(testApp, { phone }),
+        previousContactVerificationToken: await proveContact(testApp, { email: 'both@example.com' }),
+      },
+    })
+    expect(addedPhone.statusCode, addedPhone.body).toBe(200)
+    const challenge = await getChallenge()
+    const stepUp = { verificationToken: await proveContact(testApp, { phone }) }
+    const mailsBefore = testApp.delivery.emails.length
+    const smsBefore = testApp.delivery.sms.length
+    const added = await postStamped(testApp, 'add-authenticator', client, {
+      type: 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2',
+      parameters: {
+        challenge,
+        attestation: createSoftwarePasskey({ origin, rpId }).attest(challenge),
+        authenticatorName: 'Phone',
+        stepUp,
+      },
+    })
+    expect(added.statusCode, added.body).toBe(200)
+    expect(testApp.delivery.emails.slice(mailsBefore).map((mail) => [mail.to, mail.subject])).toEqual([
+      ['both@example.com', 'A passkey was added to your Quick Links account'],
+    ])
+    expect(testApp.delivery.sms.slice(smsBefore).map((text) => text.to)).toEqual([phone])
   })
 
   it('accepts a stamped route stamped by the passkey (X-Stamp-WebAuthn), and refuses it when the body changed', async () => {

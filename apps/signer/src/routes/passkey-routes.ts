@@ -34,10 +34,12 @@ export const passkeyRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
   const stamped = {
     addPasskey: createStampedRoute(context, {
       type: signerActivities.addPasskey.type,
+      stepUp: signerActivities.addPasskey.stepUp,
       parametersSchema: passkeyRegistrationSchema.extend({ authenticatorName: passkeyNameSchema.optional() }),
     }),
     removePasskey: createStampedRoute(context, {
       type: signerActivities.removePasskey.type,
+      stepUp: signerActivities.removePasskey.stepUp,
       parametersSchema: z.object({ authenticatorId: z.string().min(1).max(1024) }),
     }),
   }

@@ -48,20 +48,21 @@ export const signerPlugin: FastifyPluginAsync<SignerPluginOptions> = async (app,
     dataDir: options.config.dataDir,
   })
   app.log.info({ masterKeySource: keyring.masterKeySource }, 'Signer keys loaded')
+  // Social login's providers, their endpoints discovered on first use (docs/signer.md#social-login).
+  const directory = createOAuthDirectory(options.config.oauthProviders ?? [], now)
   const context: SignerContext = {
     db: options.db,
     keyring,
     delivery: options.delivery,
     config: options.config,
     now,
+    oauthDirectory: directory,
   }
   const limits = { ...defaultSignerRateLimits, ...options.limits }
 
   // Set by a stamped route's preHandler (create-stamped-route.ts), read by its handler.
   app.decorateRequest('stampedCall', null)
   await app.register(authRoutes, { context, limits })
-  // Social login's providers, their endpoints discovered on first use (docs/signer.md#social-login).
-  const directory = createOAuthDirectory(options.config.oauthProviders ?? [], now)
   await app.register(signerConfigRoutes, { context, limits, directory })
   await app.register(oauthRoutes, { context, limits, directory })
   await app.register(accountRoutes, { context, limits })

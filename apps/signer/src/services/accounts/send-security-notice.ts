@@ -4,17 +4,21 @@ import type { Contact } from '../contacts/contact-schemas.ts'
 import { renderSecurityNotice, type SecurityEvent } from '../mail/render-security-notice.ts'
 import { findAccountByUserId, type SignerAccount } from './find-account.ts'
 
-/** Where an account's notices go: its e-mail, else its phone; none for an account without contacts. */
-export function noticeContact(account: Pick<SignerAccount, 'email' | 'phone'>): Contact | undefined {
-  if (account.email !== null) return { channel: 'email', address: account.email }
-  if (account.phone !== null) return { channel: 'sms', address: account.phone }
-  return undefined
+/**
+ * Where an account's notices go: every contact it has, its e-mail and its phone (a way in added by
+ * someone else must reach the owner wherever they read; docs/signer.md#security-notices).
+ */
+export function noticeContacts(account: Pick<SignerAccount, 'email' | 'phone'>): Contact[] {
+  return [
+    ...(account.email === null ? [] : [{ channel: 'email' as const, address: account.email }]),
+    ...(account.phone === null ? [] : [{ channel: 'sms' as const, address: account.phone }]),
+  ]
 }
 
 /**
  * Tells the owner of `userId` about a sign-in change (docs/signer.md#security-notices): one notice
- * to the account's notice contact (read in `db`, the change's transaction) and to each of
- * `alsoTo`, once per address. Call it as the last step of the change's transaction: it rejects
+ * to each of the account's contacts, e-mail and phone (read in `db`, the change's transaction),
+ * and to each of `alsoTo`, once per address. Call it as the last step of the change's transaction: it rejects
  * with the delivery's error when a notice cannot be handed over, and the change then rolls back.
  * An account with no contact (passkey or provider only) is told nothing.
  */
@@ -24,9 +28,9 @@ export async function sendSecurityNotice(
   input: { userId: string; event: SecurityEvent; alsoTo?: Contact[] },
 ): Promise<void> {
   const account = await findAccountByUserId(db, input.userId)
-  const own = account === undefined ? undefined : noticeContact(account)
+  const own = account === undefined ? [] : noticeContacts(account)
   const recipients: Contact[] = []
-  for (const contact of [...(input.alsoTo ?? []), ...(own === undefined ? [] : [own])]) {
+  for (const contact of [...(input.alsoTo ?? []), ...own]) {
     if (!recipients.some((seen) => seen.channel === contact.channel && seen.address === contact.address)) {
       recipients.push(contact)
     }

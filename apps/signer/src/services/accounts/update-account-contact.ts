@@ -26,10 +26,16 @@ const channelWords = {
  * Why more than the new contact's token (docs/decisions/0014): whoever holds a session could
  * otherwise move the account's sign-in to an address of their own. So, when the account already
  * has a contact on that channel, a second token must prove that one too (a code sent to the old
- * address); the old contact (or, when there was none, the account's other contact) is told, inside
+ * address); the old contact and the account's other contact are told, inside
  * the same transaction, so no change goes unannounced; and every session key of the user except
  * `publicKey` (the one that stamped the change) is revoked. Setting the contact it already has
  * changes nothing and tells no one.
+ *
+ * A first contact on a channel is a new way in, so it needs the step-up too
+ * (docs/signer.md#step-up): `previousContactVerificationToken` then proves the account's other
+ * contact, or, for an account without one, `stepUp` (a linked provider's fresh id token) or a
+ * passkey stamp with user verification does. With a confirmed TOTP factor, every change needs its
+ * current code in `stepUp.totpCode`.
  *
  * Fails by rejecting with AppError UNAUTHORIZED (a token invalid, expired, spent, or issued for
  * another contact), FORBIDDEN (the current contact's token is missing), CONFLICT (409: the contact
@@ -45,6 +51,11 @@ export async function updateAccountContact(
     contact: Contact
     verificationToken: string
     previousContactVerificationToken?: string | undefined
+    /**
+     * The route's step-up check (require-step-up.ts), given whether the change's own tokens already
+     * re-authenticated (a code to the current contact, or for a first contact to the other one).
+     */
+    requireStepUp: (reauthDone: boolean) => Promise<void>
   },
 ): Promise<SignerAccount> {
   const { contact } = input
@@ -69,6 +80,15 @@ export async function updateAccountContact(
           input.previousContactVerificationToken,
           context.now(),
         )
+  const before = await findAccountByUserId(context.db, input.userId)
+  const previousBefore = contact.channel === 'email' ? before?.email : before?.phone
+  if (before !== undefined && previousBefore !== contact.address) {
+    // A current contact on the channel is proven inside the transaction (the code to it); a
+    // first one by a code to the account's other contact, or by the generic step-up.
+    await input.requireStepUp(
+      previousBefore !== null || (previousProof !== undefined && provesContactOf(previousProof, before)),
+    )
+  }
 
   await context.db.transaction(async (tx) => {
     await lockForTransaction(tx, `signer-account:${contact.channel}:${contact.address}`)
@@ -95,6 +115,16 @@ export async function updateAccountContact(
         })
       }
       await spendVerificationToken(tx, previousProof.otpId, context.now())
+    } else if (previous === null && previousProof !== undefined) {
+      if (!provesContactOf(previousProof, current)) {
+        throw new AppError('UNAUTHORIZED', {
+          message: 'Step-up token names no contact of the account',
+          userMessage:
+            'That confirmation was for another address. Confirm it’s you with a code to your account.',
+          details: { reason: verificationRefusedReason },
+        })
+      }
+      await spendVerificationToken(tx, previousProof.otpId, context.now())
     }
     await spendVerificationToken(tx, verified.otpId, context.now())
     if (previous === contact.address) return
@@ -114,23 +144,27 @@ export async function updateAccountContact(
       .values({ userId: input.userId, type: contact.channel, identifier: contact.address })
     await revokeSessionKeys(tx, { userId: input.userId, exceptPublicKey: input.publicKey }, context.now())
 
-    const recipient: Contact | undefined =
-      previous !== null
-        ? { channel: contact.channel, address: previous }
-        : contact.channel === 'email'
-          ? current.phone === null
-            ? undefined
-            : { channel: 'sms', address: current.phone }
-          : current.email === null
-            ? undefined
-            : { channel: 'email', address: current.email }
-    if (recipient !== undefined) {
+    // Every contact the account had: the one replaced and the other channel's (a new way in is
+    // told wherever the owner reads).
+    const otherChannel: Contact | undefined =
+      contact.channel === 'email'
+        ? current.phone === null
+          ? undefined
+          : { channel: 'sms', address: current.phone }
+        : current.email === null
+          ? undefined
+          : { channel: 'email', address: current.email }
+    const recipients: Contact[] = [
+      ...(previous === null ? [] : [{ channel: contact.channel, address: previous }]),
+      ...(otherChannel === undefined ? [] : [otherChannel]),
+    ]
+    for (const recipient of recipients) {
       const notice = renderContactChangeNotice({
         recipient,
         changed: { channel: contact.channel, previous, next: contact.address },
         changedAtMs: context.now(),
       })
-      // Last step of the transaction: if the notice cannot be handed over, the change rolls back.
+      // Last step of the transaction: if a notice cannot be handed over, the change rolls back.
       if (notice.channel === 'email') await context.delivery.sendEmail(notice.email)
       else await context.delivery.sendSms(notice.sms)
     }
@@ -138,6 +172,16 @@ export async function updateAccountContact(
   const account = await findAccountByUserId(context.db, input.userId)
   if (account === undefined) throw new Error(`User ${input.userId} vanished during a contact update`)
   return account
+}
+
+/** Whether the token proves the account's e-mail or phone. */
+function provesContactOf(
+  verified: VerifiedContact,
+  account: Pick<SignerAccount, 'email' | 'phone'>,
+): boolean {
+  return verified.contact.channel === 'email'
+    ? verified.contact.address === account.email
+    : verified.contact.address === account.phone
 }
 
 function namesContact(verified: VerifiedContact, contact: Contact): boolean {

@@ -2,6 +2,7 @@ import { AppError } from '@quicklinks/core/app-error'
 import { parseInputOrThrow } from '@quicklinks/core/parse-input-or-throw'
 import { z } from 'zod'
 import type { SignerContext } from '../../signer-context.ts'
+import { refuse } from '../refusals/step-up-refusal.ts'
 import { mintCredentialBundle } from '../sessions/mint-credential-bundle.ts'
 import type { StampedRequest } from '../stamps/verify-stamped-request.ts'
 import { isWebAuthnStampHeader, verifyWebAuthnStamp } from '../stamps/verify-webauthn-stamp.ts'
@@ -28,7 +29,8 @@ const loginParametersSchema = z.object({
  * whose passkey it is, whatever `organizationId` says (the client does not know it yet). A session
  * key is minted like every other sign-in, encrypted to `parameters.publicKey` (the auth frame's key).
  *
- * Fails with NOT_FOUND 'No user found' for a credential no account has, the StampErrors of
+ * Fails with NOT_FOUND 'No user found' for a credential no account has, FORBIDDEN (reason
+ * USER_VERIFICATION_REQUIRED) for an assertion without the user-verified flag, the StampErrors of
  * verifyWebAuthnStamp (a wrong signature, origin or rpId, a counter that went back, a stale or
  * replayed body), VALIDATION_FAILED for another type or bad parameters, or TARGET_KEY_INVALID.
  */
@@ -42,11 +44,14 @@ export async function completePasskeyAuth(
       field: 'stampedRequest.stamp.stampHeaderName',
     })
   }
-  const { passkey, body } = await verifyWebAuthnStamp(
+  const { passkey, body, userVerified } = await verifyWebAuthnStamp(
     context,
     { stampHeaderValue: stampedRequest.stamp.stampHeaderValue, body: stampedRequest.body },
     { onUnknownCredential: () => new AppError('NOT_FOUND', { userMessage: 'No user found' }) },
   )
+  // A passkey sign-in never asks for the authenticator-app code, so the passkey must have verified
+  // the user itself (docs/signer.md#passkeys): a device alone is not a sign-in.
+  if (!userVerified) throw refuse('USER_VERIFICATION_REQUIRED')
   if (body.type !== passkeyLoginActivityType) {
     throw new AppError('VALIDATION_FAILED', {
       userMessage: `type: must be ${passkeyLoginActivityType} for this endpoint`,

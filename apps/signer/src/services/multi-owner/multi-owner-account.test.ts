@@ -36,6 +36,8 @@ import {
   type SignerTestApp,
   signInByEmail,
 } from '../../../test/build-signer-test-app.ts'
+import type { SoftwarePasskey } from '../../../test/software-passkey.ts'
+import { addStepUpPasskey, postPasskeyStamped } from '../../../test/step-up-passkey.ts'
 import { getMultiOwnerAccountAddress, multiOwnerAccountFactoryAddress } from './multi-owner-account.ts'
 
 type Activity = {
@@ -71,6 +73,7 @@ describe('the multi-owner account on chain', () => {
   let testApp: SignerTestApp
   let alice: SignedInClient
   let wallet: Address
+  let passkey: SoftwarePasskey
   const member1 = privateKeyToAccount(generatePrivateKey())
   const member2 = privateKeyToAccount(generatePrivateKey())
 
@@ -108,14 +111,26 @@ describe('the multi-owner account on chain', () => {
     testApp = await buildSignerTestApp({ multiOwnerEnabled: true })
     alice = await signInByEmail(testApp, 'alice-on-chain@example.com')
     wallet = (await postStamped(testApp, 'whoami', alice, { type: 'ACTIVITY_TYPE_WHOAMI' })).json().address
+    // Membership changes need the step-up: Alice stamps them with a passkey of her own.
+    passkey = await addStepUpPasskey(testApp, alice, 'alice-on-chain@example.com')
   })
   afterAll(async () => {
     await testApp?.close()
     await anvil?.stop()
   })
 
-  async function stamped(activity: { path: string; type: string }, parameters: Record<string, unknown>) {
-    const response = await postStamped(testApp, activity.path, alice, { type: activity.type, parameters })
+  async function stamped(
+    activity: { path: string; type: string; stepUp: string },
+    parameters: Record<string, unknown>,
+  ) {
+    const response =
+      activity.stepUp === 'reauth'
+        ? await postPasskeyStamped(testApp, passkey, activity.path, {
+            organizationId: alice.orgId,
+            type: activity.type,
+            parameters,
+          })
+        : await postStamped(testApp, activity.path, alice, { type: activity.type, parameters })
     expect(response.statusCode, response.body).toBe(200)
     return response.json()
   }

@@ -1,4 +1,5 @@
 import { AppError } from '@quicklinks/core/app-error'
+import { signerRefusalReasons } from '@quicklinks/protocol/signer-activities'
 import { type AuthenticatorTransport, verifyRegistrationResponse } from '@simplewebauthn/server'
 import type { StampReplayStore } from '../../crypto/stamps/verify-stamp.ts'
 import type { SignerContext } from '../../signer-context.ts'
@@ -41,10 +42,11 @@ function toWebAuthnTransports(transports: readonly string[] | undefined): Authen
  * Checks a new passkey: its challenge must be one this signer issued and unused (spent here, in
  * `replayStore`), and
  * the attestation must verify with @simplewebauthn/server for the app's origin and relying-party
- * id, with algorithm -7 or -257 (user verification preferred, not required). Returns the row to
+ * id, with algorithm -7 or -257 and the user-verified flag set (a passkey is a way in). Returns the row to
  * store; transports default to internal and hybrid, the name to `passkey-{timestamp}`.
  *
- * Throws AppError UNAUTHORIZED (reason PASSKEY_CHALLENGE_INVALID or PASSKEY_REGISTRATION_INVALID).
+ * Throws AppError UNAUTHORIZED (reason PASSKEY_CHALLENGE_INVALID, PASSKEY_REGISTRATION_INVALID or
+ * USER_VERIFICATION_REQUIRED).
  */
 export async function verifyPasskeyRegistration(
   context: SignerContext,
@@ -72,11 +74,15 @@ export async function verifyPasskeyRegistration(
       expectedChallenge: input.challenge,
       expectedOrigin: relyingParty.origin,
       expectedRPID: relyingParty.rpId,
-      requireUserVerification: false,
+      // A passkey is a way in: the authenticator must have verified the user (PIN, biometrics), so
+      // a hand-built `fmt: "none"` attestation from a script proves nothing (docs/signer.md#passkeys).
+      requireUserVerification: true,
       supportedAlgorithmIDs: [...passkeyAlgorithms],
     })
   } catch (error) {
-    throw refuseRegistration(error instanceof Error ? error.message : 'attestation does not verify')
+    const message = error instanceof Error ? error.message : 'attestation does not verify'
+    if (/user verification/i.test(message)) throw refuseUnverifiedPasskey(message)
+    throw refuseRegistration(message)
   }
   if (!verification.verified) throw refuseRegistration('attestation does not verify')
   const { credential } = verification.registrationInfo
@@ -91,6 +97,15 @@ export async function verifyPasskeyRegistration(
       createdAt: new Date(nowMs).toISOString(),
     },
   }
+}
+
+function refuseUnverifiedPasskey(message: string): AppError {
+  return new AppError('UNAUTHORIZED', {
+    message,
+    userMessage:
+      'Your passkey must verify it’s you (PIN, fingerprint or face). Try again with one that does.',
+    details: { reason: signerRefusalReasons.USER_VERIFICATION_REQUIRED },
+  })
 }
 
 function refuseRegistration(message: string): AppError {

@@ -1,10 +1,13 @@
 import { utf8ToBytes } from '@noble/hashes/utils.js'
 import { AppError } from '@quicklinks/core/app-error'
 import { parseInputOrThrow } from '@quicklinks/core/parse-input-or-throw'
+import type { SignerCallStepUp } from '@quicklinks/protocol/signer-activities'
+import { type StepUpProof, stepUpParameterName } from '@quicklinks/protocol/step-up'
 import type { z } from 'zod'
 import { StampError } from '../../crypto/stamps/stamp-error.ts'
 import { verifyStamp } from '../../crypto/stamps/verify-stamp.ts'
 import type { SignerContext } from '../../signer-context.ts'
+import { stepUpProofSchema } from '../refusals/step-up-refusal.ts'
 import { createDatabaseReplayStore } from './create-database-replay-store.ts'
 import { findSessionKey } from './find-session-key.ts'
 import { isWebAuthnStampHeader, verifyWebAuthnStamp } from './verify-webauthn-stamp.ts'
@@ -25,13 +28,19 @@ export type VerifiedStampedRequest<Parameters> = {
   /** SHA-256 of the inner body: the replay key, kept on activities. */
   bodyHash: string
   parameters: Parameters
+  /** Whether a passkey stamped it with user verification (never for a session key's stamp). */
+  userVerified: boolean
+  /** `parameters.stepUp` of a `reauth` call (taken out of `parameters`); undefined otherwise. */
+  stepUp: StepUpProof | undefined
 }
 
 /**
  * Authenticates a stamped call: `verifyStamp` over the exact inner body string (signature, 60 s
  * freshness, 5 s ahead, live and unrevoked session key, replay store in the database), then the
  * body's `type` must be the route's activity type, its `organizationId` the key's organization,
- * and its `parameters` must match the route's schema.
+ * and its `parameters` must match the route's schema. For a `reauth` call (`expected.stepUp`) the
+ * step-up proof is read from `parameters.stepUp` first and handed on beside them (its check is
+ * require-step-up.ts's).
  *
  * Fails by throwing: a StampError (401 for a bad signature, stale or future timestamp, unknown,
  * expired (KEY_EXPIRED) or revoked (KEY_REVOKED) key; 400 for a malformed body; 409 REPLAYED),
@@ -41,10 +50,12 @@ export type VerifiedStampedRequest<Parameters> = {
 export async function verifyStampedRequest<Schema extends z.ZodType>(
   context: SignerContext,
   stampedRequest: StampedRequest,
-  expected: { type: string; parametersSchema: Schema },
+  expected: { type: string; parametersSchema: Schema; stepUp?: SignerCallStepUp },
 ): Promise<VerifiedStampedRequest<z.output<Schema>>> {
   // A passkey may stamp instead of a session key (docs/signer.md#passkey-stamps).
-  const { body, key, publicKey, bodyHash } = isWebAuthnStampHeader(stampedRequest.stamp.stampHeaderName)
+  const { body, key, publicKey, bodyHash, userVerified } = isWebAuthnStampHeader(
+    stampedRequest.stamp.stampHeaderName,
+  )
     ? await verifyPasskeyStampOrThrow(context, stampedRequest)
     : await verifyStampOrThrow(context, stampedRequest.stamp.stampHeaderValue, stampedRequest.body, {
         requireTimestamp: true,
@@ -56,8 +67,32 @@ export async function verifyStampedRequest<Schema extends z.ZodType>(
     })
   }
   assertSameOrganization(body, key.organizationId)
-  const parameters = parseInputOrThrow(expected.parametersSchema, body.parameters ?? {}, 'parameters')
-  return { organizationId: key.organizationId, userId: key.userId, publicKey, bodyHash, parameters }
+  let rawParameters: unknown = body.parameters ?? {}
+  let stepUp: StepUpProof | undefined
+  if (expected.stepUp === 'reauth' && isRecord(rawParameters) && stepUpParameterName in rawParameters) {
+    const { [stepUpParameterName]: rawStepUp, ...rest } = rawParameters
+    stepUp = stripUndefined(parseInputOrThrow(stepUpProofSchema, rawStepUp, stepUpParameterName))
+    rawParameters = rest
+  }
+  const parameters = parseInputOrThrow(expected.parametersSchema, rawParameters, 'parameters')
+  return {
+    organizationId: key.organizationId,
+    userId: key.userId,
+    publicKey,
+    bodyHash,
+    parameters,
+    userVerified,
+    stepUp,
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** The proof without absent fields (exactOptionalPropertyTypes). */
+function stripUndefined(proof: z.output<typeof stepUpProofSchema>): StepUpProof {
+  return Object.fromEntries(Object.entries(proof).filter(([, value]) => value !== undefined)) as StepUpProof
 }
 
 /**
@@ -87,7 +122,15 @@ export async function verifyStampedQuery<Schema extends z.ZodType>(
   assertSameOrganization(body, key.organizationId)
   const { organizationId: _organizationId, timestampMs: _timestampMs, ...fields } = body
   const parameters = parseInputOrThrow(parametersSchema, fields, 'body')
-  return { organizationId: key.organizationId, userId: key.userId, publicKey, bodyHash, parameters }
+  return {
+    organizationId: key.organizationId,
+    userId: key.userId,
+    publicKey,
+    bodyHash,
+    parameters,
+    userVerified: false,
+    stepUp: undefined,
+  }
 }
 
 /**
@@ -95,7 +138,7 @@ export async function verifyStampedQuery<Schema extends z.ZodType>(
  * `publicKey` is `passkey:{credentialId}`, which names no session key.
  */
 async function verifyPasskeyStampOrThrow(context: SignerContext, stampedRequest: StampedRequest) {
-  const { passkey, body, bodyHash } = await verifyWebAuthnStamp(context, {
+  const { passkey, body, bodyHash, userVerified } = await verifyWebAuthnStamp(context, {
     stampHeaderValue: stampedRequest.stamp.stampHeaderValue,
     body: stampedRequest.body,
   })
@@ -104,6 +147,7 @@ async function verifyPasskeyStampOrThrow(context: SignerContext, stampedRequest:
     key: { organizationId: passkey.organizationId, userId: passkey.userId },
     publicKey: `passkey:${passkey.credentialId}`,
     bodyHash,
+    userVerified,
   }
 }
 
@@ -126,7 +170,7 @@ async function verifyStampOrThrow(
     const { error } = result
     throw new StampError(error.reason, error.message, { ...error.details, reason: error.reason })
   }
-  return result.value
+  return { ...result.value, userVerified: false }
 }
 
 function assertSameOrganization(body: Record<string, unknown>, organizationId: string): void {

@@ -23,6 +23,8 @@ export type VerifiedWebAuthnStamp = {
   passkey: PasskeyRecord
   body: Record<string, unknown>
   bodyHash: string
+  /** Whether the authenticator verified the user (the UV flag): a step-up needs it (docs/signer.md#step-up). */
+  userVerified: boolean
 }
 
 const timestampPattern = /^\d{1,16}$/
@@ -64,6 +66,7 @@ export async function verifyWebAuthnStamp(
   const bodyHash = bytesToHex(sha256(bodyBytes))
   const relyingParty = getPasskeyRelyingParty(context.config)
   let newCounter: number
+  let userVerified: boolean
   try {
     const verification = await verifyAuthenticationResponse({
       response: {
@@ -90,6 +93,7 @@ export async function verifyWebAuthnStamp(
     })
     if (!verification.verified) throw new Error('assertion does not verify')
     newCounter = verification.authenticationInfo.newCounter
+    userVerified = verification.authenticationInfo.userVerified
   } catch (error) {
     throw stampError(
       'SIGNATURE_INVALID',
@@ -133,7 +137,12 @@ export async function verifyWebAuthnStamp(
     .where(
       sql`${eq(signerAuthMethods.id, passkey.rowId)} and coalesce((${signerAuthMethods.data}->>'counter')::bigint, 0) < ${newCounter}`,
     )
-  return { passkey: { ...passkey, data: { ...passkey.data, counter: newCounter } }, body, bodyHash }
+  return {
+    passkey: { ...passkey, data: { ...passkey.data, counter: newCounter } },
+    body,
+    bodyHash,
+    userVerified,
+  }
 }
 
 /** A StampError with its reason in `details`, as verifyStampedRequest reports them. */

@@ -1,4 +1,5 @@
 import type { MultiFactor, MultiFactorEnrolment } from '@quicklinks/wallet/multi-factor-types'
+import type { StepUp } from '@quicklinks/wallet/signer-types'
 import { loadSignerStore, WalletSessionError } from './wallet-session'
 
 /**
@@ -31,9 +32,9 @@ export async function listTwoFactorApps(): Promise<TwoFactorApp[]> {
 }
 
 /** Starts adding an authenticator app: the secret and its otpauth URI, to show once. */
-export async function startTwoFactorEnrolment(): Promise<TwoFactorEnrolment> {
+export async function startTwoFactorEnrolment(stepUp: StepUp): Promise<TwoFactorEnrolment> {
   const store = await loadSignerStore()
-  return store.getState().addMfa({ multiFactorType: 'totp' })
+  return store.getState().addMfa({ multiFactorType: 'totp', stepUp })
 }
 
 /** Confirms the new app with its first code; resolves with the confirmed apps. */
@@ -43,7 +44,7 @@ export async function confirmTwoFactorApp(multiFactorId: string, code: string): 
 }
 
 /** Removes an authenticator app; resolves with those left. */
-export async function removeTwoFactorApp(multiFactorId: string): Promise<TwoFactorApp[]> {
+export async function removeTwoFactorApp(multiFactorId: string, stepUp: StepUp): Promise<TwoFactorApp[]> {
   const store = await loadSignerStore()
-  return store.getState().removeMfa({ multiFactorIds: [multiFactorId] })
+  return store.getState().removeMfa({ multiFactorIds: [multiFactorId], stepUp })
 }

@@ -1,4 +1,5 @@
 import type { LinkedOAuthProvider, OAuthLoginOutcome } from '@quicklinks/wallet/oauth-actions'
+import type { StepUp } from '@quicklinks/wallet/signer-types'
 import { create } from 'zustand'
 import type { AuthReturnParams } from './auth-return-params'
 import { loadSignerStore } from './wallet-session'
@@ -123,13 +124,33 @@ function toOutcome(outcome: OAuthLoginOutcome): SocialSignInOutcome {
 }
 
 /** Links another provider to the signed-in account (a popup). */
-export async function linkProvider(id: string): Promise<LinkedOAuthProvider> {
+export async function linkProvider(id: string, stepUp: StepUp): Promise<LinkedOAuthProvider> {
   const store = await loadSignerStore()
-  return store.getState().addOauthProvider({ authProviderId: id, mode: 'popup' })
+  return store.getState().addOauthProvider({ authProviderId: id, mode: 'popup', stepUp })
 }
 
 /** Unlinks a provider identity; the signer refuses the last way to sign in. */
-export async function unlinkProvider(input: { issuer: string; subject: string }): Promise<void> {
+export async function unlinkProvider(input: {
+  issuer: string
+  subject: string
+  stepUp: StepUp
+}): Promise<void> {
   const store = await loadSignerStore()
   await store.getState().removeOauthProvider(input)
+}
+
+/**
+ * Signs in again with a linked provider (a popup, id token only) for a step-up
+ * (docs/signer.md#step-up): the fresh id token and the provider's id.
+ */
+export async function reauthenticateWithProvider(
+  id: string,
+): Promise<{ oidcToken: string; providerName: string }> {
+  const store = await loadSignerStore()
+  const outcome = await store
+    .getState()
+    .loginWithOAuth({ authProviderId: id, mode: 'popup', fetchIdTokenOnly: true })
+  if (outcome.status !== 'FETCHED_ID_TOKEN_ONLY')
+    throw new Error('The provider did not confirm it’s you. Try again.')
+  return { oidcToken: outcome.idToken, providerName: outcome.providerName }
 }

@@ -1,3 +1,4 @@
+import type { StepUp } from '@quicklinks/wallet/signer-types'
 import { loadSignerStore, WalletSessionError } from './wallet-session'
 
 /**
@@ -30,16 +31,16 @@ export async function connectWithPasskey(input: {
   return { isNewUser: state.isNewUser === true }
 }
 
-/** Makes a new passkey on this device and adds it to the signed-in account. */
-export async function addPasskey(): Promise<AddedPasskey> {
+/** Makes a new passkey on this device and adds it to the signed-in account, with the step-up. */
+export async function addPasskey(stepUp: StepUp): Promise<AddedPasskey> {
   const store = await loadSignerStore()
-  return store.getState().addPasskey()
+  return store.getState().addPasskey({ stepUp })
 }
 
-/** Removes one of the account's passkeys; the signer refuses the last way to sign in. */
-export async function removePasskey(authenticatorId: string): Promise<void> {
+/** Removes one of the account's passkeys, with the step-up; the signer refuses the last way to sign in. */
+export async function removePasskey(authenticatorId: string, stepUp: StepUp): Promise<void> {
   const store = await loadSignerStore()
-  await store.getState().removePasskey(authenticatorId)
+  await store.getState().removePasskey(authenticatorId, stepUp)
 }
 
 /**

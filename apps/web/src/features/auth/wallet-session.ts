@@ -218,25 +218,25 @@ export async function changeContact(input: {
   contact: string
   verificationToken: string
   previousContactVerificationToken?: string
+  /** The authenticator app's current code, when the account has one (the step-up's second part). */
+  totpCode?: string
 }): Promise<void> {
   const store = await loadSignerStore()
-  const proof = {
-    verificationToken: input.verificationToken,
-    ...(input.previousContactVerificationToken === undefined
-      ? {}
-      : { previousContactVerificationToken: input.previousContactVerificationToken }),
-  }
-  if (input.channel === 'email') await store.getState().setEmail({ email: input.contact, ...proof })
-  else await store.getState().setPhone({ phone: input.contact, ...proof })
+  const { channel, contact, ...proof } = input
+  if (channel === 'email') await store.getState().setEmail({ email: contact, ...proof })
+  else await store.getState().setPhone({ phone: contact, ...proof })
 }
 
 /**
  * Takes the account's sign-in e-mail or phone off, proven by a token for that contact
- * (docs/signer.md#contact-removal). Rejects with the signer's message, e.g. when it is the last
+ * (docs/signer.md#contact-removal), plus the authenticator code when the account has an app. Rejects with the signer's message, e.g. when it is the last
  * way to sign in.
  */
-export async function removeContact(channel: ContactChannel, verificationToken: string): Promise<void> {
+export async function removeContact(
+  channel: ContactChannel,
+  proof: { verificationToken: string; totpCode?: string },
+): Promise<void> {
   const store = await loadSignerStore()
-  if (channel === 'email') await store.getState().removeEmail({ verificationToken })
-  else await store.getState().removePhone({ verificationToken })
+  if (channel === 'email') await store.getState().removeEmail(proof)
+  else await store.getState().removePhone(proof)
 }

@@ -1,3 +1,4 @@
+import { getSignerErrorCode } from '@quicklinks/wallet/wallet-error'
 import { ArrowLeft, Mail, MailCheck, ShieldCheck, Smartphone } from 'lucide-react'
 import { type FormEvent, useId, useState } from 'react'
 import { Button } from '../../ui/button'
@@ -17,7 +18,8 @@ import {
   sendContactCode,
   verifyContactCode,
 } from '../auth/wallet-session'
-import { useInvalidateAuthMethods } from './use-auth-methods'
+import { AuthenticatorCodeStep, useHasAuthenticatorApp } from './authenticator-code-step'
+import { useAuthMethods, useInvalidateAuthMethods } from './use-auth-methods'
 
 /**
  * Where a contact change stands: the new contact is typed, then its code, then (when the account
@@ -38,8 +40,19 @@ export type ContactChangeStep =
       step: 'currentCode'
       contact: string
       verificationToken: string
+      /** Where the confirming code went: the current contact, or for a first one the account's other contact. */
+      confirmer: { channel: ContactChannel; address: string }
       otpId: string
       sentAt: number
+      error: string | null
+      isBusy: boolean
+    }
+  | {
+      /** Both codes checked out; the account's authenticator app has the last word. */
+      step: 'totp'
+      contact: string
+      verificationToken: string
+      previous: string | undefined
       error: string | null
       isBusy: boolean
     }
@@ -116,17 +129,47 @@ function ContactChangeBody({
     isBusy: false,
   })
   const invalidateAuthMethods = useInvalidateAuthMethods()
+  const { methods } = useAuthMethods()
+  const hasTotp = useHasAuthenticatorApp()
   const texts = channelTexts[channel]
+  // Who confirms the change (docs/signer.md#step-up): the current contact on this channel; for a
+  // first one, the account's other contact (a new way in is not added on the session alone).
+  const otherAddress = channel === 'email' ? (methods?.phone ?? null) : (methods?.email ?? null)
+  const confirmer: { channel: ContactChannel; address: string } | null =
+    current !== null
+      ? { channel, address: current }
+      : otherAddress === null
+        ? null
+        : { channel: channel === 'email' ? 'sms' : 'email', address: otherAddress }
 
-  const submit = async (contact: string, verificationToken: string, previous?: string) => {
+  const submit = async (
+    contact: string,
+    verificationToken: string,
+    previous: string | undefined,
+    totpCode?: string,
+  ) => {
+    const totpStep = { step: 'totp', contact, verificationToken, previous } as const
+    if (hasTotp && totpCode === undefined) {
+      setState({ ...totpStep, error: null, isBusy: false })
+      return
+    }
+    if (totpCode !== undefined) setState({ ...totpStep, error: null, isBusy: true })
     try {
       await changeContact({
         channel,
         contact,
         verificationToken,
         ...(previous === undefined ? {} : { previousContactVerificationToken: previous }),
+        ...(totpCode === undefined ? {} : { totpCode }),
       })
     } catch (error) {
+      // The authenticator code is checked before the contacts' proofs are spent: ask it again.
+      const reason = getSignerErrorCode(error)
+      if (reason === 'STEP_UP_TOTP_REQUIRED' || reason === 'STEP_UP_TOTP_REFUSED') {
+        const message = reason === 'STEP_UP_TOTP_REFUSED' ? describeAuthError(error) : null
+        setState({ ...totpStep, error: message, isBusy: false })
+        return
+      }
       // Whatever refused it (an address of another account, a spent proof), the proofs are used
       // up: start again from the contact, with the reason beside it.
       await invalidateAuthMethods()
@@ -193,16 +236,17 @@ function ContactChangeBody({
       })
       return
     }
-    if (current === null) {
-      await submit(step.contact, verificationToken)
+    if (confirmer === null) {
+      await submit(step.contact, verificationToken, undefined)
       return
     }
     try {
-      const otpId = await sendContactCode(channel, current)
+      const otpId = await sendContactCode(confirmer.channel, confirmer.address)
       setState({
         step: 'currentCode',
         contact: step.contact,
         verificationToken,
+        confirmer,
         otpId,
         sentAt: Date.now(),
         error: null,
@@ -211,7 +255,7 @@ function ContactChangeBody({
     } catch (error) {
       setState({
         ...step,
-        error: describeAuthError(error, `Could not send a code to your current ${texts.noun}. Try again.`),
+        error: describeAuthError(error, `Could not send a code to ${confirmer.address}. Try again.`),
         isBusy: false,
       })
     }
@@ -269,10 +313,14 @@ function ContactChangeBody({
       return (
         <CodeEntryStep
           key="current"
-          channel={channel}
+          channel={state.confirmer.channel}
           title="Confirm it’s you"
-          sentTo={current ?? ''}
-          intro={`To move your sign-in to ${state.contact}, enter the 6-digit code we sent to your current ${texts.noun}`}
+          sentTo={state.confirmer.address}
+          intro={
+            current === null
+              ? `To add ${state.contact} as a way to sign in, enter the 6-digit code we sent to`
+              : `To move your sign-in to ${state.contact}, enter the 6-digit code we sent to your current ${texts.noun}`
+          }
           sentAt={state.sentAt}
           error={state.error}
           isBusy={state.isBusy}
@@ -280,11 +328,21 @@ function ContactChangeBody({
           onBack={() => setState({ step: 'contact', input: state.contact, error: null, isBusy: false })}
           onEdited={() => state.error !== null && setState({ ...state, error: null })}
           onResend={async () => {
-            const otpId = await sendContactCode(channel, current ?? '')
+            const otpId = await sendContactCode(state.confirmer.channel, state.confirmer.address)
             setState({ ...state, otpId, sentAt: Date.now(), error: null })
           }}
           onSubmitCode={(code) => void verifyCurrent(state, code)}
           isCurrent
+        />
+      )
+    case 'totp':
+      return (
+        <AuthenticatorCodeStep
+          error={state.error}
+          isBusy={state.isBusy}
+          submitLabel={current === null ? texts.add : texts.change}
+          onBack={() => setState({ step: 'contact', input: state.contact, error: null, isBusy: false })}
+          onSubmitCode={(code) => void submit(state.contact, state.verificationToken, state.previous, code)}
         />
       )
     default: {

@@ -1,3 +1,4 @@
+import { getSignerErrorCode } from '@quicklinks/wallet/wallet-error'
 import { Trash2 } from 'lucide-react'
 import { useId, useState } from 'react'
 import { Button } from '../../ui/button'
@@ -11,12 +12,14 @@ import {
   sendContactCode,
   verifyContactCode,
 } from '../auth/wallet-session'
+import { AuthenticatorCodeStep, useHasAuthenticatorApp } from './authenticator-code-step'
 import { CodeEntryStep } from './contact-change-dialog'
 import { useInvalidateAuthMethods } from './use-auth-methods'
 
 type RemoveStep =
   | { step: 'confirm'; error: string | null; isBusy: boolean }
   | { step: 'code'; otpId: string; sentAt: number; error: string | null; isBusy: boolean }
+  | { step: 'totp'; verificationToken: string; error: string | null; isBusy: boolean }
 
 const channelTexts = {
   email: {
@@ -67,6 +70,7 @@ function ContactRemoveBody({
 }) {
   const [state, setState] = useState<RemoveStep>({ step: 'confirm', error: null, isBusy: false })
   const invalidateAuthMethods = useInvalidateAuthMethods()
+  const hasTotp = useHasAuthenticatorApp()
   const errorId = useId()
   const texts = channelTexts[channel]
 
@@ -84,7 +88,7 @@ function ContactRemoveBody({
     }
   }
 
-  const remove = async (step: Extract<RemoveStep, { step: 'code' }>, code: string) => {
+  const checkCode = async (step: Extract<RemoveStep, { step: 'code' }>, code: string) => {
     setState({ ...step, error: null, isBusy: true })
     let verificationToken: string
     try {
@@ -97,9 +101,25 @@ function ContactRemoveBody({
       })
       return
     }
+    await remove(verificationToken)
+  }
+
+  const remove = async (verificationToken: string, totpCode?: string) => {
+    if (hasTotp && totpCode === undefined) {
+      setState({ step: 'totp', verificationToken, error: null, isBusy: false })
+      return
+    }
+    if (totpCode !== undefined) setState({ step: 'totp', verificationToken, error: null, isBusy: true })
     try {
-      await removeContact(channel, verificationToken)
+      await removeContact(channel, { verificationToken, ...(totpCode === undefined ? {} : { totpCode }) })
     } catch (error) {
+      // The authenticator code is checked before the contact's proof is spent: ask it again.
+      const reason = getSignerErrorCode(error)
+      if (reason === 'STEP_UP_TOTP_REQUIRED' || reason === 'STEP_UP_TOTP_REFUSED') {
+        const message = reason === 'STEP_UP_TOTP_REFUSED' ? describeAuthError(error) : null
+        setState({ step: 'totp', verificationToken, error: message, isBusy: false })
+        return
+      }
       setState({
         step: 'confirm',
         error: describeAuthError(error, `Could not remove your ${texts.noun}. Try again.`),
@@ -112,6 +132,17 @@ function ContactRemoveBody({
     onDone()
   }
 
+  if (state.step === 'totp') {
+    return (
+      <AuthenticatorCodeStep
+        error={state.error}
+        isBusy={state.isBusy}
+        submitLabel={texts.title}
+        onBack={() => setState({ step: 'confirm', error: null, isBusy: false })}
+        onSubmitCode={(code) => void remove(state.verificationToken, code)}
+      />
+    )
+  }
   if (state.step === 'code') {
     return (
       <CodeEntryStep
@@ -129,7 +160,7 @@ function ContactRemoveBody({
           const otpId = await sendContactCode(channel, contact)
           setState({ ...state, otpId, sentAt: Date.now(), error: null })
         }}
-        onSubmitCode={(code) => void remove(state, code)}
+        onSubmitCode={(code) => void checkCode(state, code)}
         isCurrent
       />
     )

@@ -13,6 +13,7 @@ import {
   unlinkProvider,
 } from '../auth/wallet-oauth'
 import { SectionMessages } from './section-messages'
+import { useStepUp } from './step-up-dialog'
 import { useAuthMethods, useInvalidateAuthMethods } from './use-auth-methods'
 
 type LinkedAccount = { providerId: string | null; issuer: string; subject: string; email: string | null }
@@ -29,6 +30,7 @@ export function LinkedAccountsSection() {
   const [providers, setProviders] = useState<SocialProvider[]>([])
   const [busyId, setBusyId] = useState<string | null>(null)
   const [unlinking, setUnlinking] = useState<LinkedAccount | null>(null)
+  const { requestStepUp, stepUpDialog } = useStepUp()
   const [isRemoving, setIsRemoving] = useState(false)
   const [actionError, setActionError] = useState<string | null>(null)
   const [notice, setNotice] = useState<string | null>(null)
@@ -48,11 +50,13 @@ export function LinkedAccountsSection() {
   if (providers.length === 0 && linked.length === 0) return null
 
   const link = async (provider: SocialProvider) => {
-    setBusyId(provider.id)
     setActionError(null)
     setNotice(null)
+    const stepUp = await requestStepUp(`Linking a ${provider.name} account`)
+    if (stepUp === null) return
+    setBusyId(provider.id)
     try {
-      const added = await linkProvider(provider.id)
+      const added = await linkProvider(provider.id, stepUp)
       await invalidate()
       setNotice(`${provider.name} account ${added.email ?? added.subject} is linked.`)
     } catch (failure) {
@@ -63,11 +67,14 @@ export function LinkedAccountsSection() {
   }
 
   const unlink = async (account: LinkedAccount) => {
-    setIsRemoving(true)
+    setUnlinking(null)
     setActionError(null)
     setNotice(null)
+    const stepUp = await requestStepUp(`Unlinking a ${nameOf(account)} account`)
+    if (stepUp === null) return
+    setIsRemoving(true)
     try {
-      await unlinkProvider({ issuer: account.issuer, subject: account.subject })
+      await unlinkProvider({ issuer: account.issuer, subject: account.subject, stepUp })
       await invalidate()
       setNotice(`${nameOf(account)} account unlinked.`)
     } catch (failure) {
@@ -142,6 +149,7 @@ export function LinkedAccountsSection() {
           notice={notice}
         />
       </section>
+      {stepUpDialog}
       <ConfirmDeleteDialog
         open={unlinking !== null}
         onOpenChange={(open) => {

@@ -12,9 +12,11 @@ type Passkey = { id: string; name: string | null; createdAt: string }
 const wallet = vi.hoisted(() => ({
   passkeys: [] as { id: string; name: string | null; createdAt: string }[],
   listWalletAuthMethods: vi.fn<() => Promise<WalletAuthMethods>>(),
-  addPasskey: vi.fn<() => Promise<{ authenticatorId: string; name: string; createdAt: string }>>(),
-  removePasskey: vi.fn<(id: string) => Promise<void>>(),
+  addPasskey:
+    vi.fn<(stepUp: unknown) => Promise<{ authenticatorId: string; name: string; createdAt: string }>>(),
+  removePasskey: vi.fn<(id: string, stepUp: unknown) => Promise<void>>(),
 }))
+vi.mock('../auth/wallet-mfa', () => ({ listTwoFactorApps: async () => [] }))
 vi.mock('../auth/wallet-session', () => ({
   useWalletStatus: () => 'CONNECTED',
   listWalletAuthMethods: wallet.listWalletAuthMethods,
@@ -57,10 +59,17 @@ function renderSection() {
   )
 }
 
+/** The step-up dialog (docs/signer.md#step-up), confirmed with one of the account's passkeys. */
+async function confirmWithPasskey() {
+  const dialog = await screen.findByRole('dialog', { name: 'Confirm it’s you' })
+  fireEvent.click(within(dialog).getByRole('button', { name: 'Use a passkey' }))
+}
+
 async function removeThrough(name: string) {
   fireEvent.click(screen.getByRole('button', { name: `Remove passkey ${name}` }))
   const dialog = await screen.findByRole('alertdialog', { name: 'Remove passkey' })
   fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }))
+  await confirmWithPasskey()
 }
 
 describe('Passkeys section', () => {
@@ -72,12 +81,17 @@ describe('Passkeys section', () => {
     expect(list.textContent).toMatch(/Added .*2026/)
 
     fireEvent.click(screen.getByRole('button', { name: 'Add passkey' }))
+    await confirmWithPasskey()
     expect((await screen.findByRole('status')).textContent).toBe('Passkey Laptop added.')
+    expect(wallet.addPasskey).toHaveBeenCalledWith({ usePasskey: true, passkeyIds: ['cred-1'] })
     await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(2))
 
     await removeThrough('passkey-1764000000000')
     await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(1))
-    expect(wallet.removePasskey).toHaveBeenCalledWith('cred-1')
+    expect(wallet.removePasskey).toHaveBeenCalledWith('cred-1', {
+      usePasskey: true,
+      passkeyIds: ['cred-1', 'cred-2'],
+    })
 
     await removeThrough('Laptop')
     expect((await screen.findByRole('alert')).textContent).toBe(lastMethod)

@@ -7,6 +7,7 @@ import { Skeleton } from '../../ui/skeleton'
 import { describeAuthError } from '../auth/describe-auth-error'
 import { addPasskey, describePasskeyError, removePasskey } from '../auth/wallet-passkeys'
 import { SectionMessages } from './section-messages'
+import { useStepUp } from './step-up-dialog'
 import { useAuthMethods, useInvalidateAuthMethods } from './use-auth-methods'
 
 type ListedPasskey = { id: string; name: string | null; createdAt: string }
@@ -28,13 +29,16 @@ export function PasskeysSection() {
   const [actionError, setActionError] = useState<string | null>(null)
   const [notice, setNotice] = useState<string | null>(null)
   const passkeys: ListedPasskey[] = methods?.passkeys ?? []
+  const { requestStepUp, stepUpDialog } = useStepUp()
 
   const add = async () => {
-    setIsAdding(true)
     setActionError(null)
     setNotice(null)
+    const stepUp = await requestStepUp('Adding a passkey')
+    if (stepUp === null) return
+    setIsAdding(true)
     try {
-      const added = await addPasskey()
+      const added = await addPasskey(stepUp)
       await invalidate()
       setNotice(`Passkey ${added.name} added.`)
     } catch (failure) {
@@ -47,11 +51,14 @@ export function PasskeysSection() {
   }
 
   const remove = async (passkey: ListedPasskey) => {
-    setIsRemoving(true)
+    setRemoving(null)
     setActionError(null)
     setNotice(null)
+    const stepUp = await requestStepUp('Removing a passkey')
+    if (stepUp === null) return
+    setIsRemoving(true)
     try {
-      await removePasskey(passkey.id)
+      await removePasskey(passkey.id, stepUp)
       await invalidate()
       setNotice(`Passkey ${nameOf(passkey)} removed.`)
     } catch (failure) {
@@ -113,6 +120,7 @@ export function PasskeysSection() {
           notice={notice}
         />
       </section>
+      {stepUpDialog}
       <ConfirmDeleteDialog
         open={removing !== null}
         onOpenChange={(open) => {

@@ -19,7 +19,11 @@ const wallet = vi.hoisted(() => ({
     oauthProviders: [],
   },
   listWalletAuthMethods: vi.fn<() => Promise<WalletAuthMethods>>(),
-  removeContact: vi.fn<(channel: ContactChannel, verificationToken: string) => Promise<void>>(),
+  removeContact:
+    vi.fn<
+      (channel: ContactChannel, proof: { verificationToken: string; totpCode?: string }) => Promise<void>
+    >(),
+  twoFactorApps: [] as { id: string; name: string }[],
   sendContactCode: vi.fn<(channel: ContactChannel, contact: string) => Promise<string>>(),
   verifyContactCode: vi.fn<(otpId: string, code: string) => Promise<string>>(),
   changeContact:
@@ -29,9 +33,11 @@ const wallet = vi.hoisted(() => ({
         contact: string
         verificationToken: string
         previousContactVerificationToken?: string
+        totpCode?: string
       }) => Promise<void>
     >(),
 }))
+vi.mock('../auth/wallet-mfa', () => ({ listTwoFactorApps: async () => wallet.twoFactorApps }))
 vi.mock('../auth/wallet-session', () => ({
   useWalletStatus: () => wallet.status,
   listWalletAuthMethods: wallet.listWalletAuthMethods,
@@ -49,6 +55,7 @@ beforeEach(() => {
   wallet.status = 'CONNECTED'
   wallet.methods.email = 'ada@example.com'
   wallet.methods.phone = null
+  wallet.twoFactorApps = []
   wallet.listWalletAuthMethods.mockReset().mockImplementation(async () => ({ ...wallet.methods }))
   wallet.sendContactCode.mockReset().mockImplementation(async (_channel, contact) => `otp-for-${contact}`)
   wallet.verifyContactCode.mockReset().mockImplementation(async (otpId, code) => {
@@ -141,7 +148,7 @@ describe('sign-in methods section', () => {
     expect(await within(section).findByText('ada.new@example.com')).toBeTruthy()
   })
 
-  it('adds a first phone with the new number’s code alone, normalised to E.164', async () => {
+  it('adds a first phone with the new number’s code and one to the e-mail (the step-up), normalised to E.164', async () => {
     renderSection()
     await screen.findByText('ada@example.com')
     fireEvent.click(await screen.findByRole('button', { name: 'Add phone number' }))
@@ -151,16 +158,21 @@ describe('sign-in methods section', () => {
     await screen.findByRole('dialog', { name: 'Check your phone' })
     expect(wallet.sendContactCode).toHaveBeenCalledWith('sms', '+442079460018')
     enterCode('123456')
+    // A first phone is a new way in: the account's e-mail confirms it.
+    await screen.findByRole('dialog', { name: 'Confirm it’s you' })
+    expect(wallet.sendContactCode).toHaveBeenLastCalledWith('email', 'ada@example.com')
+    expect(wallet.changeContact).not.toHaveBeenCalled()
+    enterCode('123456')
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
-    expect(wallet.sendContactCode).toHaveBeenCalledTimes(1)
     expect(wallet.changeContact).toHaveBeenCalledWith({
       channel: 'sms',
       contact: '+442079460018',
       verificationToken: 'token-of-otp-for-+442079460018',
+      previousContactVerificationToken: 'token-of-otp-for-ada@example.com',
     })
     expect(await screen.findByText('Phone number added')).toBeTruthy()
     expect(await screen.findByRole('button', { name: 'Change phone number' })).toBeTruthy()
-  })
+  }, 15_000)
 
   it('shows a refusal of the change (an address of another account) beside the address, to start again', async () => {
     wallet.changeContact.mockRejectedValueOnce(
@@ -236,9 +248,46 @@ describe('sign-in methods section', () => {
     expect(wallet.sendContactCode).toHaveBeenCalledWith('sms', '+442079460018')
     enterCode('123456')
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
-    expect(wallet.removeContact).toHaveBeenCalledWith('sms', 'token-of-otp-for-+442079460018')
+    expect(wallet.removeContact).toHaveBeenCalledWith('sms', {
+      verificationToken: 'token-of-otp-for-+442079460018',
+    })
     expect(await screen.findByText('Phone number removed')).toBeTruthy()
     expect(await screen.findByRole('button', { name: 'Add phone number' })).toBeTruthy()
+  })
+
+  it('with an authenticator app, asks its code after the contact’s and keeps the proof over a wrong one', async () => {
+    wallet.methods.phone = '+442079460018'
+    wallet.twoFactorApps = [{ id: 'f-1', name: 'Authenticator app' }]
+    wallet.removeContact.mockImplementation(async (channel, proof) => {
+      if (proof.totpCode !== '654321') {
+        throw new AppError('FORBIDDEN', {
+          userMessage: 'That authenticator code is not right. Enter the current code from your app.',
+          details: { reason: 'STEP_UP_TOTP_REFUSED' },
+        })
+      }
+      if (channel === 'sms') wallet.methods.phone = null
+    })
+    renderSection()
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove phone number' }))
+    fireEvent.click(await screen.findByRole('button', { name: 'Send code to remove' }))
+    await screen.findByRole('dialog', { name: 'Check your phone' })
+    enterCode('123456')
+    const step = await screen.findByRole('dialog', { name: 'Confirm it’s you' })
+    expect(wallet.removeContact).not.toHaveBeenCalled()
+    const field = within(step).getByLabelText('Authenticator code')
+    fireEvent.change(field, { target: { value: '111 111' } })
+    fireEvent.click(within(step).getByRole('button', { name: 'Remove phone number' }))
+    expect((await within(step).findByRole('alert')).textContent).toBe(
+      'That authenticator code is not right. Enter the current code from your app.',
+    )
+    fireEvent.change(field, { target: { value: '654 321' } })
+    fireEvent.click(within(step).getByRole('button', { name: 'Remove phone number' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    expect(wallet.removeContact).toHaveBeenLastCalledWith('sms', {
+      verificationToken: 'token-of-otp-for-+442079460018',
+      totpCode: '654321',
+    })
+    expect(await screen.findByText('Phone number removed')).toBeTruthy()
   })
 
   it('shows the signer’s refusal to remove the last way in', async () => {

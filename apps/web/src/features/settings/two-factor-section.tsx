@@ -1,3 +1,4 @@
+import type { StepUp } from '@quicklinks/wallet/signer-types'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { ShieldCheck } from 'lucide-react'
 import { useId, useMemo, useState } from 'react'
@@ -21,6 +22,7 @@ import {
 } from '../auth/wallet-mfa'
 import { useWalletStatus } from '../auth/wallet-session'
 import { buildQrCodeSvg } from '../links/share-link-dialog'
+import { useStepUp } from './step-up-dialog'
 
 export const twoFactorKeys = {
   all: ['two-factor-apps'] as const,
@@ -52,10 +54,13 @@ export function TwoFactorSection() {
     retry: false,
     refetchOnWindowFocus: false,
   })
-  const [isAdding, setIsAdding] = useState(false)
+  // The step-up an enrolment started with (docs/signer.md#step-up); null while none is open.
+  const [adding, setAdding] = useState<StepUp | null>(null)
   const [removing, setRemoving] = useState<TwoFactorApp | null>(null)
+  const { requestStepUp, stepUpDialog } = useStepUp()
   const remove = useMutation({
-    mutationFn: (app: TwoFactorApp) => removeTwoFactorApp(app.multiFactorId),
+    mutationFn: (input: { app: TwoFactorApp; stepUp: StepUp }) =>
+      removeTwoFactorApp(input.app.multiFactorId, input.stepUp),
     onSuccess: (apps) => {
       queryClient.setQueryData(twoFactorKeys.list(), apps)
       toast({
@@ -121,7 +126,11 @@ export function TwoFactorSection() {
               variant="secondary"
               className="mt-4"
               disabled={isPending || apps === undefined}
-              onClick={() => setIsAdding(true)}
+              onClick={() =>
+                void requestStepUp('Adding an authenticator app').then((stepUp) => {
+                  if (stepUp !== null) setAdding(stepUp)
+                })
+              }
             >
               Add authenticator app
             </Button>
@@ -147,12 +156,14 @@ export function TwoFactorSection() {
           </div>
         ) : null}
       </section>
-      {isAdding ? (
+      {stepUpDialog}
+      {adding !== null ? (
         <AddAuthenticatorDialog
-          onClose={() => setIsAdding(false)}
+          stepUp={adding}
+          onClose={() => setAdding(null)}
           onAdded={(added) => {
             queryClient.setQueryData(twoFactorKeys.list(), added)
-            setIsAdding(false)
+            setAdding(null)
             toast({ title: 'Authenticator app added', description: 'Sign-in now asks for its code too.' })
           }}
         />
@@ -166,7 +177,11 @@ export function TwoFactorSection() {
         description="Signing in will no longer ask for this app's code. You can add an app again at any time."
         isDeleting={remove.isPending}
         onConfirm={async () => {
-          if (removing !== null) await remove.mutateAsync(removing).catch(() => undefined)
+          if (removing === null) return
+          const app = removing
+          setRemoving(null)
+          const stepUp = await requestStepUp('Removing an authenticator app')
+          if (stepUp !== null) await remove.mutateAsync({ app, stepUp }).catch(() => undefined)
         }}
       />
     </Card>
@@ -179,15 +194,17 @@ export function TwoFactorSection() {
  * active (an unconfirmed secret guards nothing and is dropped by the next enrolment).
  */
 function AddAuthenticatorDialog({
+  stepUp,
   onClose,
   onAdded,
 }: {
+  stepUp: StepUp
   onClose: () => void
   onAdded: (apps: TwoFactorApp[]) => void
 }) {
   const enrolment = useQuery({
     queryKey: [...twoFactorKeys.all, 'enrolment'],
-    queryFn: startTwoFactorEnrolment,
+    queryFn: () => startTwoFactorEnrolment(stepUp),
     retry: false,
     gcTime: 0,
     staleTime: Number.POSITIVE_INFINITY,
