@@ -115,7 +115,8 @@ export function createOAuthActions(host: OAuthActionsHost) {
     const previous = host.get().status
     // A new window each time ('_blank', not a name): a step-up popup that is still closing after its
     // message would otherwise be reused by the link that follows it, and close under it.
-    const popup = params.mode === 'popup' ? win.open('about:blank', '_blank', getOAuthPopupFeatures(win)) : null
+    const popup =
+      params.mode === 'popup' ? win.open('about:blank', '_blank', getOAuthPopupFeatures(win)) : null
     if (params.fetchIdTokenOnly !== true) host.set({ status: 'AUTHENTICATING_OAUTH', error: null })
     else host.set({ error: null })
     try {
