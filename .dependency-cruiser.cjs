@@ -1,7 +1,7 @@
 // dependency-cruiser (run by `npm run check`, scripts/check.mjs): no import cycle between files,
 // and none between folders, in any app's or package's source. A folder cycle (relayer imports
 // routing, routing imports relayer) is how a module's internals start leaking into its neighbours;
-// shared code goes into a folder both can import (services/payrouter, services/uniswap, …).
+// shared code goes into a folder both can import (services/chains, services/tokens, …).
 //
 // Tests (*.test.ts[x]) are left out: a test may import from anywhere it needs to set its scene, and
 // nothing imports a test, so it can close no cycle that the product's code would have.

@@ -1,6 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
-import { createTrackerWorker, type TrackerWorker } from '../services/tracking/create-tracker-worker.ts'
+import {
+  createTrackerWorker,
+  type TrackerWorker,
+} from '../services/payments/tracking/create-tracker-worker.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {

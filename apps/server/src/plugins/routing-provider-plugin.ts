@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
-import { getRoutingProvider } from '../services/routing/get-routing-provider.ts'
-import type { RoutingProvider } from '../services/routing/routing-provider.ts'
+import { getRoutingProvider } from '../services/payments/providers/get-routing-provider.ts'
+import type { RoutingProvider } from '../services/payments/route/routing-provider.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,7 +1,7 @@
 import { errorResponseSchema } from '@quicklinks/core/api/error-response'
 import { transactionListParamsSchema, transactionListResponseSchema } from '@quicklinks/core/api/transactions'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { listTransactionRecords } from '../../services/tracking/list-transaction-records.ts'
+import { listTransactionRecords } from '../../services/payments/tracking/list-transaction-records.ts'
 
 /** The payer's payments under /api/data/transactions. */
 export const transactionsRoutes: FastifyPluginAsyncZod = async (app) => {

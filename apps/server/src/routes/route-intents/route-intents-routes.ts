@@ -9,7 +9,7 @@ import {
   type ReceiptOutcome,
   readReceiptOutcome,
   recordRouteReceipt,
-} from '../../services/route-intents/record-route-receipt.ts'
+} from '../../services/payments/route/record-route-receipt.ts'
 
 /** How long the receipt call may follow a payment before it answers with the status so far. */
 const firstLookMs = 3_000

@@ -1,10 +1,10 @@
 import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import type { ServerConfig } from '@quicklinks/runtime/env'
 import type { FastifyBaseLogger } from 'fastify'
-import { createRelayerWorker } from '../relayer/create-relayer-worker.ts'
-import { getRelayerAccount } from '../relayer/get-relayer-account.ts'
-import type { RoutingProvider } from '../routing/routing-provider.ts'
-import { createTrackerWorker, type TrackerWorker } from '../tracking/create-tracker-worker.ts'
+import { createRelayerWorker } from '../payments/providers/local/relayer/create-relayer-worker.ts'
+import { getRelayerAccount } from '../payments/providers/local/relayer/get-relayer-account.ts'
+import type { RoutingProvider } from '../payments/route/routing-provider.ts'
+import { createTrackerWorker, type TrackerWorker } from '../payments/tracking/create-tracker-worker.ts'
 import type { Worker } from './start-workers.ts'
 
 export type CreatePaymentWorkersOptions = {
