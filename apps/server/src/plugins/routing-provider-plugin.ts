@@ -14,12 +14,13 @@ declare module 'fastify' {
 }
 
 const plugin: FastifyPluginAsync = async (app) => {
-  app.decorate('routingProvider', getRoutingProvider(app.config))
+  // With the database: the local provider's status reads the relayer's recorded fills first.
+  app.decorate('routingProvider', getRoutingProvider(app.config, { db: app.db }))
 }
 
-/** Decorates `app.routingProvider`, built once from the config; needs the config plugin. */
+/** Decorates `app.routingProvider`, built once from the config; needs the config and database plugins. */
 export const routingProviderPlugin = fp(plugin, {
   name: 'routing-provider',
   fastify: '5.x',
-  dependencies: ['config'],
+  dependencies: ['config', 'database'],
 })

@@ -24,6 +24,7 @@ export const transactionsRoutes: FastifyPluginAsyncZod = async (app) => {
       const records = await listTransactionRecords(app.db, request.params.address, {
         explorerBaseUrls: new Map(chains.map((chain) => [chain.chainId, chain.blockExplorerUrl])),
         devExplorerOrigin: app.config.devMode ? app.config.publicOrigin : null,
+        provider,
       })
       return { data: records }
     },

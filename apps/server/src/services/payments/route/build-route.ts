@@ -4,7 +4,8 @@ import { AppError } from '@quicklinks/core/app-error'
 import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { eq } from 'drizzle-orm'
 import { getAddress } from 'viem'
-import { links, routeIntents } from '../../../db/schema.ts'
+import { links } from '../../../db/schema.ts'
+import { insertRouteIntent } from './route-intents-repository.ts'
 import {
   isNativeTokenAddress,
   nativeTokenAddress,
@@ -133,7 +134,7 @@ export async function buildRoute(
     slippage: request.slippage,
     intentId,
   })
-  await db.insert(routeIntents).values({
+  await insertRouteIntent(db, {
     id: intentId,
     provider: provider.name,
     linkId: request.linkId,

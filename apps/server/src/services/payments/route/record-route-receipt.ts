@@ -1,9 +1,9 @@
 import { AppError } from '@quicklinks/core/app-error'
 import { readTransactionStatus } from '@quicklinks/core/transaction-status'
 import type { Database } from '@quicklinks/runtime/db/create-database-client'
-import { and, asc, eq, inArray, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray } from 'drizzle-orm'
 import { routeIntentReceipts, routeIntents } from '../../../db/schema.ts'
-import { mismatchStatusRaw } from '../tracking/track-payment.ts'
+import { markRouteIntentSubmitted, mismatchStatusRaw } from './route-intents-repository.ts'
 
 const hashPattern = /^0x[0-9a-fA-F]{64}$/
 /** Posted hashes an intent keeps waiting on at most; a new one pushes out the oldest still unseen. */
@@ -90,17 +90,7 @@ export async function recordRouteReceipt(
         )
       }
     }
-    await tx
-      .update(routeIntents)
-      .set({
-        status: sql`coalesce(${routeIntents.status}, 'submitted')`,
-        statusRaw: sql`coalesce(${routeIntents.statusRaw}, 'submitted')`,
-        submittedAt: sql`coalesce(${routeIntents.submittedAt}, ${now.toISOString()}::timestamptz)`,
-        nextCheckAt: now,
-        updatedAt: now,
-        ...(options.requestId === undefined ? {} : { requestId: options.requestId }),
-      })
-      .where(eq(routeIntents.id, id))
+    await markRouteIntentSubmitted(tx, id, now, options.requestId)
   })
   return { intentId: id, txHash: hash, status: readTransactionStatus(intent.statusRaw ?? 'submitted').status }
 }

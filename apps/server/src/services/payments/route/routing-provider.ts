@@ -19,6 +19,19 @@ import type {
   RoutingToken,
   TransactionRequest,
 } from '@quicklinks/core/api/routing'
+import type { Database } from '@quicklinks/runtime/db/create-database-client'
+import type { FastifyBaseLogger } from 'fastify'
+import type { Hash, Log } from 'viem'
+import type { z } from 'zod'
+import type { Worker } from '../../workers/start-workers.ts'
+
+/**
+ * What every provider's data may say (docs/api.md#transaction-record's request_id): the provider's
+ * own id of the quote request (Squid's x-request-id), null or absent when it has none.
+ */
+export type ProviderData = Readonly<Record<string, unknown>> & {
+  readonly requestId?: string | null | undefined
+}
 
 /** What a provider needs to quote a payment; addresses checksummed, native = the all-e placeholder. */
 export type RouteRequest = {
@@ -37,7 +50,7 @@ export type RouteRequest = {
 }
 
 /** A provider's quote: the transaction to send and what the receiver gets. */
-export type RouteQuote = {
+export type RouteQuote<Data extends ProviderData = ProviderData> = {
   transactionRequest: TransactionRequest
   actions: RouteAction[]
   /** Smallest units of toToken the receiver is quoted, and at least gets. */
@@ -49,17 +62,27 @@ export type RouteQuote = {
    * transactionRequest.to.
    */
   spender: `0x${string}` | null
-  /** Whatever the provider needs later for status (Squid: x-request-id, quoteId); stored with the intent. */
-  providerData: Record<string, unknown>
+  /**
+   * Whatever the provider needs later for status (Squid: x-request-id, quoteId); stored with the
+   * intent, in the shape of the provider's `providerDataSchema`.
+   */
+  providerData: Data
 }
 
 /** What the tracker knows of a payment when it asks the provider for progress. */
-export type RouteStatusQuery = {
+export type RouteStatusQuery<Data extends ProviderData = ProviderData> = {
   intentId: `0x${string}`
   fromChainId: number
   toChainId: number
   sourceTxHash: `0x${string}`
-  providerData: Record<string, unknown>
+  /** The intent's provider data, parsed with the provider's `providerDataSchema` when the intent was read. */
+  providerData: Data
+  /** The mined, successful source transaction as the tracker read it. */
+  source: {
+    logs: readonly Log[]
+    /** It has the source chain's confirmation depth on top (a provider may wait for that before acting on it). */
+    isConfirmed: boolean
+  }
 }
 
 /** A route_status entry (docs/api.md#transaction-record): a step's raw status and transaction, in order. */
@@ -75,7 +98,26 @@ export type RouteStepStatus = {
 export type RouteStatus = {
   /** The provider's own word (Squid: success, partial_success, needs_gas, ongoing, not_found, ...). */
   statusRaw: string
+  /**
+   * With a success word: the delivering transaction on the destination chain (the source one for a
+   * same-chain route), where the verifier reads what the receiver got, whatever the provider says.
+   * A success that names none is a failure. One that is neither the source transaction nor paid by
+   * `payoutContract` is the provider's word (a shortfall's message says so).
+   */
   destTxHash: `0x${string}` | null
+  /**
+   * Our own PayRouter, when it paid the receiver: its payout events (Paid, SwappedAndPaid, Filled)
+   * are trusted for a native payout, which leaves no log of its own. Without it a native payout is
+   * the receiver's balance change over the block.
+   */
+  payoutContract?: `0x${string}` | undefined
+  /**
+   * With a failure word: false when the failure may still change (the local relayer's escrow not yet
+   * refunded), so the record stays watched, slowly. Default true.
+   */
+  isFinal?: boolean | undefined
+  /** The provider's key of the order on chain, when it has one (the local PayRouter order key); only its payout counts. */
+  orderKey?: Hash | undefined
   toAmountWei: bigint | null
   steps: RouteStepStatus[]
   gasStatus: string | null
@@ -85,13 +127,26 @@ export type RouteStatus = {
   errorMessage: string | null
 }
 
+/** What a provider's background workers get from the app that runs them. */
+export type PaymentWorkerHost = {
+  db: Database
+  logger: FastifyBaseLogger
+  /** Epoch ms; tests move it. */
+  now?: (() => number) | undefined
+  /** Runs a lane of a running worker now (something it waits for just happened); a no-op before they start. */
+  wake(workerName: string, lane: string): void
+}
+
 /**
  * A source of chains, tokens, routes and their status.
- * docs/api.md#routing-providers: `local` reads the devnet, `squid` adapts Squid's API.
+ * docs/api.md#routing-providers: `local` reads the devnet, `squid` adapts Squid's API. A provider is
+ * all the tracker knows of it: a new one plugs in here, with no change to tracking.
  */
-export type RoutingProvider = {
+export type RoutingProvider<Data extends ProviderData = ProviderData> = {
   /** Its name in the URL, /api/{name}/chains. */
   readonly name: string
+  /** The shape of its `providerData`: parsed once whenever a stored intent is read back. */
+  readonly providerDataSchema: z.ZodType<Data>
   /** Every chain it serves. Throws AppError SERVICE_UNAVAILABLE when it has none configured. */
   chains(): Promise<RoutingChain[]>
   /**
@@ -104,10 +159,13 @@ export type RoutingProvider = {
    * Quotes a payment. Throws AppError VALIDATION_FAILED (or similar 4xx) for a request it cannot
    * route, with a message the payer can act on; SERVICE_UNAVAILABLE when the provider is down.
    */
-  route(request: RouteRequest): Promise<RouteQuote>
+  route(request: RouteRequest): Promise<RouteQuote<Data>>
   /**
-   * Progress of a submitted payment beyond its source transaction (the tracker reads the source
-   * receipt itself). Throws on transport errors; the tracker retries.
+   * Progress of a submitted payment beyond its mined source transaction (the tracker reads the
+   * source receipt itself, and asks this for every payment, same-chain ones too): a success names
+   * its delivery, which the tracker verifies on chain. Throws on transport errors; the tracker retries.
    */
-  status(query: RouteStatusQuery): Promise<RouteStatus>
+  status(query: RouteStatusQuery<Data>): Promise<RouteStatus>
+  /** Background work the provider needs (the local relayer); the app runs it beside the tracker. */
+  workers?(host: PaymentWorkerHost): Worker[]
 }

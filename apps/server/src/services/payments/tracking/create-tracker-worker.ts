@@ -1,25 +1,28 @@
 import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { getDevnetDeploymentOrThrow } from '@quicklinks/runtime/devnet/get-devnet-deployment-or-throw'
 import { getConfirmations, type ServerConfig } from '@quicklinks/runtime/env'
-import { and, eq, isNull, lt, sql } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
 import type { PublicClient } from 'viem'
-import { type RouteIntent, routeIntents } from '../../../db/schema.ts'
+import type { RouteIntent } from '../../../db/schema.ts'
 import { getChainRpcUrl } from '../../chains/get-chain-rpc-url.ts'
 import { getLocalPublicClient } from '../../chains/get-local-public-client.ts'
+import type { Worker } from '../../workers/start-workers.ts'
+import {
+  claimDueIntents,
+  claimIntent,
+  deleteAbandonedIntents,
+  extendIntentLease,
+  intentLeaseMs,
+  isLockedForTracking,
+  releaseIntent,
+} from '../route/route-intent-leases.ts'
+import { updateRouteIntent } from '../route/route-intents-repository.ts'
 import type { RoutingProvider } from '../route/routing-provider.ts'
+import { finalFailure } from './payment-patches.ts'
 import { backoffMs, type TrackPaymentContext, trackPayment } from './track-payment.ts'
-
-/** Intents one round of a lane looks at, at most. */
-const intentsPerRound = 20
-/** A claimed intent is left alone by other rounds (and instances) this long; extended while in flight. */
-const leaseMs = 60_000
 
 /** How long `trackNow` waits for a round that holds the payment. */
 const trackNowWaitMs = 5_000
-
-/** Routes nobody paid (no receipt) are kept this long, then deleted. */
-const abandonedIntentAgeMs = 7 * 24 * 60 * 60_000
 const sweepIntervalMs = 60 * 60_000
 
 export { mismatchMessage } from './track-payment.ts'
@@ -34,18 +37,10 @@ export type CreateTrackerWorkerOptions = {
   logger: FastifyBaseLogger
   /** Epoch ms; tests move it. */
   now?: () => number
-  /** Told when a local cross-chain deposit is confirmed, so the relayer can look at once. */
-  onDepositConfirmed?: (chainId: number) => void
 }
 
-/**
- * The tracker's worker: a `Worker` of services/workers/start-workers.ts (spelled out here because
- * that folder wires the tracker in, and importing it back would be a folder cycle), plus trackNow.
- */
-export type TrackerWorker = {
-  readonly name: string
-  lanes(): Promise<readonly string[]>
-  runOnce(lane: string): Promise<void>
+/** The tracker's worker: a `Worker` with one lane per source chain, plus trackNow. */
+export type TrackerWorker = Worker & {
   /**
    * Looks at one payment now (a receipt was just posted), unless another round holds it. Resolves
    * when the look is done; never throws (a failure is logged and left to the rounds).
@@ -73,7 +68,6 @@ export function createTrackerWorker(options: CreateTrackerWorkerOptions): Tracke
     getClient: (chainId: number): PublicClient =>
       getLocalPublicClient(getChainRpcUrl(options.config, chainId, devnetChains)),
     getConfirmations: (chainId) => getConfirmations(options.config, chainId),
-    ...(options.onDepositConfirmed ? { onDepositConfirmed: options.onDepositConfirmed } : {}),
   }
 
   const refreshDevnetChains = async (): Promise<void> => {
@@ -87,29 +81,29 @@ export function createTrackerWorker(options: CreateTrackerWorkerOptions): Tracke
   const track = async (intent: RouteIntent): Promise<void> => {
     // The lease outlives slow RPCs: extended every 20 s while the look is in flight.
     const heartbeat = setInterval(() => {
-      void options.db
-        .update(routeIntents)
-        .set({ lockedUntil: new Date(now() + leaseMs) })
-        .where(eq(routeIntents.id, intent.id))
-        .catch(() => undefined)
-    }, leaseMs / 3)
+      void extendIntentLease(options.db, intent.id, now()).catch(() => undefined)
+    }, intentLeaseMs / 3)
     // Every line about this payment names it and the request that last moved it (docs/api.md#request-ids).
     const logger = options.logger.child({ intentId: intent.id, requestId: intent.requestId ?? undefined })
     const wasFinal = intent.finalAt !== null
     try {
-      await trackPayment({ ...context, logger }, intent)
-      if (!wasFinal && intent.finalAt !== null) {
-        logger.info({ status: intent.status, toAmountWei: intent.toAmountWei }, 'Payment final')
+      // The provider's data is parsed once, here, as the intent is read back for a look.
+      const providerData = options.provider.providerDataSchema.safeParse(intent.providerData)
+      const next = providerData.success
+        ? await trackPayment({ ...context, logger }, intent, providerData.data)
+        : await updateRouteIntent(
+            options.db,
+            intent,
+            finalFailure(now(), `The stored route cannot be read by the ${options.provider.name} provider.`),
+            { nowMs: now() },
+          )
+      if (!wasFinal && next.finalAt !== null) {
+        logger.info({ status: next.status, toAmountWei: next.toAmountWei }, 'Payment final')
       }
     } catch (error) {
       logger.warn({ err: error }, 'Tracking a payment failed; retrying')
-      await options.db
-        .update(routeIntents)
-        .set({
-          nextCheckAt: new Date(now() + backoffMs(options.config.workerIntervalMs, intent.attempts)),
-          lockedUntil: null,
-        })
-        .where(eq(routeIntents.id, intent.id))
+      const nextCheckAt = new Date(now() + backoffMs(options.config.workerIntervalMs, intent.attempts))
+      await releaseIntent(options.db, intent.id, nextCheckAt)
     } finally {
       clearInterval(heartbeat)
     }
@@ -168,82 +162,4 @@ export function createTrackerWorker(options: CreateTrackerWorkerOptions): Tracke
       }
     },
   }
-}
-
-/** Deletes route intents that never got a receipt and are older than a week: quotes nobody paid. */
-async function deleteAbandonedIntents(db: Database, nowMs: number): Promise<void> {
-  const cutoff = new Date(nowMs - abandonedIntentAgeMs)
-  await db.delete(routeIntents).where(and(isNull(routeIntents.status), lt(routeIntents.createdAt, cutoff)))
-}
-
-type ClaimOptions = {
-  provider: string
-  nowMs: number
-  /** Only this source chain; null for the catch-all lane. */
-  chainId: number | null
-  /** The catch-all lane leaves these chains to their own lanes. */
-  exceptChainIds: number[]
-}
-
-/**
- * Leases the due intents of this provider (and lane) for `leaseMs`, in one statement with
- * `FOR UPDATE SKIP LOCKED`, so several instances never track the same payment at once.
- */
-async function claimDueIntents(db: Database, options: ClaimOptions): Promise<RouteIntent[]> {
-  const now = new Date(options.nowMs).toISOString()
-  const leaseEnd = new Date(options.nowMs + leaseMs).toISOString()
-  const chainFilter =
-    options.chainId !== null
-      ? sql`AND from_chain_id = ${options.chainId}`
-      : options.exceptChainIds.length > 0
-        ? sql`AND from_chain_id NOT IN (${sql.join(
-            options.exceptChainIds.map((id) => sql`${id}`),
-            sql`, `,
-          )})`
-        : sql``
-  const result = await db.execute<{ id: string }>(sql`
-    UPDATE ${routeIntents} SET locked_until = ${leaseEnd}, attempts = attempts + 1
-    WHERE id IN (
-      SELECT id FROM ${routeIntents}
-      WHERE provider = ${options.provider} AND next_check_at IS NOT NULL AND next_check_at <= ${now}
-        AND (locked_until IS NULL OR locked_until < ${now}) ${chainFilter}
-      ORDER BY next_check_at
-      LIMIT ${intentsPerRound}
-      FOR UPDATE SKIP LOCKED
-    )
-    RETURNING id`)
-  const ids = result.rows.map((row) => row.id)
-  if (ids.length === 0) return []
-  return db
-    .select()
-    .from(routeIntents)
-    .where(
-      sql`${routeIntents.id} IN (${sql.join(
-        ids.map((id) => sql`${id}`),
-        sql`, `,
-      )})`,
-    )
-}
-
-/** Leases one intent now, whatever its next check says, unless another round holds it. */
-async function claimIntent(db: Database, intentId: string, nowMs: number): Promise<RouteIntent[]> {
-  const now = new Date(nowMs).toISOString()
-  const leaseEnd = new Date(nowMs + leaseMs).toISOString()
-  const result = await db.execute<{ id: string }>(sql`
-    UPDATE ${routeIntents} SET locked_until = ${leaseEnd}, attempts = attempts + 1
-    WHERE id = ${intentId} AND next_check_at IS NOT NULL
-      AND (locked_until IS NULL OR locked_until < ${now})
-    RETURNING id`)
-  if (result.rows.length === 0) return []
-  return db.select().from(routeIntents).where(eq(routeIntents.id, intentId))
-}
-
-/** Whether a round holds the intent's lease now (and it is still to be tracked). */
-async function isLockedForTracking(db: Database, intentId: string, nowMs: number): Promise<boolean> {
-  const [row] = await db
-    .select({ lockedUntil: routeIntents.lockedUntil, nextCheckAt: routeIntents.nextCheckAt })
-    .from(routeIntents)
-    .where(eq(routeIntents.id, intentId))
-    .limit(1)
-  return row?.nextCheckAt != null && row.lockedUntil !== null && row.lockedUntil.getTime() >= nowMs
 }

@@ -4,6 +4,7 @@ import { readTransactionStatus } from '@quicklinks/core/transaction-status'
 import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { and, desc, eq, isNotNull } from 'drizzle-orm'
 import { type RouteIntent, routeIntents } from '../../../db/schema.ts'
+import type { RoutingProvider } from '../route/routing-provider.ts'
 
 /** A payment record as GET /api/data/transactions/{address} answers it (docs/api.md#transaction-record). */
 export type TransactionRecord = TransactionRecordResponse
@@ -15,6 +16,8 @@ export type ListTransactionRecordsOptions = {
   devExplorerOrigin: string | null
   /** Epoch ms, for the time spent by a payment still in flight. */
   now?: number
+  /** The app's provider: a record of its own carries the provider's request id (Squid's x-request-id). */
+  provider: Pick<RoutingProvider, 'name' | 'providerDataSchema'>
 }
 
 const recordLimit = 50
@@ -58,7 +61,10 @@ export function toTransactionRecord(
   }
   const startedAt = row.submittedAt ?? row.createdAt
   const endedAt = row.completedAt?.getTime() ?? options.now ?? Date.now()
-  const providerData = row.providerData as { requestId?: unknown }
+  const providerData =
+    row.provider === options.provider.name
+      ? options.provider.providerDataSchema.safeParse(row.providerData)
+      : null
   const routeStatus = (row.routeStatus ?? []) as TransactionRecord['route_status']
   return {
     id: row.id,
@@ -67,7 +73,7 @@ export function toTransactionRecord(
     to_chain_id: row.toChainId,
     source_tx_hash: row.sourceTxHash,
     dest_tx_hash: row.destTxHash,
-    request_id: typeof providerData.requestId === 'string' ? providerData.requestId : null,
+    request_id: providerData?.success ? (providerData.data.requestId ?? null) : null,
     transaction_request: row.transactionRequest as TransactionRecord['transaction_request'],
     status_raw: row.statusRaw,
     route_path: row.actions as TransactionRecord['route_path'],

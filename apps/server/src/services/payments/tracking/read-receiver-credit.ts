@@ -1,6 +1,6 @@
+import { payRouterAbi } from '@quicklinks/contracts/generated/pay-router'
 import { erc20Abi, type Log, type PublicClient, parseEventLogs, type TransactionReceipt } from 'viem'
 import { isNativeTokenAddress } from '../../tokens/native-token-address.ts'
-import { parsePayRouterLogs } from '../providers/local/payrouter/parse-pay-router-logs.ts'
 
 export type ReadReceiverCreditOptions = {
   receipt: Pick<TransactionReceipt, 'logs' | 'blockNumber'>
@@ -43,7 +43,11 @@ export async function readReceiverCredit(options: ReadReceiverCreditOptions): Pr
     return credit
   }
   if (options.payRouter) {
-    const events = parsePayRouterLogs(logs, options.payRouter)
+    // PayRouter's own events only: another contract's look-alike events are not ours to trust.
+    const payRouter = options.payRouter.toLowerCase()
+    const events = parseEventLogs({ abi: payRouterAbi, logs, strict: true }).filter(
+      (event) => event.address.toLowerCase() === payRouter,
+    )
     let credit = 0n
     for (const event of events) {
       if (event.eventName === 'Paid' && isPayout(event.args.receiver, event.args.token, receiver)) {

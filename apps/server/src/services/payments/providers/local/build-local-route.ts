@@ -1,31 +1,34 @@
 import { AppError } from '@quicklinks/core/app-error'
 import type { DevnetChainDeployment, DevnetDeployment } from '@quicklinks/devnet/devnet-deployment'
-import { erc20Abi, formatUnits, type PublicClient } from 'viem'
+import type { PublicClient } from 'viem'
 import { scaleAmount } from '../../../tokens/scale-amount.ts'
-import type { RouteAction, RouteQuote, RouteRequest, RouteTokenRef } from '../../route/routing-provider.ts'
+import type { RouteAction, RouteQuote, RouteRequest } from '../../route/routing-provider.ts'
 import {
   getLocalChainOrThrow,
   getLocalTokenOrThrow,
   getLocalUsdcOrThrow,
   type LocalToken,
 } from './local-devnet-chain.ts'
+import type { LocalProviderData } from './local-provider-data.ts'
+import {
+  applySlippage,
+  assertNotTooSmall,
+  assertRelayerCanFill,
+  bridgeProvider,
+  buildAction,
+  buildTransactionRequest,
+  getLocalGasLimit,
+  localStepEstimatesMs,
+  quoteSwapOrThrow,
+} from './local-route-parts.ts'
 import { encodePayRouterCall } from './payrouter/encode-pay-router-call.ts'
 import { getPayRouterAddressOrThrow } from './payrouter/get-pay-router-address-or-throw.ts'
 import { buildLocalSwapPath } from './uniswap/build-local-swap-path.ts'
-import { quoteUniswapAmountOut } from './uniswap/quote-uniswap-amount-out.ts'
 
-/**
- * Step estimates of the devnet (the web's own estimate of a swap is 15 s,
- * docs/product.md#payment-progress; the relayer fills in seconds).
- */
-export const localStepEstimatesMs = { swap: 15_000, bridge: 30_000, transfer: 5_000 } as const
 /** How long a cross-chain deposit waits for the relayer before the payer may take it back. */
 export const localFillWindowSeconds = 600
 /** How long a same-chain swap stays valid once sent. */
 const swapDeadlineSeconds = 1200
-const swapProvider = 'Uniswap V2'
-const bridgeProvider = 'Quick Links relayer'
-const transferProvider = 'PayRouter'
 
 export type BuildLocalRouteOptions = {
   /** The devnet, as the deployment file says. */
@@ -49,7 +52,7 @@ export type BuildLocalRouteOptions = {
 export async function buildLocalRoute(
   options: BuildLocalRouteOptions,
   request: RouteRequest,
-): Promise<RouteQuote> {
+): Promise<RouteQuote<LocalProviderData>> {
   const now = options.now ?? Date.now
   const fromChain = getLocalChainOrThrow(options.deployment, request.fromChainId, 'fromChain')
   const toChain = getLocalChainOrThrow(options.deployment, request.toChainId, 'toChain')
@@ -79,7 +82,7 @@ type RouteContext = {
   now: () => number
 }
 
-function buildTransferRoute({ request, fromToken, payRouter }: RouteContext): RouteQuote {
+function buildTransferRoute({ request, fromToken, payRouter }: RouteContext): RouteQuote<LocalProviderData> {
   if (request.fromAddress.toLowerCase() === request.toAddress.toLowerCase()) {
     throw new AppError('VALIDATION_FAILED', {
       field: 'toAddress',
@@ -108,7 +111,7 @@ function buildTransferRoute({ request, fromToken, payRouter }: RouteContext): Ro
   }
 }
 
-async function buildSwapRoute(context: RouteContext): Promise<RouteQuote> {
+async function buildSwapRoute(context: RouteContext): Promise<RouteQuote<LocalProviderData>> {
   const { options, request, fromChain, fromToken, toToken, payRouter, now } = context
   const usdc = getLocalUsdcOrThrow(fromChain)
   const path = buildLocalSwapPath(fromToken, toToken, usdc)
@@ -155,7 +158,7 @@ async function buildSwapRoute(context: RouteContext): Promise<RouteQuote> {
   }
 }
 
-async function buildCrossChainRoute(context: RouteContext): Promise<RouteQuote> {
+async function buildCrossChainRoute(context: RouteContext): Promise<RouteQuote<LocalProviderData>> {
   const { options, request, fromChain, toChain, fromToken, toToken, payRouter, now } = context
   if (!options.relayerAddress) {
     throw new AppError('SERVICE_UNAVAILABLE', {
@@ -271,127 +274,4 @@ async function buildCrossChainRoute(context: RouteContext): Promise<RouteQuote> 
       destinationFromBlock: Number(destinationFromBlock),
     },
   }
-}
-
-function buildTransactionRequest(
-  to: `0x${string}`,
-  data: `0x${string}`,
-  value: bigint,
-  gasLimit: bigint,
-): RouteQuote['transactionRequest'] {
-  return { to, target: to, data, value: value.toString(), gasLimit: gasLimit.toString() }
-}
-
-/**
- * A generous gas limit for a PayRouter call with `swapHops` pool hops. Wallets cannot estimate an
- * ERC-20 payment before its approval, and an estimate made in one block second falls short when a
- * pool's first swap of the next second also writes its price accumulators; unused gas is refunded.
- */
-export function getLocalGasLimit(swapHops: number): bigint {
-  return 200_000n + 150_000n * BigInt(swapHops)
-}
-
-function toTokenRef(token: LocalToken): RouteTokenRef {
-  return {
-    chainId: token.chainId,
-    address: token.address,
-    symbol: token.symbol,
-    decimals: token.decimals,
-    logoURI: '',
-  }
-}
-
-function buildAction(
-  type: RouteAction['type'],
-  from: LocalToken,
-  to: LocalToken,
-  fromAmount: bigint,
-  toAmount: bigint,
-  toAmountMin: bigint,
-  provider: string = type === 'swap' ? swapProvider : type === 'bridge' ? bridgeProvider : transferProvider,
-): RouteAction {
-  return {
-    type,
-    fromChainId: from.chainId,
-    toChainId: to.chainId,
-    fromToken: toTokenRef(from),
-    toToken: toTokenRef(to),
-    fromAmount: fromAmount.toString(),
-    toAmount: toAmount.toString(),
-    toAmountMin: toAmountMin.toString(),
-    provider,
-    providerLogoURI: '',
-    estimatedMs: localStepEstimatesMs[type],
-  }
-}
-
-/** `amount` less `slippage` percent (basis-point precision), rounded down. */
-export function applySlippage(amount: bigint, slippage: number): bigint {
-  const basisPoints = BigInt(Math.round(slippage * 100))
-  return (amount * (10_000n - basisPoints)) / 10_000n
-}
-
-/** Uniswap V2's quote for `amountIn` along `path`; 422 when the pools cannot take it. */
-export async function quoteSwapOrThrow(
-  client: PublicClient,
-  chain: DevnetChainDeployment,
-  amountIn: bigint,
-  path: readonly `0x${string}`[],
-  fromToken: LocalToken,
-): Promise<bigint> {
-  try {
-    return await quoteUniswapAmountOut({ client, router: chain.contracts.uniswapV2Router, amountIn, path })
-  } catch (error) {
-    if (isRpcUnreachable(error)) {
-      throw new AppError('SERVICE_UNAVAILABLE', {
-        message: `RPC of chain ${chain.chainId} failed during a quote`,
-        userMessage: `${chain.name} is not answering right now. Try again shortly.`,
-        cause: error,
-      })
-    }
-    throw new AppError('VALIDATION_FAILED', {
-      field: 'fromAmount',
-      message: `getAmountsOut reverted on chain ${chain.chainId}`,
-      userMessage: `No liquidity on ${chain.name} to swap ${formatUnits(amountIn, fromToken.decimals)} ${fromToken.symbol}: try a smaller amount or another token.`,
-      cause: error,
-    })
-  }
-}
-
-function isRpcUnreachable(error: unknown): boolean {
-  const unreachable = AppError.walk(
-    error,
-    (candidate) =>
-      candidate instanceof Error &&
-      (candidate.name === 'HttpRequestError' || candidate.name === 'TimeoutError'),
-  )
-  return unreachable !== undefined
-}
-
-function assertNotTooSmall(amount: bigint, fromToken: LocalToken, fromAmount: bigint): void {
-  if (amount > 0n) return
-  throw new AppError('VALIDATION_FAILED', {
-    field: 'fromAmount',
-    userMessage: `${formatUnits(fromAmount, fromToken.decimals)} ${fromToken.symbol} is too small to route: enter a larger amount.`,
-  })
-}
-
-async function assertRelayerCanFill(
-  client: PublicClient,
-  chain: DevnetChainDeployment,
-  usdc: LocalToken,
-  relayer: `0x${string}`,
-  amount: bigint,
-): Promise<void> {
-  const balance = await client.readContract({
-    address: usdc.contractAddress,
-    abi: erc20Abi,
-    functionName: 'balanceOf',
-    args: [relayer],
-  })
-  if (balance >= amount) return
-  throw new AppError('VALIDATION_FAILED', {
-    field: 'fromAmount',
-    userMessage: `The relayer cannot fill ${formatUnits(amount, usdc.decimals)} USDC on ${chain.name} right now: enter a smaller amount.`,
-  })
 }

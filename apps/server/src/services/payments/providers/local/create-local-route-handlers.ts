@@ -1,12 +1,12 @@
 import type { DevnetChainDeployment, DevnetDeployment } from '@quicklinks/devnet/devnet-deployment'
 import { getDevnetDeploymentOrThrow } from '@quicklinks/runtime/devnet/get-devnet-deployment-or-throw'
+import type { Hash } from 'viem'
 import { getChainRpcUrl } from '../../../chains/get-chain-rpc-url.ts'
 import { getLocalPublicClient } from '../../../chains/get-local-public-client.ts'
 import type { RoutingProvider } from '../../route/routing-provider.ts'
 import { buildLocalRoute } from './build-local-route.ts'
-import { getLocalChainOrThrow } from './local-devnet-chain.ts'
-import { findPayRouterFill } from './payrouter/find-pay-router-fill.ts'
-import { getPayRouterAddressOrThrow } from './payrouter/get-pay-router-address-or-throw.ts'
+import type { LocalProviderData } from './local-provider-data.ts'
+import { readLocalStatus } from './read-local-status.ts'
 
 export type LocalRouteHandlersOptions = {
   devnetDeploymentFile: string
@@ -16,15 +16,19 @@ export type LocalRouteHandlersOptions = {
   relayerAddress?: `0x${string}` | undefined
   /** Epoch ms; tests move it. */
   now?: () => number
+  /** The fill the relayer recorded for an order (relayer_deposits), checked before a log search. */
+  readFillHint?: (sourceChainId: number, orderKey: Hash) => Promise<Hash | null>
+  /** Told when a cross-chain deposit has its source confirmations (wakes the relayer's lane). */
+  onDepositConfirmed?: (chainId: number) => void
 }
 
 /**
  * The `local` provider's `route()` and `status()`: PayRouter calls quoted on the devnet's
- * Uniswap V2 pools, and whether a cross-chain order was filled (the tracker checks what the fill paid).
+ * Uniswap V2 pools, and where a payment was delivered (readLocalStatus; the tracker verifies it).
  */
 export function createLocalRouteHandlers(
   options: LocalRouteHandlersOptions,
-): Pick<RoutingProvider, 'route' | 'status'> {
+): Pick<RoutingProvider<LocalProviderData>, 'route' | 'status'> {
   const clientFor = (deployment: DevnetDeployment) => (chain: DevnetChainDeployment) =>
     getLocalPublicClient(getChainRpcUrl({ rpcUrls: options.rpcUrls ?? {} }, chain.chainId, deployment.chains))
   return {
@@ -40,39 +44,20 @@ export function createLocalRouteHandlers(
         request,
       )
     },
-    async status(query) {
-      // The order key comes from the source receipt (the tracker reads it); without it, nothing is known yet.
-      const deployment = await getDevnetDeploymentOrThrow(options.devnetDeploymentFile)
-      const destination = getLocalChainOrThrow(deployment, query.toChainId, 'toChain')
-      const orderKey = query.providerData.orderKey
-      const fromBlock = query.providerData.destinationFromBlock
-      const fill =
-        typeof orderKey === 'string' && /^0x[0-9a-f]{64}$/i.test(orderKey)
-          ? await findPayRouterFill({
-              client: clientFor(deployment)(destination),
-              payRouter: getPayRouterAddressOrThrow(destination),
-              orderKey: orderKey as `0x${string}`,
-              fromBlock: BigInt(typeof fromBlock === 'number' ? fromBlock : 0),
-            })
-          : undefined
-      return {
-        statusRaw: fill ? 'success' : 'ongoing',
-        destTxHash: fill?.txHash ?? null,
-        toAmountWei: fill?.amount ?? null,
-        steps: [
-          { type: 'bridge', chainId: query.fromChainId, txHash: query.sourceTxHash, status: 'success' },
-          {
-            type: 'transfer',
-            chainId: query.toChainId,
-            txHash: fill?.txHash ?? null,
-            status: fill ? 'success' : 'pending',
+    status(query) {
+      return readLocalStatus(
+        {
+          getClient: async (chainId) => {
+            const deployment = await getDevnetDeploymentOrThrow(options.devnetDeploymentFile)
+            return getLocalPublicClient(
+              getChainRpcUrl({ rpcUrls: options.rpcUrls ?? {} }, chainId, deployment.chains),
+            )
           },
-        ],
-        gasStatus: null,
-        isGmpTransaction: false,
-        axelarTransactionUrl: null,
-        errorMessage: null,
-      }
+          ...(options.readFillHint ? { readFillHint: options.readFillHint } : {}),
+          ...(options.onDepositConfirmed ? { onDepositConfirmed: options.onDepositConfirmed } : {}),
+        },
+        query,
+      )
     },
   }
 }

@@ -9,7 +9,8 @@ import {
   type RoutingProvider,
   type RoutingToken,
 } from '../../route/routing-provider.ts'
-import { createLocalRouteHandlers } from './create-local-route-handlers.ts'
+import { createLocalRouteHandlers, type LocalRouteHandlersOptions } from './create-local-route-handlers.ts'
+import { type LocalProviderData, localProviderDataSchema } from './local-provider-data.ts'
 import { readPoolUsdPrices } from './uniswap/read-pool-usd-prices.ts'
 
 /** The network identifiers of the chains the devnet simulates (a link's `chain`, docs/api.md#link-object). */
@@ -36,14 +37,16 @@ export type LocalRoutingProviderOptions = {
   relayerAddress?: `0x${string}` | undefined
   /** RPC_URL_<chainId> overrides (config.rpcUrls); the deployment's URL otherwise. */
   rpcUrls?: Readonly<Record<number, string>>
-}
+} & Pick<LocalRouteHandlersOptions, 'readFillHint' | 'onDepositConfirmed'>
 
 /**
  * The `local` routing provider: chains and tokens from the devnet deployment file, read afresh
  * on each call (the devnet may deploy after the server starts). No icons: nothing may be fetched
  * from another origin on the devnet, so `chainIconURI` and `logoURI` are empty.
  */
-export function createLocalRoutingProvider(options: LocalRoutingProviderOptions): RoutingProvider {
+export function createLocalRoutingProvider(
+  options: LocalRoutingProviderOptions,
+): RoutingProvider<LocalProviderData> {
   const readDeployment = async (): Promise<DevnetDeployment> => {
     if (!options.devMode && !existsSync(options.devnetDeploymentFile)) {
       throw new AppError('SERVICE_UNAVAILABLE', {
@@ -57,6 +60,7 @@ export function createLocalRoutingProvider(options: LocalRoutingProviderOptions)
 
   return {
     name: 'local',
+    providerDataSchema: localProviderDataSchema,
     async chains() {
       const deployment = await readDeployment()
       return deployment.chains.map(

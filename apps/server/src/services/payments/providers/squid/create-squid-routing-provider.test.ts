@@ -5,7 +5,7 @@ import { AppError } from '@quicklinks/core/app-error'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp } from '../../../../../test/build-test-app.ts'
 import { nativeTokenAddress, type RouteStatusQuery } from '../../route/routing-provider.ts'
-import { createSquidRoutingProvider } from './create-squid-routing-provider.ts'
+import { createSquidRoutingProvider, type SquidProviderData } from './create-squid-routing-provider.ts'
 
 const fixture = (name: string): unknown =>
   JSON.parse(readFileSync(new URL(`./fixtures/${name}.json`, import.meta.url), 'utf8'))
@@ -63,12 +63,13 @@ afterEach(() => {
 
 const provider = () => createSquidRoutingProvider({ apiUrl, integratorId: 'quick-links-test' })
 
-const statusQuery: RouteStatusQuery = {
+const statusQuery: RouteStatusQuery<SquidProviderData> = {
   intentId: `0x${'ab'.repeat(32)}`,
   fromChainId: 43114,
   toChainId: 8453,
   sourceTxHash: '0xc6b6ed43d2e29b36197a1acc711ed14eec735de8525689ab0d216f736f4ba65c',
   providerData: { requestId: 'req-7f3a', quoteId: '6f388be5205ee044cd7fd5047a4ce72e' },
+  source: { logs: [], isConfirmed: true },
 }
 
 describe('squid routing provider against recorded Squid v2 responses', () => {

@@ -108,6 +108,7 @@ describe('squid routing provider against the Squid stand-in', () => {
       toChainId: 8453,
       sourceTxHash,
       providerData: quote.providerData,
+      source: { logs: [], isConfirmed: true },
     }
     expect((await provider().status(statusQuery)).statusRaw).toBe('not_found')
 

@@ -1,11 +1,11 @@
 import type { Hash, PublicClient, TransactionReceipt } from 'viem'
-import { listBlockRanges } from '../../../../chains/list-block-ranges.ts'
+import { listBlockRanges, maxLogBlockRange } from '../../../../chains/list-block-ranges.ts'
 import { getPayRouterEvents } from './get-pay-router-events.ts'
 import { listPayRouterFilledEvents } from './list-pay-router-filled-events.ts'
 import { readPayRouterFilled } from './read-pay-router-state.ts'
 
-/** Log queries one look may make (at 2,000 blocks each), so a look stays bounded on fast chains. */
-const maxLogQueries = 10
+/** Log queries one tracker look may make (at 2,000 blocks each), so a look stays bounded on fast chains. */
+const maxLogQueriesPerLook = 10
 
 export type PayRouterFill = {
   txHash: Hash
@@ -14,6 +14,51 @@ export type PayRouterFill = {
   receiver: `0x${string}`
   token: `0x${string}`
   amount: bigint
+}
+
+export type FindPayRouterFilledLogsOptions = {
+  client: PublicClient
+  payRouter: `0x${string}`
+  /** The indexed argument the logs must carry: an order key or an intent id. */
+  args: { orderKey: Hash } | { intentId: Hash }
+  /**
+   * The destination block a fill cannot precede (the head when the route was quoted); null for a
+   * row from before it was stored: a window of one range back from the head.
+   */
+  fromBlock: bigint | null
+  /** Newest range first, and only the first log found (a fill is usually seconds old). */
+  firstOnly?: boolean
+  /** Log queries at most; every range when absent. */
+  maxQueries?: number
+}
+
+/**
+ * The one fill finder: PayRouter's `Filled` logs of an order or an intent on a destination chain,
+ * read in ranges of at most `maxLogBlockRange` blocks from `fromBlock` to the head (never from
+ * `earliest`), oldest first, or newest first stopping at the first log. Throws on RPC errors.
+ */
+export async function findPayRouterFilledLogs(options: FindPayRouterFilledLogsOptions) {
+  const { client, payRouter, args } = options
+  const head = await client.getBlockNumber({ cacheTime: 0 })
+  const start = options.fromBlock ?? (head > maxLogBlockRange ? head - maxLogBlockRange : 0n)
+  const found = []
+  let queries = 0
+  for (const [fromBlock, toBlock] of listBlockRanges(start, head, {
+    newestFirst: options.firstOnly === true,
+  })) {
+    if (options.maxQueries !== undefined && queries++ >= options.maxQueries) break
+    const logs = await getPayRouterEvents({
+      client,
+      payRouter,
+      eventName: 'Filled',
+      args,
+      fromBlock,
+      toBlock,
+    })
+    found.push(...logs)
+    if (options.firstOnly && found.length > 0) return found.slice(0, 1)
+  }
+  return found
 }
 
 export type FindPayRouterFillOptions = {
@@ -28,8 +73,8 @@ export type FindPayRouterFillOptions = {
 
 /**
  * The fill of a PayRouter order on its destination chain, or undefined while there is none:
- * `filled(orderKey)` first, then the hinted transaction's receipt, else the `Filled` log found in
- * bounded ranges (at most 2,000 blocks a query) from `fromBlock`. Throws on RPC errors.
+ * `filled(orderKey)` first, then the hinted transaction's receipt, else the newest `Filled` log
+ * (findPayRouterFilledLogs, at most ten queries a look). Throws on RPC errors.
  */
 export async function findPayRouterFill(
   options: FindPayRouterFillOptions,
@@ -42,26 +87,18 @@ export async function findPayRouterFill(
     const fill = receipt ? readFill(receipt, payRouter, orderKey) : undefined
     if (receipt && fill) return { txHash: receipt.transactionHash, receipt, ...fill }
   }
-  const latest = await client.getBlockNumber({ cacheTime: 0 })
-  // Newest first: a fill is usually seconds old.
-  let queries = 0
-  for (const [fromBlock, toBlock] of listBlockRanges(options.fromBlock, latest, { newestFirst: true })) {
-    if (queries++ >= maxLogQueries) break
-    const [log] = await getPayRouterEvents({
-      client,
-      payRouter,
-      eventName: 'Filled',
-      args: { orderKey },
-      fromBlock,
-      toBlock,
-    })
-    if (log?.transactionHash) {
-      const receipt = await client.getTransactionReceipt({ hash: log.transactionHash })
-      const fill = readFill(receipt, payRouter, orderKey)
-      if (fill) return { txHash: receipt.transactionHash, receipt, ...fill }
-    }
-  }
-  return undefined
+  const [log] = await findPayRouterFilledLogs({
+    client,
+    payRouter,
+    args: { orderKey },
+    fromBlock: options.fromBlock,
+    firstOnly: true,
+    maxQueries: maxLogQueriesPerLook,
+  })
+  if (!log?.transactionHash) return undefined
+  const receipt = await client.getTransactionReceipt({ hash: log.transactionHash })
+  const fill = readFill(receipt, payRouter, orderKey)
+  return fill ? { txHash: receipt.transactionHash, receipt, ...fill } : undefined
 }
 
 function readFill(

@@ -4,16 +4,16 @@ import type { DevnetDeployment } from '@quicklinks/devnet/devnet-deployment'
 import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { getDevnetDeploymentOrThrow } from '@quicklinks/runtime/devnet/get-devnet-deployment-or-throw'
 import { getConfirmations, type ServerConfig } from '@quicklinks/runtime/env'
-import { eq, sql } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
 import { createWalletClient, http, type LocalAccount } from 'viem'
 import { createNonceManager, jsonRpc } from 'viem/nonce'
-import { type RelayerDeposit, relayerDeposits, routeIntents } from '../../../../../db/schema.ts'
 import { getChainRpcUrl } from '../../../../chains/get-chain-rpc-url.ts'
 import { getLocalPublicClient } from '../../../../chains/get-local-public-client.ts'
+import type { Worker } from '../../../../workers/start-workers.ts'
 import { getPayRouterAddressOrThrow } from '../payrouter/get-pay-router-address-or-throw.ts'
-import { depositLeaseMs, processRelayerDeposit } from './process-relayer-deposit.ts'
+import { processRelayerDeposit } from './process-relayer-deposit.ts'
 import type { RelayerChain } from './relayer-chain.ts'
+import { claimDueDeposit } from './relayer-deposits-repository.ts'
 import { createRelayerWriterLock } from './relayer-writer-lock.ts'
 import { scanRelayerDeposits } from './scan-relayer-deposits.ts'
 
@@ -34,17 +34,8 @@ export type CreateRelayerWorkerOptions = {
   maxRetryDelayMs?: number
 }
 
-/**
- * The relayer's worker: one lane per devnet chain, and a lock to give back when it stops. It is a
- * `Worker` of services/workers/start-workers.ts, spelled out here because that folder wires the
- * relayer in (importing it back would be a folder cycle); startWorkers checks the shape.
- */
-export type RelayerWorker = {
-  readonly name: string
-  lanes(): Promise<readonly string[]>
-  runOnce(lane: string): Promise<void>
-  close(): Promise<void>
-}
+/** The relayer's worker: one lane per devnet chain, and a lock to give back when it stops. */
+export type RelayerWorker = Required<Worker>
 
 /**
  * The local provider's relayer (docs/api.md#relayer, docs/decisions/0010). Its lanes are the
@@ -170,47 +161,4 @@ export function createRelayerWorker(options: CreateRelayerWorkerOptions): Relaye
       await lock.release()
     },
   }
-}
-
-/**
- * Takes the most overdue deposit from one source chain that still needs work, other than those
- * this round has already taken, and leases it for `depositLeaseMs` (next_attempt_at moves ahead),
- * in one statement with `FOR UPDATE SKIP LOCKED`; answers it with its route intent's request id.
- */
-async function claimDueDeposit(
-  db: Database,
-  sourceChainId: number,
-  nowMs: number,
-  taken: readonly string[],
-): Promise<{ deposit: RelayerDeposit; requestId: string | null } | undefined> {
-  const now = new Date(nowMs)
-  const leaseEnd = new Date(nowMs + depositLeaseMs)
-  const notTaken =
-    taken.length === 0
-      ? sql``
-      : sql`AND id NOT IN (${sql.join(
-          taken.map((id) => sql`${id}::uuid`),
-          sql`, `,
-        )})`
-  const result = await db.execute<{ id: string }>(sql`
-    UPDATE ${relayerDeposits} SET next_attempt_at = ${leaseEnd.toISOString()}, updated_at = ${now.toISOString()}
-    WHERE id = (
-      SELECT id FROM ${relayerDeposits}
-      WHERE source_chain_id = ${sourceChainId}
-        AND state IN ('pending', 'filling', 'filled', 'refund_pending')
-        AND next_attempt_at <= ${now.toISOString()}
-        ${notTaken}
-      ORDER BY next_attempt_at
-      LIMIT 1
-      FOR UPDATE SKIP LOCKED
-    )
-    RETURNING id`)
-  const id = result.rows[0]?.id
-  if (!id) return undefined
-  const [row] = await db
-    .select({ deposit: relayerDeposits, requestId: routeIntents.requestId })
-    .from(relayerDeposits)
-    .leftJoin(routeIntents, eq(routeIntents.id, relayerDeposits.intentId))
-    .where(eq(relayerDeposits.id, id))
-  return row
 }

@@ -1,18 +1,7 @@
-import { z } from 'zod'
 import type { RouteIntent } from '../../../../../db/schema.ts'
 import { isNativeTokenAddress, zeroAddress } from '../../../../tokens/native-token-address.ts'
+import { depositProviderDataSchema } from '../local-provider-data.ts'
 import type { RelayerOrderFields } from './relayer-order.ts'
-
-/** What the local provider stored for a cross-chain quote (see build-local-route.ts). */
-const depositProviderDataSchema = z.object({
-  kind: z.literal('deposit'),
-  payRouter: z.string(),
-  destinationPayRouter: z.string(),
-  fillDeadline: z.number().int(),
-  escrowToken: z.string(),
-  minEscrowAmount: z.string().regex(/^\d+$/),
-  destinationFromBlock: z.number().int().min(0),
-})
 
 /** Which part of a deposit disagrees with the quote it names. */
 export type RelayerDepositMismatch =

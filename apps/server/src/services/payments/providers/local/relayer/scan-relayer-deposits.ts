@@ -2,10 +2,11 @@ import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { eq, sql } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
 import type { PublicClient } from 'viem'
-import { relayerCursors, relayerDeposits } from '../../../../../db/schema.ts'
+import { relayerCursors } from '../../../../../db/schema.ts'
 import { listBlockRanges } from '../../../../chains/list-block-ranges.ts'
 import { getPayRouterEvents } from '../payrouter/get-pay-router-events.ts'
 import { getPayRouterOrderKey } from '../payrouter/get-pay-router-order-key.ts'
+import { storeScannedDeposits } from './relayer-deposits-repository.ts'
 import { readRelayerOrderFields } from './relayer-order.ts'
 
 /**
@@ -75,26 +76,7 @@ export async function scanRelayerDeposits(
         depositBlockHash: log.blockHash,
       })
     }
-    if (rows.length > 0) {
-      const changed = await db
-        .insert(relayerDeposits)
-        .values(rows)
-        .onConflictDoUpdate({
-          target: [relayerDeposits.sourceChainId, relayerDeposits.orderKey],
-          set: {
-            depositTxHash: sql`excluded.deposit_tx_hash`,
-            depositBlock: sql`excluded.deposit_block`,
-            depositBlockHash: sql`excluded.deposit_block_hash`,
-            state: sql`CASE WHEN relayer_deposits.state = 'orphaned' THEN 'pending' ELSE relayer_deposits.state END`,
-            lastError: sql`CASE WHEN relayer_deposits.state = 'orphaned' THEN NULL ELSE relayer_deposits.last_error END`,
-            nextAttemptAt: sql`CASE WHEN relayer_deposits.state = 'orphaned' THEN ${new Date(now()).toISOString()}::timestamptz ELSE relayer_deposits.next_attempt_at END`,
-            updatedAt: new Date(now()),
-          },
-          setWhere: sql`relayer_deposits.deposit_block_hash IS DISTINCT FROM excluded.deposit_block_hash`,
-        })
-        .returning({ id: relayerDeposits.id })
-      stored += changed.length
-    }
+    stored += await storeScannedDeposits(db, rows, now())
     // The range was read from one chain only if its last block is still the same block.
     const toHeaderAfter = await client.getBlock({ blockNumber: toBlock })
     if (toHeaderAfter.hash !== toHeader.hash) break
