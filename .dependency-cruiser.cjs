@@ -25,6 +25,15 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'payments-verifier-knows-no-provider',
+      severity: 'error',
+      comment:
+        'Route building, intents and tracking reach a provider only through RoutingProvider: a provider ' +
+        '(local, squid, a later one) plugs in without a change to them (one verifier for all).',
+      from: { path: '^apps/server/src/services/payments/(route|tracking)/' },
+      to: { path: '^apps/server/src/services/payments/providers/' },
+    },
+    {
       name: 'core-imports-no-app',
       severity: 'error',
       comment:

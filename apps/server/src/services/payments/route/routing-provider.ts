@@ -147,6 +147,11 @@ export type RoutingProvider<Data extends ProviderData = ProviderData> = {
   readonly name: string
   /** The shape of its `providerData`: parsed once whenever a stored intent is read back. */
   readonly providerDataSchema: z.ZodType<Data>
+  /**
+   * Its payments finish within seconds (the local relayer fills at once; Squid's bridges take
+   * minutes): a posted receipt's answer may wait briefly for the end.
+   */
+  readonly isQuick?: boolean
   /** Every chain it serves. Throws AppError SERVICE_UNAVAILABLE when it has none configured. */
   chains(): Promise<RoutingChain[]>
   /**

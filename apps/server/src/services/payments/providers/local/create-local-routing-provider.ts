@@ -61,6 +61,8 @@ export function createLocalRoutingProvider(
   return {
     name: 'local',
     providerDataSchema: localProviderDataSchema,
+    // Our own relayer fills within seconds of the deposit's confirmations.
+    isQuick: true,
     async chains() {
       const deployment = await readDeployment()
       return deployment.chains.map(
