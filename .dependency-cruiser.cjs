@@ -1,7 +1,7 @@
 // dependency-cruiser (run by `npm run check`, scripts/check.mjs): no import cycle between files,
 // and none between folders, in any app's or package's source. A folder cycle (relayer imports
 // routing, routing imports relayer) is how a module's internals start leaking into its neighbours;
-// shared code goes into a folder both can import (services/payrouter, services/uniswap, …).
+// shared code goes into a folder both can import (services/chains, services/tokens, …).
 //
 // Tests (*.test.ts[x]) are left out: a test may import from anywhere it needs to set its scene, and
 // nothing imports a test, so it can close no cycle that the product's code would have.
@@ -23,6 +23,15 @@ module.exports = {
       scope: 'folder',
       from: {},
       to: { circular: true },
+    },
+    {
+      name: 'payments-verifier-knows-no-provider',
+      severity: 'error',
+      comment:
+        'Route building, intents and tracking reach a provider only through RoutingProvider: a provider ' +
+        '(local, squid, a later one) plugs in without a change to them (one verifier for all).',
+      from: { path: '^apps/server/src/services/payments/(route|tracking)/' },
+      to: { path: '^apps/server/src/services/payments/providers/' },
     },
     {
       name: 'core-imports-no-app',

@@ -32,6 +32,7 @@ import { jsonBodyPlugin } from './plugins/json-body-plugin.ts'
 import { metricsPlugin } from './plugins/metrics-plugin.ts'
 import { openapiDocumentRoute, openapiPlugin } from './plugins/openapi-plugin.ts'
 import { paymentTrackerPlugin } from './plugins/payment-tracker-plugin.ts'
+import { paymentWorkersPlugin } from './plugins/payment-workers-plugin.ts'
 import { readCachesPlugin } from './plugins/read-caches-plugin.ts'
 import { routingProviderPlugin } from './plugins/routing-provider-plugin.ts'
 import { securityHeadersPlugin } from './plugins/security-headers-plugin.ts'
@@ -54,8 +55,6 @@ import { smartAccountsRoutes } from './routes/smart-accounts/smart-accounts-rout
 import { solanaRoutes } from './routes/solana/solana-routes.ts'
 import { usernameClaimRoutes } from './routes/users/username-claim-routes.ts'
 import { usersRoutes } from './routes/users/users-routes.ts'
-import { createPaymentWorkers } from './services/workers/create-payment-workers.ts'
-import { type RunningWorkers, startWorkers } from './services/workers/start-workers.ts'
 
 export type AppDependencies = {
   /** An open, migrated database. Without it the app opens (and migrates) one from the config and closes it on close. */
@@ -157,12 +156,15 @@ export async function buildApp(
   await app.register(routingProviderPlugin)
   // One LiteSVM (in development) and one Solana fee sponsor for the Solana endpoint and GET /api/config.
   await app.register(solanaPlugin)
-  let workers: RunningWorkers | undefined
   await app.register(paymentTrackerPlugin, {
     ...(dependencies.workerNow ? { now: dependencies.workerNow } : {}),
-    // A confirmed deposit wakes the relayer's lane of its chain (when this process runs workers).
-    onDepositConfirmed: (chainId) => workers?.wake('relayer', String(chainId)),
   })
+  if (dependencies.startWorkers) {
+    await app.register(paymentWorkersPlugin, {
+      ...(dependencies.workerNow ? { now: dependencies.workerNow } : {}),
+      ...(dependencies.onWorkerRound ? { onRoundEnd: dependencies.onWorkerRound } : {}),
+    })
+  }
   await app.register(errorHandlerPlugin)
   await app.register(csrfPlugin)
   await app.register(rateLimitPlugin, {
@@ -228,27 +230,6 @@ export async function buildApp(
   })
   await app.register(webStaticPlugin, { distDir: config.webDistDir })
 
-  // Before the database closes: a worker round in progress finishes its writes first.
-  app.addHook('preClose', async () => {
-    await workers?.stop()
-  })
   await app.ready()
-  if (dependencies.startWorkers) {
-    workers = startWorkers(
-      createPaymentWorkers({
-        db: app.db,
-        config,
-        logger: app.log,
-        provider: app.routingProvider,
-        tracker: app.paymentTracker,
-        ...(dependencies.workerNow ? { now: dependencies.workerNow } : {}),
-      }),
-      {
-        intervalMs: config.workerIntervalMs,
-        logger: app.log,
-        ...(dependencies.onWorkerRound ? { onRoundEnd: dependencies.onWorkerRound } : {}),
-      },
-    )
-  }
   return app
 }

@@ -1,6 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
-import { createTrackerWorker, type TrackerWorker } from '../services/tracking/create-tracker-worker.ts'
+import {
+  createTrackerWorker,
+  type TrackerWorker,
+} from '../services/payments/tracking/create-tracker-worker.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -15,8 +18,6 @@ declare module 'fastify' {
 export type PaymentTrackerPluginOptions = {
   /** Epoch ms; tests move it. */
   now?: () => number
-  /** Told when a cross-chain deposit is confirmed (wakes the relayer's lane for that chain). */
-  onDepositConfirmed?: (chainId: number) => void
 }
 
 const plugin: FastifyPluginAsync<PaymentTrackerPluginOptions> = async (app, options) => {
@@ -28,7 +29,6 @@ const plugin: FastifyPluginAsync<PaymentTrackerPluginOptions> = async (app, opti
       config: app.config,
       logger: app.log.child({ worker: 'tracker' }),
       ...(options.now ? { now: options.now } : {}),
-      ...(options.onDepositConfirmed ? { onDepositConfirmed: options.onDepositConfirmed } : {}),
     }),
   )
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
-import { getRoutingProvider } from '../services/routing/get-routing-provider.ts'
-import type { RoutingProvider } from '../services/routing/routing-provider.ts'
+import { getRoutingProvider } from '../services/payments/providers/get-routing-provider.ts'
+import type { RoutingProvider } from '../services/payments/route/routing-provider.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -14,12 +14,13 @@ declare module 'fastify' {
 }
 
 const plugin: FastifyPluginAsync = async (app) => {
-  app.decorate('routingProvider', getRoutingProvider(app.config))
+  // With the database: the local provider's status reads the relayer's recorded fills first.
+  app.decorate('routingProvider', getRoutingProvider(app.config, { db: app.db }))
 }
 
-/** Decorates `app.routingProvider`, built once from the config; needs the config plugin. */
+/** Decorates `app.routingProvider`, built once from the config; needs the config and database plugins. */
 export const routingProviderPlugin = fp(plugin, {
   name: 'routing-provider',
   fastify: '5.x',
-  dependencies: ['config'],
+  dependencies: ['config', 'database'],
 })

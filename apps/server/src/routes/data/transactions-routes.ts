@@ -1,7 +1,7 @@
 import { errorResponseSchema } from '@quicklinks/core/api/error-response'
 import { transactionListParamsSchema, transactionListResponseSchema } from '@quicklinks/core/api/transactions'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { listTransactionRecords } from '../../services/tracking/list-transaction-records.ts'
+import { listTransactionRecords } from '../../services/payments/tracking/list-transaction-records.ts'
 
 /** The payer's payments under /api/data/transactions. */
 export const transactionsRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -24,6 +24,7 @@ export const transactionsRoutes: FastifyPluginAsyncZod = async (app) => {
       const records = await listTransactionRecords(app.db, request.params.address, {
         explorerBaseUrls: new Map(chains.map((chain) => [chain.chainId, chain.blockExplorerUrl])),
         devExplorerOrigin: app.config.devMode ? app.config.publicOrigin : null,
+        provider,
       })
       return { data: records }
     },

@@ -9,7 +9,7 @@ import {
   type ReceiptOutcome,
   readReceiptOutcome,
   recordRouteReceipt,
-} from '../../services/route-intents/record-route-receipt.ts'
+} from '../../services/payments/route/record-route-receipt.ts'
 
 /** How long the receipt call may follow a payment before it answers with the status so far. */
 const firstLookMs = 3_000
@@ -54,9 +54,9 @@ export const routeIntentsRoutes: FastifyPluginAsyncZod = async (app) => {
       for (;;) {
         await withTimeout(app.paymentTracker.trackNow(receipt.intentId), deadline - Date.now())
         outcome = await readReceiptOutcome(app.db, receipt.intentId, receipt.txHash)
-        // Only our own relayer finishes within seconds; Squid's bridges take minutes.
+        // Only a quick provider (our own relayer) finishes within seconds; Squid's bridges take minutes.
         const isMoving =
-          app.config.routingProvider === 'local' &&
+          app.routingProvider.isQuick === true &&
           outcome.isSource &&
           (outcome.status === 'submitted' || outcome.status === 'bridging')
         if (!isMoving || Date.now() + lookAgainMs >= deadline) break

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts'
 import { createTestLink, csrfToken, nativeToken, postJson } from '../../../test/payment-test-kit.ts'
 import { links, routeIntents, users } from '../../db/schema.ts'
-import { linkRequiredMessage } from '../../services/routing/build-route.ts'
+import { linkRequiredMessage } from '../../services/payments/route/build-route.ts'
 import { signInTestUser } from '../links/link-test-fixtures.ts'
 
 // POST /api/squid/route against a loopback Squid that answers every route with a recorded quote:
@@ -14,7 +14,7 @@ import { signInTestUser } from '../links/link-test-fixtures.ts'
 const squidRoute = JSON.parse(
   readFileSync(
     new URL(
-      '../../services/routing/providers/squid/fixtures/route-avalanche-avax-to-base-usdc.json',
+      '../../services/payments/providers/squid/fixtures/route-avalanche-avax-to-base-usdc.json',
       import.meta.url,
     ),
     'utf8',

@@ -15,7 +15,7 @@ import { AppError } from '@quicklinks/core/app-error'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { getConfiguredRpcUrlOrThrow } from '../../services/chains/find-configured-rpc-url.ts'
 import { relayJsonRpc } from '../../services/chains/relay-json-rpc.ts'
-import { buildRoute } from '../../services/routing/build-route.ts'
+import { buildRoute } from '../../services/payments/route/build-route.ts'
 
 /**
  * The routing provider: GET /api/{provider}/chains and /tokens, POST /api/{provider}/route, and

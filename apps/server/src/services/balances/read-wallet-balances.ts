@@ -7,7 +7,7 @@ import {
   nativeTokenAddress,
   type RoutingChain,
   type RoutingToken,
-} from '../routing/routing-provider.ts'
+} from '../payments/route/routing-provider.ts'
 
 /** Multicall3's address on every chain it is deployed to, the devnet's included. */
 export const multicall3Address = '0xcA11bde05977b3631167028862bE2a173976CA11'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { RoutingChain } from '../routing/routing-provider.ts'
+import type { RoutingChain } from '../payments/route/routing-provider.ts'
 import { normalizeChainName, resolveBalanceChain } from './resolve-balance-chain.ts'
 
 const chain = (chainId: number, networkIdentifier: string, networkName: string): RoutingChain => ({

@@ -1,4 +1,4 @@
-import type { RoutingChain } from '../routing/routing-provider.ts'
+import type { RoutingChain } from '../payments/route/routing-provider.ts'
 
 /**
  * docs/api.md#balances: a chain name is lowercased, spaces become hyphens, and

@@ -1,5 +1,5 @@
 import { createValidationError } from '@quicklinks/core/parse-input-or-throw'
-import { isNativeTokenAddress, type RoutingProvider } from '../routing/routing-provider.ts'
+import { isNativeTokenAddress, type RoutingProvider } from '../payments/route/routing-provider.ts'
 
 /** Base, the default chain of a link (docs/product.md#constants). */
 export const defaultChainId = 8453

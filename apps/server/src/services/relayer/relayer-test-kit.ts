@@ -10,9 +10,12 @@ import {
   type TestRoute,
 } from '../../../test/payment-test-kit.ts'
 import { type RelayerDeposit, relayerDeposits, routeIntents } from '../../db/schema.ts'
-import { getPayRouterAddressOrThrow } from '../payrouter/get-pay-router-address-or-throw.ts'
-import { createRelayerWorker, type RelayerWorker } from './create-relayer-worker.ts'
-import { getRelayerAccount } from './get-relayer-account.ts'
+import { getPayRouterAddressOrThrow } from '../payments/providers/local/payrouter/get-pay-router-address-or-throw.ts'
+import {
+  createRelayerWorker,
+  type RelayerWorker,
+} from '../payments/providers/local/relayer/create-relayer-worker.ts'
+import { getRelayerAccount } from '../payments/providers/local/relayer/get-relayer-account.ts'
 
 /** What the local provider stored for a cross-chain quote, as the relayer matches deposits against it. */
 export type TestDepositQuote = {

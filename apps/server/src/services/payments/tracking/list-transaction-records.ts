@@ -1,0 +1,94 @@
+import type { TransactionRecordResponse } from '@quicklinks/core/api/transactions'
+import { AppError } from '@quicklinks/core/app-error'
+import { readTransactionStatus } from '@quicklinks/core/transaction-status'
+import type { Database } from '@quicklinks/runtime/db/create-database-client'
+import { and, desc, eq, isNotNull } from 'drizzle-orm'
+import { type RouteIntent, routeIntents } from '../../../db/schema.ts'
+import type { RoutingProvider } from '../route/routing-provider.ts'
+
+/** A payment record as GET /api/data/transactions/{address} answers it (docs/api.md#transaction-record). */
+export type TransactionRecord = TransactionRecordResponse
+
+export type ListTransactionRecordsOptions = {
+  /** Explorer base per chain id ('' when the chain has none, as on the devnet). */
+  explorerBaseUrls: ReadonlyMap<number, string>
+  /** Where the dev-mode explorer lives ({publicOrigin}/api/dev/chains/{id}/tx/{hash}); null outside dev mode. */
+  devExplorerOrigin: string | null
+  /** Epoch ms, for the time spent by a payment still in flight. */
+  now?: number
+  /** The app's provider: a record of its own carries the provider's request id (Squid's x-request-id). */
+  provider: Pick<RoutingProvider, 'name' | 'providerDataSchema'>
+}
+
+const recordLimit = 50
+
+/**
+ * The payments a wallet sent (route intents with a posted receipt whose payer is `address`),
+ * newest update first, as transaction records. Throws AppError 422 for a malformed address.
+ */
+export async function listTransactionRecords(
+  db: Database,
+  address: string,
+  options: ListTransactionRecordsOptions,
+): Promise<TransactionRecord[]> {
+  if (!/^0x[0-9a-fA-F]{40}$/.test(address)) {
+    throw new AppError('VALIDATION_FAILED', {
+      field: 'address',
+      userMessage: 'address must be a wallet address (0x followed by 40 hex digits).',
+    })
+  }
+  const rows = await db
+    .select()
+    .from(routeIntents)
+    .where(and(eq(routeIntents.fromAddress, address.toLowerCase()), isNotNull(routeIntents.status)))
+    .orderBy(desc(routeIntents.updatedAt))
+    .limit(recordLimit)
+  return rows.map((row) => toTransactionRecord(row, options))
+}
+
+/** One route intent as a transaction record (docs/api.md#transaction-record). */
+export function toTransactionRecord(
+  row: RouteIntent,
+  options: ListTransactionRecordsOptions,
+): TransactionRecord {
+  const txUrl = (chainId: number, hash: string | null): string | null => {
+    if (!hash) return null
+    const base = options.explorerBaseUrls.get(chainId)
+    if (base) return `${base}/tx/${hash}`
+    return options.devExplorerOrigin
+      ? `${options.devExplorerOrigin}/api/dev/chains/${chainId}/tx/${hash}`
+      : null
+  }
+  const startedAt = row.submittedAt ?? row.createdAt
+  const endedAt = row.completedAt?.getTime() ?? options.now ?? Date.now()
+  const providerData =
+    row.provider === options.provider.name
+      ? options.provider.providerDataSchema.safeParse(row.providerData)
+      : null
+  const routeStatus = (row.routeStatus ?? []) as TransactionRecord['route_status']
+  return {
+    id: row.id,
+    intent_id: row.id,
+    from_chain_id: row.fromChainId,
+    to_chain_id: row.toChainId,
+    source_tx_hash: row.sourceTxHash,
+    dest_tx_hash: row.destTxHash,
+    request_id: providerData?.success ? (providerData.data.requestId ?? null) : null,
+    transaction_request: row.transactionRequest as TransactionRecord['transaction_request'],
+    status_raw: row.statusRaw,
+    route_path: row.actions as TransactionRecord['route_path'],
+    route_status: routeStatus,
+    status: readTransactionStatus(row.statusRaw).status,
+    is_refunded: row.isRefunded,
+    to_amount_wei: row.toAmountWei,
+    time_spent_ms: Math.max(0, endedAt - startedAt.getTime()),
+    from_chain_tx_url: txUrl(row.fromChainId, row.sourceTxHash),
+    to_chain_tx_url: txUrl(row.toChainId, row.destTxHash),
+    gas_status: row.gasStatus,
+    is_gmp_transaction: row.isGmp,
+    axelar_transaction_url: row.axelarUrl,
+    error_message: row.errorMessage,
+    create_date: row.createdAt.toISOString(),
+    update_date: row.updatedAt.toISOString(),
+  }
+}
