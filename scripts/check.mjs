@@ -1,5 +1,6 @@
 // npm run check: strict type checks of every workspace, Biome, the doc citations
-// (check-doc-citations.mjs), then dependency-cruiser, which fails on any import cycle between files
+// (check-doc-citations.mjs), the native-token address's one definition (check-native-token-address.mjs),
+// then dependency-cruiser, which fails on any import cycle between files
 // or folders (.dependency-cruiser.cjs). On a fresh clone it first installs the dependencies and
 // compiles the contracts, whose typed ABIs the server imports.
 import { spawnSync } from 'node:child_process'
@@ -38,6 +39,11 @@ const citations = spawnSync(process.execPath, [`${import.meta.dirname}/check-doc
   stdio: 'inherit',
 })
 if (citations.status !== 0) failed = true
+// The native-token address is defined once, in packages/core (check-native-token-address.mjs).
+const nativeToken = spawnSync(process.execPath, [`${import.meta.dirname}/check-native-token-address.mjs`], {
+  stdio: 'inherit',
+})
+if (nativeToken.status !== 0) failed = true
 // Every app's and package's source; the config narrows it to src/ and leaves tests and build output out.
 const cycles = spawnSync(
   'npx',

@@ -1,6 +1,6 @@
+import { isNativeTokenAddress, zeroAddress } from '@quicklinks/core/native-token-address'
 import { z } from 'zod'
 import type { RouteIntent } from '../../db/schema.ts'
-import { isNativeTokenAddress, zeroAddress } from '../tokens/native-token-address.ts'
 import type { RelayerOrderFields } from './relayer-order.ts'
 
 /** What the local provider stored for a cross-chain quote (see build-local-route.ts). */

@@ -1,11 +1,11 @@
-import type { ChainContracts } from '@quicklinks/core/api/routing'
+import type { ChainContracts, RoutingToken } from '@quicklinks/core/api/routing'
+import { isNativeTokenAddress } from '@quicklinks/core/native-token-address'
 import { useQuery } from '@tanstack/react-query'
 import { useCallback, useEffect, useState } from 'react'
 import { erc20Abi, maxUint256 } from 'viem'
 import { useConfig, useConnection } from 'wagmi'
 import { readContract, sendTransaction, waitForTransactionReceipt, writeContract } from 'wagmi/actions'
 import { toast } from '../../ui/use-toast'
-import { isNativeTokenAddress, type Token } from '../routing/catalogue'
 import { canConfirmPayment, getBlockingMessage, getConfirmMessages } from './confirm-messages'
 import { ConfirmStep } from './confirm-step'
 import { formatTokenAmount, getUsdValue } from './pay-amount'
@@ -22,13 +22,13 @@ import { describePaymentError } from './wallet-errors'
 export type ConfirmPaymentStepProps = {
   link: PayLinkSummary
   /** The token the payer pays with; its chain is the source chain. */
-  token: Token
+  token: RoutingToken
   /** The entered amount in the token's smallest unit; undefined when the text is no amount. */
   amount: bigint | undefined
   /** The payer's balance of `token`; null until it has loaded. */
   balance: bigint | null
   /** The link's token as the catalogue lists it, for the quote's decimals. */
-  linkToken: Token | undefined
+  linkToken: RoutingToken | undefined
   /** 'USDC on Base': what the receiver gets. */
   receives: string
   getChainName: (chainId: number) => string

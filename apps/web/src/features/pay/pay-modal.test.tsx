@@ -1,3 +1,4 @@
+import { nativeTokenAddress } from '@quicklinks/core/native-token-address'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
@@ -24,7 +25,7 @@ import PayModal from './pay-modal'
 const payer = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 const receiver = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const usdc = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
-const native = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE'
+const native = nativeTokenAddress
 const router = '0x9A676e781A523b5d0C0e43731313A708CB607508'
 const intentId = `0x${'42'.repeat(32)}`
 const txHash = `0x${'ab'.repeat(32)}`

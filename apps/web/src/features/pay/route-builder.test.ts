@@ -1,4 +1,5 @@
 import { routeResponseSchema } from '@quicklinks/core/api/routing'
+import { nativeTokenAddress } from '@quicklinks/core/native-token-address'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createApiClient } from '../../lib/api-client'
 import { createRoutingProviderSource } from '../routing/routing-provider'
@@ -102,7 +103,7 @@ describe('buildRoute', () => {
   const input: RouteInput = {
     fromChain: 43114,
     toChain: 8453,
-    fromToken: '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee',
+    fromToken: nativeTokenAddress.toLowerCase(),
     toToken: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
     fromAmount: 10n,
     fromAddress: `0x${'d'.repeat(40)}`,
@@ -205,7 +206,7 @@ describe('createRouteScheduler', () => {
   const input: RouteInput = {
     fromChain: 8453,
     toChain: 8453,
-    fromToken: '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee',
+    fromToken: nativeTokenAddress.toLowerCase(),
     toToken: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
     fromAmount: 1n,
     fromAddress: `0x${'d'.repeat(40)}`,

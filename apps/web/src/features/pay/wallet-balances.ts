@@ -1,7 +1,7 @@
 import { type BalanceEntry, walletBalancesResponseSchema } from '@quicklinks/core/api/balances'
+import { isNativeTokenAddress, nativeTokenAddress } from '@quicklinks/core/native-token-address'
 import { queryOptions } from '@tanstack/react-query'
 import { type ApiClient, api } from '../../lib/api-client'
-import { isNativeTokenAddress, nativeTokenAddress } from '../routing/catalogue'
 import { getUsdValue } from './pay-amount'
 
 /** One token's balance of the payer on one chain (docs/api.md#balance-entry). */
