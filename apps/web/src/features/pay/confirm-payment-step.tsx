@@ -11,7 +11,7 @@ import { ConfirmStep } from './confirm-step'
 import { formatTokenAmount, getUsdValue } from './pay-amount'
 import type { PayLinkSummary } from './pay-link-summary'
 import type { SubmittedPayment } from './pay-modal-state'
-import type { RouteInput } from './route-builder'
+import { type RouteInput, toWalletTransaction } from './route-builder'
 import { selectSpender } from './spender'
 import { postRouteReceipt } from './transaction-record'
 import { useEnsureChain } from './use-ensure-chain'
@@ -73,7 +73,7 @@ export function ConfirmPaymentStep(props: ConfirmPaymentStepProps) {
   const { route: currentRoute, secondsLeft } = useRouteState(true, routeInput)
 
   const spender =
-    currentRoute.status === 'ready' ? selectSpender(currentRoute, props.sourceChainContracts) : null
+    currentRoute.status === 'ready' ? selectSpender(currentRoute.route, props.sourceChainContracts) : null
   const fromChainId = token.chainId
   const tokenAddress = token.address as `0x${string}`
   useEffect(() => {
@@ -148,17 +148,9 @@ export function ConfirmPaymentStep(props: ConfirmPaymentStepProps) {
     setConfirming(true)
     try {
       await ensureChain(fromChainId)
-      const { txReq } = currentRoute
       const hash = await sendTransaction(config, {
         chainId: fromChainId,
-        to: txReq.to,
-        data: txReq.data,
-        value: txReq.value,
-        ...(txReq.gasLimit === undefined ? {} : { gas: txReq.gasLimit }),
-        ...(txReq.maxFeePerGas === undefined ? {} : { maxFeePerGas: txReq.maxFeePerGas }),
-        ...(txReq.maxPriorityFeePerGas === undefined
-          ? {}
-          : { maxPriorityFeePerGas: txReq.maxPriorityFeePerGas }),
+        ...toWalletTransaction(currentRoute.route.transactionRequest),
       })
       props.onSubmitted({
         intentId: currentRoute.intentId,
@@ -181,8 +173,10 @@ export function ConfirmPaymentStep(props: ConfirmPaymentStepProps) {
 
   // The quote in the link's token, when the route has one and the token's decimals are known.
   const quotedReceives =
-    currentRoute.status === 'ready' && currentRoute.toAmount !== null && props.linkToken !== undefined
-      ? `≈ ${formatTokenAmount(currentRoute.toAmount, props.linkToken.decimals, 6)} ${props.receives}`
+    currentRoute.status === 'ready' &&
+    /^\d+$/.test(currentRoute.route.estimate.toAmount) &&
+    props.linkToken !== undefined
+      ? `≈ ${formatTokenAmount(BigInt(currentRoute.route.estimate.toAmount), props.linkToken.decimals, 6)} ${props.receives}`
       : props.receives
 
   return (

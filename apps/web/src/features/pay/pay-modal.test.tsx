@@ -166,7 +166,7 @@ let recordSourceHash = txHash
 /** How long POST …/receipt takes to answer, and when it last answered (epoch ms). */
 let receiptDelayMs = 0
 let receiptAnsweredAtMs: number | null = null
-/** When each GET /api/data/transactions/{payer} arrived (epoch ms). */
+/** When each GET /api/route-intent/{intentId} (the payment's record) arrived (epoch ms). */
 const transactionPolls: number[] = []
 
 function handleApi(request: RecordedRequest, response: Parameters<Parameters<TestServer['handle']>[0]>[1]) {
@@ -278,23 +278,31 @@ function handleApi(request: RecordedRequest, response: Parameters<Parameters<Tes
     }, receiptDelayMs)
     return
   }
-  if (path === `/api/data/transactions/${payer}`) {
+  if (path === `/api/route-intent/${intentId}`) {
+    // The modal names its payer and the transaction its wallet sent; the server picks the record.
+    const query = new URLSearchParams(request.path.split('?')[1] ?? '')
+    if (query.get('payer')?.toLowerCase() !== payer.toLowerCase() || query.get('txHash') === null) {
+      sendJson(response, 404, {
+        error: { code: 'NOT_FOUND', message: 'This wallet has no payment for this route.' },
+      })
+      return
+    }
     transactionPolls.push(Date.now())
+    // As the server does: a record following another transaction is answered pending.
+    const isOwn = recordSourceHash.toLowerCase() === query.get('txHash')?.toLowerCase()
     sendJson(response, 200, {
-      data: [
-        buildTransactionRecordAnswer({
-          id: 'r1',
-          intent_id: intentId,
-          from_chain_id: 8453,
-          to_chain_id: 8453,
-          source_tx_hash: recordSourceHash,
-          status_raw: transactionStatus,
-          route_path: [],
-          route_status: [],
-          create_date: new Date().toISOString(),
-          update_date: new Date().toISOString(),
-        }),
-      ],
+      data: buildTransactionRecordAnswer({
+        id: 'r1',
+        intent_id: intentId,
+        from_chain_id: 8453,
+        to_chain_id: 8453,
+        source_tx_hash: isOwn ? recordSourceHash : null,
+        status_raw: isOwn ? transactionStatus : null,
+        route_path: [],
+        route_status: [],
+        create_date: new Date().toISOString(),
+        update_date: new Date().toISOString(),
+      }),
     })
     return
   }
