@@ -34,7 +34,7 @@ function firstDefined(...values: unknown[]): unknown {
   return values.find((value) => value !== undefined && value !== null)
 }
 
-/** A balance entry under SPEC's spellings, as the contract's fields (undefined where it has none). */
+/** A balance entry under any of its accepted spellings, as the contract's fields (undefined where it has none). */
 function normaliseBalanceEntry(value: unknown): unknown {
   const entry = asObject(value)
   if (entry === undefined) return value
