@@ -1,7 +1,7 @@
 // npm run check: strict type checks of every workspace, Biome, the doc citations
-// (check-doc-citations.mjs), the payments module's rules (check-payments.mjs), then
-// dependency-cruiser, which fails on any import cycle between files or folders
-// (.dependency-cruiser.cjs). On a fresh clone it first installs the dependencies and
+// (check-doc-citations.mjs), the payments module's rules (check-payments.mjs), the native-token
+// address's one definition (check-native-token-address.mjs), then dependency-cruiser, which fails
+// on any import cycle between files or folders (.dependency-cruiser.cjs). On a fresh clone it first installs the dependencies and
 // compiles the contracts, whose typed ABIs the server imports.
 import { spawnSync } from 'node:child_process'
 import { ensureDependencies, runOrExit } from './lib.mjs'
@@ -44,6 +44,11 @@ const payments = spawnSync(process.execPath, [`${import.meta.dirname}/check-paym
   stdio: 'inherit',
 })
 if (payments.status !== 0) failed = true
+// The native-token address is defined once, in packages/core (check-native-token-address.mjs).
+const nativeToken = spawnSync(process.execPath, [`${import.meta.dirname}/check-native-token-address.mjs`], {
+  stdio: 'inherit',
+})
+if (nativeToken.status !== 0) failed = true
 // Every app's and package's source; the config narrows it to src/ and leaves tests and build output out.
 const cycles = spawnSync(
   'npx',

@@ -1,4 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test'
+import { nativeTokenAddress } from '@quicklinks/core/native-token-address'
 import { devnetMnemonic } from '@quicklinks/devnet/devnet-chains'
 import {
   type Address,
@@ -170,7 +171,7 @@ async function expectLieRecorded(
 }
 
 /** The native token's placeholder address, as the routing API names it. */
-const nativeToken = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE'
+const nativeToken = nativeTokenAddress
 
 /**
  * Pays `link` honestly, as the pay modal would but through the API: 0.1 AVAX from `payer` on

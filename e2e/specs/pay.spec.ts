@@ -39,7 +39,17 @@ test('(a) pays a Base USDC link in Base USDC: Approve Exact, then Confirm & Pay'
   await expect(confirm.getByText('Send exactly')).toBeVisible()
   await confirm.getByRole('button', { name: 'Approve Exact' }).click()
   await expect(confirm.getByText('Allowance sufficient ✓')).toBeVisible({ timeout: 20_000 })
-  await confirmAndPay(page)
+  await expect(confirm.getByText('Route ready ✓')).toBeVisible({ timeout: 20_000 })
+  const receipt = page.waitForResponse((response) =>
+    /^\/api\/route-intent\/[^/]+\/receipt$/.test(new URL(response.url()).pathname),
+  )
+  await confirm.getByRole('button', { name: 'Confirm & Pay' }).click()
+  await receipt
+  const receiptAnsweredAt = Date.now()
+  // The first poll of GET /api/route-intent/{intentId} follows the receipt at once (the devnet's
+  // receipt answers once the payment is final), so the success shows within 300 ms of it.
+  await payModal(page, 'Payment Successful').waitFor({ state: 'visible', timeout: 10_000 })
+  expect(Date.now() - receiptAnsweredAt).toBeLessThan(300)
 
   await expect(payModal(page, 'Payment Successful').getByText('Payment completed')).toBeVisible()
   await expect.poll(() => readBaseUsdcBalance(devnet, link.receiver)).toBe(2_500_000n)

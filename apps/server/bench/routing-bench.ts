@@ -7,6 +7,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
+import { nativeTokenAddress } from '@quicklinks/core/native-token-address'
 import { devnetMnemonic } from '@quicklinks/devnet/devnet-chains'
 import type { DevnetChainDeployment } from '@quicklinks/devnet/devnet-deployment'
 import { startDevnet } from '@quicklinks/devnet/start-devnet'
@@ -20,7 +21,7 @@ import { printLatencyTable, summarizeLatencies } from './lib/latency-table.ts'
 const callsPerOperation = 200
 /** The three chains, then their bundlers. */
 const preferredPorts = [8945, 8946, 8947, 8975, 8976, 8977]
-const nativeToken = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE'
+const nativeToken = nativeTokenAddress
 const csrfToken = 'Wr_pgTqEdsYsZfUtASL3WjVWSx2LuyWGlKad1PfksSA'
 
 async function isPortFree(port: number): Promise<boolean> {

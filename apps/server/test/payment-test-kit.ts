@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { nativeTokenAddress } from '@quicklinks/core/native-token-address'
 import { buildViemChain } from '@quicklinks/devnet/build-viem-chain'
 import { devnetMnemonic } from '@quicklinks/devnet/devnet-chains'
 import type { DevnetChainDeployment, DevnetDeployment } from '@quicklinks/devnet/devnet-deployment'
@@ -41,7 +42,7 @@ export type PaymentDevnet = {
   stop(): Promise<void>
 }
 
-export const nativeToken = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE'
+export const nativeToken = nativeTokenAddress
 /** A CSRF cookie and header pair the csrf plugin accepts. */
 export const csrfToken = 'Wr_pgTqEdsYsZfUtASL3WjVWSx2LuyWGlKad1PfksSA'
 

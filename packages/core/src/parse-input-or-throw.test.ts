@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { AppError } from './app-error.ts'
-import { parseInputOrThrow } from './parse-input-or-throw.ts'
+import { createValidationError, parseInputOrThrow } from './parse-input-or-throw.ts'
 
 const amountSchema = z.object({ payment: z.object({ amount: z.string().regex(/^\d+$/, 'must be digits') }) })
 
@@ -44,5 +44,18 @@ describe('parseInputOrThrow', () => {
       field: 'parameters',
     })
     expect(catchError(() => parseInputOrThrow(amountSchema, 'nope'))).toMatchObject({ field: 'input' })
+  })
+
+  it('shows a problem written as a whole sentence as it is, still naming the field', () => {
+    const sentence = z.object({
+      fromChain: z.string().regex(/^\d+$/, 'fromChain must be a chain id such as 8453.'),
+    })
+    expect(catchError(() => parseInputOrThrow(sentence, { fromChain: 'base' }))).toMatchObject({
+      field: 'fromChain',
+      userMessage: 'fromChain must be a chain id such as 8453.',
+    })
+    expect(createValidationError('alias', 'must be at least 3 characters').userMessage).toBe(
+      'alias: must be at least 3 characters',
+    )
   })
 })

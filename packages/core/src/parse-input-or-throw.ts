@@ -1,9 +1,14 @@
 import type { z } from 'zod'
 import { AppError } from './app-error.ts'
 
-/** A 422 VALIDATION_FAILED naming the field, with the message '<field>: <problem>'. */
+/**
+ * A 422 VALIDATION_FAILED naming the field, with the message '<field>: <problem>'. A problem written
+ * as a whole sentence (it ends with a full stop, e.g. the route request's "fromAmount must be a
+ * positive integer in the token's smallest unit.") is the message as it is.
+ */
 export function createValidationError(field: string, problem: string): AppError {
-  return new AppError('VALIDATION_FAILED', { userMessage: `${field}: ${problem}`, field })
+  const userMessage = problem.endsWith('.') ? problem : `${field}: ${problem}`
+  return new AppError('VALIDATION_FAILED', { userMessage, field })
 }
 
 /**
@@ -11,7 +16,7 @@ export function createValidationError(field: string, problem: string): AppError 
  * ZodError (say, from parsing an upstream answer) is an internal error and stays a 500.
  *
  * Fails by throwing AppError VALIDATION_FAILED (422) naming the first invalid field, with the
- * message '<field>: <problem>'. The field is the issue's path, after `fieldPrefix` when given (the
+ * message '<field>: <problem>' (or the problem alone when it is a sentence, see `createValidationError`). The field is the issue's path, after `fieldPrefix` when given (the
  * signer passes `parameters`); an issue with no path names `fieldPrefix`, or else 'input'.
  */
 export function parseInputOrThrow<Schema extends z.ZodType>(

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { nativeTokenAddress } from '@quicklinks/core/native-token-address'
 import { encodeAbiParameters, getAddress, isAddress } from 'viem'
 import { devnetChains } from './devnet-chains.ts'
 import type { DevnetDeployment } from './devnet-deployment.ts'
@@ -14,7 +15,7 @@ import type { DevnetDeployment } from './devnet-deployment.ts'
  */
 
 /** Squid's placeholder address for a chain's native token. */
-export const squidNativeTokenAddress = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE'
+export const squidNativeTokenAddress = nativeTokenAddress
 
 /**
  * Squid's router (SquidRouter on every EVM chain, from Squid's chain list). On the devnet it has

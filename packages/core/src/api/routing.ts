@@ -144,33 +144,6 @@ export const transactionRequestSchema = nameSchema(
   'TransactionRequest',
 )
 
-const chainIdInputSchema = z.union([z.number(), z.string()])
-
-/**
- * POST /api/{provider}/route's body (docs/api.md#route-request) as the API documents it; the
- * server checks each field itself, with a sentence the pay modal can show.
- */
-export const routeRequestBodySchema = nameSchema(
-  z.object({
-    fromChain: describeSchema(z.optional(chainIdInputSchema), 'Source chain id (number or numeric string)'),
-    toChain: describeSchema(z.optional(chainIdInputSchema), 'Destination chain id: the link’s chain'),
-    fromToken: describeSchema(
-      z.optional(z.string()),
-      'Token paid in; the all-e placeholder (or zero address) for native',
-    ),
-    toToken: describeSchema(z.optional(z.string()), 'Token the receiver gets: the link’s token'),
-    fromAmount: describeSchema(z.optional(z.string()), "Integer string in fromToken's smallest unit"),
-    fromAddress: describeSchema(z.optional(z.string()), 'The paying wallet'),
-    toAddress: describeSchema(z.optional(z.string()), 'The receiver: the link’s receiver'),
-    slippage: describeSchema(z.optional(z.union([z.number(), z.string()])), 'Percent, default 1'),
-    linkId: describeSchema(
-      z.optional(z.string()),
-      'The link paid (uuid); only a signed-in user swapping into their own wallet may leave it out',
-    ),
-  }),
-  'RouteRequest',
-)
-
 /** The route POST /api/{provider}/route answers (docs/api.md#route-result). */
 export const routeResultSchema = nameSchema(
   z.object({
@@ -193,25 +166,6 @@ export const routeResultSchema = nameSchema(
 /** The answer of POST /api/{provider}/route. */
 export const routeResponseSchema = z.object({ data: routeResultSchema })
 
-/** The path of POST /api/route-intent/{intentId}/receipt (docs/api.md#route-receipt). */
-export const routeReceiptParamsSchema = z.object({
-  intentId: describeSchema(z.string().check(z.maxLength(80)), 'The intentId the route answered'),
-})
-
-/** POST /api/route-intent/{intentId}/receipt's body: the server checks the hash on chain itself. */
-export const routeReceiptRequestSchema = z.object({
-  txHash: describeSchema(z.unknown(), 'The payment transaction hash (0x + 64 hex)'),
-})
-
-/** The answer of POST /api/route-intent/{intentId}/receipt: the payment's status after a first look. */
-export const routeReceiptResponseSchema = z.object({
-  data: z.object({
-    intentId: z.string(),
-    txHash: z.string(),
-    status: z.enum(['submitted', 'bridging', 'success', 'failed']),
-  }),
-})
-
 /** A chain of the routing provider. */
 export type RoutingChain = z.infer<typeof routingChainSchema>
 /** The routing provider's contracts on a chain. */
@@ -224,7 +178,5 @@ export type RouteAction = z.infer<typeof routeActionSchema>
 export type RouteTokenRef = z.infer<typeof routeTokenRefSchema>
 /** The transaction the payer's wallet sends. */
 export type TransactionRequest = z.infer<typeof transactionRequestSchema>
-/** POST /api/{provider}/route's body as the client sends it. */
-export type RouteRequestBody = z.input<typeof routeRequestBodySchema>
 /** The route result: intent id, transaction request, estimate and spender. */
 export type RouteResult = z.infer<typeof routeResultSchema>

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { nativeTokenAddress } from '@quicklinks/core/native-token-address'
 import { devnetMnemonic } from '@quicklinks/devnet/devnet-chains'
 import { type RunningDevnet, startDevnet } from '@quicklinks/devnet/start-devnet'
 import { createPublicClient, http } from 'viem'
@@ -11,7 +12,7 @@ import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts'
 import { type RecordingRpcProxy, startRecordingRpcProxy } from '../../../test/start-recording-rpc-proxy.ts'
 
 const payer = mnemonicToAccount(devnetMnemonic, { addressIndex: 1 }).address
-const nativeAddress = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE'
+const nativeAddress = nativeTokenAddress
 
 let dataDir: string
 let devnet: RunningDevnet

@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { nativeTokenAddress } from '@quicklinks/core/native-token-address'
 import type { InjectOptions, LightMyRequestResponse } from 'fastify'
 import type { TestApp } from '../../../test/build-test-app.ts'
 import { createSession } from '../../services/sessions/create-session.ts'
@@ -26,7 +27,7 @@ const relayer = '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720'
 export const baseUsdc = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
 export const baseUsdt = '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512'
 export const avalancheUsdc = '0x2279B7A0a67DB372996a5FaB50D91eAA73d2eBe6'
-export const nativeAddress = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE'
+export const nativeAddress = nativeTokenAddress
 
 /** A devnet deployment of two chains whose tokens sit at different addresses on each. */
 export const testDeployment = {

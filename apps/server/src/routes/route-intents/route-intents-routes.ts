@@ -1,15 +1,19 @@
 import { errorResponseSchema } from '@quicklinks/core/api/error-response'
 import {
+  routeIntentParamsSchema,
+  routeIntentQuerySchema,
+  routeIntentResponseSchema,
   routeReceiptParamsSchema,
   routeReceiptRequestSchema,
   routeReceiptResponseSchema,
-} from '@quicklinks/core/api/routing'
+} from '@quicklinks/core/api/route-intent'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import {
   type ReceiptOutcome,
   readReceiptOutcome,
   recordRouteReceipt,
 } from '../../services/payments/route/record-route-receipt.ts'
+import { getPayerPaymentRecordOrThrow } from '../../services/payments/tracking/list-transaction-records.ts'
 
 /** How long the receipt call may follow a payment before it answers with the status so far. */
 const firstLookMs = 3_000
@@ -21,8 +25,33 @@ async function withTimeout(work: Promise<void>, ms: number): Promise<void> {
   clearTimeout(timer)
 }
 
-/** Route intents under /api/route-intent: the payer's wallet reports what it sent. */
+/** Route intents under /api/route-intent: the payer's wallet reports what it sent and follows it. */
 export const routeIntentsRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/route-intent/:intentId',
+    {
+      schema: {
+        summary:
+          'The payment of a route intent as its payer sees it (public): the record follows the payer’s transaction only once the tracker matched it; 404 for another wallet’s intent or before a receipt',
+        tags: ['routing'],
+        params: routeIntentParamsSchema,
+        querystring: routeIntentQuerySchema,
+        response: { 200: routeIntentResponseSchema, 404: errorResponseSchema, 422: errorResponseSchema },
+      },
+    },
+    // GET /api/route-intent/{intentId}?payer&txHash: the payment's record, polled by the pay modal.
+    async (request) => {
+      // Explorer links are a nicety: a catalogue that cannot load leaves them to the dev explorer or null.
+      const chains = await app.routingProvider.chains().catch(() => [])
+      const record = await getPayerPaymentRecordOrThrow(app.db, request.params.intentId, request.query, {
+        explorerBaseUrls: new Map(chains.map((chain) => [chain.chainId, chain.blockExplorerUrl])),
+        devExplorerOrigin: app.config.devMode ? app.config.publicOrigin : null,
+        provider: app.routingProvider,
+      })
+      return { data: record }
+    },
+  )
+
   app.post(
     '/route-intent/:intentId/receipt',
     {

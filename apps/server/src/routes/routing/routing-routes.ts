@@ -4,10 +4,10 @@ import {
   rpcRelayRequestSchema,
   rpcRelayResponseSchema,
 } from '@quicklinks/core/api/json-rpc-relay'
+import { routeRequestBodySchema } from '@quicklinks/core/api/route-request'
 import {
   chainListResponseSchema,
   providerParamsSchema,
-  routeRequestBodySchema,
   routeResponseSchema,
   tokenListResponseSchema,
 } from '@quicklinks/core/api/routing'

@@ -1,3 +1,4 @@
+import { isNativeTokenAddress } from '@quicklinks/core/native-token-address'
 import type { SponsorPolicyConfig } from '@quicklinks/runtime/env'
 import { type Address, getAddress, isAddress } from 'viem'
 import type { SmartAccountChain } from './list-smart-account-chains.ts'
@@ -28,7 +29,7 @@ export function resolveSponsorPolicyTargets(
     }
     for (const token of catalogueTokens) {
       if (token.chainId !== chain.chainId || token.symbol.toUpperCase() !== entry.toUpperCase()) continue
-      if (isNativePlaceholder(token.address)) continue
+      if (isNativeTokenAddress(token.address)) continue
       tokens.add(token.address.toLowerCase())
     }
   }
@@ -38,12 +39,4 @@ export function resolveSponsorPolicyTargets(
     if (address !== null) contracts.add(getAddress(address).toLowerCase())
   }
   return { tokens, contracts }
-}
-
-function isNativePlaceholder(address: string): boolean {
-  const lower = address.toLowerCase()
-  return (
-    lower === '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee' ||
-    lower === '0x0000000000000000000000000000000000000000'
-  )
 }

@@ -1,4 +1,4 @@
-import type { Chain } from '../routing/catalogue'
+import type { RoutingChain } from '@quicklinks/core/api/routing'
 
 /**
  * The receive-chain select's options: the offered chains, preceded by the draft's own chain as a
@@ -9,7 +9,7 @@ export function ChainOptions({
   draftChainId,
   draftChain,
 }: {
-  chains: readonly Chain[]
+  chains: readonly RoutingChain[]
   draftChainId: number | null
   draftChain: string
 }) {

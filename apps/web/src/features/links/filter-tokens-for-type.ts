@@ -1,12 +1,12 @@
-import type { Token } from '../routing/catalogue'
+import type { RoutingToken } from '@quicklinks/core/api/routing'
 import type { LinkTypeDefinition } from './link-types'
 
 /** The type's allowed tokens on one chain (by symbol, case-insensitive). */
 export function filterTokensForType(
-  tokens: readonly Token[],
+  tokens: readonly RoutingToken[],
   chain: string,
   type: LinkTypeDefinition | undefined,
-): Token[] {
+): RoutingToken[] {
   const limits = type?.limits
   const symbols = limits?.tokenSymbolsByChain?.[chain] ?? limits?.tokenSymbols
   if (symbols === undefined) return [...tokens]

@@ -1,9 +1,9 @@
+import type { RoutingChain, RoutingToken } from '@quicklinks/core/api/routing'
 import { QueryClientProvider } from '@tanstack/react-query'
 import { fireEvent, render, screen } from '@testing-library/react'
 import { useReducer } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createQueryClient } from '../../app/query-client'
-import type { Chain, Token } from '../routing/catalogue'
 import { catalogueKeys } from '../routing/use-catalogue'
 import { LinkManagerModal } from './link-manager-modal'
 import {
@@ -13,7 +13,7 @@ import {
   reduceLinkModal,
 } from './link-modal-state'
 
-const chains: Chain[] = [
+const chains: RoutingChain[] = [
   {
     chainId: 8453,
     networkIdentifier: 'base',
@@ -23,9 +23,11 @@ const chains: Chain[] = [
     enabled: true,
     visible: true,
     nativeCurrency: { symbol: 'ETH', decimals: 18 },
+    rpcUrl: '',
+    blockExplorerUrl: '',
   },
 ]
-const tokens: Token[] = [
+const tokens: RoutingToken[] = [
   {
     chainId: 8453,
     address: '0x00000000000000000000000000000000000000c1',
@@ -36,6 +38,7 @@ const tokens: Token[] = [
     logoURI: '',
     active: true,
     visible: true,
+    usdPrice: null,
   },
 ]
 

@@ -1,5 +1,5 @@
+import type { RoutingChain, RoutingToken } from '@quicklinks/core/api/routing'
 import { describe, expect, it } from 'vitest'
-import type { Chain, Token } from '../routing/catalogue'
 import type { Link } from './link'
 import {
   initialLinkModalState,
@@ -8,7 +8,7 @@ import {
   reduceLinkModal,
 } from './link-modal-state'
 
-function chain(chainId: number, networkIdentifier: string): Chain {
+function chain(chainId: number, networkIdentifier: string): RoutingChain {
   return {
     chainId,
     networkIdentifier,
@@ -18,10 +18,12 @@ function chain(chainId: number, networkIdentifier: string): Chain {
     enabled: true,
     visible: true,
     nativeCurrency: { symbol: 'ETH', decimals: 18 },
+    rpcUrl: '',
+    blockExplorerUrl: '',
   }
 }
 
-function token(chainId: number, symbol: string, address: string): Token {
+function token(chainId: number, symbol: string, address: string): RoutingToken {
   return {
     chainId,
     address,
@@ -32,6 +34,7 @@ function token(chainId: number, symbol: string, address: string): Token {
     logoURI: '',
     active: true,
     visible: true,
+    usdPrice: null,
   }
 }
 
@@ -116,7 +119,7 @@ describe('link manager modal reducer', () => {
     // A locked chain ignores a change.
     const unchanged = reduceLinkModal(chosen, {
       type: 'changeChain',
-      chain: chains[0] as Chain,
+      chain: chains[0] as RoutingChain,
       tokensOnChain: tokens,
     })
     expect(unchanged.draft.chain_id).toBe(43114)
@@ -141,12 +144,12 @@ describe('link manager modal reducer', () => {
       { type: 'openCreate', idempotencyKey: 'k' },
       { type: 'chooseType', typeId: 'custom' },
       { type: 'continue' },
-      { type: 'changeToken', token: tokens[0] as Token },
+      { type: 'changeToken', token: tokens[0] as RoutingToken },
     )
     expect(base.draft.token_address).toBe(sharedUsdc)
     const arbitrum = reduceLinkModal(base, {
       type: 'changeChain',
-      chain: chains[2] as Chain,
+      chain: chains[2] as RoutingChain,
       tokensOnChain: tokens.filter((item) => item.chainId === 42161),
     })
     expect(arbitrum.draft).toMatchObject({
@@ -157,7 +160,7 @@ describe('link manager modal reducer', () => {
     })
     const avalanche = reduceLinkModal(arbitrum, {
       type: 'changeChain',
-      chain: chains[1] as Chain,
+      chain: chains[1] as RoutingChain,
       tokensOnChain: tokens.filter((item) => item.chainId === 43114),
     })
     expect(avalanche.draft).toMatchObject({
@@ -174,9 +177,9 @@ describe('link manager modal reducer', () => {
     expect(state.isEditing).toBe(true)
     expect(state.draft.alias).toBe('Coffee Fund')
     expect(isChainLocked(state)).toBe(true)
-    expect(reduceLinkModal(state, { type: 'changeToken', token: tokens[1] as Token }).draft.token_name).toBe(
-      'USDC',
-    )
+    expect(
+      reduceLinkModal(state, { type: 'changeToken', token: tokens[1] as RoutingToken }).draft.token_name,
+    ).toBe('USDC')
     expect(reduceLinkModal(state, { type: 'back' }).page.name).toBe('closed')
   })
 

@@ -1,4 +1,5 @@
-import { type Chain, isSameTokenAddress, type Token } from '../routing/catalogue'
+import type { RoutingChain, RoutingToken } from '@quicklinks/core/api/routing'
+import { isSameTokenAddress } from '@quicklinks/core/native-token-address'
 import { filterChainsForType } from './filter-chains-for-type'
 import { filterTokensForType } from './filter-tokens-for-type'
 import type { Link } from './link'
@@ -64,9 +65,9 @@ export type LinkModalAction =
   | { type: 'setEnabled'; value: boolean }
   | { type: 'setFavorite'; value: boolean }
   | { type: 'useSuggestedSlug'; slug: string }
-  | { type: 'applyCatalogue'; chains: readonly Chain[]; tokens: readonly Token[] }
-  | { type: 'changeChain'; chain: Chain; tokensOnChain: readonly Token[] }
-  | { type: 'changeToken'; token: Token }
+  | { type: 'applyCatalogue'; chains: readonly RoutingChain[]; tokens: readonly RoutingToken[] }
+  | { type: 'changeChain'; chain: RoutingChain; tokensOnChain: readonly RoutingToken[] }
+  | { type: 'changeToken'; token: RoutingToken }
   | { type: 'submit' }
   | { type: 'saved'; link: Link }
   | { type: 'failed'; error: DraftError }
@@ -130,7 +131,7 @@ export function isChainLocked(state: LinkModalState): boolean {
   return state.isEditing || getActiveLinkType(state)?.limits?.chains?.length === 1
 }
 
-function withChain(draft: LinkDraft, chain: Chain, tokensOnChain: readonly Token[]): LinkDraft {
+function withChain(draft: LinkDraft, chain: RoutingChain, tokensOnChain: readonly RoutingToken[]): LinkDraft {
   const keepsToken =
     draft.token_address.length > 0 &&
     tokensOnChain.some((token) => isSameTokenAddress(token.address, draft.token_address))

@@ -1,4 +1,5 @@
-import { isSameTokenAddress, type Token } from '../routing/catalogue'
+import type { RoutingToken } from '@quicklinks/core/api/routing'
+import { isSameTokenAddress } from '@quicklinks/core/native-token-address'
 
 /**
  * The receive-token select's options: the chain's tokens, preceded by the draft's own token as a
@@ -9,7 +10,7 @@ export function TokenOptions({
   draftAddress,
   draftName,
 }: {
-  tokens: readonly Token[]
+  tokens: readonly RoutingToken[]
   draftAddress: string
   draftName: string
 }) {

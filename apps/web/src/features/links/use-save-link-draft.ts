@@ -1,5 +1,6 @@
+import type { RoutingToken } from '@quicklinks/core/api/routing'
+import { isSameTokenAddress } from '@quicklinks/core/native-token-address'
 import type { Dispatch } from 'react'
-import { isSameTokenAddress, type Token } from '../routing/catalogue'
 import { getDraftSlug } from './get-draft-slug'
 import type { LinkModalAction, LinkModalState } from './link-modal-state'
 import { useCreateLink, useUpdateLink } from './link-queries'
@@ -14,7 +15,7 @@ import { toDraftError } from './to-draft-error'
 export function useSaveLinkDraft(
   state: LinkModalState,
   dispatch: Dispatch<LinkModalAction>,
-  allTokens: readonly Token[],
+  allTokens: readonly RoutingToken[],
 ): () => Promise<void> {
   const createMutation = useCreateLink()
   const updateMutation = useUpdateLink()

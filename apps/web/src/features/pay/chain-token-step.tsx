@@ -1,23 +1,23 @@
+import type { RoutingChain, RoutingToken } from '@quicklinks/core/api/routing'
 import { Check } from 'lucide-react'
 import { Tabs } from 'radix-ui'
 import type { ReactNode } from 'react'
 import { Button } from '../../ui/button'
 import { classNames } from '../../ui/class-names'
 import { Skeleton } from '../../ui/skeleton'
-import type { Chain, Token } from '../routing/catalogue'
 import { formatTokenAmount, formatUsd } from './pay-amount'
 import { PayLogo } from './pay-logo'
 
 export type ChainTokenStepProps = {
-  chains: readonly Chain[]
+  chains: readonly RoutingChain[]
   /** The offered tokens of the selected chain. */
-  tokens: readonly Token[]
+  tokens: readonly RoutingToken[]
   isLoading: boolean
   error: string | null
   /** Balance of a token (smallest unit) by lowercase address; null while loading. */
-  getBalance: (token: Token) => bigint | null
+  getBalance: (token: RoutingToken) => bigint | null
   /** The native token's USD price of a chain, or null ('N/A'). */
-  getNativeUsdPrice: (chain: Chain) => number | null
+  getNativeUsdPrice: (chain: RoutingChain) => number | null
   /** The payer's holdings on the selected chain in USD, or null while unknown. */
   totalUsd: number | null
   tab: 'chains' | 'tokens'
@@ -26,8 +26,8 @@ export type ChainTokenStepProps = {
   /** The chain id the wallet is switching to, while it does. */
   switchingChainId: number | null
   onTabChange: (tab: 'chains' | 'tokens') => void
-  onSelectChain: (chain: Chain) => void
-  onSelectToken: (token: Token) => void
+  onSelectChain: (chain: RoutingChain) => void
+  onSelectToken: (token: RoutingToken) => void
   onContinue: () => void
 }
 

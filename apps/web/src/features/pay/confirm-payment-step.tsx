@@ -1,17 +1,17 @@
-import type { ChainContracts } from '@quicklinks/core/api/routing'
+import type { ChainContracts, RoutingToken } from '@quicklinks/core/api/routing'
+import { isNativeTokenAddress } from '@quicklinks/core/native-token-address'
 import { useQuery } from '@tanstack/react-query'
 import { useCallback, useEffect, useState } from 'react'
 import { erc20Abi, maxUint256 } from 'viem'
 import { useConfig, useConnection } from 'wagmi'
 import { readContract, sendTransaction, waitForTransactionReceipt, writeContract } from 'wagmi/actions'
 import { toast } from '../../ui/use-toast'
-import { isNativeTokenAddress, type Token } from '../routing/catalogue'
 import { canConfirmPayment, getBlockingMessage, getConfirmMessages } from './confirm-messages'
 import { ConfirmStep } from './confirm-step'
 import { formatTokenAmount, getUsdValue } from './pay-amount'
 import type { PayLinkSummary } from './pay-link-summary'
 import type { SubmittedPayment } from './pay-modal-state'
-import type { RouteInput } from './route-builder'
+import { type RouteInput, toWalletTransaction } from './route-builder'
 import { selectSpender } from './spender'
 import { postRouteReceipt } from './transaction-record'
 import { useEnsureChain } from './use-ensure-chain'
@@ -22,13 +22,13 @@ import { describePaymentError } from './wallet-errors'
 export type ConfirmPaymentStepProps = {
   link: PayLinkSummary
   /** The token the payer pays with; its chain is the source chain. */
-  token: Token
+  token: RoutingToken
   /** The entered amount in the token's smallest unit; undefined when the text is no amount. */
   amount: bigint | undefined
   /** The payer's balance of `token`; null until it has loaded. */
   balance: bigint | null
   /** The link's token as the catalogue lists it, for the quote's decimals. */
-  linkToken: Token | undefined
+  linkToken: RoutingToken | undefined
   /** 'USDC on Base': what the receiver gets. */
   receives: string
   getChainName: (chainId: number) => string
@@ -73,7 +73,7 @@ export function ConfirmPaymentStep(props: ConfirmPaymentStepProps) {
   const { route: currentRoute, secondsLeft } = useRouteState(true, routeInput)
 
   const spender =
-    currentRoute.status === 'ready' ? selectSpender(currentRoute, props.sourceChainContracts) : null
+    currentRoute.status === 'ready' ? selectSpender(currentRoute.route, props.sourceChainContracts) : null
   const fromChainId = token.chainId
   const tokenAddress = token.address as `0x${string}`
   useEffect(() => {
@@ -148,17 +148,9 @@ export function ConfirmPaymentStep(props: ConfirmPaymentStepProps) {
     setConfirming(true)
     try {
       await ensureChain(fromChainId)
-      const { txReq } = currentRoute
       const hash = await sendTransaction(config, {
         chainId: fromChainId,
-        to: txReq.to,
-        data: txReq.data,
-        value: txReq.value,
-        ...(txReq.gasLimit === undefined ? {} : { gas: txReq.gasLimit }),
-        ...(txReq.maxFeePerGas === undefined ? {} : { maxFeePerGas: txReq.maxFeePerGas }),
-        ...(txReq.maxPriorityFeePerGas === undefined
-          ? {}
-          : { maxPriorityFeePerGas: txReq.maxPriorityFeePerGas }),
+        ...toWalletTransaction(currentRoute.route.transactionRequest),
       })
       props.onSubmitted({
         intentId: currentRoute.intentId,
@@ -181,8 +173,10 @@ export function ConfirmPaymentStep(props: ConfirmPaymentStepProps) {
 
   // The quote in the link's token, when the route has one and the token's decimals are known.
   const quotedReceives =
-    currentRoute.status === 'ready' && currentRoute.toAmount !== null && props.linkToken !== undefined
-      ? `≈ ${formatTokenAmount(currentRoute.toAmount, props.linkToken.decimals, 6)} ${props.receives}`
+    currentRoute.status === 'ready' &&
+    /^\d+$/.test(currentRoute.route.estimate.toAmount) &&
+    props.linkToken !== undefined
+      ? `≈ ${formatTokenAmount(BigInt(currentRoute.route.estimate.toAmount), props.linkToken.decimals, 6)} ${props.receives}`
       : props.receives
 
   return (

@@ -6,12 +6,16 @@ const ready: ConfirmStepProps['route'] = {
   status: 'ready',
   key: 'k',
   intentId: `0x${'1'.repeat(64)}`,
-  txReq: { to: `0x${'a'.repeat(40)}`, data: '0x12', value: 0n },
-  actions: [],
-  spender: null,
-  estimatedDurationSeconds: null,
-  toAmount: null,
-  toAmountMin: null,
+  route: {
+    transactionRequest: {
+      to: `0x${'a'.repeat(40)}`,
+      target: `0x${'a'.repeat(40)}`,
+      data: '0x12',
+      value: '0',
+    },
+    estimate: { fromAmount: '5', toAmount: '5', toAmountMin: '5', estimatedRouteDuration: 0, actions: [] },
+    spender: null,
+  },
 }
 
 function renderStep(overrides: Partial<ConfirmStepProps> = {}) {

@@ -1,9 +1,9 @@
+import type { RoutingChain } from '@quicklinks/core/api/routing'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
 import { createConnector, WagmiProvider } from 'wagmi'
-import type { Chain } from '../routing/catalogue'
 import { ConnectWalletStep } from './connect-wallet-step'
 import { getPayWagmiConfig } from './wagmi-config'
 import {
@@ -25,7 +25,7 @@ vi.mock('../../lib/public-config', () => ({
  * setting (docs/api.md#config), the button on or off with the setting's reason.
  */
 
-const base: Chain = {
+const base: RoutingChain = {
   chainId: 8453,
   networkIdentifier: 'base',
   networkName: 'Base',
@@ -34,6 +34,8 @@ const base: Chain = {
   enabled: true,
   visible: true,
   nativeCurrency: { symbol: 'ETH', decimals: 18 },
+  rpcUrl: '',
+  blockExplorerUrl: '',
 }
 
 /** A connector that says it is WalletConnect and records the connect, which then stays pending. */

@@ -1,14 +1,13 @@
+import type { RoutingChain, RoutingToken } from '@quicklinks/core/api/routing'
+import { isSameTokenAddress } from '@quicklinks/core/native-token-address'
 import { useQuery } from '@tanstack/react-query'
 import { useCallback, useEffect, useMemo, useReducer } from 'react'
 import { useConnection, useDisconnect } from 'wagmi'
 import {
-  type Chain,
   findNativeUsdPrice,
   getChainContracts,
   getChainName,
-  isSameTokenAddress,
   selectOfferedTokens,
-  type Token,
 } from '../routing/catalogue'
 import { useTokens } from '../routing/use-catalogue'
 import { AmountStep } from './amount-step'
@@ -34,14 +33,14 @@ export type PayFlowProps = {
   onSuccess?: (() => void) | undefined
   onFailure?: (() => void) | undefined
   /** The offered chains (docs/product.md#catalogue-filters), and the message when reading them failed. */
-  chains: Chain[]
+  chains: RoutingChain[]
   chainsError: string | null
 }
 
 /** The chain, token and amount the state holds on its step (the wallet step's are the kept ones). */
 function getChoice(state: PayModalState): {
   chainId: number | null
-  token: Token | null
+  token: RoutingToken | null
   amount: AmountEntry | null
 } {
   switch (state.step) {
@@ -149,13 +148,13 @@ export function PayFlow({
     enabled: open && isConnected && choice.chainId !== null && address !== undefined,
   })
   const balances = balancesQuery.data
-  const getBalance = (token: Token): bigint | null =>
+  const getBalance = (token: RoutingToken): bigint | null =>
     balances === undefined ? null : getTokenBalance(balances, token.address)
   const totalUsd = getTotalUsdValue(balances, tokensByChain)
-  const getNativeUsdPrice = (chain: Chain): number | null =>
+  const getNativeUsdPrice = (chain: RoutingChain): number | null =>
     findNativeUsdPrice(tokensQuery.data?.items ?? [], chain.chainId)
 
-  const selectChain = (chain: Chain) => {
+  const selectChain = (chain: RoutingChain) => {
     dispatch({ type: 'selectChain', chainId: chain.chainId })
     ensureChain(chain.chainId).catch((error: unknown) => console.warn('Chain switch failed', error))
   }

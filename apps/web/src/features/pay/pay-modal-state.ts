@@ -1,4 +1,4 @@
-import type { Token } from '../routing/catalogue'
+import type { RoutingToken } from '@quicklinks/core/api/routing'
 import type { AmountUnit } from './pay-amount'
 
 /**
@@ -39,7 +39,7 @@ export type ChainTokenTab = 'chains' | 'tokens'
  * What the payer chose on the chain, token and amount steps before going back to the wallet step
  * (Back or a wallet that disconnected): the next connect finds it again.
  */
-export type PayDraft = { chainId: number | null; token: Token | null; amount: AmountEntry }
+export type PayDraft = { chainId: number | null; token: RoutingToken | null; amount: AmountEntry }
 
 /** Step 0: choose and connect a wallet. */
 export type WalletStepState = {
@@ -55,20 +55,20 @@ export type ChainTokenStepState = {
   tab: ChainTokenTab
   chainId: number | null
   /** A token of `chainId`; null until one is picked. */
-  token: Token | null
+  token: RoutingToken | null
   amount: AmountEntry
 }
 
 /** Step 2: the amount, in the chosen token (which names its chain). */
-export type AmountStepState = { step: 'amount'; token: Token; amount: AmountEntry }
+export type AmountStepState = { step: 'amount'; token: RoutingToken; amount: AmountEntry }
 
 /** Step 3: review, approve and send. */
-export type ConfirmStepState = { step: 'confirm'; token: Token; amount: AmountEntry }
+export type ConfirmStepState = { step: 'confirm'; token: RoutingToken; amount: AmountEntry }
 
 /** Step 4: the sent payment, followed until it ends. */
 export type ProcessingStepState = {
   step: 'processing'
-  token: Token
+  token: RoutingToken
   amount: AmountEntry
   payment: SubmittedPayment
 }
@@ -76,7 +76,7 @@ export type ProcessingStepState = {
 /** Step 5: the payment arrived. */
 export type SuccessStepState = {
   step: 'success'
-  token: Token
+  token: RoutingToken
   amount: AmountEntry
   payment: SubmittedPayment
 }
@@ -108,7 +108,7 @@ export type PayModalAction =
   | { type: 'back' }
   | { type: 'setTab'; tab: ChainTokenTab }
   | { type: 'selectChain'; chainId: number }
-  | { type: 'selectToken'; token: Token }
+  | { type: 'selectToken'; token: RoutingToken }
   | { type: 'continue' }
   | { type: 'setAmount'; text: string; unit?: AmountUnit }
   | { type: 'next' }

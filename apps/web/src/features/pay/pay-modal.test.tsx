@@ -1,3 +1,4 @@
+import { nativeTokenAddress } from '@quicklinks/core/native-token-address'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
@@ -24,7 +25,7 @@ import PayModal from './pay-modal'
 const payer = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 const receiver = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const usdc = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
-const native = '0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE'
+const native = nativeTokenAddress
 const router = '0x9A676e781A523b5d0C0e43731313A708CB607508'
 const intentId = `0x${'42'.repeat(32)}`
 const txHash = `0x${'ab'.repeat(32)}`
@@ -165,7 +166,7 @@ let recordSourceHash = txHash
 /** How long POST …/receipt takes to answer, and when it last answered (epoch ms). */
 let receiptDelayMs = 0
 let receiptAnsweredAtMs: number | null = null
-/** When each GET /api/data/transactions/{payer} arrived (epoch ms). */
+/** When each GET /api/route-intent/{intentId} (the payment's record) arrived (epoch ms). */
 const transactionPolls: number[] = []
 
 function handleApi(request: RecordedRequest, response: Parameters<Parameters<TestServer['handle']>[0]>[1]) {
@@ -277,23 +278,31 @@ function handleApi(request: RecordedRequest, response: Parameters<Parameters<Tes
     }, receiptDelayMs)
     return
   }
-  if (path === `/api/data/transactions/${payer}`) {
+  if (path === `/api/route-intent/${intentId}`) {
+    // The modal names its payer and the transaction its wallet sent; the server picks the record.
+    const query = new URLSearchParams(request.path.split('?')[1] ?? '')
+    if (query.get('payer')?.toLowerCase() !== payer.toLowerCase() || query.get('txHash') === null) {
+      sendJson(response, 404, {
+        error: { code: 'NOT_FOUND', message: 'This wallet has no payment for this route.' },
+      })
+      return
+    }
     transactionPolls.push(Date.now())
+    // As the server does: a record following another transaction is answered pending.
+    const isOwn = recordSourceHash.toLowerCase() === query.get('txHash')?.toLowerCase()
     sendJson(response, 200, {
-      data: [
-        buildTransactionRecordAnswer({
-          id: 'r1',
-          intent_id: intentId,
-          from_chain_id: 8453,
-          to_chain_id: 8453,
-          source_tx_hash: recordSourceHash,
-          status_raw: transactionStatus,
-          route_path: [],
-          route_status: [],
-          create_date: new Date().toISOString(),
-          update_date: new Date().toISOString(),
-        }),
-      ],
+      data: buildTransactionRecordAnswer({
+        id: 'r1',
+        intent_id: intentId,
+        from_chain_id: 8453,
+        to_chain_id: 8453,
+        source_tx_hash: isOwn ? recordSourceHash : null,
+        status_raw: isOwn ? transactionStatus : null,
+        route_path: [],
+        route_status: [],
+        create_date: new Date().toISOString(),
+        update_date: new Date().toISOString(),
+      }),
     })
     return
   }

@@ -1,8 +1,9 @@
+import type { RoutingChain } from '@quicklinks/core/api/routing'
 import { useMemo } from 'react'
 import { WagmiProvider } from 'wagmi'
 import { formatChainName } from '../../lib/format'
 import { Skeleton } from '../../ui/skeleton'
-import { type Chain, selectOfferedChains } from '../routing/catalogue'
+import { selectOfferedChains } from '../routing/catalogue'
 import { useChains } from '../routing/use-catalogue'
 import { PayDialogShell } from './pay-dialog-shell'
 import { PayFlow } from './pay-flow'
@@ -19,7 +20,7 @@ export type PayModalProps = {
   onFailure?: () => void
 }
 
-function getFallbackChain(link: PayLinkSummary): Chain {
+function getFallbackChain(link: PayLinkSummary): RoutingChain {
   return {
     chainId: link.chain_id,
     networkIdentifier: link.chain,
@@ -29,6 +30,8 @@ function getFallbackChain(link: PayLinkSummary): Chain {
     enabled: true,
     visible: true,
     nativeCurrency: { symbol: 'ETH', decimals: 18 },
+    rpcUrl: '',
+    blockExplorerUrl: '',
   }
 }
 

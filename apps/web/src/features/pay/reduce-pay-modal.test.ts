@@ -1,5 +1,5 @@
+import type { RoutingToken } from '@quicklinks/core/api/routing'
 import { describe, expect, it } from 'vitest'
-import type { Token } from '../routing/catalogue'
 import { getPayBackOutcome } from './get-pay-back-outcome'
 import {
   type AmountEntry,
@@ -15,7 +15,7 @@ function run(actions: PayModalAction[], state: PayModalState = initialPayModalSt
   return actions.reduce(reducePayModal, state)
 }
 
-const token: Token = {
+const token: RoutingToken = {
   chainId: 8453,
   address: '0xa',
   symbol: 'USDC',
@@ -27,8 +27,8 @@ const token: Token = {
   visible: true,
   usdPrice: 1,
 }
-const otherToken: Token = { ...token, address: '0xb', symbol: 'USDT' }
-const avalancheToken: Token = { ...token, chainId: 43114 }
+const otherToken: RoutingToken = { ...token, address: '0xb', symbol: 'USDT' }
+const avalancheToken: RoutingToken = { ...token, chainId: 43114 }
 const amount: AmountEntry = { text: '1.5', unit: 'TOKEN' }
 const payment: SubmittedPayment = {
   intentId: '0x1',

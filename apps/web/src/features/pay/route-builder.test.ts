@@ -1,4 +1,6 @@
-import { routeResponseSchema } from '@quicklinks/core/api/routing'
+import { routeAnswerSchema } from '@quicklinks/core/api/client-answers'
+import type { RouteResult } from '@quicklinks/core/api/routing'
+import { nativeTokenAddress } from '@quicklinks/core/native-token-address'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createApiClient } from '../../lib/api-client'
 import { createRoutingProviderSource } from '../routing/routing-provider'
@@ -7,9 +9,9 @@ import {
   createRouteScheduler,
   describeRouteError,
   type RouteInput,
-  type RouteResult,
   type RouteState,
   toRouteResult,
+  toWalletTransaction,
 } from './route-builder'
 import { selectSpender } from './spender'
 
@@ -58,18 +60,25 @@ const answer = {
 }
 
 /** A route answer as the client reads it: its schema, then the wallet's view. */
-const parseRouteAnswer = (body: unknown) => toRouteResult(routeResponseSchema.parse(body).data)
+const parseRouteAnswer = (body: unknown) => toRouteResult(routeAnswerSchema.parse(body).data)
 
 describe('toRouteResult', () => {
   it('reads the intent, the transaction and the actions', () => {
     const route = parseRouteAnswer(answer)
     expect(route.intentId).toBe(`0x${'1'.repeat(64)}`)
-    expect(route.txReq).toEqual({ to: router, data: '0xabcdef', value: 10n, gasLimit: 21000n })
-    expect(route.actions.map((action) => `${action.type} ${action.fromSymbol}→${action.toSymbol}`)).toEqual([
-      'swap ETH→USDC',
-    ])
-    expect(route.spender).toBeNull()
-    expect([route.toAmount, route.toAmountMin]).toEqual([9n, 9n])
+    expect(toWalletTransaction(route.route.transactionRequest)).toEqual({
+      to: router,
+      data: '0xabcdef',
+      value: 10n,
+      gas: 21000n,
+    })
+    expect(
+      route.route.estimate.actions.map(
+        (action) => `${action.type} ${action.fromToken.symbol}→${action.toToken.symbol}`,
+      ),
+    ).toEqual(['swap ETH→USDC'])
+    expect(route.route.spender).toBeNull()
+    expect([route.route.estimate.toAmount, route.route.estimate.toAmountMin]).toEqual(['9', '9'])
   })
 
   it('calls target when to is not an address', () => {
@@ -80,7 +89,7 @@ describe('toRouteResult', () => {
         route: { ...answer.data.route, transactionRequest: { ...transactionRequest, to: '' } },
       },
     })
-    expect(route.txReq.to).toBe(router)
+    expect(route.route.transactionRequest.to).toBe(router)
   })
 
   it('refuses a route without a target or data', () => {
@@ -102,7 +111,7 @@ describe('buildRoute', () => {
   const input: RouteInput = {
     fromChain: 43114,
     toChain: 8453,
-    fromToken: '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee',
+    fromToken: nativeTokenAddress.toLowerCase(),
     toToken: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
     fromAmount: 10n,
     fromAddress: `0x${'d'.repeat(40)}`,
@@ -181,23 +190,62 @@ describe('buildRoute', () => {
   })
 })
 
+describe('buildRoute reads the answer as docs/api.md#client-tolerance allows', () => {
+  const input: RouteInput = {
+    fromChain: 8453,
+    toChain: 8453,
+    fromToken: nativeTokenAddress,
+    toToken: nativeTokenAddress,
+    fromAmount: 10n,
+    fromAddress: `0x${'d'.repeat(40)}`,
+    toAddress: `0x${'c'.repeat(40)}`,
+    linkId: 'link-1',
+  }
+  const clientAnswering = (body: unknown) =>
+    createApiClient({
+      baseUrl: 'http://test',
+      fetch: async () =>
+        new Response(JSON.stringify(body), { headers: { 'Content-Type': 'application/json' } }),
+      readCookies: () => 'csrf_token=t',
+      isOffline: () => false,
+    })
+  const build = (body: unknown) =>
+    buildRoute(input, new AbortController().signal, clientAnswering(body), async () => 'local')
+
+  it("shows a route without a transaction request as 'Invalid route: missing transactionRequest target/data'", async () => {
+    const { transactionRequest: _left, ...route } = answer.data.route
+    const failure = await build({ data: { ...answer.data, route } }).catch((error: unknown) => error)
+    expect(describeRouteError(failure)).toBe('Invalid route: missing transactionRequest target/data')
+  })
+
+  it('sends to the target when the transaction request names only target', async () => {
+    const { to: _to, ...onlyTarget } = answer.data.route.transactionRequest
+    const route = await build({
+      data: { ...answer.data, route: { ...answer.data.route, transactionRequest: onlyTarget } },
+    })
+    expect(toWalletTransaction(route.route.transactionRequest).to).toBe(router)
+  })
+})
+
 describe('selectSpender', () => {
   it("prefers the API spender, then to, then the source chain record's router, multicall, coral multicall", () => {
-    const txReq = { to: router as `0x${string}`, data: '0x' as const, value: 0n }
-    const noTarget = { ...txReq, to: '0xnope' as `0x${string}` }
+    const transactionRequest = { to: router, target: router, data: '0x', value: '0' }
+    const noTarget = { ...transactionRequest, to: '0xnope' }
     const other = `0x${'c'.repeat(40)}` as const
     const multicall = `0x${'d'.repeat(40)}` as const
     const coral = `0x${'e'.repeat(40)}` as const
     const contracts = { router: other, multicall, coralMulticall: coral }
-    expect(selectSpender({ spender: other, txReq }, contracts)).toBe(other)
-    expect(selectSpender({ spender: null, txReq }, contracts)).toBe(router)
-    expect(selectSpender({ spender: null, txReq: noTarget }, contracts)).toBe(other)
-    expect(selectSpender({ spender: null, txReq: noTarget }, { multicall, coralMulticall: coral })).toBe(
-      multicall,
+    expect(selectSpender({ spender: other, transactionRequest }, contracts)).toBe(other)
+    expect(selectSpender({ spender: null, transactionRequest }, contracts)).toBe(router)
+    expect(selectSpender({ spender: null, transactionRequest: noTarget }, contracts)).toBe(other)
+    expect(
+      selectSpender({ spender: null, transactionRequest: noTarget }, { multicall, coralMulticall: coral }),
+    ).toBe(multicall)
+    expect(selectSpender({ spender: null, transactionRequest: noTarget }, { coralMulticall: coral })).toBe(
+      coral,
     )
-    expect(selectSpender({ spender: null, txReq: noTarget }, { coralMulticall: coral })).toBe(coral)
-    expect(selectSpender({ spender: null, txReq: noTarget }, { router: '0x12' })).toBeNull()
-    expect(selectSpender({ spender: null, txReq: noTarget })).toBeNull()
+    expect(selectSpender({ spender: null, transactionRequest: noTarget }, { router: '0x12' })).toBeNull()
+    expect(selectSpender({ spender: null, transactionRequest: noTarget })).toBeNull()
   })
 })
 
@@ -205,7 +253,7 @@ describe('createRouteScheduler', () => {
   const input: RouteInput = {
     fromChain: 8453,
     toChain: 8453,
-    fromToken: '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee',
+    fromToken: nativeTokenAddress.toLowerCase(),
     toToken: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
     fromAmount: 1n,
     fromAddress: `0x${'d'.repeat(40)}`,

@@ -1,4 +1,10 @@
-import { type RouteResult as ApiRouteResult, routeResponseSchema } from '@quicklinks/core/api/routing'
+import {
+  invalidRouteMessage,
+  type RouteResultAnswer,
+  routeAnswerSchema,
+} from '@quicklinks/core/api/client-answers'
+import type { RouteRequestBody } from '@quicklinks/core/api/route-request'
+import type { RouteResult, TransactionRequest } from '@quicklinks/core/api/routing'
 import { AppError } from '@quicklinks/core/app-error'
 import { type ApiClient, api } from '../../lib/api-client'
 import { getRoutingProvider, type RoutingProviderSource } from '../routing/routing-provider'
@@ -6,29 +12,6 @@ import { getRoutingProvider, type RoutingProviderSource } from '../routing/routi
 /** Slippage in percent and the debounce before a route is built (docs/product.md#route-state). */
 export const routeSlippagePercent = 1
 export const routeDebounceMs = 250
-
-/** The transaction request, as the wallet sends it (docs/api.md#transaction-request). */
-export type PayTransactionRequest = {
-  to: `0x${string}`
-  data: `0x${string}`
-  value: bigint
-  gasLimit?: bigint
-  maxFeePerGas?: bigint
-  maxPriorityFeePerGas?: bigint
-}
-
-/** One action of a route (swap, bridge, transfer) as the API returns it. */
-export type PayRouteAction = {
-  type: string
-  fromChainId: number
-  toChainId: number
-  fromSymbol: string
-  toSymbol: string
-  fromAmount: string
-  toAmount: string
-  provider: string
-  estimatedMs: number
-}
 
 /** The route request: chain ids, addresses, integer amount (docs/api.md#route-request). */
 export type RouteInput = {
@@ -40,18 +23,6 @@ export type RouteInput = {
   fromAddress: string
   toAddress: string
   linkId?: string
-}
-
-/** The route result (docs/api.md#route-result), plus the spender and the input it was built for. */
-export type RouteResult = {
-  intentId: `0x${string}`
-  txReq: PayTransactionRequest
-  actions: PayRouteAction[]
-  spender: `0x${string}` | null
-  estimatedDurationSeconds: number | null
-  /** What the receiver is quoted and at least gets, in the link token's smallest unit (null when unknown). */
-  toAmount: bigint | null
-  toAmountMin: bigint | null
 }
 
 /** The route's state (docs/product.md#route-state). */
@@ -74,67 +45,44 @@ export function getRouteInputKey(input: RouteInput): string {
   ].join('|')
 }
 
-const invalidRouteMessage = 'Invalid route: missing transactionRequest target/data'
-
-function readAddress(value: string): `0x${string}` | undefined {
-  return /^0x[0-9a-fA-F]{40}$/.test(value) ? (value as `0x${string}`) : undefined
-}
-
-function readBigInt(value: string | undefined): bigint | undefined {
-  return value === undefined ? undefined : BigInt(value)
-}
-
 /**
- * The wallet's view of a route the API answered (already parsed by `routeResponseSchema`,
- * docs/api.md#route-result): the transaction with bigints, the actions by symbol, the spender.
- * Throws 'Invalid route: missing transactionRequest target/data' when the transaction has no data or
- * no address to call.
+ * The route an answer holds (read by `routeAnswerSchema`, docs/api.md#route-result), once it can be
+ * sent. Throws 'Invalid route: missing transactionRequest target/data' when the answer's transaction
+ * request has no data or no address to call (the schema then reads it as null).
  */
-export function toRouteResult(answer: ApiRouteResult): RouteResult {
-  const { route } = answer
-  const request = route.transactionRequest
-  const to = readAddress(request.to) ?? readAddress(request.target)
-  if (to === undefined || !request.data.startsWith('0x')) {
-    throw new Error(invalidRouteMessage)
-  }
-  const gasLimit = readBigInt(request.gasLimit)
-  const maxFeePerGas = readBigInt(request.maxFeePerGas)
-  const maxPriorityFeePerGas = readBigInt(request.maxPriorityFeePerGas)
-  const { estimate } = route
+export function toRouteResult(answer: RouteResultAnswer): RouteResult {
+  const { transactionRequest } = answer.route
+  if (transactionRequest === null) throw new Error(invalidRouteMessage)
+  return { ...answer, route: { ...answer.route, transactionRequest } }
+}
+
+/** What the wallet sends for a route's transaction request: bigints, viem's `gas` for `gasLimit`. */
+export type WalletTransaction = {
+  to: `0x${string}`
+  data: `0x${string}`
+  value: bigint
+  gas?: bigint
+  maxFeePerGas?: bigint
+  maxPriorityFeePerGas?: bigint
+}
+
+/** The transaction request (docs/api.md#transaction-request) as the wallet sends it. */
+export function toWalletTransaction(request: TransactionRequest): WalletTransaction {
+  const { gasLimit, maxFeePerGas, maxPriorityFeePerGas } = request
   return {
-    intentId: answer.intentId as `0x${string}`,
-    txReq: {
-      to,
-      data: request.data as `0x${string}`,
-      value: BigInt(request.value),
-      ...(gasLimit === undefined ? {} : { gasLimit }),
-      ...(maxFeePerGas === undefined ? {} : { maxFeePerGas }),
-      ...(maxPriorityFeePerGas === undefined ? {} : { maxPriorityFeePerGas }),
-    },
-    actions: estimate.actions.map((action) => ({
-      type: action.type,
-      fromChainId: action.fromChainId,
-      toChainId: action.toChainId,
-      fromSymbol: action.fromToken.symbol,
-      toSymbol: action.toToken.symbol,
-      fromAmount: action.fromAmount,
-      toAmount: action.toAmount,
-      provider: action.provider,
-      estimatedMs: action.estimatedMs,
-    })),
-    spender: route.spender === null ? null : (readAddress(route.spender) ?? null),
-    estimatedDurationSeconds: Number.isFinite(estimate.estimatedRouteDuration)
-      ? estimate.estimatedRouteDuration
-      : null,
-    toAmount: /^\d+$/.test(estimate.toAmount) ? BigInt(estimate.toAmount) : null,
-    toAmountMin: /^\d+$/.test(estimate.toAmountMin) ? BigInt(estimate.toAmountMin) : null,
+    to: request.to as `0x${string}`,
+    data: request.data as `0x${string}`,
+    value: BigInt(request.value),
+    ...(gasLimit === undefined ? {} : { gas: BigInt(gasLimit) }),
+    ...(maxFeePerGas === undefined ? {} : { maxFeePerGas: BigInt(maxFeePerGas) }),
+    ...(maxPriorityFeePerGas === undefined ? {} : { maxPriorityFeePerGas: BigInt(maxPriorityFeePerGas) }),
   }
 }
 
 /**
  * POST /api/{provider}/route for one input, the provider named by the server (GET /api/config).
  * Rejects with the server's message (error.message, then message, then 'Failed to build route';
- * the last also when the provider's name cannot be loaded), an invalid-route error, or the
+ * the last also when the provider's name cannot be loaded), the invalid-route error, or the
  * AbortError when aborted.
  */
 export async function buildRoute(
@@ -153,7 +101,7 @@ export async function buildRoute(
       cause: error,
     })
   }
-  const body = await client.request(`/api/${provider}/route`, routeResponseSchema, {
+  const body = await client.request(`/api/${provider}/route`, routeAnswerSchema, {
     method: 'POST',
     body: {
       fromChain: input.fromChain,
@@ -165,7 +113,7 @@ export async function buildRoute(
       toAddress: input.toAddress,
       slippage: routeSlippagePercent,
       ...(input.linkId === undefined ? {} : { linkId: input.linkId }),
-    },
+    } satisfies RouteRequestBody,
     signal,
     queueWhenOffline: false,
     fallbackMessage: 'Failed to build route',

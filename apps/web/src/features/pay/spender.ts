@@ -1,5 +1,4 @@
-import type { ChainContracts } from '@quicklinks/core/api/routing'
-import type { RouteResult } from './route-builder'
+import type { ChainContracts, RouteResult } from '@quicklinks/core/api/routing'
 
 /**
  * The spender (docs/product.md#approval-and-spender): the API's own `spender` (null for a native
@@ -9,12 +8,12 @@ import type { RouteResult } from './route-builder'
  * route.').
  */
 export function selectSpender(
-  route: Pick<RouteResult, 'spender' | 'txReq'>,
+  route: Pick<RouteResult['route'], 'spender' | 'transactionRequest'>,
   sourceChainContracts: ChainContracts = {},
 ): `0x${string}` | null {
   const candidates = [
     route.spender,
-    route.txReq.to,
+    route.transactionRequest.to,
     sourceChainContracts.router,
     sourceChainContracts.multicall,
     sourceChainContracts.coralMulticall,

@@ -4,11 +4,9 @@ import { buildTransactionRecordAnswer } from '../../test/build-transaction-recor
 import { sendJson, setPageUrl, startTestServer, type TestServer } from '../../test/test-server'
 import {
   getPaymentOutcome,
-  getTransactions,
+  getPaymentRecord,
   postRouteReceipt,
   receiptRetryDelaysMs,
-  selectPaymentRecord,
-  type TransactionRecord,
   toTransactionRecord,
 } from './transaction-record'
 
@@ -72,7 +70,6 @@ describe('toTransactionRecord', () => {
 describe("a payment's outcome comes only from the record of the wallet's own transaction", () => {
   const sent = `0x${'ab'.repeat(32)}`
   const bystander = `0x${'ee'.repeat(32)}`
-  const payment = { intentId: '0xab', txHash: sent }
   const recordOf = (sourceTxHash: string | null, status: string, extra: Record<string, unknown> = {}) => {
     const parsed = parseTransactionRecord({
       ...record,
@@ -103,35 +100,24 @@ describe("a payment's outcome comes only from the record of the wallet's own tra
     expect(getPaymentOutcome(recordOf(null, 'success'), sent)).toBeNull()
   })
 
-  it("shows another transaction's record as pending, keeping only its route", () => {
-    const shown = selectPaymentRecord([recordOf(bystander, 'failed')], payment) as TransactionRecord
+  it("reads the server's pending answer (another transaction's record) as pending steps that end nothing", () => {
+    // GET /api/route-intent/{intentId} keeps only the route of a record that follows another hash.
+    const shown = recordOf(null, '', { status: 'submitted', route_status: [], from_chain_tx_url: null })
     expect(shown).toMatchObject({
-      id: 'r1',
       status: 'submitted',
       sourceTxHash: null,
-      destTxHash: null,
       fromChainTxUrl: null,
       errorMessage: null,
-      isRefunded: false,
     })
     expect(shown.steps.map((step) => `${step.kind}:${step.status}:${step.txHash}`)).toEqual([
       'swap:pending:null',
       'bridge:pending:null',
     ])
     expect(getPaymentOutcome(shown, sent)).toBeNull()
-    expect(selectPaymentRecord([recordOf(null, 'success')], payment)?.status).toBe('submitted')
-  })
-
-  it("prefers the intent's record of the sent hash, and ignores other intents", () => {
-    const own = recordOf(sent.toUpperCase().replace('0X', '0x'), 'success', { id: 'own' })
-    const other = recordOf(bystander, 'failed', { id: 'other' })
-    expect(selectPaymentRecord([other, own], payment)).toBe(own)
-    expect(getPaymentOutcome(selectPaymentRecord([other, own], payment), sent)).toBe('success')
-    expect(selectPaymentRecord([recordOf(sent, 'success', { intent_id: '0xcd' })], payment)).toBeUndefined()
   })
 })
 
-describe('getTransactions', () => {
+describe('getPaymentRecord', () => {
   let server: TestServer
   beforeAll(async () => {
     server = await startTestServer()
@@ -141,21 +127,47 @@ describe('getTransactions', () => {
     await server.close()
   })
 
-  it('reads the data array, treats 404 as none and rejects other failures with the message', async () => {
+  const payment = {
+    intentId: `0x${'cd'.repeat(32)}`,
+    payer: `0x${'d'.repeat(40)}`,
+    txHash: `0x${'ab'.repeat(32)}`,
+  }
+
+  it("asks the server for this payer's payment, treats 404 as none yet and rejects other failures with the message", async () => {
     const client = createApiClient({ baseUrl: server.origin, isOffline: () => false })
     server.handle((_request, response) =>
-      sendJson(response, 200, { data: [buildTransactionRecordAnswer(record)] }),
+      sendJson(response, 200, { data: buildTransactionRecordAnswer(record) }),
     )
-    expect((await getTransactions('0xabc', client)).map((entry) => entry.id)).toEqual(['r1'])
+    expect((await getPaymentRecord(payment, client))?.id).toBe('r1')
+    expect(server.requests.at(-1)?.path).toBe(
+      `/api/route-intent/${payment.intentId}?payer=${payment.payer}&txHash=${payment.txHash}`,
+    )
     server.handle((_request, response) =>
       sendJson(response, 404, { error: { code: 'NOT_FOUND', message: 'x' } }),
     )
-    expect(await getTransactions('0xabc', client)).toEqual([])
+    expect(await getPaymentRecord(payment, client)).toBeUndefined()
     server.handle((_request, response) => sendJson(response, 500, {}))
-    await expect(getTransactions('0xabc', client)).rejects.toMatchObject({
+    await expect(getPaymentRecord(payment, client)).rejects.toMatchObject({
       userMessage: 'Failed to load transaction',
     })
-    expect(server.requests.at(-1)?.path).toBe('/api/data/transactions/0xabc')
+  })
+
+  it('reads a record spelled in camelCase (docs/api.md#client-tolerance)', async () => {
+    const client = createApiClient({ baseUrl: server.origin, isOffline: () => false })
+    const camel = Object.fromEntries(
+      Object.entries(buildTransactionRecordAnswer(record)).map(([key, value]) => [
+        key.replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase()),
+        value,
+      ]),
+    )
+    server.handle((_request, response) => sendJson(response, 200, { data: camel }))
+    expect(await getPaymentRecord(payment, client)).toMatchObject({
+      id: 'r1',
+      intentId: '0xAB',
+      sourceTxHash: '0x11',
+      statusRaw: 'ongoing',
+      fromChainTxUrl: 'http://x/tx/0x11',
+    })
   })
 })
 

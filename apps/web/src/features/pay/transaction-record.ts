@@ -1,8 +1,6 @@
-import { routeReceiptResponseSchema } from '@quicklinks/core/api/routing'
-import {
-  type TransactionRecordResponse,
-  transactionListResponseSchema,
-} from '@quicklinks/core/api/transactions'
+import { routeIntentAnswerSchema } from '@quicklinks/core/api/client-answers'
+import { routeReceiptResponseSchema } from '@quicklinks/core/api/route-intent'
+import type { TransactionRecordResponse } from '@quicklinks/core/api/transactions'
 import { AppError } from '@quicklinks/core/app-error'
 import {
   type NormalizedTransactionStatus,
@@ -99,22 +97,27 @@ export function toTransactionRecord(record: TransactionRecordResponse): Transact
 }
 
 /**
- * GET /api/data/transactions/{address}: the payer's records. A 404 is an empty list; any other
- * failure rejects with the AppError ('Failed to load transaction' when the answer says nothing).
+ * GET /api/route-intent/{intentId}: the payment as the payer who sent `txHash` sees it
+ * (docs/api.md#route-intent). The server decides which record is this payment: it answers the
+ * intent's record only to its payer, following `txHash` only once that is the payment's transaction
+ * (pending, with only the route, while another hash or none is matched). Undefined while the intent
+ * has no record for this payer (404: no receipt yet); any other failure rejects with the AppError
+ * ('Failed to load transaction' when the answer says nothing).
  */
-export async function getTransactions(
-  address: string,
+export async function getPaymentRecord(
+  payment: { intentId: string; payer: string; txHash: string },
   client: ApiClient = api,
-): Promise<TransactionRecord[]> {
+): Promise<TransactionRecord | undefined> {
+  const query = new URLSearchParams({ payer: payment.payer, txHash: payment.txHash })
   try {
     const body = await client.request(
-      `/api/data/transactions/${encodeURIComponent(address)}`,
-      transactionListResponseSchema,
+      `/api/route-intent/${encodeURIComponent(payment.intentId)}?${query}`,
+      routeIntentAnswerSchema,
       { fallbackMessage: 'Failed to load transaction' },
     )
-    return body.data.map(toTransactionRecord)
+    return toTransactionRecord(body.data)
   } catch (error) {
-    if (error instanceof AppError && error.code === 'NOT_FOUND') return []
+    if (error instanceof AppError && error.code === 'NOT_FOUND') return undefined
     throw error
   }
 }
@@ -122,41 +125,6 @@ export async function getTransactions(
 /** True when `record` follows the transaction `txHash` (hashes compared ignoring case). */
 export function isRecordOfTransaction(record: TransactionRecord, txHash: string): boolean {
   return record.sourceTxHash !== null && record.sourceTxHash.toLowerCase() === txHash.toLowerCase()
-}
-
-/**
- * The intent's record (picked by intent id, which the modal always knows), seen by the payer
- * who sent `txHash`. Anyone may post a receipt for an
- * intent, so its record can follow another transaction (a bystander's hash posted first), or none
- * yet: such a record says nothing about this payment, and is shown as a pending one that keeps only
- * the route (its steps pending, no hashes, links or error). Among several records of the intent the
- * one of `txHash` wins. Undefined while the intent has no record.
- */
-export function selectPaymentRecord(
-  records: readonly TransactionRecord[],
-  payment: { intentId: string; txHash: string },
-): TransactionRecord | undefined {
-  const intentId = payment.intentId.toLowerCase()
-  const ofIntent = records.filter((record) => record.intentId?.toLowerCase() === intentId)
-  const own = ofIntent.find((record) => isRecordOfTransaction(record, payment.txHash))
-  if (own !== undefined) return own
-  const other = ofIntent[0]
-  return other === undefined ? undefined : toPendingRecord(other)
-}
-
-function toPendingRecord(record: TransactionRecord): TransactionRecord {
-  return {
-    ...record,
-    sourceTxHash: null,
-    destTxHash: null,
-    statusRaw: '',
-    status: 'submitted',
-    isRefunded: false,
-    steps: record.steps.map((step) => ({ ...step, txHash: null, status: 'pending' })),
-    fromChainTxUrl: null,
-    toChainTxUrl: null,
-    errorMessage: null,
-  }
 }
 
 /** How a payment ended, as the pay modal's steps 5 and 6 show it. */

@@ -7,9 +7,8 @@ import { toast } from '../../ui/use-toast'
 import type { SubmittedPayment } from './pay-modal-state'
 import {
   getPaymentOutcome,
-  getTransactions,
+  getPaymentRecord,
   type PaymentOutcome,
-  selectPaymentRecord,
   type TransactionRecord,
 } from './transaction-record'
 
@@ -17,7 +16,7 @@ import {
 export const transactionPollMs = 2000
 
 export type PaymentTracking = {
-  /** The intent's record as it concerns this payment (see `selectPaymentRecord`). */
+  /** The intent's record as it concerns this payment, as the server answers it (see `getPaymentRecord`). */
   record: TransactionRecord | undefined
   outcome: PaymentOutcome | null
   /** The revert reason or the record's error, for the failure view. */
@@ -26,7 +25,7 @@ export type PaymentTracking = {
 }
 
 /**
- * Step 4: polls GET /api/data/transactions/{payer} once as soon as the receipt post settled (its
+ * Step 4: polls GET /api/route-intent/{intentId} once as soon as the receipt post settled (its
  * answer may already hold the final status), then every 2 s; a receipt post that hangs delays the
  * first poll by one interval at most. Only the record of the very transaction the wallet sent can
  * end the payment (`getPaymentOutcome`). Meanwhile it waits for the source receipt through the
@@ -58,10 +57,11 @@ export function usePaymentTracking(
   const isOverdue = txHash !== null && overdueTxHash === txHash
   const canPoll = isActive && txHash !== null && (isReceiptPosted || isOverdue)
 
-  const transactionsQuery = useQuery({
+  const recordQuery = useQuery({
     // Keyed by the transaction too: a new payment never shows the previous one's answer.
-    queryKey: ['pay-transactions', payment?.payer.toLowerCase() ?? '', txHash?.toLowerCase() ?? ''],
-    queryFn: () => getTransactions(payment?.payer ?? ''),
+    queryKey: ['pay-payment', payment?.intentId.toLowerCase() ?? '', txHash?.toLowerCase() ?? ''],
+    // Null while the server has no record for this payer yet (react-query keeps no undefined).
+    queryFn: async () => (payment === null ? null : ((await getPaymentRecord(payment)) ?? null)),
     // Enabling it fetches at once: the first poll follows the receipt post without waiting 2 s.
     enabled: canPoll,
     refetchInterval: canPoll ? transactionPollMs : false,
@@ -69,15 +69,12 @@ export function usePaymentTracking(
     staleTime: 0,
   })
   // Polling began before the receipt post settled (it hung): ask once more as soon as it has.
-  const { refetch } = transactionsQuery
+  const { refetch } = recordQuery
   useEffect(() => {
     if (isActive && isReceiptPosted && isOverdue) void refetch()
   }, [isActive, isReceiptPosted, isOverdue, refetch])
 
-  const record =
-    transactionsQuery.data === undefined || payment === null
-      ? undefined
-      : selectPaymentRecord(transactionsQuery.data, payment)
+  const record = payment === null ? undefined : (recordQuery.data ?? undefined)
 
   const [receiptFailure, setReceiptFailure] = useState<string | null>(null)
   const fromChainId = payment?.fromChainId ?? null
@@ -97,7 +94,7 @@ export function usePaymentTracking(
   }, [isActive, txHash, fromChainId, config])
 
   const shownErrors = useRef(new Set<string>())
-  const pollError = isActive ? transactionsQuery.error : null
+  const pollError = isActive ? recordQuery.error : null
   const pollErrorMessage =
     pollError === null
       ? null

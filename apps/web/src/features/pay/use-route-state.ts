@@ -1,10 +1,10 @@
+import type { RouteResult } from '@quicklinks/core/api/routing'
 import { useEffect, useRef, useState } from 'react'
 import {
   buildRoute,
   createRouteScheduler,
   getRouteInputKey,
   type RouteInput,
-  type RouteResult,
   type RouteScheduler,
   type RouteState,
 } from './route-builder'

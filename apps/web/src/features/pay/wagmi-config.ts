@@ -1,12 +1,12 @@
+import type { RoutingChain } from '@quicklinks/core/api/routing'
 import { custom, defineChain, type EIP1193Provider, type Chain as ViemChain } from 'viem'
 import { type Config, type CreateConnectorFn, createConfig, injected } from 'wagmi'
 import { getConnection } from 'wagmi/actions'
-import type { Chain } from '../routing/catalogue'
 import type { WalletConnectSetting } from './wallet-connect-setting'
 
 /** A catalogue chain as wagmi and viem know it; its RPC URL is only offered to a wallet on 4902. */
-export function toViemChain(chain: Chain): ViemChain {
-  const explorer = chain.blockExplorerUrl ?? ''
+export function toViemChain(chain: RoutingChain): ViemChain {
+  const explorer = chain.blockExplorerUrl
   return defineChain({
     id: chain.chainId,
     name: chain.networkName,
@@ -16,7 +16,7 @@ export function toViemChain(chain: Chain): ViemChain {
       decimals: chain.nativeCurrency.decimals,
     },
     rpcUrls: {
-      default: { http: chain.rpcUrl === undefined || chain.rpcUrl.length === 0 ? [] : [chain.rpcUrl] },
+      default: { http: chain.rpcUrl.length === 0 ? [] : [chain.rpcUrl] },
     },
     ...(explorer.length > 0
       ? { blockExplorers: { default: { name: chain.networkName, url: explorer } } }
@@ -33,7 +33,10 @@ const configs = new Map<string, Config>()
  * (allowance, receipts) goes through the connected wallet's own EIP-1193 provider, so the browser
  * needs no RPC access of its own. Throws 'Chain not configured.' for an empty chain list.
  */
-export function getPayWagmiConfig(chains: readonly Chain[], walletConnect: WalletConnectSetting): Config {
+export function getPayWagmiConfig(
+  chains: readonly RoutingChain[],
+  walletConnect: WalletConnectSetting,
+): Config {
   const key = `${chains.map((chain) => chain.chainId).join(',')}|${walletConnect.isAvailable ? walletConnect.projectId : ''}`
   const cached = configs.get(key)
   if (cached !== undefined) return cached

@@ -1,7 +1,7 @@
-import { type BalanceEntry, walletBalancesResponseSchema } from '@quicklinks/core/api/balances'
+import { type BalanceEntryAnswer, walletBalancesAnswerSchema } from '@quicklinks/core/api/client-answers'
+import { toTokenKey } from '@quicklinks/core/native-token-address'
 import { queryOptions } from '@tanstack/react-query'
 import { type ApiClient, api } from '../../lib/api-client'
-import { isNativeTokenAddress, nativeTokenAddress } from '../routing/catalogue'
 import { getUsdValue } from './pay-amount'
 
 /** One token's balance of the payer on one chain (docs/api.md#balance-entry). */
@@ -13,12 +13,11 @@ export type BalanceRecord = {
   balance: bigint
 }
 
-/** One entry of the API's answer, keyed the way the pay modal looks tokens up. */
-function toBalanceRecord(entry: BalanceEntry, chainId: number): BalanceRecord {
-  const isNative = entry.native || entry.category === 'native'
+/** One entry of the API's answer (its aliases already read), keyed the way the pay modal looks tokens up. */
+function toBalanceRecord(entry: BalanceEntryAnswer, chainId: number): BalanceRecord {
   return {
     chainId,
-    address: isNative ? nativeTokenAddress : entry.address.toLowerCase(),
+    address: toTokenKey(entry.address),
     symbol: entry.symbol,
     decimals: entry.decimals,
     balance: BigInt(entry.balance),
@@ -51,13 +50,13 @@ export async function getWalletBalances(
 ): Promise<Map<string, BalanceRecord>> {
   const { chainId } = chain
   const balances = new Map<string, BalanceRecord>()
-  let list: BalanceEntry[]
+  let list: BalanceEntryAnswer[]
   try {
     const body = await client.request(
       `/api/data/wallets/${encodeURIComponent(toChainPathSegment(chain))}/${encodeURIComponent(address)}/balances`,
-      walletBalancesResponseSchema,
+      walletBalancesAnswerSchema,
     )
-    list = body.data
+    list = body
   } catch {
     return balances
   }
@@ -71,8 +70,7 @@ export async function getWalletBalances(
 
 /** The balance of one token in a balance map (zero when absent). */
 export function getTokenBalance(balances: ReadonlyMap<string, BalanceRecord>, tokenAddress: string): bigint {
-  const key = isNativeTokenAddress(tokenAddress) ? nativeTokenAddress : tokenAddress.toLowerCase()
-  return balances.get(key)?.balance ?? 0n
+  return balances.get(toTokenKey(tokenAddress))?.balance ?? 0n
 }
 
 /**

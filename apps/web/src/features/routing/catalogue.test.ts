@@ -1,12 +1,7 @@
+import type { RoutingToken } from '@quicklinks/core/api/routing'
 import { describe, expect, it } from 'vitest'
 import { createApiClient } from '../../lib/api-client'
-import {
-  createCatalogue,
-  getChainContracts,
-  selectOfferedChains,
-  selectOfferedTokens,
-  type Token,
-} from './catalogue'
+import { createCatalogue, getChainContracts, selectOfferedChains, selectOfferedTokens } from './catalogue'
 import { createRoutingProviderSource } from './routing-provider'
 
 function fakeClient(handler: (path: string) => Response | Promise<Response>) {
@@ -244,8 +239,8 @@ describe('routing catalogue', () => {
   })
 
   it('offers active and visible tokens sorted by symbol', () => {
-    const tokens = tokenRows.slice(0, 2).map((row) => ({ ...row }) as Token)
-    tokens.push({ ...(tokens[0] as Token), symbol: 'AAA', visible: false })
+    const tokens = tokenRows.slice(0, 2).map((row) => ({ ...row }) as RoutingToken)
+    tokens.push({ ...(tokens[0] as RoutingToken), symbol: 'AAA', visible: false })
     expect(selectOfferedTokens(tokens).map((token) => token.symbol)).toEqual(['USDC', 'USDT'])
   })
 })

@@ -1,82 +1,34 @@
 import {
   type ChainContracts,
   catalogueAnswerSchema,
+  type RoutingChain,
+  type RoutingToken,
   routingChainSchema,
   routingTokenSchema,
 } from '@quicklinks/core/api/routing'
+import { isNativeTokenAddress } from '@quicklinks/core/native-token-address'
 import * as z from 'zod/mini'
 import { type ApiClient, api } from '../../lib/api-client'
 import { getRoutingProvider, type RoutingProviderSource } from './routing-provider'
 
-/** The native token's placeholder address; the zero address also means native (docs/api.md#token-object). */
-export const nativeTokenAddress = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'
-const zeroAddress = '0x0000000000000000000000000000000000000000'
-
-/** A chain of the routing provider's catalogue (docs/api.md#chain-object). */
-export type Chain = {
-  chainId: number
-  networkIdentifier: string
-  networkName: string
-  chainIconURI: string
-  type: string
-  enabled: boolean
-  visible: boolean
-  nativeCurrency: { symbol: string; decimals: number }
-  /** A public RPC URL, only for a wallet's wallet_addEthereumChain (the pay modal). */
-  rpcUrl?: string
-  /** Explorer base without a trailing slash; may be empty. */
-  blockExplorerUrl?: string
-  /** Axelar's name for the chain, when the routing provider has one. */
-  axelarChainName?: string
-  /** The routing provider's router, multicall and coral multicall here: the spender's fallbacks. */
-  contracts?: ChainContracts
-}
-
-/** A token of the catalogue (docs/api.md#token-object). */
-export type Token = {
-  chainId: number
-  address: string
-  symbol: string
-  name: string
-  decimals: number
-  type: string
-  logoURI: string
-  active: boolean
-  visible: boolean
-  /** USD for one whole token; null when unknown. */
-  usdPrice?: number | null
-}
-
 /** A catalogue read: the list, and the documented message when it failed (the list is then empty). */
 export type CatalogueResult<T> = { items: T[]; error: string | null }
 
-/** True for the all-e placeholder and the zero address. */
-export function isNativeTokenAddress(address: string): boolean {
-  const lower = address.toLowerCase()
-  return lower === nativeTokenAddress || lower === zeroAddress
-}
-
 /** A chain's network name from the catalogue, or 'Chain {id}' when the catalogue lacks it. */
-export function getChainName(chains: readonly Chain[], chainId: number): string {
+export function getChainName(chains: readonly RoutingChain[], chainId: number): string {
   return chains.find((chain) => chain.chainId === chainId)?.networkName ?? `Chain ${chainId}`
 }
 
 /** The routing provider's contracts on a chain from the catalogue (none when the catalogue lacks it). */
-export function getChainContracts(chains: readonly Chain[], chainId: number): ChainContracts {
+export function getChainContracts(chains: readonly RoutingChain[], chainId: number): ChainContracts {
   return chains.find((chain) => chain.chainId === chainId)?.contracts ?? {}
 }
 
 /** The USD price of a chain's native token among `tokens`, or null when none is priced. */
-export function findNativeUsdPrice(tokens: readonly Token[], chainId: number): number | null {
+export function findNativeUsdPrice(tokens: readonly RoutingToken[], chainId: number): number | null {
   return (
     tokens.find((token) => token.chainId === chainId && isNativeTokenAddress(token.address))?.usdPrice ?? null
   )
-}
-
-/** True when two token addresses name the same token (case-insensitive; both natives are equal). */
-export function isSameTokenAddress(left: string, right: string): boolean {
-  if (isNativeTokenAddress(left) && isNativeTokenAddress(right)) return true
-  return left.toLowerCase() === right.toLowerCase()
 }
 
 /** The entries `schema` accepts, parsed; the others (a chain type the contract does not name) are left out. */
@@ -95,13 +47,13 @@ export type Catalogue = {
    * GET /api/{provider}/chains, evm only. A failure (of this call or of GET /api/config, which names
    * the provider) gives an empty list and 'Failed to load chains'.
    */
-  getChains(): Promise<CatalogueResult<Chain>>
+  getChains(): Promise<CatalogueResult<RoutingChain>>
   /**
    * GET /api/{provider}/tokens, evm only, cached in memory for the session and indexed by chain id;
    * concurrent calls share one request. A failure gives an empty list and 'Failed to load tokens'
    * (and is not cached, so the next call asks again).
    */
-  getTokens(chainId?: number): Promise<CatalogueResult<Token>>
+  getTokens(chainId?: number): Promise<CatalogueResult<RoutingToken>>
 }
 
 /**
@@ -112,10 +64,10 @@ export function createCatalogue(
   client: ApiClient = api,
   loadProvider: RoutingProviderSource = getRoutingProvider,
 ): Catalogue {
-  let chains: Promise<CatalogueResult<Chain>> | undefined
-  let tokensByChain: Promise<Map<number, Token[]> | null> | undefined
+  let chains: Promise<CatalogueResult<RoutingChain>> | undefined
+  let tokensByChain: Promise<Map<number, RoutingToken[]> | null> | undefined
 
-  const loadChains = async (): Promise<CatalogueResult<Chain>> => {
+  const loadChains = async (): Promise<CatalogueResult<RoutingChain>> => {
     try {
       const provider = await loadProvider()
       const body = await client.request(`/api/${provider}/chains`, catalogueAnswerSchema, {
@@ -128,13 +80,13 @@ export function createCatalogue(
     }
   }
 
-  const loadTokens = async (): Promise<Map<number, Token[]> | null> => {
+  const loadTokens = async (): Promise<Map<number, RoutingToken[]> | null> => {
     try {
       const provider = await loadProvider()
       const body = await client.request(`/api/${provider}/tokens`, catalogueAnswerSchema, {
         fallbackMessage: 'Failed to load tokens',
       })
-      const index = new Map<number, Token[]>()
+      const index = new Map<number, RoutingToken[]>()
       for (const token of keepParsed(body.data, routingTokenSchema)) {
         const list = index.get(token.chainId) ?? []
         list.push(token)
@@ -166,14 +118,14 @@ export function createCatalogue(
 export const catalogue: Catalogue = createCatalogue()
 
 /** Only enabled and visible chains, sorted by network identifier (docs/product.md#catalogue-filters). */
-export function selectOfferedChains(chains: readonly Chain[]): Chain[] {
+export function selectOfferedChains(chains: readonly RoutingChain[]): RoutingChain[] {
   return chains
     .filter((chain) => chain.enabled && chain.visible)
     .sort((left, right) => left.networkIdentifier.localeCompare(right.networkIdentifier))
 }
 
 /** Only active and visible tokens, sorted by symbol (docs/product.md#catalogue-filters). */
-export function selectOfferedTokens(tokens: readonly Token[]): Token[] {
+export function selectOfferedTokens(tokens: readonly RoutingToken[]): RoutingToken[] {
   return tokens
     .filter((token) => token.active && token.visible)
     .sort((left, right) => left.symbol.localeCompare(right.symbol))

@@ -1,3 +1,4 @@
+import { isNativeTokenAddress } from '@quicklinks/core/native-token-address'
 import { useQueries, useQueryClient } from '@tanstack/react-query'
 import { Send } from 'lucide-react'
 import { type ReactNode, useState } from 'react'
@@ -9,7 +10,7 @@ import { useAuthModalStore } from '../auth/auth-modal-store'
 import { useWalletStatus } from '../auth/wallet-session'
 import { formatTokenAmount } from '../pay/pay-amount'
 import { type BalanceRecord, getTokenBalance, walletBalancesQueryOptions } from '../pay/wallet-balances'
-import { getChainName, isNativeTokenAddress, selectOfferedTokens } from '../routing/catalogue'
+import { getChainName, selectOfferedTokens } from '../routing/catalogue'
 import { useChains, useTokens } from '../routing/use-catalogue'
 import { SendDialog, type SendDialogChain } from '../wallet/send-dialog'
 import {

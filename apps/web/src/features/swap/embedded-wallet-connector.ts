@@ -1,4 +1,5 @@
 import { relayedJsonRpcMethods, rpcRelayResponseSchema } from '@quicklinks/core/api/json-rpc-relay'
+import type { RoutingChain } from '@quicklinks/core/api/routing'
 import {
   type Address,
   createWalletClient,
@@ -11,7 +12,6 @@ import {
 import { type Config, createConfig, createConnector } from 'wagmi'
 import { api } from '../../lib/api-client'
 import { toViemChain } from '../pay/wagmi-config'
-import type { Chain } from '../routing/catalogue'
 import { getRoutingProvider } from '../routing/routing-provider'
 
 /** A JSON-RPC error as the node answered it, kept whole so viem can map its code. */
@@ -140,7 +140,7 @@ export function embeddedWalletConnector({ account }: EmbeddedWalletConnectorOpti
  * The Self Swap's wagmi config: the catalogue's chains, the embedded wallet as its only connector,
  * and every read (allowance, receipts) through the relay. No storage: nothing reconnects by itself.
  */
-export function createEmbeddedWalletConfig(chains: readonly Chain[], account: LocalAccount): Config {
+export function createEmbeddedWalletConfig(chains: readonly RoutingChain[], account: LocalAccount): Config {
   const viemChains = chains.map(toViemChain)
   const [first, ...rest] = viemChains
   if (first === undefined) throw new Error('Chain not configured.')

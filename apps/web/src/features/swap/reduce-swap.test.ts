@@ -1,10 +1,11 @@
+import type { RoutingToken } from '@quicklinks/core/api/routing'
+import { nativeTokenAddress } from '@quicklinks/core/native-token-address'
 import { describe, expect, it } from 'vitest'
 import type { SubmittedPayment } from '../pay/pay-modal-state'
-import { nativeTokenAddress, type Token } from '../routing/catalogue'
 import { reduceSwap } from './reduce-swap'
 import { initialSwapState, type SwapAction, type SwapState } from './swap-state'
 
-function token(symbol: string, address: string, chainId = 8453): Token {
+function token(symbol: string, address: string, chainId = 8453): RoutingToken {
   return {
     chainId,
     address,

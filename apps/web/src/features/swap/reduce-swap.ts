@@ -1,13 +1,14 @@
+import type { RoutingToken } from '@quicklinks/core/api/routing'
+import { isSameTokenAddress } from '@quicklinks/core/native-token-address'
 import type { ChainTokenTab } from '../pay/pay-modal-state'
-import { isSameTokenAddress, type Token } from '../routing/catalogue'
 import { initialSwapState, type SwapAction, type SwapState, type TokenPick } from './swap-state'
 
 /** The same token on the same chain: a swap needs two different ones. */
-export function isSameToken(left: Token, right: Token): boolean {
+export function isSameToken(left: RoutingToken, right: RoutingToken): boolean {
   return left.chainId === right.chainId && isSameTokenAddress(left.address, right.address)
 }
 
-function pickOf(token: Token | null, tab: ChainTokenTab): TokenPick {
+function pickOf(token: RoutingToken | null, tab: ChainTokenTab): TokenPick {
   return { tab, chainId: token?.chainId ?? null, token }
 }
 

@@ -1,3 +1,4 @@
+import type { RoutingChain } from '@quicklinks/core/api/routing'
 import { useQuery } from '@tanstack/react-query'
 import { useEffect, useMemo, useState } from 'react'
 import type { LocalAccount } from 'viem'
@@ -7,7 +8,7 @@ import { Skeleton } from '../../ui/skeleton'
 import { useAuthModalStore } from '../auth/auth-modal-store'
 import { getWalletAccount, useWalletStatus } from '../auth/wallet-session'
 import { PayDialogShell } from '../pay/pay-dialog-shell'
-import { type Chain, selectOfferedChains } from '../routing/catalogue'
+import { selectOfferedChains } from '../routing/catalogue'
 import { useChains } from '../routing/use-catalogue'
 import { createEmbeddedWalletConfig } from './embedded-wallet-connector'
 import { SessionEndedPanel } from './session-ended-panel'
@@ -17,7 +18,10 @@ import { swapStepTitles } from './swap-state'
 export type SelfSwapDialogProps = { onClose: () => void }
 
 /** The embedded wallet's wagmi config, connected to its one account before any step runs. */
-function useConnectedConfig(chains: readonly Chain[], account: LocalAccount | undefined): Config | null {
+function useConnectedConfig(
+  chains: readonly RoutingChain[],
+  account: LocalAccount | undefined,
+): Config | null {
   const config = useMemo(
     () => (account === undefined || chains.length === 0 ? null : createEmbeddedWalletConfig(chains, account)),
     [chains, account],

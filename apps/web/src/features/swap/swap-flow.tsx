@@ -1,3 +1,5 @@
+import type { RoutingChain, RoutingToken } from '@quicklinks/core/api/routing'
+import { isSameTokenAddress } from '@quicklinks/core/native-token-address'
 import { useQuery } from '@tanstack/react-query'
 import { useCallback, useEffect, useMemo, useReducer } from 'react'
 import { AmountStep } from '../pay/amount-step'
@@ -11,13 +13,10 @@ import { SuccessStep } from '../pay/success-step'
 import { TrackPaymentStep } from '../pay/track-payment-step'
 import { getTokenBalance, getTotalUsdValue, walletBalancesQueryOptions } from '../pay/wallet-balances'
 import {
-  type Chain,
   findNativeUsdPrice,
   getChainContracts,
   getChainName,
-  isSameTokenAddress,
   selectOfferedTokens,
-  type Token,
 } from '../routing/catalogue'
 import { useTokens } from '../routing/use-catalogue'
 import { isSameToken, reduceSwap } from './reduce-swap'
@@ -27,7 +26,7 @@ import { initialSwapState, type SwapState, swapStepTitles } from './swap-state'
 export type SwapFlowProps = {
   /** The signed-in payee's embedded-wallet address: it pays and it receives. */
   address: string
-  chains: readonly Chain[]
+  chains: readonly RoutingChain[]
   chainsError: string | null
   /** False once the wallet session ended: the steps before sending ask to sign in again. */
   isSessionLive: boolean
@@ -84,7 +83,7 @@ export function SwapFlow({
     enabled: balanceChainId !== null,
   })
   const balances = balancesQuery.data
-  const getBalance = (token: Token): bigint | null =>
+  const getBalance = (token: RoutingToken): bigint | null =>
     balances === undefined || token.chainId !== balanceChainId
       ? null
       : getTokenBalance(balances, token.address)
@@ -97,10 +96,11 @@ export function SwapFlow({
     return source === null ? offered : offered.filter((token) => !isSameToken(token, source))
   }, [allTokens, pickChainId, source])
   const totalUsd = getTotalUsdValue(balances, pickTokens)
-  const getNativeUsdPrice = (chain: Chain): number | null => findNativeUsdPrice(allTokens, chain.chainId)
+  const getNativeUsdPrice = (chain: RoutingChain): number | null =>
+    findNativeUsdPrice(allTokens, chain.chainId)
   const chainName = (chainId: number) => getChainName(chains, chainId)
   // The catalogue's current entry of a chosen token (its USD price may have changed since).
-  const current = (token: Token): Token =>
+  const current = (token: RoutingToken): RoutingToken =>
     allTokens.find(
       (candidate) =>
         candidate.chainId === token.chainId && isSameTokenAddress(candidate.address, token.address),

@@ -1,5 +1,5 @@
+import type { RoutingToken } from '@quicklinks/core/api/routing'
 import type { AmountEntry, ChainTokenTab, SubmittedPayment } from '../pay/pay-modal-state'
-import type { Token } from '../routing/catalogue'
 
 /**
  * The Self Swap's steps (docs/product.md#self-swap): the source chain and token, the target chain
@@ -19,23 +19,38 @@ export const swapStepTitles: Record<SwapStep, string> = {
 }
 
 /** A chain and token being picked: either still unchosen. */
-export type TokenPick = { tab: ChainTokenTab; chainId: number | null; token: Token | null }
+export type TokenPick = { tab: ChainTokenTab; chainId: number | null; token: RoutingToken | null }
 
 /** Step 1: what to swap from (the wallet's own tokens). The later picks are kept for Back. */
-export type SourceStepState = { step: 'source'; pick: TokenPick; target: Token | null; amount: AmountEntry }
+export type SourceStepState = {
+  step: 'source'
+  pick: TokenPick
+  target: RoutingToken | null
+  amount: AmountEntry
+}
 
 /** Step 2: what to receive; a token other than the source. */
-export type TargetStepState = { step: 'target'; source: Token; pick: TokenPick; amount: AmountEntry }
+export type TargetStepState = { step: 'target'; source: RoutingToken; pick: TokenPick; amount: AmountEntry }
 
 /** Steps 3–4: the amount of the source token, then review, approve and send. */
-export type AmountStepState = { step: 'amount'; source: Token; target: Token; amount: AmountEntry }
-export type ConfirmStepState = { step: 'confirm'; source: Token; target: Token; amount: AmountEntry }
+export type AmountStepState = {
+  step: 'amount'
+  source: RoutingToken
+  target: RoutingToken
+  amount: AmountEntry
+}
+export type ConfirmStepState = {
+  step: 'confirm'
+  source: RoutingToken
+  target: RoutingToken
+  amount: AmountEntry
+}
 
 /** Steps 5–6: the sent swap, followed until it ends; then done. */
 export type ProcessingStepState = {
   step: 'processing'
-  source: Token
-  target: Token
+  source: RoutingToken
+  target: RoutingToken
   amount: AmountEntry
   payment: SubmittedPayment
 }
@@ -60,7 +75,7 @@ export type SwapAction =
   | { type: 'back' }
   | { type: 'setTab'; tab: ChainTokenTab }
   | { type: 'selectChain'; chainId: number }
-  | { type: 'selectToken'; token: Token }
+  | { type: 'selectToken'; token: RoutingToken }
   | { type: 'continue' }
   | { type: 'setAmount'; text: string; unit?: AmountEntry['unit'] }
   | { type: 'next' }

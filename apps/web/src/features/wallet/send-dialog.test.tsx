@@ -1,3 +1,4 @@
+import { nativeTokenAddress } from '@quicklinks/core/native-token-address'
 import type { SmartSendInput, SmartSendResult } from '@quicklinks/wallet/smart-accounts/smart-wallet-types'
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { useState } from 'react'
@@ -18,7 +19,7 @@ import { appServerRpcTransport } from './smart-account-transports'
 const sender = '0x1111111111111111111111111111111111111111'
 const recipient = '0x71C7656EC7ab88b098defB751B7401B5f6d8976F'
 const usdc = '0x036CbD53842c5426634e7929541eC2318f3dCF7e'
-const native = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee'
+const native = nativeTokenAddress.toLowerCase()
 const chainId = 8453
 
 let server: TestServer

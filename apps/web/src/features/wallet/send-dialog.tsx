@@ -1,3 +1,4 @@
+import { isNativeTokenAddress } from '@quicklinks/core/native-token-address'
 import type {
   SmartSendInput,
   SmartSendProgress,
@@ -15,7 +16,6 @@ import { FormField } from '../../ui/form-field'
 import { getInputClassName } from '../../ui/input-class-name'
 import { Spinner } from '../../ui/spinner'
 import { formatTokenAmount } from '../pay/pay-amount'
-import { isNativeTokenAddress } from '../routing/catalogue'
 import { describeSendError } from './describe-send-error'
 import { type SendForm, toValidSend, validateSendForm } from './validate-send'
 

@@ -23,22 +23,16 @@ export type RouteReceipt = {
  * A wrong hash posted first therefore never blocks the right one; an intent waits on at most
  * `maxPendingReceipts` unseen hashes (the oldest makes room). Posting a hash again is harmless.
  * The posting request's id (`options.requestId`) is stored on the intent for the workers' log lines.
- * Throws AppError 422 for a malformed hash, 404 for an unknown intent, 409 when the intent's
- * payment is already recorded with another transaction.
+ * `txHash` is well formed (the route's `txHashSchema` checked it). Throws AppError 404 for an
+ * unknown intent, 409 when the intent's payment is already recorded with another transaction.
  */
 export async function recordRouteReceipt(
   db: Database,
   intentId: string,
-  txHash: unknown,
+  txHash: string,
   options: { nowMs?: number; requestId?: string } = {},
 ): Promise<RouteReceipt> {
   const nowMs = options.nowMs ?? Date.now()
-  if (typeof txHash !== 'string' || !hashPattern.test(txHash.trim())) {
-    throw new AppError('VALIDATION_FAILED', {
-      field: 'txHash',
-      userMessage: 'txHash must be a transaction hash (0x followed by 64 hex digits).',
-    })
-  }
   const hash = txHash.trim().toLowerCase()
   const id = intentId.toLowerCase()
   if (!hashPattern.test(id)) throw notFound()

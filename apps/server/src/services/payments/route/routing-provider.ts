@@ -11,7 +11,7 @@ export type {
   RoutingToken,
   TransactionRequest,
 } from '@quicklinks/core/api/routing'
-export { isNativeTokenAddress, nativeTokenAddress, zeroAddress } from '../../tokens/native-token-address.ts'
+export { isNativeTokenAddress, nativeTokenAddress, zeroAddress } from '@quicklinks/core/native-token-address'
 
 import type {
   RouteAction,

@@ -46,6 +46,51 @@ export async function listTransactionRecords(
   return rows.map((row) => toTransactionRecord(row, options))
 }
 
+/**
+ * GET /api/route-intent/{intentId}: the payment as its payer sees it (docs/api.md#route-intent).
+ * The intent's record when `payer` sent it and a receipt was posted for it; 404 otherwise (an
+ * unknown id, another wallet's intent, or no receipt yet), so a wallet never reads another's
+ * payment. Anyone may post a receipt, so the record may follow another transaction (a bystander's
+ * hash posted first) or none yet: unless its source is `txHash` (the transaction the tracker proved
+ * is the payer's own), it says nothing about this payment and is answered pending, keeping only
+ * the route (no hashes, links, statuses or error).
+ */
+export async function getPayerPaymentRecordOrThrow(
+  db: Database,
+  intentId: string,
+  query: { payer: string; txHash: string },
+  options: ListTransactionRecordsOptions,
+): Promise<TransactionRecord> {
+  const [row] = await db
+    .select()
+    .from(routeIntents)
+    .where(eq(routeIntents.id, intentId.toLowerCase()))
+    .limit(1)
+  if (row === undefined || row.fromAddress !== query.payer.toLowerCase() || row.status === null) {
+    throw new AppError('NOT_FOUND', {
+      message: `Payment ${intentId} asked for by ${query.payer}, who did not post a receipt for it`,
+      userMessage: 'This wallet has no payment for this route.',
+    })
+  }
+  const record = toTransactionRecord(row, options)
+  if (row.sourceTxHash === query.txHash.toLowerCase()) return record
+  return {
+    ...record,
+    source_tx_hash: null,
+    dest_tx_hash: null,
+    status_raw: null,
+    route_status: [],
+    status: 'submitted',
+    is_refunded: false,
+    to_amount_wei: null,
+    from_chain_tx_url: null,
+    to_chain_tx_url: null,
+    gas_status: null,
+    axelar_transaction_url: null,
+    error_message: null,
+  }
+}
+
 /** One route intent as a transaction record (docs/api.md#transaction-record). */
 export function toTransactionRecord(
   row: RouteIntent,

@@ -1,6 +1,6 @@
+import { isNativeTokenAddress } from '@quicklinks/core/native-token-address'
 import { payRouterAbi } from '@quicklinks/contracts/generated/pay-router'
 import { erc20Abi, type Log, type PublicClient, parseEventLogs, type TransactionReceipt } from 'viem'
-import { isNativeTokenAddress } from '../../tokens/native-token-address.ts'
 
 export type ReadReceiverCreditOptions = {
   receipt: Pick<TransactionReceipt, 'logs' | 'blockNumber'>

@@ -1,11 +1,7 @@
 import { AppError } from '@quicklinks/core/app-error'
+import { isNativeTokenAddress, nativeTokenAddress, zeroAddress } from '@quicklinks/core/native-token-address'
 import type { DevnetChainDeployment, DevnetDeployment } from '@quicklinks/devnet/devnet-deployment'
 import { getAddress } from 'viem'
-import {
-  isNativeTokenAddress,
-  nativeTokenAddress,
-  zeroAddress,
-} from '../../../tokens/native-token-address.ts'
 
 /** A token of a devnet chain as routes use it: native tokens travel as the wrapped one on Uniswap. */
 export type LocalToken = {

@@ -1,3 +1,4 @@
+import { nativeTokenAddress } from '@quicklinks/core/native-token-address'
 import { describe, expect, it } from 'vitest'
 import type { RouteIntent } from '../../../../../db/schema.ts'
 import { matchRelayerDeposit } from './match-relayer-deposit.ts'
@@ -124,11 +125,11 @@ describe('matchRelayerDeposit', () => {
   })
 
   it('treats the quote’s native placeholder as address(0) and nothing else', () => {
-    const intent = buildIntent({ toToken: '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee' })
+    const intent = buildIntent({ toToken: nativeTokenAddress.toLowerCase() })
     expect(match(buildDeposit({ destinationToken: zeroAddress }), intent).isMatch).toBe(true)
-    expect(
-      match(buildDeposit({ destinationToken: '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee' }), intent),
-    ).toMatchObject({ isMatch: false, mismatches: ['destination token'] })
+    expect(match(buildDeposit({ destinationToken: nativeTokenAddress.toLowerCase() }), intent)).toMatchObject(
+      { isMatch: false, mismatches: ['destination token'] },
+    )
   })
 
   it('ignores deposits for quotes of another provider or kind, and other PayRouters', () => {

@@ -1,5 +1,5 @@
+import { isNativeTokenAddress, zeroAddress } from '@quicklinks/core/native-token-address'
 import type { RouteIntent } from '../../../../../db/schema.ts'
-import { isNativeTokenAddress, zeroAddress } from '../../../../tokens/native-token-address.ts'
 import { depositProviderDataSchema } from '../local-provider-data.ts'
 import type { RelayerOrderFields } from './relayer-order.ts'
 

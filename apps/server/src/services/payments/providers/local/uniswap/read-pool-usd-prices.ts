@@ -1,7 +1,7 @@
 import { uniswapV2PairAbi } from '@quicklinks/contracts/generated/uniswap-v2-pair'
+import { nativeTokenAddress } from '@quicklinks/core/native-token-address'
 import type { DevnetChainDeployment } from '@quicklinks/devnet/devnet-deployment'
 import { createPublicClient, http } from 'viem'
-import { nativeTokenAddress } from '../../../../tokens/native-token-address.ts'
 
 /** How long one price read may take before the tokens list goes out without prices. */
 const priceReadTimeoutMs = 3000
