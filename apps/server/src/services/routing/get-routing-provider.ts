@@ -1,4 +1,4 @@
-import type { ServerConfig } from '@quicklinks/runtime/env'
+import type { ServerConfig } from '../../config/server-env.ts'
 import { getRelayerAccount } from '../relayer/get-relayer-account.ts'
 import { createLocalRoutingProvider } from './providers/local/create-local-routing-provider.ts'
 import { createSquidRoutingProvider } from './providers/squid/create-squid-routing-provider.ts'

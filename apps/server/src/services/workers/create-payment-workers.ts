@@ -1,6 +1,6 @@
 import type { Database } from '@quicklinks/runtime/db/create-database-client'
-import type { ServerConfig } from '@quicklinks/runtime/env'
 import type { FastifyBaseLogger } from 'fastify'
+import type { ServerConfig } from '../../config/server-env.ts'
 import { createRelayerWorker } from '../relayer/create-relayer-worker.ts'
 import { getRelayerAccount } from '../relayer/get-relayer-account.ts'
 import type { RoutingProvider } from '../routing/routing-provider.ts'
