@@ -46,12 +46,13 @@ module.exports = {
       severity: 'error',
       comment:
         'The app server reaches the signer only through its doors (docs/decisions/0016): the plugin it ' +
-        'mounts, the in-process API in src/api/, and its migrations; never its tables or services.',
+        'mounts, the in-process API in src/api/, its migrations and its section of the environment ' +
+        '(config/signer-env.ts, docs/decisions/0023); never its tables or services.',
       from: { path: '^apps/server/src/' },
       to: {
         path: '^apps/signer/src/',
         pathNot:
-          '^apps/signer/src/(api/|routes/signer-plugin\\.ts$|db/signer-migrations\\.ts$|frames-server/build-frames-server\\.ts$|signer-config\\.ts$|delivery\\.ts$)',
+          '^apps/signer/src/(api/|routes/signer-plugin\\.ts$|db/signer-migrations\\.ts$|frames-server/build-frames-server\\.ts$|config/signer-env\\.ts$|signer-config\\.ts$|delivery\\.ts$)',
       },
     },
     {

@@ -1,6 +1,7 @@
 // npm run serve: the production start. Runs the built app server alone (no devnet, no dev routes,
 // no install, no build) against DATABASE_URL, REDIS_URL and RPC_URL_<chainId>; the server refuses
-// to start, naming each missing setting, when one is absent (PRODUCTION=true, packages/runtime/src/env.ts).
+// to start, naming each missing setting, when one is absent (PRODUCTION=true; each section's
+// checks: packages/runtime/src/env.ts, apps/signer/src/config, apps/server/src/config).
 // SIGTERM drains in-flight requests and exits 0 (the README's "Running in production").
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'

@@ -11,9 +11,9 @@ import { nativeTokenAddress } from '@quicklinks/core/native-token-address'
 import { devnetMnemonic } from '@quicklinks/devnet/devnet-chains'
 import type { DevnetChainDeployment } from '@quicklinks/devnet/devnet-deployment'
 import { startDevnet } from '@quicklinks/devnet/start-devnet'
-import { parseEnv } from '@quicklinks/runtime/env'
 import { mnemonicToAccount } from 'viem/accounts'
 import { buildApp } from '../src/app.ts'
+import { parseServerEnv } from '../src/config/server-env.ts'
 import { links } from '../src/db/schema.ts'
 import { getOrCreateUser } from '../src/services/users/get-or-create-user.ts'
 import { printLatencyTable, summarizeLatencies } from './lib/latency-table.ts'
@@ -77,7 +77,7 @@ async function main(): Promise<void> {
   })
   let app: Awaited<ReturnType<typeof buildApp>> | undefined
   try {
-    const config = parseEnv({
+    const config = parseServerEnv({
       DATA_DIR: dataDir,
       DEV_MODE: 'true',
       LOG_LEVEL: 'silent',

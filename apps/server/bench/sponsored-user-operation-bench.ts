@@ -18,7 +18,6 @@ import { buildViemChain } from '@quicklinks/devnet/build-viem-chain'
 import { getDevnetAccount } from '@quicklinks/devnet/deploy-account-abstraction'
 import { toDevnetQuickLinksAccount } from '@quicklinks/devnet/devnet-smart-account'
 import { startDevnet } from '@quicklinks/devnet/start-devnet'
-import { parseEnv } from '@quicklinks/runtime/env'
 import { estimateUserOperationFees } from '@quicklinks/wallet/smart-accounts/estimate-user-operation-fees'
 import {
   type Address,
@@ -32,6 +31,7 @@ import { createBundlerClient, createPaymasterClient } from 'viem/account-abstrac
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { findFreePorts } from '../../../packages/devnet/test/find-free-ports.ts'
 import { buildApp } from '../src/app.ts'
+import { parseServerEnv } from '../src/config/server-env.ts'
 import { createSession } from '../src/services/sessions/create-session.ts'
 import { getOrCreateUser } from '../src/services/users/get-or-create-user.ts'
 import { insertSignerWallet } from '../test/insert-signer-wallet.ts'
@@ -56,7 +56,7 @@ async function main(): Promise<void> {
     if (!chain) throw new Error('the devnet has no chain')
     const usdc = chain.tokens.find((token) => token.symbol === 'USDC')?.address
     if (!usdc) throw new Error('no USDC on the devnet')
-    const config = parseEnv({
+    const config = parseServerEnv({
       DATA_DIR: dataDir,
       DEV_MODE: 'true',
       LOG_LEVEL: 'silent',

@@ -6,11 +6,9 @@ import { createDatabaseClient, type DatabaseClient } from '@quicklinks/runtime/d
 import { getDatabaseTarget } from '@quicklinks/runtime/db/get-database-target'
 import { createDelivery, type Delivery } from '@quicklinks/runtime/delivery/create-delivery'
 import { createDevOutbox, type DevOutbox } from '@quicklinks/runtime/delivery/create-dev-outbox'
-import type { ServerConfig } from '@quicklinks/runtime/env'
 import { getTrustProxyOption } from '@quicklinks/runtime/get-trust-proxy-option'
 import { healthRoutes } from '@quicklinks/runtime/health/health-routes'
 import { getHttpTimeoutOptions } from '@quicklinks/runtime/http-timeouts'
-import { configPlugin } from '@quicklinks/runtime/plugins/config-plugin'
 import { csrfPlugin } from '@quicklinks/runtime/plugins/csrf-plugin'
 import { databasePlugin } from '@quicklinks/runtime/plugins/database-plugin'
 import { errorHandlerPlugin } from '@quicklinks/runtime/plugins/error-handler-plugin'
@@ -26,8 +24,10 @@ import Fastify, {
 } from 'fastify'
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
 import { buildRequestLogging } from './build-request-logging.ts'
+import type { ServerConfig } from './config/server-env.ts'
 import { migrate } from './db/migrate.ts'
 import { compressionPlugin } from './plugins/compression-plugin.ts'
+import { configPlugin } from './plugins/config-plugin.ts'
 import { jsonBodyPlugin } from './plugins/json-body-plugin.ts'
 import { metricsPlugin } from './plugins/metrics-plugin.ts'
 import { openapiDocumentRoute, openapiPlugin } from './plugins/openapi-plugin.ts'
@@ -179,7 +179,7 @@ export async function buildApp(
     isTokenRequired: config.production === true,
   })
 
-  await app.register(healthRoutes)
+  await app.register(healthRoutes, { publicOrigin: config.publicOrigin, chains: config })
   // The payer's public link read, the hottest API route, reads no cookie and answers from memory
   // (compressed once per link when long): it sits outside the cookie and compression scope below.
   await app.register(payRoutes, { prefix: '/api' })

@@ -6,10 +6,11 @@ import { readExportSignerPublicKey } from '@quicklinks/signer/api/read-export-si
 import { buildFramesServer } from '@quicklinks/signer/frames-server/build-frames-server'
 // The app server process: parse the environment, migrate, listen; close cleanly on SIGINT/SIGTERM.
 import { buildApp } from './app.ts'
+import { parseServerEnv } from './config/server-env.ts'
 import { migrate } from './db/migrate.ts'
 import { startMailCatcher } from './services/delivery/start-mail-catcher.ts'
 
-const serverProcess = await startServerProcess({ migrate })
+const serverProcess = await startServerProcess({ parseEnv: parseServerEnv, migrate })
 const { config, logger, database } = serverProcess
 
 // Dev mode catches all mail on loopback (config.smtpUrl points at it unless SMTP_URL says otherwise).

@@ -1,10 +1,10 @@
 import { createLogger } from '@quicklinks/runtime/create-logger'
 import type { DatabaseClient } from '@quicklinks/runtime/db/create-database-client'
-import type { ServerConfig } from '@quicklinks/runtime/env'
-import { createTestConfig } from '@quicklinks/runtime/test/create-test-config'
 import { createTestDatabase } from '@quicklinks/runtime/test/pglite-template'
 import type { FastifyInstance } from 'fastify'
 import { type AppDependencies, buildApp } from '../src/app.ts'
+import type { ServerConfig } from '../src/config/server-env.ts'
+import { createTestConfig } from './create-test-config.ts'
 
 export type TestApp = {
   app: FastifyInstance
@@ -16,8 +16,9 @@ export type TestApp = {
 }
 
 // The config and database every test app starts from, shared with the signer's tests.
-export { createTestConfig, testSignerMasterKey } from '@quicklinks/runtime/test/create-test-config'
+export { testSignerMasterKey } from '@quicklinks/runtime/test/create-test-config'
 export { createTestDatabase } from '@quicklinks/runtime/test/pglite-template'
+export { createTestConfig } from './create-test-config.ts'
 
 /**
  * Builds the real app on a fresh in-memory PGlite (or the given database), capturing its logs.

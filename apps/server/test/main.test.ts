@@ -62,4 +62,17 @@ describe('src/main.ts', () => {
     expect(await server.exited).toBe(1)
     expect(server.output()).toMatch(/SIGNER_MASTER_KEY: required outside dev mode/)
   }, 30_000)
+
+  it('refuses to start with ROUTING_PROVIDER=squid and no SQUID_INTEGRATOR_ID, naming it (the standalone signer starts)', async () => {
+    const server = startMain({
+      PORT: '0',
+      SIGNER_MASTER_KEY: '5e'.repeat(32),
+      ROUTING_PROVIDER: 'squid',
+    })
+    cleanups.push(() => server.child.kill('SIGKILL'))
+    expect(await server.exited).toBe(1)
+    expect(server.output()).toMatch(
+      /Invalid environment:\n {2}SQUID_INTEGRATOR_ID: required when ROUTING_PROVIDER=squid\n/,
+    )
+  }, 30_000)
 })

@@ -1,9 +1,9 @@
 import { createLogger } from '@quicklinks/runtime/create-logger'
 import type { DatabaseClient } from '@quicklinks/runtime/db/create-database-client'
-import { createTestConfig } from '@quicklinks/runtime/test/create-test-config'
 import { createTestDatabase } from '@quicklinks/runtime/test/pglite-template'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createSignerTestConfig } from '../test/create-signer-test-config.ts'
 import { buildSignerApp } from './build-signer-app.ts'
 
 const csrf = 'Wr_pgTqEdsYsZfUtASL3WjVWSx2LuyWGlKad1PfksSA'
@@ -14,8 +14,10 @@ describe('the standalone signer app', () => {
   const sent: { to: string; subject: string }[] = []
   beforeAll(async () => {
     database = await createTestDatabase()
-    // An RPC that cannot answer: the signer's readiness does not depend on chains.
-    app = await buildSignerApp(createTestConfig({ rpcUrls: { 8453: 'http://127.0.0.1:9' } }), {
+    // An RPC that cannot answer, as a config holding the server's sections would carry it: the
+    // signer's readiness does not depend on chains.
+    const config = Object.assign(createSignerTestConfig(), { rpcUrls: { 8453: 'http://127.0.0.1:9' } })
+    app = await buildSignerApp(config, {
       database,
       logger: createLogger('silent'),
       delivery: {
@@ -57,7 +59,7 @@ describe('the standalone signer app', () => {
 
   it('answers /ready from the database alone, never rate limited', async () => {
     const config = { rateLimitMax: 1 }
-    const limited = await buildSignerApp(createTestConfig(config), {
+    const limited = await buildSignerApp(createSignerTestConfig(config), {
       database,
       logger: createLogger('silent'),
     })

@@ -2,11 +2,9 @@ import fastifyCookie from '@fastify/cookie'
 import { AppError } from '@quicklinks/core/app-error'
 import type { DatabaseClient } from '@quicklinks/runtime/db/create-database-client'
 import { createDelivery, type Delivery } from '@quicklinks/runtime/delivery/create-delivery'
-import type { ServerConfig } from '@quicklinks/runtime/env'
 import { getTrustProxyOption } from '@quicklinks/runtime/get-trust-proxy-option'
 import { healthRoutes } from '@quicklinks/runtime/health/health-routes'
 import { getHttpTimeoutOptions } from '@quicklinks/runtime/http-timeouts'
-import { configPlugin } from '@quicklinks/runtime/plugins/config-plugin'
 import { csrfPlugin } from '@quicklinks/runtime/plugins/csrf-plugin'
 import { databasePlugin } from '@quicklinks/runtime/plugins/database-plugin'
 import { errorHandlerPlugin } from '@quicklinks/runtime/plugins/error-handler-plugin'
@@ -15,6 +13,7 @@ import { rateLimitPlugin } from '@quicklinks/runtime/plugins/rate-limit-plugin'
 import { redisPlugin } from '@quicklinks/runtime/plugins/redis-plugin'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
+import type { SignerProcessConfig } from './config/signer-env.ts'
 import { signerPlugin } from './routes/signer-plugin.ts'
 
 export type SignerAppDependencies = {
@@ -29,13 +28,13 @@ export type SignerAppDependencies = {
 
 /**
  * Builds the standalone signer service (docs/decisions/0006): the same plugins as the app server
- * where the signer needs them (config, Redis when REDIS_URL is set, database, error handler, cookies,
+ * where the signer needs them (Redis when REDIS_URL is set, database, error handler, cookies,
  * CSRF, rate limits, the input guard, HTTP timeouts), GET /health for the CSRF cookie, GET /ready (the database answers), and the
  * signer routes at /signer/v1 — no /api, no web app.
  * Rejects when a plugin fails to register (for example a bad or insecure master key).
  */
 export async function buildSignerApp(
-  config: ServerConfig,
+  config: SignerProcessConfig,
   dependencies: SignerAppDependencies,
 ): Promise<FastifyInstance> {
   const app = Fastify({
@@ -48,7 +47,6 @@ export async function buildSignerApp(
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
 
-  await app.register(configPlugin, { config })
   // Before any route: NUL bytes, broken UTF-8 and over-long or over-deep input are 4xx (docs/api.md#unstorable-input).
   await app.register(inputGuardPlugin)
   await app.register(redisPlugin, { url: config.redisUrl })
@@ -57,7 +55,7 @@ export async function buildSignerApp(
   await app.register(fastifyCookie)
   await app.register(csrfPlugin)
   await app.register(rateLimitPlugin, { max: config.rateLimitMax })
-  await app.register(healthRoutes, { isCheckingChains: false })
+  await app.register(healthRoutes, { publicOrigin: config.publicOrigin })
   await app.register(signerPlugin, {
     prefix: '/signer/v1',
     db: app.db,

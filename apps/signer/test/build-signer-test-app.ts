@@ -6,14 +6,14 @@ import { p256 } from '@noble/curves/nist.js'
 import { bytesToHex } from '@noble/hashes/utils.js'
 import { createLogger } from '@quicklinks/runtime/create-logger'
 import type { DatabaseClient } from '@quicklinks/runtime/db/create-database-client'
-import type { ServerConfig } from '@quicklinks/runtime/env'
-import { createTestConfig } from '@quicklinks/runtime/test/create-test-config'
 import { createTestDatabase } from '@quicklinks/runtime/test/pglite-template'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { buildSignerApp } from '../src/build-signer-app.ts'
+import type { SignerProcessConfig } from '../src/config/signer-env.ts'
 import { decryptCredentialBundle } from '../src/crypto/bundles/decrypt-credential-bundle.ts'
 import { createStamp } from '../src/crypto/stamps/create-stamp.ts'
 import type { Delivery, SignerEmail, SignerSms } from '../src/delivery.ts'
+import { createSignerTestConfig } from './create-signer-test-config.ts'
 
 export const csrfToken = 'Wr_pgTqEdsYsZfUtASL3WjVWSx2LuyWGlKad1PfksSA'
 
@@ -51,7 +51,9 @@ export type SignerTestApp = {
   post(path: string, body: unknown, options?: { remoteAddress?: string }): Promise<LightMyRequestResponse>
 }
 
-export async function buildSignerTestApp(overrides: Partial<ServerConfig> = {}): Promise<SignerTestApp> {
+export async function buildSignerTestApp(
+  overrides: Partial<SignerProcessConfig> = {},
+): Promise<SignerTestApp> {
   const delivery = createRecordingDelivery()
   let offsetMs = 0
   const clock: TestClock = {
@@ -60,7 +62,7 @@ export async function buildSignerTestApp(overrides: Partial<ServerConfig> = {}):
       offsetMs += ms
     },
   }
-  const config = createTestConfig({ sms: { provider: 'dev' }, ...overrides })
+  const config = createSignerTestConfig({ sms: { provider: 'dev' }, ...overrides })
   const database = await createTestDatabase()
   const logs: Record<string, unknown>[] = []
   const logger = createLogger(config.logLevel, {

@@ -41,4 +41,26 @@ describe('src/main.ts', () => {
     signer.child.kill('SIGTERM')
     expect(await signer.exited).toBe(0)
   }, 90_000)
+
+  it("starts outside dev mode whatever the server's settings say (it parses none of them)", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ql-signer-main-'))
+    const signer = startSignerMain({
+      SIGNER_PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SIGNER_MASTER_KEY: '5e'.repeat(32),
+      // The app server refuses each of these (apps/server/test/main.test.ts).
+      ROUTING_PROVIDER: 'squid',
+      RPC_URL_8453: 'ftp://nope',
+      SPONSOR_POLICIES: '[{id: broken}]',
+    })
+    cleanups.push(() => {
+      signer.child.kill('SIGKILL')
+      rmSync(dataDir, { recursive: true, force: true })
+    })
+    const url = await signer.waitForOutput(/Signer listening on (http:\/\/127\.0\.0\.1:\d+)/)
+    expect((await fetch(`${url}/health`)).status).toBe(200)
+    signer.child.kill('SIGTERM')
+    expect(await signer.exited).toBe(0)
+  }, 90_000)
 })

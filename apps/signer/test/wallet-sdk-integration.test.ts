@@ -22,7 +22,6 @@ import {
 } from '@quicklinks/protocol/frame-only-activities'
 import { createLogger } from '@quicklinks/runtime/create-logger'
 import { createDatabaseClient, type DatabaseClient } from '@quicklinks/runtime/db/create-database-client'
-import { parseEnv, type ServerConfig } from '@quicklinks/runtime/env'
 import { getFreePort } from '@quicklinks/runtime/test/get-free-port'
 import { createKeyStamper } from '@quicklinks/wallet/create-key-stamper'
 import type { ExportResult } from '@quicklinks/wallet/signer-client'
@@ -79,6 +78,7 @@ import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
 import { recoverAuthorizationAddress } from 'viem/utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildSignerApp } from '../src/build-signer-app.ts'
+import { parseSignerEnv, type SignerProcessConfig } from '../src/config/signer-env.ts'
 import { openExportBundle } from '../src/crypto/bundles/open-export-bundle.ts'
 import { migrateSignerDatabase } from '../src/db/migrate-signer-database.ts'
 import { signerActivities } from '../src/db/signer-schema.ts'
@@ -92,8 +92,8 @@ let store: SignerStore
 const mails: Mail[] = []
 
 /** The servers' shared environment parsing, on a throw-away data dir, with no dev mode, mail or SMS. */
-function createConfig(): ServerConfig {
-  return parseEnv({
+function createConfig(): SignerProcessConfig {
+  return parseSignerEnv({
     PORT: '0',
     FRAMES_PORT: '0',
     HOST: '127.0.0.1',

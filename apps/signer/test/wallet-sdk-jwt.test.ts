@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createLogger } from '@quicklinks/runtime/create-logger'
 import { createDatabaseClient, type DatabaseClient } from '@quicklinks/runtime/db/create-database-client'
-import { parseEnv } from '@quicklinks/runtime/env'
 import { createKeyStamper } from '@quicklinks/wallet/create-key-stamper'
 import { createSignerStore, type SignerStore } from '@quicklinks/wallet/signer-store'
 import type { FastifyInstance } from 'fastify'
@@ -18,6 +17,7 @@ import { Secret, TOTP } from 'otpauth'
 import { verifyMessage } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildSignerApp } from '../src/build-signer-app.ts'
+import { parseSignerEnv } from '../src/config/signer-env.ts'
 import { migrateSignerDatabase } from '../src/db/migrate-signer-database.ts'
 import { createTestSignerClient } from './create-test-signer-client.ts'
 
@@ -52,7 +52,7 @@ beforeAll(async () => {
         .setExpirationTime('5m')
         .sign(keys.privateKey)
 
-  const config = parseEnv({
+  const config = parseSignerEnv({
     PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: mkdtempSync(join(tmpdir(), 'ql-wallet-jwt-test-')),

@@ -8,13 +8,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createLogger } from '@quicklinks/runtime/create-logger'
 import { createDatabaseClient, type DatabaseClient } from '@quicklinks/runtime/db/create-database-client'
-import { parseEnv } from '@quicklinks/runtime/env'
 import { createKeyStamper } from '@quicklinks/wallet/create-key-stamper'
 import { createSignerStore, type SignerStore } from '@quicklinks/wallet/signer-store'
 import type { FastifyInstance } from 'fastify'
 import { Secret, TOTP } from 'otpauth'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildSignerApp } from '../src/build-signer-app.ts'
+import { parseSignerEnv } from '../src/config/signer-env.ts'
 import { migrateSignerDatabase } from '../src/db/migrate-signer-database.ts'
 import { createRecordingDelivery, readCode } from './build-signer-test-app.ts'
 import { createTestSignerClient } from './create-test-signer-client.ts'
@@ -26,7 +26,7 @@ const delivery = createRecordingDelivery()
 const stores: SignerStore[] = []
 
 beforeAll(async () => {
-  const config = parseEnv({
+  const config = parseSignerEnv({
     PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: mkdtempSync(join(tmpdir(), 'ql-wallet-mfa-test-')),

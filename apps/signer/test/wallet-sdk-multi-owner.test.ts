@@ -13,7 +13,6 @@ import { type AltoProcess, spawnAlto } from '@quicklinks/devnet/spawn-alto'
 import { type AnvilProcess, spawnAnvil } from '@quicklinks/devnet/spawn-anvil'
 import { createLogger } from '@quicklinks/runtime/create-logger'
 import { createDatabaseClient, type DatabaseClient } from '@quicklinks/runtime/db/create-database-client'
-import { parseEnv } from '@quicklinks/runtime/env'
 import { getFreePort } from '@quicklinks/runtime/test/get-free-port'
 import { createKeyStamper } from '@quicklinks/wallet/create-key-stamper'
 import {
@@ -44,6 +43,7 @@ import { createBundlerClient } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildSignerApp } from '../src/build-signer-app.ts'
+import { parseSignerEnv } from '../src/config/signer-env.ts'
 import { migrateSignerDatabase } from '../src/db/migrate-signer-database.ts'
 import { multiOwnerAccountFactoryAddress } from '../src/services/multi-owner/multi-owner-account.ts'
 import { createRecordingDelivery, readCode } from './build-signer-test-app.ts'
@@ -57,7 +57,7 @@ const delivery = createRecordingDelivery()
 const stores: SignerStore[] = []
 
 beforeAll(async () => {
-  const config = parseEnv({
+  const config = parseSignerEnv({
     PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: mkdtempSync(join(tmpdir(), 'ql-wallet-multi-owner-test-')),

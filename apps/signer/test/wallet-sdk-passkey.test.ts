@@ -9,12 +9,12 @@ import { join } from 'node:path'
 import { AppError } from '@quicklinks/core/app-error'
 import { createLogger } from '@quicklinks/runtime/create-logger'
 import { createDatabaseClient, type DatabaseClient } from '@quicklinks/runtime/db/create-database-client'
-import { parseEnv } from '@quicklinks/runtime/env'
 import { createKeyStamper } from '@quicklinks/wallet/create-key-stamper'
 import type { SignerClient } from '@quicklinks/wallet/signer-client'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildSignerApp } from '../src/build-signer-app.ts'
+import { parseSignerEnv } from '../src/config/signer-env.ts'
 import { migrateSignerDatabase } from '../src/db/migrate-signer-database.ts'
 import { createTestSignerClient } from './create-test-signer-client.ts'
 import { createSoftwarePasskey } from './software-passkey.ts'
@@ -25,7 +25,7 @@ let app: FastifyInstance
 let baseUrl: string
 
 beforeAll(async () => {
-  const config = parseEnv({
+  const config = parseSignerEnv({
     PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: mkdtempSync(join(tmpdir(), 'ql-wallet-passkey-test-')),

@@ -1,5 +1,5 @@
 import { type DestinationStream, type Logger, pino, stdSerializers } from 'pino'
-import type { ServerConfig } from './env.ts'
+import type { HostConfig } from './env.ts'
 
 // Secrets that may sit in headers: session and CSRF cookies, bearer tokens, signer stamps.
 const secretHeaders = ['cookie', 'authorization', 'x-csrf-token', 'x-stamp', 'x-stamp-webauthn']
@@ -89,7 +89,7 @@ const serializers = {
  * an API key) lose user, password, query and key-like path segments. `destination` lets tests
  * capture the lines.
  */
-export function createLogger(level: ServerConfig['logLevel'], destination?: DestinationStream): Logger {
+export function createLogger(level: HostConfig['logLevel'], destination?: DestinationStream): Logger {
   const options = {
     level,
     redact: { paths: redactedPaths, censor: '[Redacted]' },

@@ -1,5 +1,5 @@
 import type { FastifyServerOptions } from 'fastify'
-import type { ServerConfig } from './env.ts'
+import type { HostConfig } from './env.ts'
 
 /**
  * Fastify's `trustProxy` for TRUST_PROXY. A hop count becomes a function trusting that many
@@ -8,7 +8,7 @@ import type { ServerConfig } from './env.ts'
  * Lists of addresses and CIDRs pass through to proxy-addr as they are.
  */
 export function getTrustProxyOption(
-  trustProxy: ServerConfig['trustProxy'],
+  trustProxy: HostConfig['trustProxy'],
 ): FastifyServerOptions['trustProxy'] {
   if (typeof trustProxy !== 'number') return trustProxy
   const hops = trustProxy

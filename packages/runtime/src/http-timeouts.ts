@@ -1,5 +1,6 @@
 import type { FastifyServerOptions } from 'fastify'
 import { z } from 'zod'
+import type { EnvProblem } from './env/setting-schemas.ts'
 
 /** How long a server waits on a client (docs/api.md#timeouts), in milliseconds. */
 export type HttpTimeouts = {
@@ -28,34 +29,37 @@ export const defaultHttpTimeouts: HttpTimeouts = {
   keepAliveMs: 72_000,
 }
 
-const millisecondsSchema = z.coerce.number().int().min(1_000).max(3_600_000)
+const millisecondsMessage = 'must be whole milliseconds from 1000 to 3600000'
 
-const timeoutsSchema = z.object({
+const millisecondsSchema = z.coerce
+  .number({ error: millisecondsMessage })
+  .int(millisecondsMessage)
+  .min(1_000, millisecondsMessage)
+  .max(3_600_000, millisecondsMessage)
+
+/**
+ * REQUEST_TIMEOUT_MS, CONNECTION_TIMEOUT_MS and KEEP_ALIVE_TIMEOUT_MS (whole milliseconds, 1 000
+ * to 3 600 000): fields of the host's section of the environment (env.ts).
+ */
+export const httpTimeoutsShape = {
   REQUEST_TIMEOUT_MS: millisecondsSchema.default(defaultHttpTimeouts.requestMs),
   CONNECTION_TIMEOUT_MS: millisecondsSchema.default(defaultHttpTimeouts.connectionMs),
   KEEP_ALIVE_TIMEOUT_MS: millisecondsSchema.default(defaultHttpTimeouts.keepAliveMs),
-})
+}
 
 /**
- * Reads REQUEST_TIMEOUT_MS, CONNECTION_TIMEOUT_MS and KEEP_ALIVE_TIMEOUT_MS (whole milliseconds,
- * 1 000 to 3 600 000; empty means unset). Throws an Error naming each bad variable, also when the
- * keep-alive outlasts the connection timeout (the socket would be cut while the balancer still
- * counts it as open).
+ * The timeouts of the parsed `httpTimeoutsShape` fields. A keep-alive that outlasts the connection
+ * timeout (the socket would be cut while the balancer still counts it as open) is a problem.
  */
-export function parseHttpTimeouts(source: Record<string, string | undefined>): HttpTimeouts {
-  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''))
-  const parsed = timeoutsSchema.safeParse(present)
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map(
-      (issue) => `  ${issue.path.join('.')}: must be whole milliseconds from 1000 to 3600000`,
-    )
-    throw new Error(`Invalid environment:\n${lines.join('\n')}`)
-  }
-  const env = parsed.data
+export function readHttpTimeouts(
+  env: { REQUEST_TIMEOUT_MS: number; CONNECTION_TIMEOUT_MS: number; KEEP_ALIVE_TIMEOUT_MS: number },
+  problems: EnvProblem[],
+): HttpTimeouts {
   if (env.KEEP_ALIVE_TIMEOUT_MS > env.CONNECTION_TIMEOUT_MS) {
-    throw new Error(
-      `Invalid environment:\n  KEEP_ALIVE_TIMEOUT_MS: must not exceed CONNECTION_TIMEOUT_MS (${env.CONNECTION_TIMEOUT_MS})`,
-    )
+    problems.push([
+      'KEEP_ALIVE_TIMEOUT_MS',
+      `must not exceed CONNECTION_TIMEOUT_MS (${env.CONNECTION_TIMEOUT_MS})`,
+    ])
   }
   return {
     requestMs: env.REQUEST_TIMEOUT_MS,

@@ -5,7 +5,7 @@ import { createLogger } from './create-logger.ts'
 import { createDatabaseClient, type DatabaseClient } from './db/create-database-client.ts'
 import { getDatabaseTarget } from './db/get-database-target.ts'
 import { type ConnectionDrain, trackConnections } from './drain-connections.ts'
-import { parseEnv, type ServerConfig } from './env.ts'
+import type { HostConfig } from './env.ts'
 
 const shutdownTimeoutMs = 10_000
 
@@ -13,8 +13,8 @@ const shutdownTimeoutMs = 10_000
 type Closeable = { close(): Promise<unknown> }
 
 /** A started process: its config, logger and migrated database, and what closes with it. */
-export type ServerProcess = {
-  config: ServerConfig
+export type ServerProcess<Config extends HostConfig = HostConfig> = {
+  config: Config
   logger: Logger
   database: DatabaseClient
   /** Closes `resource` when the process exits, before everything added earlier. */
@@ -37,21 +37,28 @@ export type ServerProcess = {
   closeOnSignals(): void
 }
 
-export type StartServerProcessOptions = {
+export type StartServerProcessOptions<Config extends HostConfig> = {
+  /**
+   * Parses the sections of the environment this process owns (the host's and its app's:
+   * docs/decisions/0023), throwing an Error that names every invalid variable.
+   */
+  parseEnv(): Config
   /** Applies the process's pending migrations (the app server's and the signer's, or the signer's). */
   migrate(client: DatabaseClient): Promise<void>
 }
 
 /**
- * Parses the environment, opens the database and migrates it with `options.migrate`: the start
+ * Parses the environment with `options.parseEnv`, opens the database and migrates it with `options.migrate`: the start
  * every server process shares. Never rejects: a bad environment prints the message and exits 1; a
  * database that does not open or migrate is logged as fatal and exits 1 (closing the database if it
  * opened).
  */
-export async function startServerProcess(options: StartServerProcessOptions): Promise<ServerProcess> {
-  let config: ServerConfig
+export async function startServerProcess<Config extends HostConfig>(
+  options: StartServerProcessOptions<Config>,
+): Promise<ServerProcess<Config>> {
+  let config: Config
   try {
-    config = parseEnv()
+    config = options.parseEnv()
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error))
     process.exit(1)

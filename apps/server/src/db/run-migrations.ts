@@ -3,12 +3,12 @@
 
 import { createDatabaseClient } from '@quicklinks/runtime/db/create-database-client'
 import { getDatabaseTarget } from '@quicklinks/runtime/db/get-database-target'
-import { parseEnv } from '@quicklinks/runtime/env'
+import { parseServerEnv } from '../config/server-env.ts'
 import { migrate } from './migrate.ts'
 
 const config = (() => {
   try {
-    return parseEnv()
+    return parseServerEnv()
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error))
     process.exit(1)

@@ -1,6 +1,6 @@
-import { parseEnv } from '@quicklinks/runtime/env'
 import { afterEach, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp } from '../../test/build-test-app.ts'
+import { parseServerEnv } from '../config/server-env.ts'
 import { routeIntents } from '../db/schema.ts'
 
 let testApp: TestApp | undefined
@@ -124,7 +124,7 @@ describe('GET /metrics', () => {
   describe('with PRODUCTION=true', () => {
     /** The config `npm run serve` makes from a deployment's environment, plus `extra`. */
     function productionConfig(extra: Record<string, string> = {}) {
-      return parseEnv({
+      return parseServerEnv({
         PRODUCTION: 'true',
         SIGNER_MASTER_KEY: '5e'.repeat(32),
         DATABASE_URL: 'postgres://app@db:5432/quicklinks',

@@ -1,4 +1,3 @@
-import type { ServerConfig } from '@quicklinks/runtime/env'
 import {
   createRateLimitHook,
   getBodyFieldKey,
@@ -11,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { z } from 'zod'
 import { buildTestApp, createTestDatabase, type TestApp } from '../../test/build-test-app.ts'
 import { type RunningRedis, startRedis } from '../../test/start-redis.ts'
+import type { ServerConfig } from '../config/server-env.ts'
 
 const csrf = 'Wr_pgTqEdsYsZfUtASL3WjVWSx2LuyWGlKad1PfksSA'
 

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { isSecureOrigin, type ServerConfig } from '@quicklinks/runtime/env'
+import { isSecureOrigin } from '@quicklinks/runtime/env'
 import { isApiPath } from '@quicklinks/runtime/plugins/is-api-path'
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
+import type { ServerConfig } from '../config/server-env.ts'
 import { walletConnectCspSources } from './wallet-connect-csp-sources.ts'
 
 /** What the CSP needs from the server's settings. */

@@ -1,5 +1,4 @@
 import type { EmailMessage } from '@quicklinks/runtime/delivery/create-delivery'
-import { devnetSolanaSponsorPolicy, devnetSolanaSponsorPolicyId } from '@quicklinks/runtime/env'
 import { getFreePort } from '@quicklinks/runtime/test/get-free-port'
 import { createKeyStamper } from '@quicklinks/wallet/create-key-stamper'
 import { createSignerStore, type SignerStore } from '@quicklinks/wallet/signer-store'
@@ -49,6 +48,7 @@ import {
 } from '@solana-program/token'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestSignerClient } from '../../../signer/test/create-test-signer-client.ts'
+import { devnetSolanaSponsorPolicy, devnetSolanaSponsorPolicyId } from '../../src/config/solana-env.ts'
 import { buildTestApp, type TestApp } from '../build-test-app.ts'
 import { type HttpSession, signInOverHttp } from '../sign-in-over-http.ts'
 

@@ -2,7 +2,6 @@ import { p256 } from '@noble/curves/nist.js'
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js'
 import { AppError } from '@quicklinks/core/app-error'
 import { createLogger } from '@quicklinks/runtime/create-logger'
-import { createTestConfig } from '@quicklinks/runtime/test/create-test-config'
 import { sql } from 'drizzle-orm'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
@@ -15,6 +14,7 @@ import {
   type SignerTestApp,
   signInByEmail,
 } from '../../test/build-signer-test-app.ts'
+import { createSignerTestConfig } from '../../test/create-signer-test-config.ts'
 import { buildSignerApp } from '../build-signer-app.ts'
 import { decryptCredentialBundle } from '../crypto/bundles/decrypt-credential-bundle.ts'
 
@@ -540,7 +540,7 @@ describe('signer sign-in routes', () => {
       expect(testApp.delivery.emails.filter((mail) => mail.subject === lockNoticeSubject)).toHaveLength(1)
 
       // The lock lives in the database: a second instance on it refuses too.
-      const other = await buildSignerApp(createTestConfig({ sms: { provider: 'dev' } }), {
+      const other = await buildSignerApp(createSignerTestConfig({ sms: { provider: 'dev' } }), {
         database: testApp.database,
         logger: createLogger('silent'),
         delivery: testApp.delivery,

@@ -2,7 +2,7 @@ import { AppError } from '@quicklinks/core/app-error'
 import type { DevSms } from '@quicklinks/core/dev-outbox'
 import type { FastifyBaseLogger } from 'fastify'
 import nodemailer, { type Transporter } from 'nodemailer'
-import type { ServerConfig } from '../env.ts'
+import type { HostConfig } from '../env.ts'
 import { createDevOutbox, type DevOutbox } from './create-dev-outbox.ts'
 import { createDevSmsProvider } from './create-dev-sms-provider.ts'
 import { createTwilioSmsProvider } from './create-twilio-sms-provider.ts'
@@ -53,7 +53,7 @@ export const smsNotConfiguredMessage = 'SMS sign-in is not configured on this se
  * message body, subject or code at info level.
  */
 export function createDelivery(
-  config: Pick<ServerConfig, 'smtpUrl' | 'mailFrom' | 'sms'>,
+  config: Pick<HostConfig, 'smtpUrl' | 'mailFrom' | 'sms'>,
   logger: DeliveryLogger,
   dependencies: DeliveryDependencies = {},
 ): Delivery {
@@ -109,7 +109,7 @@ export function createDelivery(
 }
 
 function createSmsProvider(
-  sms: ServerConfig['sms'],
+  sms: HostConfig['sms'],
   outbox: DevOutbox<DevSms> | undefined,
 ): SmsProvider | undefined {
   switch (sms.provider) {

@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs'
 import { entryPointV08Address } from '@quicklinks/core/api/smart-accounts'
 import { withTimeout } from '@quicklinks/core/with-timeout'
 import { getDevnetDeploymentOrThrow } from '../devnet/get-devnet-deployment-or-throw.ts'
-import type { ServerConfig } from '../env.ts'
 
 /** One dependency's answer: whether it is usable, how long it took, and why not. */
 export type ReadinessCheck = { status: 'ok' | 'failed'; ms: number; error?: string }
@@ -16,19 +15,30 @@ export type Readiness = {
   checks: Record<string, ReadinessCheck>
 }
 
+/** The chain endpoints the app server's readiness asks (from its config: docs/decisions/0023). */
+export type ReadinessChains = {
+  /** RPC_URL_<chainId>: JSON-RPC per chain id. */
+  rpcUrls: Readonly<Record<number, string>>
+  /** The devnet deployment, whose chains are asked too when the file exists. */
+  devnetDeploymentFile: string
+  /** SOLANA_RPC_URL, asked `getHealth` when set. */
+  solanaRpcUrl?: string | undefined
+  /** BUNDLER_URL_<chainId>: ERC-4337 bundlers per chain id. */
+  bundlerUrls: Readonly<Record<number, string>>
+}
+
 export type CheckReadinessOptions = {
   /** Asks the database `select 1` (createDatabaseProbe: on Postgres, apart from the app's pool). */
   probeDatabase: () => Promise<unknown>
-  config: Pick<ServerConfig, 'rpcUrls' | 'devnetDeploymentFile' | 'solanaRpcUrl' | 'bundlerUrls'>
-  /** Also ask every configured chain's RPC (the app server); the standalone signer needs none. */
-  isCheckingChains: boolean
+  /** Also ask these chains' RPCs, bundlers and Solana node (the app server); the standalone signer has none. */
+  chains?: ReadinessChains
   /** Per check (default 2 000 ms). */
   timeoutMs?: number
 }
 
 /**
  * Asks every dependency a request needs whether it answers now: the database (`select 1`) and,
- * when `isCheckingChains`, each chain's RPC (`eth_chainId`, which must name that chain), each
+ * with `chains`, each chain's RPC (`eth_chainId`, which must name that chain), each
  * ERC-4337 bundler of BUNDLER_URL_<chainId> (`eth_chainId` naming its chain, and
  * `eth_supportedEntryPoints` listing EntryPoint v0.8, the one the smart accounts use) and the
  * Solana node of SOLANA_RPC_URL (`getHealth`, which must answer "ok"). The chains are
@@ -38,8 +48,8 @@ export type CheckReadinessOptions = {
  */
 export async function checkReadiness(options: CheckReadinessOptions): Promise<Readiness> {
   const timeoutMs = options.timeoutMs ?? 2_000
-  const { chains, devnetError } = options.isCheckingChains
-    ? await listChainRpcUrls(options.config)
+  const { chains, devnetError } = options.chains
+    ? await listChainRpcUrls(options.chains)
     : { chains: [], devnetError: undefined }
   const named: [string, Promise<ReadinessCheck>][] = [
     ['database', runCheck(timeoutMs, options.probeDatabase)],
@@ -48,14 +58,14 @@ export async function checkReadiness(options: CheckReadinessOptions): Promise<Re
       runCheck(timeoutMs, (signal) => expectChainId(rpcUrl, chainId, signal)),
     ]),
   ]
-  if (options.isCheckingChains) {
-    const bundlers = Object.entries(options.config.bundlerUrls)
+  if (options.chains) {
+    const bundlers = Object.entries(options.chains.bundlerUrls)
       .map(([chainId, url]) => ({ chainId: Number(chainId), url }))
       .sort((a, b) => a.chainId - b.chainId)
     for (const { chainId, url } of bundlers) {
       named.push([`bundler ${chainId}`, runCheck(timeoutMs, (signal) => expectBundler(url, chainId, signal))])
     }
-    const solanaRpcUrl = options.config.solanaRpcUrl
+    const solanaRpcUrl = options.chains.solanaRpcUrl
     if (solanaRpcUrl !== undefined) {
       named.push(['solana', runCheck(timeoutMs, (signal) => expectSolanaHealthy(solanaRpcUrl, signal))])
     }
@@ -70,7 +80,7 @@ export async function checkReadiness(options: CheckReadinessOptions): Promise<Re
 
 /** RPC_URL_<chainId> over the devnet deployment's URL, per chain id, in chain id order. */
 async function listChainRpcUrls(
-  config: Pick<ServerConfig, 'rpcUrls' | 'devnetDeploymentFile'>,
+  config: Pick<ReadinessChains, 'rpcUrls' | 'devnetDeploymentFile'>,
 ): Promise<{ chains: { chainId: number; rpcUrl: string }[]; devnetError: string | undefined }> {
   const urls = new Map<number, string>()
   let devnetError: string | undefined

@@ -1,7 +1,8 @@
 import { healthResponseSchema, readinessResponseSchema } from '@quicklinks/core/api/health'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { isSecureOrigin } from '../env.ts'
 import { ensureCsrfCookie } from '../plugins/csrf-plugin.ts'
-import { checkReadiness, type Readiness } from './check-readiness.ts'
+import { checkReadiness, type Readiness, type ReadinessChains } from './check-readiness.ts'
 import { createDatabaseProbe } from './create-database-probe.ts'
 
 // The probe's answer never changes: written once, sent as it is (no schema pass per probe).
@@ -10,8 +11,10 @@ const healthText = JSON.stringify(healthBody)
 const serializeHealth = () => healthText
 
 export type HealthRoutesOptions = {
-  /** /ready also asks every configured chain's RPC (default true; the standalone signer has none). */
-  isCheckingChains?: boolean
+  /** The origin the browser sees: the CSRF cookie /health hands out is `Secure` when it is https. */
+  publicOrigin: string
+  /** The chains /ready also asks (the app server's); the standalone signer has none. */
+  chains?: ReadinessChains
 }
 
 // Probes come every few seconds from every load balancer, and /ready is not rate limited: one
@@ -24,6 +27,7 @@ const readinessMaxAgeMs = 1_000
  * answers on both with the same status.
  */
 export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (app, options) => {
+  const isSecure = isSecureOrigin(options)
   const database = createDatabaseProbe(app.db)
   app.addHook('onClose', () => database.close())
   let latest: { readiness: Promise<Readiness>; startedAt: number } | undefined
@@ -34,8 +38,7 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (a
         startedAt: now,
         readiness: checkReadiness({
           probeDatabase: database.probe,
-          config: app.config,
-          isCheckingChains: options.isCheckingChains ?? true,
+          ...(options.chains === undefined ? {} : { chains: options.chains }),
         }).then((readiness) => {
           if (readiness.status !== 'ready') app.log.warn({ checks: readiness.checks }, 'Not ready')
           return readiness
@@ -58,7 +61,7 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (a
     // GET /health: report liveness and hand out the CSRF cookie.
     // Not async: it answers at once, and a promise per probe is work the probe does not need.
     (request, reply) => {
-      ensureCsrfCookie(request, reply)
+      ensureCsrfCookie(request, reply, isSecure)
       reply.serializer(serializeHealth).send(healthBody)
     },
   )

@@ -2,7 +2,6 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { AppError } from '@quicklinks/core/app-error'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { isSecureOrigin } from '../env.ts'
 
 export const csrfCookieName = 'csrf_token'
 export const csrfHeaderName = 'x-csrf-token'
@@ -58,11 +57,12 @@ function readCsrfCookie(request: FastifyRequest): string | undefined {
  * tabs and queued offline writes keep working). Not HttpOnly: the web app reads it to echo it in
  * X-CSRF-Token. Called by `GET /health`, which load balancers call all the time: it reads the
  * Cookie header and writes Set-Cookie itself, so the probe's scope needs no cookie plugin.
+ * `isSecure`: the public origin is https, so the cookie carries `Secure`.
  */
-export function ensureCsrfCookie(request: FastifyRequest, reply: FastifyReply): void {
+export function ensureCsrfCookie(request: FastifyRequest, reply: FastifyReply, isSecure: boolean): void {
   const existing = readCsrfCookie(request)
   if (existing !== undefined && csrfTokenPattern.test(existing)) return
-  const secure = isSecureOrigin(request.server.config) ? '; Secure' : ''
+  const secure = isSecure ? '; Secure' : ''
   reply.header('set-cookie', `${csrfCookieName}=${createCsrfToken()}; Path=/; SameSite=Lax${secure}`)
 }
 
@@ -103,5 +103,4 @@ const plugin: FastifyPluginAsync = async (app) => {
 export const csrfPlugin = fp(plugin, {
   name: 'csrf',
   fastify: '5.x',
-  dependencies: ['config'],
 })

@@ -4,7 +4,6 @@ import { quickLinksMultiOwnerAccountFactoryAbi } from '@quicklinks/contracts/gen
 import { testTokenAbi } from '@quicklinks/contracts/generated/test-token'
 import { policySpentMessage } from '@quicklinks/core/api/smart-accounts'
 import { getDevnetAccount } from '@quicklinks/devnet/deploy-account-abstraction'
-import type { SponsorPolicyConfig } from '@quicklinks/runtime/env'
 import { and, eq } from 'drizzle-orm'
 import {
   type Address,
@@ -27,6 +26,7 @@ import {
   startSmartAccountTestChain,
   toTestQuickLinksAccount,
 } from '../../../test/start-smart-account-chain.ts'
+import type { SponsorPolicyConfig } from '../../config/sponsor-policy-settings.ts'
 import { sponsorGasGrants } from '../../db/schema.ts'
 import { createSession } from '../../services/sessions/create-session.ts'
 import { getOrCreateUser } from '../../services/users/get-or-create-user.ts'

@@ -9,7 +9,6 @@ import {
 } from '@quicklinks/contracts/generated/simple7702-account'
 import { testTokenAbi } from '@quicklinks/contracts/generated/test-token'
 import { getDevnetAccount } from '@quicklinks/devnet/deploy-account-abstraction'
-import type { SponsorPolicyConfig } from '@quicklinks/runtime/env'
 import { getFreePort } from '@quicklinks/runtime/test/get-free-port'
 import { eq, sql } from 'drizzle-orm'
 import {
@@ -39,6 +38,7 @@ import {
   type SmartAccountTestChain,
   startSmartAccountTestChain,
 } from '../../../test/start-smart-account-chain.ts'
+import type { SponsorPolicyConfig } from '../../config/sponsor-policy-settings.ts'
 import { sponsorGasGrants, users } from '../../db/schema.ts'
 
 const funder = getDevnetAccount(0)

@@ -1,7 +1,6 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { solanaFeePayerMethod } from '@quicklinks/core/api/solana'
-import type { SolanaSponsorPolicyConfig } from '@quicklinks/runtime/env'
 import {
   type Address,
   appendTransactionMessageInstructions,
@@ -47,6 +46,7 @@ import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts'
 import { createEmbeddedWalletUser } from '../../../test/create-embedded-wallet-user.ts'
+import type { SolanaSponsorPolicyConfig } from '../../config/solana-env.ts'
 import { solanaFeeGrants } from '../../db/schema.ts'
 import { createSession } from '../../services/sessions/create-session.ts'
 import type { DevnetSolana } from '../../services/solana/devnet-solana.ts'

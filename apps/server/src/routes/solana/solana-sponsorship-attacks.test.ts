@@ -1,6 +1,5 @@
 import { solanaFeePayerMethod } from '@quicklinks/core/api/solana'
 import type { DatabaseClient } from '@quicklinks/runtime/db/create-database-client'
-import type { SolanaSponsorPolicyConfig } from '@quicklinks/runtime/env'
 import { createTestDatabase } from '@quicklinks/runtime/test/pglite-template'
 import {
   type Address,
@@ -26,6 +25,7 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts'
 import { createEmbeddedWalletUser } from '../../../test/create-embedded-wallet-user.ts'
+import type { SolanaSponsorPolicyConfig } from '../../config/solana-env.ts'
 import { solanaFeeGrants, solanaFeePolicyGrants } from '../../db/schema.ts'
 import { createSession } from '../../services/sessions/create-session.ts'
 import { getOrCreateUser } from '../../services/users/get-or-create-user.ts'

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { getDevnetDeploymentOrThrow } from '@quicklinks/runtime/devnet/get-devnet-deployment-or-throw'
-import type { ServerConfig } from '@quicklinks/runtime/env'
+import type { ServerConfig } from '../../config/server-env.ts'
 import { getChainRpcUrl } from './get-chain-rpc-url.ts'
 
 export type ConfiguredRpcConfig = Pick<ServerConfig, 'rpcUrls' | 'devnetDeploymentFile'>

@@ -1,5 +1,5 @@
 import { AppError } from '@quicklinks/core/app-error'
-import type { ServerConfig } from '@quicklinks/runtime/env'
+import type { ServerConfig } from '../../config/server-env.ts'
 
 /**
  * The JSON-RPC URL the server uses for a chain: RPC_URL_<chainId> when set (production, or a test's

@@ -1,4 +1,4 @@
-import type { ServerConfig } from '@quicklinks/runtime/env'
+import type { ServerConfig } from '../../config/server-env.ts'
 import { findConfiguredRpcUrl } from '../chains/find-configured-rpc-url.ts'
 import { getLocalPublicClient } from '../chains/get-local-public-client.ts'
 import { type SiweSignatureVerifier, verifyEoaSignature } from './verify-eoa-signature.ts'

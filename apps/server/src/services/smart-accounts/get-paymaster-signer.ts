@@ -1,7 +1,7 @@
 import { devnetPaymasterSignerIndex, getDevnetAccount } from '@quicklinks/devnet/deploy-account-abstraction'
-import type { ServerConfig } from '@quicklinks/runtime/env'
 import type { LocalAccount } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import type { ServerConfig } from '../../config/server-env.ts'
 
 /**
  * The key the sponsor service signs SponsorPaymaster data with: PAYMASTER_SIGNER_KEY, else in dev

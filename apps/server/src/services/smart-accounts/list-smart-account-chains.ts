@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs'
 import { entryPointV08Address } from '@quicklinks/core/api/smart-accounts'
 import type { DevnetDeployment } from '@quicklinks/devnet/devnet-deployment'
 import { getDevnetDeploymentOrThrow } from '@quicklinks/runtime/devnet/get-devnet-deployment-or-throw'
-import type { ServerConfig } from '@quicklinks/runtime/env'
 import { type Address, getAddress } from 'viem'
+import type { ServerConfig } from '../../config/server-env.ts'
 
 /** What the server knows of one chain with smart accounts: where to send, and which contracts. */
 export type SmartAccountChain = {

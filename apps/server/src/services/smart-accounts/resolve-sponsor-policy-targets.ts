@@ -1,6 +1,6 @@
 import { isNativeTokenAddress } from '@quicklinks/core/native-token-address'
-import type { SponsorPolicyConfig } from '@quicklinks/runtime/env'
 import { type Address, getAddress, isAddress } from 'viem'
+import type { SponsorPolicyConfig } from '../../config/sponsor-policy-settings.ts'
 import type { SmartAccountChain } from './list-smart-account-chains.ts'
 
 /** What a policy lets an account call on one chain, by lower-case address. */

@@ -5,7 +5,6 @@ import {
   type SponsorRefusalReason,
 } from '@quicklinks/core/api/smart-accounts'
 import type { Database } from '@quicklinks/runtime/db/create-database-client'
-import type { SponsorPolicyConfig } from '@quicklinks/runtime/env'
 import {
   type Address,
   concatHex,
@@ -16,6 +15,7 @@ import {
   numberToHex,
   type PublicClient,
 } from 'viem'
+import type { SponsorPolicyConfig } from '../../config/sponsor-policy-settings.ts'
 import { assertSponsoredSender } from './assert-sponsored-sender.ts'
 import {
   assertFeesBounded,

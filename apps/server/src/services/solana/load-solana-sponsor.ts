@@ -1,5 +1,4 @@
 import { join } from 'node:path'
-import type { ServerConfig } from '@quicklinks/runtime/env'
 import { readOrCreateSecretFile } from '@quicklinks/runtime/secret-file'
 import {
   createKeyPairSignerFromBytes,
@@ -9,6 +8,7 @@ import {
   getBase58Encoder,
   type KeyPairSigner,
 } from '@solana/kit'
+import type { ServerConfig } from '../../config/server-env.ts'
 
 /** The file name of the generated dev sponsor key inside the data directory. */
 export const solanaSponsorKeyFileName = 'solana-sponsor.key'

@@ -4,7 +4,6 @@ import {
   solanaFeePayerParamsSchema,
 } from '@quicklinks/core/api/solana'
 import type { Database } from '@quicklinks/runtime/db/create-database-client'
-import type { SolanaSponsorPolicyConfig } from '@quicklinks/runtime/env'
 import { findAccountSolanaAddress } from '@quicklinks/signer/api/find-account-solana-address'
 import {
   compileTransaction,
@@ -17,6 +16,7 @@ import {
   setTransactionMessageFeePayer,
   type Transaction,
 } from '@solana/kit'
+import type { SolanaSponsorPolicyConfig } from '../../config/solana-env.ts'
 import { JsonRpcError, jsonRpcErrorCodes } from '../smart-accounts/json-rpc-error.ts'
 import { decodeSolanaTransaction, maxSolanaTransactionBytes } from './decode-solana-transaction.ts'
 import { getSolanaTransactionFee, type ReadableCompiledMessage } from './get-solana-transaction-fee.ts'

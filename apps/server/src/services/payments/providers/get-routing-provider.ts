@@ -1,5 +1,5 @@
 import type { Database } from '@quicklinks/runtime/db/create-database-client'
-import type { ServerConfig } from '@quicklinks/runtime/env'
+import type { ServerConfig } from '../../../config/server-env.ts'
 import type { PaymentWorkerHost, ProviderData, RoutingProvider } from '../route/routing-provider.ts'
 import { shareInFlight } from '../route/share-in-flight.ts'
 import { createLocalRoutingProvider } from './local/create-local-routing-provider.ts'

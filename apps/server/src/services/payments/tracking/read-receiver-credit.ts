@@ -1,5 +1,5 @@
-import { isNativeTokenAddress } from '@quicklinks/core/native-token-address'
 import { payRouterAbi } from '@quicklinks/contracts/generated/pay-router'
+import { isNativeTokenAddress } from '@quicklinks/core/native-token-address'
 import { erc20Abi, type Log, type PublicClient, parseEventLogs, type TransactionReceipt } from 'viem'
 
 export type ReadReceiverCreditOptions = {
