@@ -1,5 +1,6 @@
 import { AppError } from '@quicklinks/core/app-error'
 import { signerActivities } from '@quicklinks/protocol/signer-activities'
+import { stampedRequestBodySchema } from '@quicklinks/protocol/stamped-request-body-schema'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { SignerAccount } from '../services/accounts/find-account.ts'
@@ -12,7 +13,6 @@ import { emailSchema, phoneSchema } from '../services/contacts/contact-schemas.t
 import { requireStepUp, toStepUpStamp } from '../services/step-up/require-step-up.ts'
 import type { SignerRouteOptions } from './auth-routes.ts'
 import { createStampedRoute } from './create-stamped-route.ts'
-import { stampedRequestBodySchema } from './stamped-request-body-schema.ts'
 
 const verificationTokenSchema = z.string().min(1).max(4096)
 

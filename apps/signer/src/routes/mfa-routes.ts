@@ -1,4 +1,5 @@
 import { signerActivities } from '@quicklinks/protocol/signer-activities'
+import { stampedRequestBodySchema } from '@quicklinks/protocol/stamped-request-body-schema'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { getAccountOrThrow } from '../services/accounts/get-account-or-throw.ts'
@@ -10,7 +11,6 @@ import type { SignerRouteOptions } from './auth-routes.ts'
 import { createStampedRoute } from './create-stamped-route.ts'
 import { setSignInMarkerCookie } from './sign-in-marker-cookie.ts'
 import { perIpPerMinute } from './signer-rate-limits.ts'
-import { stampedRequestBodySchema } from './stamped-request-body-schema.ts'
 
 // Factor ids are uuids (signer_auth_methods.id): anything else is refused here, not by the database (a 500).
 const multiFactorIdSchema = z.uuid({ error: 'must be a multiFactorId that auth-list-multi-factors answered' })

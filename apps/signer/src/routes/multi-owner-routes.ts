@@ -1,5 +1,6 @@
 import { activityStatuses } from '@quicklinks/protocol/activity-statuses'
 import { signerActivities } from '@quicklinks/protocol/signer-activities'
+import { stampedRequestBodySchema } from '@quicklinks/protocol/stamped-request-body-schema'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { toActivityResponse } from '../services/activities/to-activity-response.ts'
@@ -19,7 +20,6 @@ import {
 import type { StampedRequest } from '../services/stamps/verify-stamped-request.ts'
 import type { SignerRouteOptions } from './auth-routes.ts'
 import { createStampedRoute, type StampedCall, type StampedRoute } from './create-stamped-route.ts'
-import { stampedRequestBodySchema } from './stamped-request-body-schema.ts'
 
 const activitySchema = z.object({
   id: z.string(),

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { signerActivities } from '@quicklinks/protocol/signer-activities'
+import { stampedRequestBodySchema } from '@quicklinks/protocol/stamped-request-body-schema'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { removeSignInMethod } from '../services/accounts/remove-sign-in-method.ts'
@@ -22,7 +23,6 @@ import { requireStepUp, toStepUpStamp } from '../services/step-up/require-step-u
 import type { SignerRouteOptions } from './auth-routes.ts'
 import { createStampedRoute } from './create-stamped-route.ts'
 import { perIpPerMinute } from './signer-rate-limits.ts'
-import { stampedRequestBodySchema } from './stamped-request-body-schema.ts'
 
 /** Where providers send the browser back: OAUTH callback setting, else the signer mounted in the app server. */
 export function getOAuthCallbackUrl(config: { publicOrigin: string; oauthCallbackUrl?: string }): string {

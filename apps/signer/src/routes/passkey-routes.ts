@@ -1,4 +1,5 @@
 import { signerActivities } from '@quicklinks/protocol/signer-activities'
+import { stampedRequestBodySchema } from '@quicklinks/protocol/stamped-request-body-schema'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { removeSignInMethod } from '../services/accounts/remove-sign-in-method.ts'
@@ -18,7 +19,6 @@ import type { SignerRouteOptions } from './auth-routes.ts'
 import { createStampedRoute } from './create-stamped-route.ts'
 import { setSignInMarkerCookie } from './sign-in-marker-cookie.ts'
 import { perIpPerMinute } from './signer-rate-limits.ts'
-import { stampedRequestBodySchema } from './stamped-request-body-schema.ts'
 
 const credentialResponseSchema = z.object({
   credentialBundle: z.string(),

@@ -1,5 +1,6 @@
 import { activityStatuses } from '@quicklinks/protocol/activity-statuses'
 import { signerActivities } from '@quicklinks/protocol/signer-activities'
+import { stampedRequestBodySchema } from '@quicklinks/protocol/stamped-request-body-schema'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { getActivityOrThrow } from '../services/activities/find-activity.ts'
@@ -15,7 +16,6 @@ import {
 import { signRawPayloadParametersSchema } from '../services/wallets/sign-raw-payload.ts'
 import type { SignerRouteOptions } from './auth-routes.ts'
 import { createStampedRoute } from './create-stamped-route.ts'
-import { stampedRequestBodySchema } from './stamped-request-body-schema.ts'
 
 const activitySchema = z.object({
   id: z.string(),
