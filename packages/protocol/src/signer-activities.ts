@@ -304,3 +304,11 @@ export const signerRefusalReasons = {
 } as const
 
 export type SignerRefusalReason = keyof typeof signerRefusalReasons
+
+/** The row of the table for a route path (`whoami`, `add-authenticator`…); undefined for another. Never throws. */
+export function findSignerCallByPath(path: unknown): (SignerCall & { name: SignerActivityName }) | undefined {
+  for (const [name, call] of Object.entries(signerActivities)) {
+    if (call.path === path) return { ...call, name: name as SignerActivityName }
+  }
+  return undefined
+}

@@ -18,6 +18,7 @@ import {
   targetPublicKeySchema,
   verificationTokenSchema,
 } from './signer-field-schemas.ts'
+import { stampedRequestBodySchema } from './stamped-request-body-schema.ts'
 
 // The parameter and answer schemas of the stamped calls, one pair per row of the signer-call
 // table (signer-activities.ts). Parameters are what the stamped body's `parameters` must be (a
@@ -151,6 +152,9 @@ export const memberApprovalSchema = z.object({
 
 /** The body a member's own approval is posted with at a quorum activity's path (no session). */
 export const memberApprovalBodySchema = z.object({ approval: memberApprovalSchema })
+
+/** The paths a member's own approval may go to take `{approval}` instead of `{stampedRequest}`. */
+export const stampedOrMemberApprovalBodySchema = z.union([stampedRequestBodySchema, memberApprovalBodySchema])
 
 /** `multi-owner-create`'s answer: the organization's members and account, and the activity. */
 export const multiOwnerCreateAnswerSchema = z.object({
