@@ -1,3 +1,5 @@
+// The signer-call table and its lookups in one file: it is the trust boundary (docs/signer.md#signer-calls),
+// read row by row by the frames, the signer and the SDK; longer than 300 lines for that reason.
 import type { z } from 'zod/mini'
 import { signerCallSchemas } from './signer-call-schemas.ts'
 

@@ -5,7 +5,7 @@ import { z } from 'zod/mini'
 import { activityStatuses } from './activity-statuses.ts'
 
 // The field schemas the signer-call table (signer-activities.ts, signer-routes.ts) builds its
-// parameter and answer schemas from. zod/mini (docs/decisions/0025): this package ships in the
+// parameter and answer schemas from. zod/mini (docs/decisions/0024): this package ships in the
 // browser bundle (wallet SDK, frames), and fastify-type-provider-zod takes any zod v4 core schema.
 
 /** An e-mail address, trimmed and lower-cased (so `A@X.io ` and `a@x.io` are one account). */

@@ -257,3 +257,9 @@ export const turnkeyQuerySchemas = {
   }),
   getActivity: z.object({ activityId: z.string().check(z.minLength(1), z.maxLength(64)) }),
 } as const
+
+/** The largest body the stock-Turnkey routes take, as the `/signer/v1` stamped routes. */
+export const turnkeyRawBodyMaxLength = 256 * 1024
+
+/** A stock-Turnkey route's body, the raw string: a stamp signs these exact bytes, so it is parsed only after it verifies. */
+export const turnkeyRawBodySchema = z.string().check(z.minLength(1), z.maxLength(turnkeyRawBodyMaxLength))

@@ -1,3 +1,5 @@
+// The whole signer HTTP API in one client (its type, one method per call of the signer-call table):
+// longer than 300 lines because each call is documented where callers read it.
 import { type AppError, isErrorCode, parseErrorBody } from '@quicklinks/core/app-error'
 import { buildActivityBody } from '@quicklinks/protocol/frame-only-activities'
 import {
@@ -5,15 +7,10 @@ import {
   findSignerCallByPath,
   findSignerCallByType,
   type SignerActivityName,
-  type SignerCall,
   type SignerCallAnswer,
   signerActivities,
 } from '@quicklinks/protocol/signer-activities'
-import {
-  type SignerRouteAnswer,
-  type SignerRouteName,
-  signerRoutes,
-} from '@quicklinks/protocol/signer-routes'
+import { signerRoutes } from '@quicklinks/protocol/signer-routes'
 import type { StampedCall } from '@quicklinks/protocol/stamped-call'
 import { isAccessChangeCall, type StepUpProof, withStepUp } from '@quicklinks/protocol/step-up'
 import type { z } from 'zod/mini'

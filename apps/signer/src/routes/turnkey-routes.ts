@@ -1,7 +1,11 @@
 import { type SignerCallStepUp, signerActivities } from '@quicklinks/protocol/signer-activities'
-import { turnkeyQuerySchemas } from '@quicklinks/protocol/signer-routes'
+import {
+  turnkeyQuerySchemas,
+  turnkeyRawBodyMaxLength,
+  turnkeyRawBodySchema,
+} from '@quicklinks/protocol/signer-routes'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { z } from 'zod'
+import type { z } from 'zod'
 import { getAccountOrThrow } from '../services/accounts/get-account-or-throw.ts'
 import { getActivityOrThrow } from '../services/activities/find-activity.ts'
 import { verifyStampedQuery, verifyStampedRequest } from '../services/stamps/verify-stamped-request.ts'
@@ -13,15 +17,9 @@ import {
 } from '../services/wallets/run-wallet-activity.ts'
 import type { SignerRouteOptions } from './auth-routes.ts'
 
-/** The largest body accepted, as on the `/signer/v1` stamped routes (stamped-request-body-schema.ts). */
-const maxBodyLength = 256 * 1024
-
-/** The raw body string: a stamp signs these exact bytes, so the body is parsed only after it verifies. */
-const rawBodySchema = z.string().min(1).max(maxBodyLength)
-
 /** Stock Turnkey clients stamp the body and send no CSRF token: the stamp is the authentication. */
 const routeOptions = {
-  schema: { tags: ['signer', 'turnkey'], body: rawBodySchema },
+  schema: { tags: ['signer', 'turnkey'], body: turnkeyRawBodySchema },
   config: { isCsrfExempt: true },
 }
 
@@ -40,7 +38,7 @@ export const turnkeyRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser(
     'application/json',
-    { parseAs: 'string', bodyLimit: maxBodyLength },
+    { parseAs: 'string', bodyLimit: turnkeyRawBodyMaxLength },
     (_request, body, done) => done(null, body),
   )
   // Turnkey clients read an error as `{code, message, details}` (rpcStatus), not our `{error: …}`.
