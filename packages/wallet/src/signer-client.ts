@@ -138,7 +138,9 @@ export type SignerClient = {
   prepareOauth(input: { nonce: string }): Promise<OAuthConfig>
   /**
    * POSTs a call built and stamped elsewhere (the frames origin) as it is: its body is signed, so
-   * this page can relay it but not change it.
+   * this page can relay it but not change it. Only to a path of the signer-call table, and its
+   * answer is parsed with that row's schema (`TResult` is the caller's view of it); rejects with
+   * MALFORMED_SIGNER_ANSWER when the answer does not parse.
    */
   postStampedCall<TResult>(call: StampedCall): Promise<TResult>
   /**
@@ -152,7 +154,10 @@ export type SignerClient = {
     parameters: Record<string, unknown>,
     stepUp: ClientStepUp,
   ): Promise<TResult>
-  /** POSTs `{stampedRequest}` to `path` with a body built from `request` and stamped by `stamper`. */
+  /**
+   * POSTs `{stampedRequest}` to `path` (a path of the signer-call table) with a body built from
+   * `request` and stamped by `stamper`; the answer parsed like {@link postStampedCall}'s.
+   */
   stampedRequest<TResult>(
     path: string,
     request: { type: string; organizationId: string; parameters: Record<string, unknown> },
@@ -295,8 +300,12 @@ export type SignerClient = {
  * server time, so a device whose clock is minutes off still signs in (docs/signer.md#clock-skew);
  * before the first stamped call it fetches `signer-config` if it has not heard the server yet.
  *
+ * Every answer is parsed with its call's schema from the signer-call table
+ * (@quicklinks/protocol/signer-activities, signer-routes; docs/signer.md#signer-calls).
+ *
  * Fails: throws 'Missing base URL. Please verify env vars.' without a base URL. Calls reject with
- * an AppError: the response's `error.message` (and its code; a signer-specific code such as
+ * an AppError: UPSTREAM_FAILED with `details.reason` MALFORMED_SIGNER_ANSWER when a 2xx answer does
+ * not parse; the response's `error.message` (and its code; a signer-specific code such as
  * `OTP_INVALID` is kept in `details.reason`), the response's text when the body is short plain
  * text, '{status} {statusText}' for any other non-JSON body,
  * or a NETWORK error when the request never completed.
