@@ -1,4 +1,4 @@
-import type { z } from 'zod'
+import { z } from 'zod'
 import { AppError } from './app-error.ts'
 
 /**
@@ -19,12 +19,13 @@ export function createValidationError(field: string, problem: string): AppError 
  * message '<field>: <problem>' (or the problem alone when it is a sentence, see `createValidationError`). The field is the issue's path, after `fieldPrefix` when given (the
  * signer passes `parameters`); an issue with no path names `fieldPrefix`, or else 'input'.
  */
-export function parseInputOrThrow<Schema extends z.ZodType>(
+export function parseInputOrThrow<Schema extends z.core.$ZodType>(
   schema: Schema,
   input: unknown,
   fieldPrefix?: string,
 ): z.output<Schema> {
-  const parsed = schema.safeParse(input)
+  // zod's own safeParse takes classic and zod/mini schemas alike (the signer-call table's are mini).
+  const parsed = z.safeParse(schema, input)
   if (parsed.success) return parsed.data
   const issue = parsed.error.issues[0]
   const path = [...(fieldPrefix === undefined ? [] : [fieldPrefix]), ...(issue?.path.map(String) ?? [])]

@@ -1,3 +1,8 @@
+// The signer-call table and its lookups in one file: it is the trust boundary (docs/signer.md#signer-calls),
+// read row by row by the frames, the signer and the SDK; longer than 300 lines for that reason.
+import type { z } from 'zod/mini'
+import { signerCallSchemas } from './signer-call-schemas.ts'
+
 /**
  * Who may build a stamped call (docs/signer.md#signer-calls): `page`, the app page through the
  * auth frame's `STAMP_REQUEST`; `frames`, only the signer frames (the auth frame builds the body
@@ -13,41 +18,63 @@ export type SignerCallBuilder = 'page' | 'frames'
  */
 export type SignerCallStepUp = 'none' | 'reauth'
 
-/** One row of the signer-call table. */
+/**
+ * One row of the signer-call table: the route, the activity type, who may build it, its step-up,
+ * and the schemas of its `parameters` and of its 200 answer (signer-call-schemas.ts).
+ */
 export type SignerCall = {
   path: string
   type: string
   builder: SignerCallBuilder
   stepUp: SignerCallStepUp
+  parameters: z.ZodMiniType
+  answer: z.ZodMiniType
 }
 
 /**
  * Every stamped signer call: its route under `/signer/v1`, the activity type its body must name
- * (Turnkey's names; docs/signer.md#activity-types), who may build it and its step-up. This one
- * table is the trust boundary (docs/signer.md#signer-calls): the SDK builds its calls from it, the
- * signer's routes check a body's `type` and the step-up against it, and the auth frame stamps for
- * the page only the types it marks `page` (an allowlist: a type not in it is refused too).
+ * (Turnkey's names; docs/signer.md#activity-types), who may build it, its step-up, and its
+ * parameter and answer schemas. This one table is the trust boundary (docs/signer.md#signer-calls):
+ * the SDK builds its calls from it and parses their answers with it, the signer's routes take their
+ * parameter and response schemas, the `type` and the step-up from it, the auth frame stamps for the
+ * page only the types it marks `page` (an allowlist: a type not in it is refused too), and
+ * docs/signer.md renders it (scripts/render-signer-table.ts).
  */
 export const signerActivities = {
-  whoami: { path: 'whoami', type: 'ACTIVITY_TYPE_WHOAMI', builder: 'page', stepUp: 'none' },
+  whoami: {
+    path: 'whoami',
+    type: 'ACTIVITY_TYPE_WHOAMI',
+    builder: 'page',
+    stepUp: 'none',
+    ...signerCallSchemas.whoami,
+  },
   signRawPayload: {
     path: 'sign-payload',
     type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2',
     builder: 'page',
     stepUp: 'none',
+    ...signerCallSchemas.signRawPayload,
   },
-  getActivity: { path: 'get-activity', type: 'ACTIVITY_TYPE_GET', builder: 'page', stepUp: 'none' },
+  getActivity: {
+    path: 'get-activity',
+    type: 'ACTIVITY_TYPE_GET',
+    builder: 'page',
+    stepUp: 'none',
+    ...signerCallSchemas.getActivity,
+  },
   listAuthMethods: {
     path: 'list-auth-methods',
     type: 'ACTIVITY_TYPE_LIST_AUTH_METHODS',
     builder: 'page',
     stepUp: 'none',
+    ...signerCallSchemas.listAuthMethods,
   },
   revokeSession: {
     path: 'revoke-session',
     type: 'ACTIVITY_TYPE_REVOKE_SESSION',
     builder: 'page',
     stepUp: 'none',
+    ...signerCallSchemas.revokeSession,
   },
   // Exports: the export frame builds them to its own key, so the secret never reaches the page.
   exportWallet: {
@@ -55,12 +82,14 @@ export const signerActivities = {
     type: 'ACTIVITY_TYPE_EXPORT_WALLET',
     builder: 'frames',
     stepUp: 'none',
+    ...signerCallSchemas.exportWallet,
   },
   exportWalletAccount: {
     path: 'export-wallet-account',
     type: 'ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT',
     builder: 'frames',
     stepUp: 'none',
+    ...signerCallSchemas.exportWalletAccount,
   },
   // Contacts (docs/signer.md#contact-change): the step-up is in the parameters, a code to the
   // account's current contact (previousContactVerificationToken) beside the new one's.
@@ -69,12 +98,14 @@ export const signerActivities = {
     type: 'ACTIVITY_TYPE_UPDATE_EMAIL_AUTH',
     builder: 'frames',
     stepUp: 'reauth',
+    ...signerCallSchemas.updateEmail,
   },
   updatePhone: {
     path: 'update-phone-auth',
     type: 'ACTIVITY_TYPE_UPDATE_PHONE_AUTH',
     builder: 'frames',
     stepUp: 'reauth',
+    ...signerCallSchemas.updatePhone,
   },
   // Taking a contact off (docs/signer.md#contact-removal): proven by a code sent to that contact.
   removeEmail: {
@@ -82,12 +113,14 @@ export const signerActivities = {
     type: 'ACTIVITY_TYPE_REMOVE_EMAIL_AUTH',
     builder: 'frames',
     stepUp: 'reauth',
+    ...signerCallSchemas.removeEmail,
   },
   removePhone: {
     path: 'remove-phone-auth',
     type: 'ACTIVITY_TYPE_REMOVE_PHONE_AUTH',
     builder: 'frames',
     stepUp: 'reauth',
+    ...signerCallSchemas.removePhone,
   },
   // Passkeys (docs/signer.md#passkeys): add one to the signed-in user, remove one.
   addPasskey: {
@@ -95,12 +128,14 @@ export const signerActivities = {
     type: 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2',
     builder: 'frames',
     stepUp: 'reauth',
+    ...signerCallSchemas.addPasskey,
   },
   removePasskey: {
     path: 'remove-authenticator',
     type: 'ACTIVITY_TYPE_DELETE_AUTHENTICATORS',
     builder: 'frames',
     stepUp: 'reauth',
+    ...signerCallSchemas.removePasskey,
   },
   // Social login (docs/signer.md#social-login): link and unlink a provider identity.
   addOauthProvider: {
@@ -108,12 +143,14 @@ export const signerActivities = {
     type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS',
     builder: 'frames',
     stepUp: 'reauth',
+    ...signerCallSchemas.addOauthProvider,
   },
   removeOauthProvider: {
     path: 'remove-oauth-provider',
     type: 'ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS',
     builder: 'frames',
     stepUp: 'reauth',
+    ...signerCallSchemas.removeOauthProvider,
   },
   // Second factors (TOTP); the types carry the MFA payload tags (docs/signer.md#multi-factor).
   // Confirming an enrolment needs no step-up of its own: only an enrolment started with one exists.
@@ -122,24 +159,28 @@ export const signerActivities = {
     type: 'ACTIVITY_TYPE_LIST_MFAS',
     builder: 'page',
     stepUp: 'none',
+    ...signerCallSchemas.listMultiFactors,
   },
   requestMultiFactor: {
     path: 'auth-request-multi-factor',
     type: 'ACTIVITY_TYPE_ADD_MFA',
     builder: 'frames',
     stepUp: 'reauth',
+    ...signerCallSchemas.requestMultiFactor,
   },
   verifyMultiFactor: {
     path: 'auth-verify-multi-factor',
     type: 'ACTIVITY_TYPE_VERIFY_MFA',
     builder: 'page',
     stepUp: 'none',
+    ...signerCallSchemas.verifyMultiFactor,
   },
   deleteMultiFactors: {
     path: 'auth-delete-multi-factors',
     type: 'ACTIVITY_TYPE_DELETE_MFAS',
     builder: 'frames',
     stepUp: 'reauth',
+    ...signerCallSchemas.deleteMultiFactors,
   },
   // Multi-owner (experimental, MULTI_OWNER_ENABLED; docs/signer.md#multi-owner): EVM signer members
   // and a root quorum on the organization; the quorum's activities wait in CONSENSUS_NEEDED.
@@ -150,47 +191,64 @@ export const signerActivities = {
     type: 'ACTIVITY_TYPE_CREATE_MULTI_OWNER',
     builder: 'frames',
     stepUp: 'reauth',
+    ...signerCallSchemas.multiOwnerCreate,
   },
   multiOwnerPrepareAdd: {
     path: 'multi-owner-prepare-add',
     type: 'ACTIVITY_TYPE_PREPARE_ADD_MULTI_OWNER_MEMBERS',
     builder: 'frames',
     stepUp: 'reauth',
+    ...signerCallSchemas.multiOwnerPrepareAdd,
   },
   multiOwnerAdd: {
     path: 'multi-owner-add',
     type: 'ACTIVITY_TYPE_ADD_MULTI_OWNER_MEMBERS',
     builder: 'frames',
     stepUp: 'reauth',
+    ...signerCallSchemas.multiOwnerAdd,
   },
   multiOwnerPrepareDelete: {
     path: 'multi-owner-prepare-delete',
     type: 'ACTIVITY_TYPE_PREPARE_DELETE_MULTI_OWNER_MEMBERS',
     builder: 'frames',
     stepUp: 'reauth',
+    ...signerCallSchemas.multiOwnerPrepareDelete,
   },
   multiOwnerDelete: {
     path: 'multi-owner-delete',
     type: 'ACTIVITY_TYPE_DELETE_MULTI_OWNER_MEMBERS',
     builder: 'frames',
     stepUp: 'reauth',
+    ...signerCallSchemas.multiOwnerDelete,
   },
   multiOwnerUpdateRootQuorum: {
     path: 'multi-owner-update-root-quorum',
     type: 'ACTIVITY_TYPE_UPDATE_ROOT_QUORUM',
     builder: 'frames',
     stepUp: 'reauth',
+    ...signerCallSchemas.multiOwnerUpdateRootQuorum,
   },
   multiOwnerSignRawPayload: {
     path: 'multi-owner-sign-raw-payload',
     type: 'ACTIVITY_TYPE_MULTI_OWNER_SIGN_RAW_PAYLOAD',
     builder: 'page',
     stepUp: 'none',
+    ...signerCallSchemas.multiOwnerSignRawPayload,
   },
 } as const satisfies Record<string, SignerCall>
 
 /** The name of one row of the table. */
 export type SignerActivityName = keyof typeof signerActivities
+
+/** The parameters (as parsed) of one stamped call. */
+export type SignerCallParameters<Name extends SignerActivityName> = z.output<
+  (typeof signerActivities)[Name]['parameters']
+>
+
+/** The 200 answer (as parsed) of one stamped call. */
+export type SignerCallAnswer<Name extends SignerActivityName> = z.output<
+  (typeof signerActivities)[Name]['answer']
+>
 
 /** The activity type of one stamped call. */
 export type SignerActivityType = (typeof signerActivities)[SignerActivityName]['type']
@@ -248,3 +306,11 @@ export const signerRefusalReasons = {
 } as const
 
 export type SignerRefusalReason = keyof typeof signerRefusalReasons
+
+/** The row of the table for a route path (`whoami`, `add-authenticator`…); undefined for another. Never throws. */
+export function findSignerCallByPath(path: unknown): (SignerCall & { name: SignerActivityName }) | undefined {
+  for (const [name, call] of Object.entries(signerActivities)) {
+    if (call.path === path) return { ...call, name: name as SignerActivityName }
+  }
+  return undefined
+}

@@ -27,6 +27,40 @@ const json = (body: unknown, init: ResponseInit = {}) =>
     headers: { 'content-type': 'application/json', ...init.headers },
   })
 
+/** A well-formed signer-config answer (signerRoutes.signerConfig.answer). */
+const signerConfigAnswer = {
+  framesOrigin: 'x',
+  authFrameUrl: 'x/auth-frame',
+  exportFrameUrl: 'x/export-frame',
+  exportSignerPublicKey: '04',
+  sessionExpirationSeconds: 900,
+  authMethods: ['email'],
+  authProviders: [],
+  oauthCallbackUrl: 'x/signer/v1/oauth-callback',
+}
+
+/** A well-formed whoami answer (signerActivities.whoami.answer). */
+const whoamiAnswer = {
+  orgId: 'org-1',
+  userId: 'user-1',
+  address: '0x0000000000000000000000000000000000000001',
+  solanaAddress: 'So1ana',
+  email: 'ada@example.com',
+  phone: null,
+  walletId: 'wallet-1',
+}
+
+/** A stand-in stamper that records the bodies it is asked to stamp. */
+function createRecordingStamper(bodies: string[]) {
+  return {
+    ...createKeyStamper(),
+    stamp: async (body: string) => {
+      bodies.push(body)
+      return { stampHeaderName: 'X-Stamp' as const, stampHeaderValue: 'v' }
+    },
+  }
+}
+
 describe('createSignerClient', () => {
   it('POSTs JSON to {baseUrl}/signer/v1/{path} with the caller’s headers', async () => {
     const { fetch, sent } = createFakeFetch(() => json({ orgId: 'org-1' }))
@@ -133,7 +167,7 @@ describe('createSignerClient', () => {
     const serverNow = Date.parse('2030-01-01T12:00:00Z')
     const localNow = serverNow - 600_000
     const { fetch, sent } = createFakeFetch((request) =>
-      json(request.url.endsWith('signer-config') ? { framesOrigin: 'x' } : { orgId: 'org-1' }, {
+      json(request.url.endsWith('signer-config') ? signerConfigAnswer : whoamiAnswer, {
         headers: { date: new Date(serverNow).toUTCString() },
       }),
     )
@@ -167,7 +201,7 @@ describe('createSignerClient', () => {
     // alone would give both calls the same timestampMs, and the signer refuses a body it has seen.
     const serverNow = Date.parse('2030-01-01T12:00:00Z')
     const { fetch } = createFakeFetch((request) =>
-      json(request.url.endsWith('signer-config') ? { framesOrigin: 'x' } : { multiFactors: [] }, {
+      json(request.url.endsWith('signer-config') ? signerConfigAnswer : { multiFactors: [] }, {
         headers: { date: new Date(serverNow).toUTCString() },
       }),
     )
@@ -188,6 +222,48 @@ describe('createSignerClient', () => {
     expect(times[1]).toBeGreaterThan(times[0] ?? Number.POSITIVE_INFINITY)
     expect(contactStampTime).toBeGreaterThan(times[1] ?? Number.POSITIVE_INFINITY)
     expect(new Set(bodies).size).toBe(2)
+  })
+
+  it('parses each answer with its call’s schema: a malformed one rejects naming the call and the field', async () => {
+    const { fetch } = createFakeFetch((request) =>
+      json(
+        request.url.endsWith('signer-config')
+          ? signerConfigAnswer
+          : request.url.endsWith('lookup')
+            ? { orgId: 42 }
+            : { ...whoamiAnswer, address: 'not hex' },
+        { headers: { date: new Date().toUTCString() } },
+      ),
+    )
+    const client = createSignerClient({ baseUrl: 'https://pay.example', fetch })
+    const lookup = client.lookup({ email: 'ada@example.com' })
+    await expect(lookup).rejects.toMatchObject({
+      code: 'UPSTREAM_FAILED',
+      message: "The signer's answer to lookup is not what the SDK expects.",
+      details: { reason: 'MALFORMED_SIGNER_ANSWER', path: 'lookup', field: 'orgId' },
+    })
+    await expect(client.whoami(createRecordingStamper([]), 'org-1')).rejects.toMatchObject({
+      details: { reason: 'MALFORMED_SIGNER_ANSWER', path: 'whoami', field: 'address' },
+    })
+  })
+
+  it('answers only the fields of the call’s schema, so an extra field of the signer never reaches the caller', async () => {
+    const { fetch } = createFakeFetch(() => json({ orgId: 'org-1', secret: 'x' }))
+    const client = createSignerClient({ baseUrl: 'https://pay.example', fetch })
+    expect(await client.lookup({ email: 'ada@example.com' })).toEqual({ orgId: 'org-1' })
+  })
+
+  it('relays a call built elsewhere only to a path of the signer-call table, and parses its answer with that row', async () => {
+    const { fetch, sent } = createFakeFetch(() => json({ ...whoamiAnswer, walletId: undefined }))
+    const client = createSignerClient({ baseUrl: 'https://pay.example', fetch })
+    const stamp = { stampHeaderName: 'X-Stamp' as const, stampHeaderValue: 'v' }
+    await expect(client.postStampedCall({ path: 'whoami', body: '{}', stamp })).rejects.toMatchObject({
+      details: { reason: 'MALFORMED_SIGNER_ANSWER', path: 'whoami', field: 'walletId' },
+    })
+    await expect(client.postStampedCall({ path: 'admin/drop', body: '{}', stamp })).rejects.toMatchObject({
+      message: 'admin/drop is not a signer call.',
+    })
+    expect(sent.map((request) => request.url)).toEqual(['https://pay.example/signer/v1/whoami'])
   })
 
   it('rejects with a NETWORK error when the request never completes', async () => {

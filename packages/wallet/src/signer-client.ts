@@ -1,13 +1,19 @@
+// The whole signer HTTP API in one client (its type, one method per call of the signer-call table):
+// longer than 300 lines because each call is documented where callers read it.
 import { type AppError, isErrorCode, parseErrorBody } from '@quicklinks/core/app-error'
 import { buildActivityBody } from '@quicklinks/protocol/frame-only-activities'
 import {
   type AccessChangeCallName,
+  findSignerCallByPath,
   findSignerCallByType,
-  type SignerCall,
+  type SignerActivityName,
+  type SignerCallAnswer,
   signerActivities,
 } from '@quicklinks/protocol/signer-activities'
+import { signerRoutes } from '@quicklinks/protocol/signer-routes'
 import type { StampedCall } from '@quicklinks/protocol/stamped-call'
 import { isAccessChangeCall, type StepUpProof, withStepUp } from '@quicklinks/protocol/step-up'
+import type { z } from 'zod/mini'
 import type {
   MfaRequiredResult,
   MultiFactor,
@@ -17,12 +23,14 @@ import type {
 } from './multi-factor-types.ts'
 import type {
   MultiOwnerActivity,
+  MultiOwnerActivityResult,
   MultiOwnerApproval,
   MultiOwnerApprovalPath,
   MultiOwnerCreateResult,
   MultiOwnerMember,
 } from './multi-owner-types.ts'
 import type { OAuthConfig } from './oauth-login.ts'
+import { parseSignerAnswer, viewActivityResult } from './parse-signer-answer.ts'
 import type {
   AddedPasskey,
   PasskeyAttestation,
@@ -130,7 +138,9 @@ export type SignerClient = {
   prepareOauth(input: { nonce: string }): Promise<OAuthConfig>
   /**
    * POSTs a call built and stamped elsewhere (the frames origin) as it is: its body is signed, so
-   * this page can relay it but not change it.
+   * this page can relay it but not change it. Only to a path of the signer-call table, and its
+   * answer is parsed with that row's schema (`TResult` is the caller's view of it); rejects with
+   * MALFORMED_SIGNER_ANSWER when the answer does not parse.
    */
   postStampedCall<TResult>(call: StampedCall): Promise<TResult>
   /**
@@ -144,7 +154,10 @@ export type SignerClient = {
     parameters: Record<string, unknown>,
     stepUp: ClientStepUp,
   ): Promise<TResult>
-  /** POSTs `{stampedRequest}` to `path` with a body built from `request` and stamped by `stamper`. */
+  /**
+   * POSTs `{stampedRequest}` to `path` (a path of the signer-call table) with a body built from
+   * `request` and stamped by `stamper`; the answer parsed like {@link postStampedCall}'s.
+   */
   stampedRequest<TResult>(
     path: string,
     request: { type: string; organizationId: string; parameters: Record<string, unknown> },
@@ -287,8 +300,12 @@ export type SignerClient = {
  * server time, so a device whose clock is minutes off still signs in (docs/signer.md#clock-skew);
  * before the first stamped call it fetches `signer-config` if it has not heard the server yet.
  *
+ * Every answer is parsed with its call's schema from the signer-call table
+ * (@quicklinks/protocol/signer-activities, signer-routes; docs/signer.md#signer-calls).
+ *
  * Fails: throws 'Missing base URL. Please verify env vars.' without a base URL. Calls reject with
- * an AppError: the response's `error.message` (and its code; a signer-specific code such as
+ * an AppError: UPSTREAM_FAILED with `details.reason` MALFORMED_SIGNER_ANSWER when a 2xx answer does
+ * not parse; the response's `error.message` (and its code; a signer-specific code such as
  * `OTP_INVALID` is kept in `details.reason`), the response's text when the body is short plain
  * text, '{status} {statusText}' for any other non-JSON body,
  * or a NETWORK error when the request never completed.
@@ -314,7 +331,7 @@ export function createSignerClient(options: SignerClientOptions): SignerClient {
     clockOffsetMs = serverMs + 500 - localMidpoint
   }
 
-  const post = async <TResult>(path: string, body: unknown): Promise<TResult> => {
+  const postRaw = async (path: string, body: unknown): Promise<unknown> => {
     const headers = {
       ...(options.getHeaders ? await options.getHeaders() : {}),
       accept: 'application/json',
@@ -348,11 +365,23 @@ export function createSignerClient(options: SignerClientOptions): SignerClient {
     if (!response.ok) throw toSignerError(parsed, isJson, response, text)
     if (!isJson)
       throw createWalletError(`${response.status} ${response.statusText}`, { code: 'UPSTREAM_FAILED' })
-    return parsed as TResult
+    return parsed
   }
 
+  /** An unstamped call (a row of the signer-route table), its answer parsed with the row's schema. */
+  const callRoute = async <Schema extends z.core.$ZodType>(
+    route: { path: string; answer: Schema },
+    body: unknown,
+  ): Promise<z.output<Schema>> => parseSignerAnswer(route.answer, await postRaw(route.path, body), route.path)
+
+  /** A stamped call (a row of the signer-call table) posted as built, its answer parsed with the row's schema. */
+  const postStamped = async <Schema extends z.core.$ZodType>(
+    call: { path: string; answer: Schema },
+    { body, stamp }: { body: string; stamp: StampedCall['stamp'] | PasskeyStamp },
+  ): Promise<z.output<Schema>> => callRoute(call, { stampedRequest: { url: urlFor(call.path), body, stamp } })
+
   const getSignerConfig = (): Promise<SignerConfig> => {
-    signerConfig ??= post<SignerConfig>('signer-config', {}).catch((error: unknown) => {
+    signerConfig ??= callRoute(signerRoutes.signerConfig, {}).catch((error: unknown) => {
       signerConfig = undefined
       throw error
     })
@@ -368,8 +397,13 @@ export function createSignerClient(options: SignerClientOptions): SignerClient {
     return lastServerNowMs
   }
 
-  const postStampedCall = <TResult>({ path, body, stamp }: StampedCall): Promise<TResult> =>
-    post<TResult>(path, { stampedRequest: { url: urlFor(path), body, stamp } })
+  const postStampedCall = async <TResult>(call: StampedCall): Promise<TResult> => {
+    const row = findSignerCallByPath(call.path)
+    if (row === undefined) throw createWalletError(`${call.path} is not a signer call.`)
+    // Parsed with the row's answer schema (a malformed answer rejects); TResult is the caller's
+    // view of that answer, e.g. an export's `activity.result.exportBundle` (signer-types.ts).
+    return (await postStamped(row, call)) as TResult
+  }
 
   const stampedRequest = async <TResult>(
     path: string,
@@ -382,27 +416,31 @@ export function createSignerClient(options: SignerClientOptions): SignerClient {
     return postStampedCall<TResult>({ path, body, stamp })
   }
 
-  /** One signer activity (its path and type), stamped by `stamper` for `organizationId`. */
-  const callActivity = <TResult>(
-    activity: { path: string; type: string },
+  /** One row of the signer-call table, stamped by `stamper` for `organizationId`; its answer parsed. */
+  const callActivity = async <Schema extends z.core.$ZodType>(
+    call: { path: string; type: string; answer: Schema },
     stamper: Stamper,
     organizationId: string,
     parameters: Record<string, unknown> = {},
-  ): Promise<TResult> =>
-    stampedRequest<TResult>(activity.path, { type: activity.type, organizationId, parameters }, stamper)
+  ): Promise<z.output<Schema>> => {
+    if (clockOffsetMs === undefined) await getSignerConfig()
+    const body = buildActivityBody({ type: call.type, organizationId, parameters, timestampMs: serverNow() })
+    const stamp = await stamper.stamp(body)
+    return postStamped(call, { body, stamp })
+  }
 
   /**
    * A change of a way in (a `reauth` row of the table) with its step-up: stamped by one of the
    * account's passkeys when `stepUp.stampWithPasskey` is given (the body built here), else built
    * and stamped where the session key is (`stamper.stampAccessChange`: the auth frame in a browser).
    */
-  const callAccessChange = async <TResult>(
-    activity: SignerCall,
+  const callAccessChange = async <Schema extends z.core.$ZodType>(
+    activity: { path: string; type: string; answer: Schema },
     stamper: Stamper,
     organizationId: string,
     parameters: Record<string, unknown>,
     stepUp: ClientStepUp,
-  ): Promise<TResult> => {
+  ): Promise<z.output<Schema>> => {
     const name = findSignerCallByType(activity.type)?.name
     if (!isAccessChangeCall(name)) throw createWalletError(`${activity.type} is not a change of a way in.`)
     if (clockOffsetMs === undefined) await getSignerConfig()
@@ -415,7 +453,7 @@ export function createSignerClient(options: SignerClientOptions): SignerClient {
         timestampMs: serverNow(),
       })
       const stamp = await stampWithPasskey(body)
-      return post<TResult>(activity.path, { stampedRequest: { url: urlFor(activity.path), body, stamp } })
+      return postStamped(activity, { body, stamp })
     }
     const call = await stamper.stampAccessChange({
       call: name,
@@ -423,29 +461,50 @@ export function createSignerClient(options: SignerClientOptions): SignerClient {
       stepUp: proof,
       timestampMs: serverNow(),
     })
-    return postStampedCall<TResult>(call)
+    if (call.path !== activity.path) throw createWalletError(`${call.path} is not ${activity.path}.`)
+    return postStamped(activity, call)
   }
 
   return {
     baseUrl,
     serverNow,
-    lookup: (input) => post('lookup', input),
-    signup: (input) => post('signup', input),
-    auth: (input) => post('auth', input),
-    otp: (input) => post('otp', input),
-    openMagicLink: (input) => post('magic-link', input),
-    authJwt: (input) => post('auth-jwt', input),
-    initOtp: (input) => post('init-otp', input),
-    verifyOtp: (input) => post('verify-otp', input),
+    lookup: (input) => callRoute(signerRoutes.lookup, input),
+    signup: (input) => callRoute(signerRoutes.signup, input),
+    auth: (input) => callRoute(signerRoutes.auth, input),
+    otp: (input) => callRoute(signerRoutes.otp, input),
+    openMagicLink: (input) => callRoute(signerRoutes.magicLink, input),
+    authJwt: (input) => callRoute(signerRoutes.authJwt, input),
+    initOtp: (input) => callRoute(signerRoutes.initOtp, input),
+    verifyOtp: (input) => callRoute(signerRoutes.verifyOtp, input),
     getSignerConfig,
-    prepareOauth: (input) => post('prepare-oauth', input),
+    prepareOauth: (input) => callRoute(signerRoutes.prepareOauth, input),
     postStampedCall,
-    postAccessChange: (call, stamper, organizationId, parameters, stepUp) =>
-      callAccessChange(signerActivities[call], stamper, organizationId, parameters, stepUp),
+    postAccessChange: async <TResult>(
+      call: AccessChangeCallName,
+      stamper: Stamper,
+      organizationId: string,
+      parameters: Record<string, unknown>,
+      stepUp: ClientStepUp,
+    ): Promise<TResult> =>
+      // Parsed with the row's answer schema; TResult is the caller's view of it (oauth-actions.ts).
+      (await callAccessChange<z.core.$ZodType>(
+        signerActivities[call],
+        stamper,
+        organizationId,
+        parameters,
+        stepUp,
+      )) as TResult,
     stampedRequest,
     whoami: (stamper, organizationId) => callActivity(signerActivities.whoami, stamper, organizationId),
-    signPayload: (stamper, organizationId, parameters) =>
-      callActivity(signerActivities.signRawPayload, stamper, organizationId, parameters),
+    signPayload: async (stamper, organizationId, parameters) => {
+      const { signature, activity } = await callActivity(
+        signerActivities.signRawPayload,
+        stamper,
+        organizationId,
+        parameters,
+      )
+      return { signature, activity: viewActivityResult(activity) }
+    },
     getActivity: (stamper, organizationId, activityId) =>
       callActivity(signerActivities.getActivity, stamper, organizationId, { activityId }),
     // The optional `suborgId`, inside the stamped body (docs/signer.md#list-auth-methods).
@@ -453,8 +512,8 @@ export function createSignerClient(options: SignerClientOptions): SignerClient {
       callActivity(signerActivities.listAuthMethods, stamper, organizationId, { suborgId: organizationId }),
     revokeSession: (stamper, organizationId) =>
       callActivity(signerActivities.revokeSession, stamper, organizationId),
-    passkeyChallenge: () => post('passkey-challenge', {}),
-    signupWithPasskey: (input) => post('signup', input),
+    passkeyChallenge: () => callRoute(signerRoutes.passkeyChallenge, {}),
+    signupWithPasskey: (input) => callRoute(signerRoutes.signup, input),
     authPasskey: async ({ targetPublicKey, expirationSeconds }, stampWithPasskey) => {
       if (clockOffsetMs === undefined) await getSignerConfig()
       const body = buildActivityBody({
@@ -467,13 +526,14 @@ export function createSignerClient(options: SignerClientOptions): SignerClient {
         timestampMs: serverNow(),
       })
       const stamp = await stampWithPasskey(body)
-      return post('auth-passkey', { stampedRequest: { url: urlFor('auth-passkey'), body, stamp } })
+      const path = signerRoutes.authPasskey.path
+      return callRoute(signerRoutes.authPasskey, { stampedRequest: { url: urlFor(path), body, stamp } })
     },
     addPasskey: (stamper, organizationId, parameters, stepUp) =>
       callAccessChange(signerActivities.addPasskey, stamper, organizationId, parameters, stepUp),
     removePasskey: (stamper, organizationId, authenticatorId, stepUp) =>
       callAccessChange(signerActivities.removePasskey, stamper, organizationId, { authenticatorId }, stepUp),
-    validateMultiFactors: (input) => post('auth-validate-multi-factors', input),
+    validateMultiFactors: (input) => callRoute(signerRoutes.validateMultiFactors, input),
     listMultiFactors: (stamper, organizationId) =>
       callActivity(signerActivities.listMultiFactors, stamper, organizationId),
     requestMultiFactor: (stamper, organizationId, parameters, stepUp) =>
@@ -482,34 +542,91 @@ export function createSignerClient(options: SignerClientOptions): SignerClient {
       callActivity(signerActivities.verifyMultiFactor, stamper, organizationId, parameters),
     deleteMultiFactors: (stamper, organizationId, parameters, stepUp) =>
       callAccessChange(signerActivities.deleteMultiFactors, stamper, organizationId, parameters, stepUp),
-    multiOwnerCreate: (stamper, organizationId, parameters, stepUp) =>
-      callAccessChange(signerActivities.multiOwnerCreate, stamper, organizationId, parameters, stepUp),
-    multiOwnerPrepareAdd: (stamper, organizationId, members, stepUp) =>
-      callAccessChange(signerActivities.multiOwnerPrepareAdd, stamper, organizationId, { members }, stepUp),
-    multiOwnerAdd: (stamper, organizationId, activityId, stepUp) =>
-      callAccessChange(signerActivities.multiOwnerAdd, stamper, organizationId, { activityId }, stepUp),
-    multiOwnerPrepareDelete: (stamper, organizationId, members, stepUp) =>
-      callAccessChange(
-        signerActivities.multiOwnerPrepareDelete,
-        stamper,
-        organizationId,
-        { members },
-        stepUp,
+    multiOwnerCreate: async (stamper, organizationId, parameters, stepUp) =>
+      toMultiOwnerCreateResult(
+        await callAccessChange(
+          signerActivities.multiOwnerCreate,
+          stamper,
+          organizationId,
+          parameters,
+          stepUp,
+        ),
       ),
-    multiOwnerDelete: (stamper, organizationId, activityId, stepUp) =>
-      callAccessChange(signerActivities.multiOwnerDelete, stamper, organizationId, { activityId }, stepUp),
-    multiOwnerUpdateRootQuorum: (stamper, organizationId, rootQuorumThreshold, stepUp) =>
-      callAccessChange(
-        signerActivities.multiOwnerUpdateRootQuorum,
-        stamper,
-        organizationId,
-        { rootQuorumThreshold },
-        stepUp,
+    multiOwnerPrepareAdd: async (stamper, organizationId, members, stepUp) =>
+      toMultiOwnerAnswer(
+        await callAccessChange(
+          signerActivities.multiOwnerPrepareAdd,
+          stamper,
+          organizationId,
+          { members },
+          stepUp,
+        ),
       ),
-    multiOwnerSignRawPayload: (stamper, organizationId, parameters) =>
-      callActivity(signerActivities.multiOwnerSignRawPayload, stamper, organizationId, parameters),
-    approveMultiOwnerActivity: (path, approval) => post(path, { approval }),
+    multiOwnerAdd: async (stamper, organizationId, activityId, stepUp) =>
+      toMultiOwnerAnswer(
+        await callAccessChange(
+          signerActivities.multiOwnerAdd,
+          stamper,
+          organizationId,
+          { activityId },
+          stepUp,
+        ),
+      ),
+    multiOwnerPrepareDelete: async (stamper, organizationId, members, stepUp) =>
+      toMultiOwnerAnswer(
+        await callAccessChange(
+          signerActivities.multiOwnerPrepareDelete,
+          stamper,
+          organizationId,
+          { members },
+          stepUp,
+        ),
+      ),
+    multiOwnerDelete: async (stamper, organizationId, activityId, stepUp) =>
+      toMultiOwnerAnswer(
+        await callAccessChange(
+          signerActivities.multiOwnerDelete,
+          stamper,
+          organizationId,
+          { activityId },
+          stepUp,
+        ),
+      ),
+    multiOwnerUpdateRootQuorum: async (stamper, organizationId, rootQuorumThreshold, stepUp) =>
+      toMultiOwnerAnswer(
+        await callAccessChange(
+          signerActivities.multiOwnerUpdateRootQuorum,
+          stamper,
+          organizationId,
+          { rootQuorumThreshold },
+          stepUp,
+        ),
+      ),
+    multiOwnerSignRawPayload: async (stamper, organizationId, parameters) =>
+      toMultiOwnerAnswer(
+        await callActivity(signerActivities.multiOwnerSignRawPayload, stamper, organizationId, parameters),
+      ),
+    approveMultiOwnerActivity: async (path, approval) =>
+      toMultiOwnerAnswer(await callRoute(signerActivities[multiOwnerApprovalCalls[path]], { approval })),
   }
+}
+
+/** The rows whose paths take a member's own approval (`{approval}` instead of `{stampedRequest}`). */
+const multiOwnerApprovalCalls = {
+  'multi-owner-add': 'multiOwnerAdd',
+  'multi-owner-delete': 'multiOwnerDelete',
+  'multi-owner-update-root-quorum': 'multiOwnerUpdateRootQuorum',
+  'multi-owner-sign-raw-payload': 'multiOwnerSignRawPayload',
+} as const satisfies Record<MultiOwnerApprovalPath, SignerActivityName>
+
+/** A multi-owner call's parsed answer with its activity's result in the SDK's view (multi-owner-types.ts). */
+function toMultiOwnerAnswer(answer: { activity: Activity }): { activity: MultiOwnerActivity } {
+  return { activity: viewActivityResult<MultiOwnerActivityResult>(answer.activity) }
+}
+
+/** `multi-owner-create`'s parsed answer with its activity's result in the SDK's view. */
+function toMultiOwnerCreateResult(answer: SignerCallAnswer<'multiOwnerCreate'>): MultiOwnerCreateResult {
+  return { result: answer.result, activity: viewActivityResult<MultiOwnerActivityResult>(answer.activity) }
 }
 
 /** The message of the error thrown when an error body says a second factor is required. */

@@ -1,45 +1,24 @@
 import { AppError } from '@quicklinks/core/app-error'
-import { signerActivities } from '@quicklinks/protocol/signer-activities'
+import { type SignerCallAnswer, signerActivities } from '@quicklinks/protocol/signer-activities'
+import { stampedRequestBodySchema } from '@quicklinks/protocol/stamped-request-body-schema'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { z } from 'zod'
+import { getAddress } from 'viem'
 import type { SignerAccount } from '../services/accounts/find-account.ts'
 import { getAccountOrThrow } from '../services/accounts/get-account-or-throw.ts'
 import { listAuthMethods } from '../services/accounts/list-auth-methods.ts'
 import { removeAccountContact } from '../services/accounts/remove-account-contact.ts'
 import { revokeSessionKeys } from '../services/accounts/revoke-session-keys.ts'
 import { updateAccountContact } from '../services/accounts/update-account-contact.ts'
-import { emailSchema, phoneSchema } from '../services/contacts/contact-schemas.ts'
 import { requireStepUp, toStepUpStamp } from '../services/step-up/require-step-up.ts'
 import type { SignerRouteOptions } from './auth-routes.ts'
 import { createStampedRoute } from './create-stamped-route.ts'
-import { stampedRequestBodySchema } from './stamped-request-body-schema.ts'
 
-const verificationTokenSchema = z.string().min(1).max(4096)
-
-/**
- * A contact change's proofs: the new contact's `verify-otp` token and, when the account already
- * has a contact on that channel, the current one's (update-account-contact.ts).
- */
-const contactProofSchema = {
-  verificationToken: verificationTokenSchema,
-  previousContactVerificationToken: verificationTokenSchema.optional(),
-}
-
-const whoamiResponseSchema = z.object({
-  orgId: z.string(),
-  userId: z.string(),
-  address: z.string(),
-  solanaAddress: z.string(),
-  email: z.string().nullable(),
-  phone: z.string().nullable(),
-  walletId: z.string(),
-})
-
-function toWhoami(account: SignerAccount): z.infer<typeof whoamiResponseSchema> {
+function toWhoami(account: SignerAccount): SignerCallAnswer<'whoami'> {
   return {
     orgId: account.organizationId,
     userId: account.userId,
-    address: account.evmAddress,
+    // Checksummed and typed as the answer's 0x hex (the stored address always is one).
+    address: getAddress(account.evmAddress),
     solanaAddress: account.solanaAddress,
     email: account.email,
     phone: account.phone,
@@ -55,45 +34,15 @@ function toWhoami(account: SignerAccount): z.infer<typeof whoamiResponseSchema> 
  */
 export const accountRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app, { context }) => {
   // Each route's stamp check runs as its preHandler; the handlers read the verified call.
-  const noParametersSchema = z.object({}).passthrough()
   const stamped = {
-    whoami: createStampedRoute(context, {
-      type: signerActivities.whoami.type,
-      parametersSchema: noParametersSchema,
-    }),
-    listAuthMethods: createStampedRoute(context, {
-      type: signerActivities.listAuthMethods.type,
-      // The optional `suborgId` (docs/signer.md#list-auth-methods), and when sent it must be the stamped organization.
-      parametersSchema: z.object({ suborgId: z.string().max(128).optional() }).passthrough(),
-    }),
-    updateEmail: createStampedRoute(context, {
-      type: signerActivities.updateEmail.type,
-      stepUp: signerActivities.updateEmail.stepUp,
-      stepUpInService: true,
-      parametersSchema: z.object({ email: emailSchema, ...contactProofSchema }),
-    }),
-    updatePhone: createStampedRoute(context, {
-      type: signerActivities.updatePhone.type,
-      stepUp: signerActivities.updatePhone.stepUp,
-      stepUpInService: true,
-      parametersSchema: z.object({ phone: phoneSchema, ...contactProofSchema }),
-    }),
-    removeEmail: createStampedRoute(context, {
-      type: signerActivities.removeEmail.type,
-      stepUp: signerActivities.removeEmail.stepUp,
-      stepUpInService: true,
-      parametersSchema: z.object({ verificationToken: verificationTokenSchema }),
-    }),
-    removePhone: createStampedRoute(context, {
-      type: signerActivities.removePhone.type,
-      stepUp: signerActivities.removePhone.stepUp,
-      stepUpInService: true,
-      parametersSchema: z.object({ verificationToken: verificationTokenSchema }),
-    }),
-    revokeSession: createStampedRoute(context, {
-      type: signerActivities.revokeSession.type,
-      parametersSchema: noParametersSchema,
-    }),
+    whoami: createStampedRoute(context, signerActivities.whoami),
+    // The optional `suborgId` (docs/signer.md#list-auth-methods), and when sent it must be the stamped organization.
+    listAuthMethods: createStampedRoute(context, signerActivities.listAuthMethods),
+    updateEmail: createStampedRoute(context, signerActivities.updateEmail, { stepUpInService: true }),
+    updatePhone: createStampedRoute(context, signerActivities.updatePhone, { stepUpInService: true }),
+    removeEmail: createStampedRoute(context, signerActivities.removeEmail, { stepUpInService: true }),
+    removePhone: createStampedRoute(context, signerActivities.removePhone, { stepUpInService: true }),
+    revokeSession: createStampedRoute(context, signerActivities.revokeSession),
   }
 
   app.post(
@@ -103,7 +52,7 @@ export const accountRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
         summary: 'The user and wallet behind the session key that stamped the request',
         tags: ['signer'],
         body: stampedRequestBodySchema,
-        response: { 200: whoamiResponseSchema },
+        response: { 200: signerActivities.whoami.answer },
       },
       preHandler: stamped.whoami.verifyStamp,
     },
@@ -121,24 +70,7 @@ export const accountRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
         summary: "The user's sign-in methods",
         tags: ['signer'],
         body: stampedRequestBodySchema,
-        response: {
-          200: z.object({
-            email: z.string().nullable(),
-            phone: z.string().nullable(),
-            oauthProviders: z.array(
-              z.object({
-                providerId: z.string().nullable(),
-                issuer: z.string(),
-                subject: z.string(),
-                email: z.string().nullable(),
-                createdAt: z.string(),
-              }),
-            ),
-            passkeys: z.array(
-              z.object({ id: z.string(), name: z.string().nullable(), createdAt: z.string() }),
-            ),
-          }),
-        },
+        response: { 200: signerActivities.listAuthMethods.answer },
       },
       preHandler: stamped.listAuthMethods.verifyStamp,
     },
@@ -164,7 +96,7 @@ export const accountRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
           "Replaces the user's e-mail with one proven by a verification token (and the current one's); tells the old address, ends other sessions",
         tags: ['signer'],
         body: stampedRequestBodySchema,
-        response: { 200: whoamiResponseSchema },
+        response: { 200: signerActivities.updateEmail.answer },
       },
       preHandler: stamped.updateEmail.verifyStamp,
     },
@@ -198,7 +130,7 @@ export const accountRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
           "Replaces the user's phone with one proven by a verification token (and the current one's); tells the old number, ends other sessions",
         tags: ['signer'],
         body: stampedRequestBodySchema,
-        response: { 200: whoamiResponseSchema },
+        response: { 200: signerActivities.updatePhone.answer },
       },
       preHandler: stamped.updatePhone.verifyStamp,
     },
@@ -224,18 +156,18 @@ export const accountRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
     },
   )
 
-  for (const [path, route, channel] of [
-    [signerActivities.removeEmail.path, stamped.removeEmail, 'email'],
-    [signerActivities.removePhone.path, stamped.removePhone, 'sms'],
+  for (const [call, route, channel] of [
+    [signerActivities.removeEmail, stamped.removeEmail, 'email'],
+    [signerActivities.removePhone, stamped.removePhone, 'sms'],
   ] as const) {
     app.post(
-      `/${path}`,
+      `/${call.path}`,
       {
         schema: {
           summary: `Takes the user's ${channel === 'email' ? 'e-mail' : 'phone'} off the account, proven by a code sent to it; never the last way to sign in`,
           tags: ['signer'],
           body: stampedRequestBodySchema,
-          response: { 200: whoamiResponseSchema },
+          response: { 200: call.answer },
         },
         preHandler: route.verifyStamp,
       },
@@ -267,7 +199,7 @@ export const accountRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
         summary: 'Ends the session key that stamped the request (logout); its later stamps get 401',
         tags: ['signer'],
         body: stampedRequestBodySchema,
-        response: { 200: z.object({ revoked: z.boolean() }) },
+        response: { 200: signerActivities.revokeSession.answer },
       },
       preHandler: stamped.revokeSession.verifyStamp,
     },

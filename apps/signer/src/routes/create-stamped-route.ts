@@ -10,20 +10,24 @@ import { requireStepUp, toStepUpStamp } from '../services/step-up/require-step-u
 import type { SignerContext } from '../signer-context.ts'
 
 /**
- * What a stamped route expects of the inner body: its activity type, its parameters' schema and,
- * from the signer-call table, its step-up. `stepUpInService` when the route's service checks the
- * step-up itself (a contact change proves the current contact with its own parameters).
+ * What a stamped route expects of the inner body: a row of the signer-call table (its activity
+ * type, its parameters' schema, its step-up).
  */
-export type StampedActivity<Schema extends z.ZodType> = {
+export type StampedActivity<Schema extends z.core.$ZodType> = {
   type: string
-  parametersSchema: Schema
-  stepUp?: SignerCallStepUp
-  stepUpInService?: boolean
+  parameters: Schema
+  stepUp: SignerCallStepUp
 }
+
+/**
+ * `stepUpInService` when the route's service checks the step-up itself (a contact change proves
+ * the current contact with its own parameters).
+ */
+export type StampedRouteOptions = { stepUpInService?: boolean }
 
 /** A stamped call that checked out, with the activity it was checked against. */
 export type StampedCall = {
-  activity: StampedActivity<z.ZodType>
+  activity: StampedActivity<z.core.$ZodType>
   verified: VerifiedStampedRequest<unknown>
 }
 
@@ -37,7 +41,7 @@ declare module 'fastify' {
   }
 }
 
-export type StampedRoute<Schema extends z.ZodType> = {
+export type StampedRoute<Schema extends z.core.$ZodType> = {
   /**
    * The route's preHandler: verifies the stamp of the already validated `{stampedRequest}` body
    * (`verifyStampedRequest`) and decorates `request.stampedCall`. A refusal is thrown before the
@@ -52,7 +56,7 @@ export type StampedRoute<Schema extends z.ZodType> = {
 }
 
 /**
- * One stamped route's stamp check, as a preHandler that hands the verified call on to the
+ * One stamped route's stamp check (`activity`: its row of the signer-call table), as a preHandler that hands the verified call on to the
  * handler: who sent it (organization, user, session key), the body hash and the parsed
  * parameters. Handlers never call the verifier themselves. A `reauth` call's step-up
  * (require-step-up.ts) is checked here too, before the handler runs.
@@ -60,14 +64,16 @@ export type StampedRoute<Schema extends z.ZodType> = {
  * `verifyStamp` fails like `verifyStampedRequest` (StampError 401/400/409, VALIDATION_FAILED 422,
  * FORBIDDEN 403) or `requireStepUp` (FORBIDDEN 403 with a step-up reason); `getVerified` throws a plain Error (a 500) only when the route forgot the hook.
  */
-export function createStampedRoute<Schema extends z.ZodType>(
+export function createStampedRoute<Schema extends z.core.$ZodType>(
   context: SignerContext,
   activity: StampedActivity<Schema>,
+  options: StampedRouteOptions = {},
 ): StampedRoute<Schema> {
+  const expected = { type: activity.type, parametersSchema: activity.parameters, stepUp: activity.stepUp }
   return {
     async verifyStamp(request) {
-      const verified = await verifyStampedRequest(context, request.body.stampedRequest, activity)
-      if (activity.stepUp === 'reauth' && activity.stepUpInService !== true) {
+      const verified = await verifyStampedRequest(context, request.body.stampedRequest, expected)
+      if (activity.stepUp === 'reauth' && options.stepUpInService !== true) {
         // Before the handler: a change of a way in never runs on a session's stamp alone.
         await requireStepUp(context, {
           userId: verified.userId,

@@ -1,31 +1,15 @@
 import { signerActivities } from '@quicklinks/protocol/signer-activities'
+import { signerRoutes } from '@quicklinks/protocol/signer-routes'
+import { stampedRequestBodySchema } from '@quicklinks/protocol/stamped-request-body-schema'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { z } from 'zod'
 import { getAccountOrThrow } from '../services/accounts/get-account-or-throw.ts'
 import { confirmTotpFactorAndTell, deleteTotpFactorsAndTell } from '../services/mfa/announced-totp-changes.ts'
 import { createTotpFactor, listTotpFactors } from '../services/mfa/totp-factors.ts'
 import { validateMultiFactors } from '../services/mfa/validate-multi-factors.ts'
-import { targetPublicKeySchema } from '../services/validation/target-public-key-schema.ts'
 import type { SignerRouteOptions } from './auth-routes.ts'
 import { createStampedRoute } from './create-stamped-route.ts'
 import { setSignInMarkerCookie } from './sign-in-marker-cookie.ts'
 import { perIpPerMinute } from './signer-rate-limits.ts'
-import { stampedRequestBodySchema } from './stamped-request-body-schema.ts'
-
-// Factor ids are uuids (signer_auth_methods.id): anything else is refused here, not by the database (a 500).
-const multiFactorIdSchema = z.uuid({ error: 'must be a multiFactorId that auth-list-multi-factors answered' })
-const multiFactorCodeSchema = z
-  .string()
-  .max(32)
-  .transform((value) => value.replace(/\s/g, ''))
-
-const multiFactorSchema = z.object({
-  multiFactorId: z.string(),
-  multiFactorType: z.literal('totp'),
-  name: z.string(),
-  createdAt: z.string(),
-})
-const multiFactorsResponseSchema = z.object({ multiFactors: z.array(multiFactorSchema) })
 
 /**
  * Second factors (TOTP, docs/signer.md#multi-factor): the signed-in user lists, enrols, confirms
@@ -34,28 +18,10 @@ const multiFactorsResponseSchema = z.object({ multiFactors: z.array(multiFactorS
  */
 export const mfaRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app, { context, limits }) => {
   const stamped = {
-    list: createStampedRoute(context, {
-      type: signerActivities.listMultiFactors.type,
-      parametersSchema: z.object({}).passthrough(),
-    }),
-    request: createStampedRoute(context, {
-      type: signerActivities.requestMultiFactor.type,
-      stepUp: signerActivities.requestMultiFactor.stepUp,
-      // Any string, so a type other than totp gets the service's documented message (docs/signer.md#multi-factor).
-      parametersSchema: z.object({ multiFactorType: z.string().max(64) }),
-    }),
-    verify: createStampedRoute(context, {
-      type: signerActivities.verifyMultiFactor.type,
-      parametersSchema: z.object({
-        multiFactorId: multiFactorIdSchema,
-        multiFactorCode: multiFactorCodeSchema,
-      }),
-    }),
-    delete: createStampedRoute(context, {
-      type: signerActivities.deleteMultiFactors.type,
-      stepUp: signerActivities.deleteMultiFactors.stepUp,
-      parametersSchema: z.object({ multiFactorIds: z.array(multiFactorIdSchema).min(1).max(20) }),
-    }),
+    list: createStampedRoute(context, signerActivities.listMultiFactors),
+    request: createStampedRoute(context, signerActivities.requestMultiFactor),
+    verify: createStampedRoute(context, signerActivities.verifyMultiFactor),
+    delete: createStampedRoute(context, signerActivities.deleteMultiFactors),
   }
 
   app.post(
@@ -65,7 +31,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app, 
         summary: "The user's confirmed second factors",
         tags: ['signer'],
         body: stampedRequestBodySchema,
-        response: { 200: multiFactorsResponseSchema },
+        response: { 200: signerActivities.listMultiFactors.answer },
       },
       preHandler: stamped.list.verifyStamp,
     },
@@ -84,9 +50,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app, 
           'Starts a TOTP enrolment: a new secret, as text and otpauth URI, confirmed later by a first code',
         tags: ['signer'],
         body: stampedRequestBodySchema,
-        response: {
-          200: multiFactorSchema.extend({ multiFactorSecret: z.string(), multiFactorTotpUrl: z.string() }),
-        },
+        response: { 200: signerActivities.requestMultiFactor.answer },
       },
       preHandler: stamped.request.verifyStamp,
     },
@@ -109,7 +73,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app, 
         summary: 'Confirms a TOTP factor with a code from the app; from then on sign-ins need its code',
         tags: ['signer'],
         body: stampedRequestBodySchema,
-        response: { 200: multiFactorsResponseSchema },
+        response: { 200: signerActivities.verifyMultiFactor.answer },
       },
       preHandler: stamped.verify.verifyStamp,
     },
@@ -132,7 +96,7 @@ export const mfaRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app, 
         summary: "Removes the user's second factors named by multiFactorIds",
         tags: ['signer'],
         body: stampedRequestBodySchema,
-        response: { 200: multiFactorsResponseSchema },
+        response: { 200: signerActivities.deleteMultiFactors.answer },
       },
       preHandler: stamped.delete.verifyStamp,
     },
@@ -155,21 +119,8 @@ export const mfaRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app, 
         summary:
           'Completes a sign-in that answered MFA_REQUIRED: the sealed payload and a factor code; returns payload.credentialBundle',
         tags: ['signer'],
-        body: z.object({
-          encryptedPayload: z.string().min(1).max(4096),
-          multiFactors: z
-            .array(z.object({ multiFactorId: multiFactorIdSchema, multiFactorCode: multiFactorCodeSchema }))
-            .min(1)
-            .max(5),
-          targetPublicKey: targetPublicKeySchema.optional(),
-        }),
-        response: {
-          200: z.object({
-            payload: z.object({ credentialBundle: z.string() }),
-            orgId: z.string(),
-            isNewUser: z.boolean(),
-          }),
-        },
+        body: signerRoutes.validateMultiFactors.request,
+        response: { 200: signerRoutes.validateMultiFactors.answer },
       },
     },
     // POST /signer/v1/auth-validate-multi-factors: check the code, spend the payload, mint the session.

@@ -1,42 +1,22 @@
-import { activityStatuses } from '@quicklinks/protocol/activity-statuses'
 import { signerActivities } from '@quicklinks/protocol/signer-activities'
+import { stampedOrMemberApprovalBodySchema } from '@quicklinks/protocol/signer-call-schemas'
+import { stampedRequestBodySchema } from '@quicklinks/protocol/stamped-request-body-schema'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { z } from 'zod'
+import type { z } from 'zod/mini'
 import { toActivityResponse } from '../services/activities/to-activity-response.ts'
 import {
   approveWithMemberSignature,
   approveWithSession,
   assertMultiOwnerEnabled,
   createMultiOwner,
-  memberApprovalSchema,
-  multiOwnerConfirmParametersSchema,
-  multiOwnerCreateParametersSchema,
-  multiOwnerMembersParametersSchema,
-  multiOwnerRootQuorumParametersSchema,
-  multiOwnerSignRawPayloadParametersSchema,
   proposeQuorumActivity,
 } from '../services/multi-owner/run-multi-owner-activity.ts'
 import type { StampedRequest } from '../services/stamps/verify-stamped-request.ts'
 import type { SignerRouteOptions } from './auth-routes.ts'
 import { createStampedRoute, type StampedCall, type StampedRoute } from './create-stamped-route.ts'
-import { stampedRequestBodySchema } from './stamped-request-body-schema.ts'
-
-const activitySchema = z.object({
-  id: z.string(),
-  type: z.string(),
-  status: z.enum(activityStatuses),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  result: z.record(z.string(), z.unknown()).optional(),
-})
-const activityResponseSchema = z.object({ activity: activitySchema })
-
-/** The paths a member's own approval may go to: `{approval}` instead of `{stampedRequest}`. */
-const approvalBodySchema = z.object({ approval: memberApprovalSchema })
-const stampedOrApprovalBodySchema = z.union([stampedRequestBodySchema, approvalBodySchema])
 
 /** A preHandler that checks the stamp only when the body is a stamped request. */
-function verifyStampIfStamped(route: Pick<StampedRoute<z.ZodType>, 'verifyStamp'>) {
+function verifyStampIfStamped(route: Pick<StampedRoute<z.core.$ZodType>, 'verifyStamp'>) {
   return async (request: {
     body: { stampedRequest: StampedRequest } | { approval: unknown }
     stampedCall: StampedCall | null
@@ -61,40 +41,13 @@ export const multiOwnerRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async
   })
 
   const stamped = {
-    create: createStampedRoute(context, {
-      type: signerActivities.multiOwnerCreate.type,
-      stepUp: signerActivities.multiOwnerCreate.stepUp,
-      parametersSchema: multiOwnerCreateParametersSchema,
-    }),
-    prepareAdd: createStampedRoute(context, {
-      type: signerActivities.multiOwnerPrepareAdd.type,
-      stepUp: signerActivities.multiOwnerPrepareAdd.stepUp,
-      parametersSchema: multiOwnerMembersParametersSchema,
-    }),
-    add: createStampedRoute(context, {
-      type: signerActivities.multiOwnerAdd.type,
-      stepUp: signerActivities.multiOwnerAdd.stepUp,
-      parametersSchema: multiOwnerConfirmParametersSchema,
-    }),
-    prepareDelete: createStampedRoute(context, {
-      type: signerActivities.multiOwnerPrepareDelete.type,
-      stepUp: signerActivities.multiOwnerPrepareDelete.stepUp,
-      parametersSchema: multiOwnerMembersParametersSchema,
-    }),
-    delete: createStampedRoute(context, {
-      type: signerActivities.multiOwnerDelete.type,
-      stepUp: signerActivities.multiOwnerDelete.stepUp,
-      parametersSchema: multiOwnerConfirmParametersSchema,
-    }),
-    updateRootQuorum: createStampedRoute(context, {
-      type: signerActivities.multiOwnerUpdateRootQuorum.type,
-      stepUp: signerActivities.multiOwnerUpdateRootQuorum.stepUp,
-      parametersSchema: multiOwnerRootQuorumParametersSchema,
-    }),
-    signRawPayload: createStampedRoute(context, {
-      type: signerActivities.multiOwnerSignRawPayload.type,
-      parametersSchema: multiOwnerSignRawPayloadParametersSchema,
-    }),
+    create: createStampedRoute(context, signerActivities.multiOwnerCreate),
+    prepareAdd: createStampedRoute(context, signerActivities.multiOwnerPrepareAdd),
+    add: createStampedRoute(context, signerActivities.multiOwnerAdd),
+    prepareDelete: createStampedRoute(context, signerActivities.multiOwnerPrepareDelete),
+    delete: createStampedRoute(context, signerActivities.multiOwnerDelete),
+    updateRootQuorum: createStampedRoute(context, signerActivities.multiOwnerUpdateRootQuorum),
+    signRawPayload: createStampedRoute(context, signerActivities.multiOwnerSignRawPayload),
   }
 
   app.post(
@@ -104,18 +57,7 @@ export const multiOwnerRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async
         summary: 'Makes the organization multi-owner: EVM signer members, a root quorum, the account',
         tags: ['signer', 'multi-owner'],
         body: stampedRequestBodySchema,
-        response: {
-          200: z.object({
-            result: z.object({
-              orgId: z.string(),
-              evmSignerAddress: z.string(),
-              members: z.array(z.object({ evmSignerAddress: z.string() })),
-              rootQuorumThreshold: z.number(),
-              accountAddress: z.string(),
-            }),
-            activity: activitySchema,
-          }),
-        },
+        response: { 200: signerActivities.multiOwnerCreate.answer },
       },
       preHandler: stamped.create.verifyStamp,
     },
@@ -124,10 +66,10 @@ export const multiOwnerRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async
       const verified = stamped.create.getVerified(request)
       const activity = await createMultiOwner(context, verified)
       const result = activity.result as {
-        evmSignerAddress: string
-        members: { evmSignerAddress: string }[]
+        evmSignerAddress: `0x${string}`
+        members: { evmSignerAddress: `0x${string}` }[]
         rootQuorumThreshold: number
-        accountAddress: string
+        accountAddress: `0x${string}`
       }
       return {
         result: {
@@ -164,7 +106,7 @@ export const multiOwnerRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async
           summary,
           tags: ['signer', 'multi-owner'],
           body: stampedRequestBodySchema,
-          response: { 200: activityResponseSchema },
+          response: { 200: signerActivities.multiOwnerPrepareAdd.answer },
         },
         preHandler: route.verifyStamp,
       },
@@ -215,8 +157,8 @@ export const multiOwnerRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async
         schema: {
           summary,
           tags: ['signer', 'multi-owner'],
-          body: stampedOrApprovalBodySchema,
-          response: { 200: activityResponseSchema },
+          body: stampedOrMemberApprovalBodySchema,
+          response: { 200: signerActivities.multiOwnerAdd.answer },
         },
         preHandler: verifyStampIfStamped(route),
       },

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto'
 import { signerActivities } from '@quicklinks/protocol/signer-activities'
+import { oauthCallbackQuerySchema, signerRoutes } from '@quicklinks/protocol/signer-routes'
+import { stampedRequestBodySchema } from '@quicklinks/protocol/stamped-request-body-schema'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { z } from 'zod'
 import { removeSignInMethod } from '../services/accounts/remove-sign-in-method.ts'
 import { deriveSignerSecret } from '../services/keyring/load-signer-keyring.ts'
 import {
@@ -22,29 +23,11 @@ import { requireStepUp, toStepUpStamp } from '../services/step-up/require-step-u
 import type { SignerRouteOptions } from './auth-routes.ts'
 import { createStampedRoute } from './create-stamped-route.ts'
 import { perIpPerMinute } from './signer-rate-limits.ts'
-import { stampedRequestBodySchema } from './stamped-request-body-schema.ts'
 
 /** Where providers send the browser back: OAUTH callback setting, else the signer mounted in the app server. */
 export function getOAuthCallbackUrl(config: { publicOrigin: string; oauthCallbackUrl?: string }): string {
   return config.oauthCallbackUrl ?? `${config.publicOrigin}/signer/v1/oauth-callback`
 }
-
-const publicProviderSchema = z.object({
-  id: z.string(),
-  isCustomProvider: z.boolean(),
-  authEndpoint: z.string(),
-  clientId: z.string(),
-  scope: z.string().optional(),
-  claims: z.string().optional(),
-  otherParameters: z.record(z.string(), z.string()).optional(),
-})
-
-const callbackQuerySchema = z.object({
-  code: z.string().max(4096).optional(),
-  state: z.string().max(8192).optional(),
-  error: z.string().max(256).optional(),
-  error_description: z.string().max(1024).optional(),
-})
 
 /**
  * The auth-return parameters a redirect-mode sign-in comes back with (docs/signer.md#social-login),
@@ -83,24 +66,9 @@ export const oauthRoutes: FastifyPluginAsyncZod<SignerRouteOptions & { directory
   const callbackUrl = getOAuthCallbackUrl(context.config)
   const scriptHash = `'sha256-${createHash('sha256').update(oauthCallbackScript, 'utf8').digest('base64')}'`
   const stamped = {
-    add: createStampedRoute(context, {
-      type: signerActivities.addOauthProvider.type,
-      stepUp: signerActivities.addOauthProvider.stepUp,
-      // Checked in the handler: the linking prompt's code needs the identity's verified e-mail.
-      stepUpInService: true,
-      parametersSchema: z.object({
-        providerName: z.string().min(1).max(64),
-        oidcToken: z.string().min(1).max(16_384),
-      }),
-    }),
-    remove: createStampedRoute(context, {
-      type: signerActivities.removeOauthProvider.type,
-      stepUp: signerActivities.removeOauthProvider.stepUp,
-      parametersSchema: z.object({
-        issuer: z.string().min(1).max(512),
-        subject: z.string().min(1).max(255),
-      }),
-    }),
+    // Checked in the handler: the linking prompt's code needs the identity's verified e-mail.
+    add: createStampedRoute(context, signerActivities.addOauthProvider, { stepUpInService: true }),
+    remove: createStampedRoute(context, signerActivities.removeOauthProvider),
   }
 
   app.post(
@@ -111,17 +79,8 @@ export const oauthRoutes: FastifyPluginAsyncZod<SignerRouteOptions & { directory
         summary:
           'Starts a social login: a PKCE challenge, the requestKey that seals its verifier with the nonce, and the providers',
         tags: ['signer'],
-        body: z.object({
-          nonce: z.string().regex(/^[0-9a-f]{64}$/, 'must be the hex SHA-256 of the frame public key'),
-        }),
-        response: {
-          200: z.object({
-            codeChallenge: z.string(),
-            requestKey: z.string(),
-            authProviders: z.array(publicProviderSchema),
-            oauthCallbackUrl: z.string(),
-          }),
-        },
+        body: signerRoutes.prepareOauth.request,
+        response: { 200: signerRoutes.prepareOauth.answer },
       },
     },
     // POST /signer/v1/prepare-oauth: PKCE challenge and sealed verifier for one sign-in, bound to the nonce.
@@ -145,7 +104,7 @@ export const oauthRoutes: FastifyPluginAsyncZod<SignerRouteOptions & { directory
         summary:
           "The providers' redirect_uri: exchanges the code, verifies the id token, signs in or asks to link; answers the opener (popup) or redirects to the app",
         tags: ['signer'],
-        querystring: callbackQuerySchema,
+        querystring: oauthCallbackQuerySchema,
       },
     },
     // GET /signer/v1/oauth-callback: the end of a social login, in the popup or the redirected page.
@@ -206,13 +165,6 @@ export const oauthRoutes: FastifyPluginAsyncZod<SignerRouteOptions & { directory
     },
   )
 
-  const linkedProviderSchema = z.object({
-    providerId: z.string(),
-    issuer: z.string(),
-    subject: z.string(),
-    email: z.string().nullable(),
-  })
-
   app.post(
     '/add-oauth-provider',
     {
@@ -220,7 +172,7 @@ export const oauthRoutes: FastifyPluginAsyncZod<SignerRouteOptions & { directory
         summary: 'Links a provider identity (a verified id token, used once) to the stamping user',
         tags: ['signer'],
         body: stampedRequestBodySchema,
-        response: { 200: z.object({ oauthProvider: linkedProviderSchema }) },
+        response: { 200: signerActivities.addOauthProvider.answer },
       },
       preHandler: stamped.add.verifyStamp,
     },
@@ -249,7 +201,7 @@ export const oauthRoutes: FastifyPluginAsyncZod<SignerRouteOptions & { directory
         summary: 'Unlinks a provider identity from the stamping user; the last way to sign in is refused',
         tags: ['signer'],
         body: stampedRequestBodySchema,
-        response: { 200: z.object({ removed: z.boolean() }) },
+        response: { 200: signerActivities.removeOauthProvider.answer },
       },
       preHandler: stamped.remove.verifyStamp,
     },

@@ -1,6 +1,7 @@
 import { signerActivities } from '@quicklinks/protocol/signer-activities'
+import { signerRoutes } from '@quicklinks/protocol/signer-routes'
+import { stampedRequestBodySchema } from '@quicklinks/protocol/stamped-request-body-schema'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { z } from 'zod'
 import { removeSignInMethod } from '../services/accounts/remove-sign-in-method.ts'
 import { completePasskeyAuth } from '../services/auth/complete-passkey-auth.ts'
 import { issuePasskeyChallenge } from '../services/passkeys/passkey-challenge.ts'
@@ -10,7 +11,6 @@ import {
   passkeyAlgorithms,
   passkeyTimeoutMs,
 } from '../services/passkeys/passkey-relying-party.ts'
-import { passkeyNameSchema, passkeyRegistrationSchema } from '../services/passkeys/passkey-schemas.ts'
 import { addPasskeyToUser } from '../services/passkeys/register-passkey.ts'
 import { verifyPasskeyRegistration } from '../services/passkeys/verify-passkey-registration.ts'
 import { createDatabaseReplayStore } from '../services/stamps/create-database-replay-store.ts'
@@ -18,13 +18,6 @@ import type { SignerRouteOptions } from './auth-routes.ts'
 import { createStampedRoute } from './create-stamped-route.ts'
 import { setSignInMarkerCookie } from './sign-in-marker-cookie.ts'
 import { perIpPerMinute } from './signer-rate-limits.ts'
-import { stampedRequestBodySchema } from './stamped-request-body-schema.ts'
-
-const credentialResponseSchema = z.object({
-  credentialBundle: z.string(),
-  isNewUser: z.boolean(),
-  orgId: z.string(),
-})
 
 /**
  * Passkeys (docs/signer.md#passkeys): a registration challenge, sign-in by passkey, and adding and
@@ -32,16 +25,8 @@ const credentialResponseSchema = z.object({
  */
 export const passkeyRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app, { context, limits }) => {
   const stamped = {
-    addPasskey: createStampedRoute(context, {
-      type: signerActivities.addPasskey.type,
-      stepUp: signerActivities.addPasskey.stepUp,
-      parametersSchema: passkeyRegistrationSchema.extend({ authenticatorName: passkeyNameSchema.optional() }),
-    }),
-    removePasskey: createStampedRoute(context, {
-      type: signerActivities.removePasskey.type,
-      stepUp: signerActivities.removePasskey.stepUp,
-      parametersSchema: z.object({ authenticatorId: z.string().min(1).max(1024) }),
-    }),
+    addPasskey: createStampedRoute(context, signerActivities.addPasskey),
+    removePasskey: createStampedRoute(context, signerActivities.removePasskey),
   }
 
   app.post(
@@ -52,17 +37,8 @@ export const passkeyRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
         summary:
           'A single-use challenge for creating a passkey (signup or add-authenticator), with the relying party and options',
         tags: ['signer'],
-        body: z.object({}).passthrough().optional(),
-        response: {
-          200: z.object({
-            challenge: z.string(),
-            expiresAtMs: z.number(),
-            rp: z.object({ id: z.string(), name: z.string() }),
-            timeout: z.number(),
-            algorithms: z.array(z.number()),
-            defaultTransports: z.array(z.string()),
-          }),
-        },
+        body: signerRoutes.passkeyChallenge.request,
+        response: { 200: signerRoutes.passkeyChallenge.answer },
       },
     },
     // POST /signer/v1/passkey-challenge: a MACed, expiring challenge; the passkey registered with it spends it.
@@ -89,7 +65,7 @@ export const passkeyRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
           'Signs in with a passkey: a stamp-login body stamped with X-Stamp-WebAuthn; returns a session key encrypted to its publicKey',
         tags: ['signer'],
         body: stampedRequestBodySchema,
-        response: { 200: credentialResponseSchema },
+        response: { 200: signerRoutes.authPasskey.answer },
       },
     },
     // POST /signer/v1/auth-passkey: the passkey's user, found by the assertion's credential; a credential bundle.
@@ -108,9 +84,7 @@ export const passkeyRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
         summary: 'Adds a passkey (made with a passkey-challenge) to the signed-in user',
         tags: ['signer'],
         body: stampedRequestBodySchema,
-        response: {
-          200: z.object({ authenticatorId: z.string(), name: z.string(), createdAt: z.string() }),
-        },
+        response: { 200: signerActivities.addPasskey.answer },
       },
       preHandler: stamped.addPasskey.verifyStamp,
     },
@@ -139,7 +113,7 @@ export const passkeyRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
         summary: "Removes one of the user's passkeys; refused for the last way to sign in",
         tags: ['signer'],
         body: stampedRequestBodySchema,
-        response: { 200: z.object({ removed: z.boolean() }) },
+        response: { 200: signerActivities.removePasskey.answer },
       },
       preHandler: stamped.removePasskey.verifyStamp,
     },

@@ -1,27 +1,8 @@
+import { signerRoutes } from '@quicklinks/protocol/signer-routes'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { z } from 'zod'
 import type { OAuthDirectory } from '../services/oauth/oauth-directory.ts'
 import type { SignerRouteOptions } from './auth-routes.ts'
 import { getOAuthCallbackUrl } from './oauth-routes.ts'
-
-const signerConfigResponseSchema = z.object({
-  framesOrigin: z.string(),
-  authFrameUrl: z.string(),
-  exportFrameUrl: z.string(),
-  exportSignerPublicKey: z.string(),
-  sessionExpirationSeconds: z.number(),
-  authMethods: z.array(z.enum(['email', 'sms'])),
-  /** Social login's providers whose discovery document could be read (docs/signer.md#social-login). */
-  authProviders: z.array(
-    z.object({
-      id: z.string(),
-      isCustomProvider: z.boolean(),
-      authEndpoint: z.string(),
-      clientId: z.string(),
-    }),
-  ),
-  oauthCallbackUrl: z.string(),
-})
 
 /** POST /signer/v1/signer-config: what the SDK needs before it can sign anyone in. */
 export const signerConfigRoutes: FastifyPluginAsyncZod<
@@ -34,8 +15,8 @@ export const signerConfigRoutes: FastifyPluginAsyncZod<
       schema: {
         summary: 'Frame URLs, the export signing key the export frame pins, session length, sign-in methods',
         tags: ['signer'],
-        body: z.object({}).passthrough().optional(),
-        response: { 200: signerConfigResponseSchema },
+        body: signerRoutes.signerConfig.request,
+        response: { 200: signerRoutes.signerConfig.answer },
       },
     },
     // POST /signer/v1/signer-config: frames, export key, session length and the offered sign-in methods.

@@ -1,31 +1,25 @@
-import { signerActivities } from '@quicklinks/protocol/signer-activities'
+import { type SignerCallStepUp, signerActivities } from '@quicklinks/protocol/signer-activities'
+import {
+  turnkeyQuerySchemas,
+  turnkeyRawBodyMaxLength,
+  turnkeyRawBodySchema,
+} from '@quicklinks/protocol/signer-routes'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { z } from 'zod'
+import type { z } from 'zod'
 import { getAccountOrThrow } from '../services/accounts/get-account-or-throw.ts'
 import { getActivityOrThrow } from '../services/activities/find-activity.ts'
 import { verifyStampedQuery, verifyStampedRequest } from '../services/stamps/verify-stamped-request.ts'
 import { getTurnkeyWallet } from '../services/turnkey/get-turnkey-wallet.ts'
 import { toTurnkeyActivity } from '../services/turnkey/to-turnkey-activity.ts'
 import {
-  exportWalletAccountParametersSchema,
-  exportWalletParametersSchema,
-} from '../services/wallets/create-wallet-export.ts'
-import {
   runSignRawPayloadActivity,
   runWalletExportActivity,
 } from '../services/wallets/run-wallet-activity.ts'
-import { signRawPayloadParametersSchema } from '../services/wallets/sign-raw-payload.ts'
 import type { SignerRouteOptions } from './auth-routes.ts'
-
-/** The largest body accepted, as on the `/signer/v1` stamped routes (stamped-request-body-schema.ts). */
-const maxBodyLength = 256 * 1024
-
-/** The raw body string: a stamp signs these exact bytes, so the body is parsed only after it verifies. */
-const rawBodySchema = z.string().min(1).max(maxBodyLength)
 
 /** Stock Turnkey clients stamp the body and send no CSRF token: the stamp is the authentication. */
 const routeOptions = {
-  schema: { tags: ['signer', 'turnkey'], body: rawBodySchema },
+  schema: { tags: ['signer', 'turnkey'], body: turnkeyRawBodySchema },
   config: { isCsrfExempt: true },
 }
 
@@ -44,7 +38,7 @@ export const turnkeyRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser(
     'application/json',
-    { parseAs: 'string', bodyLimit: maxBodyLength },
+    { parseAs: 'string', bodyLimit: turnkeyRawBodyMaxLength },
     (_request, body, done) => done(null, body),
   )
   // Turnkey clients read an error as `{code, message, details}` (rpcStatus), not our `{error: …}`.
@@ -65,7 +59,7 @@ export const turnkeyRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
     }
   })
 
-  const queryOf = <Schema extends z.ZodType>(
+  const queryOf = <Schema extends z.core.$ZodType>(
     request: { headers: Record<string, string | string[] | undefined>; body: string },
     schema: Schema,
   ) => {
@@ -76,9 +70,9 @@ export const turnkeyRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
       schema,
     )
   }
-  const activityOf = <Schema extends z.ZodType>(
+  const activityOf = <Schema extends z.core.$ZodType>(
     request: { url: string; headers: Record<string, string | string[] | undefined>; body: string },
-    activity: { type: string; parametersSchema: Schema },
+    activity: { type: string; parameters: Schema; stepUp: SignerCallStepUp },
   ) => {
     const header = request.headers['x-stamp']
     return verifyStampedRequest(
@@ -88,7 +82,7 @@ export const turnkeyRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
         body: request.body,
         stamp: { stampHeaderName: 'X-Stamp', stampHeaderValue: typeof header === 'string' ? header : '' },
       },
-      activity,
+      { type: activity.type, parametersSchema: activity.parameters, stepUp: activity.stepUp },
     )
   }
 
@@ -100,7 +94,7 @@ export const turnkeyRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
     },
     // POST /signer/v1/public/v1/query/whoami: Turnkey's GetWhoami, bound to a live session key.
     async (request) => {
-      const verified = await queryOf(request, z.object({}))
+      const verified = await queryOf(request, turnkeyQuerySchemas.whoami)
       const account = await getAccountOrThrow(context.db, verified.userId)
       return {
         organizationId: account.organizationId,
@@ -119,7 +113,7 @@ export const turnkeyRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
     },
     // POST /signer/v1/public/v1/query/list_wallets: Turnkey's GetWallets.
     async (request) => {
-      const verified = await queryOf(request, z.object({}))
+      const verified = await queryOf(request, turnkeyQuerySchemas.listWallets)
       const account = await getAccountOrThrow(context.db, verified.userId)
       const { wallet } = await getTurnkeyWallet(context.db, account)
       return { wallets: [wallet] }
@@ -137,13 +131,7 @@ export const turnkeyRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
     },
     // POST /signer/v1/public/v1/query/list_wallet_accounts: Turnkey's GetWalletAccounts.
     async (request) => {
-      const verified = await queryOf(
-        request,
-        z.object({
-          walletId: z.string().min(1).max(64).optional(),
-          includeWalletDetails: z.boolean().optional(),
-        }),
-      )
+      const verified = await queryOf(request, turnkeyQuerySchemas.listWalletAccounts)
       const account = await getAccountOrThrow(context.db, verified.userId)
       const { walletId, includeWalletDetails } = verified.parameters
       // Another wallet id lists nothing, as Turnkey answers for a wallet without accounts.
@@ -163,7 +151,7 @@ export const turnkeyRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
     { ...routeOptions, schema: { ...routeOptions.schema, summary: "Turnkey's GetActivity" } },
     // POST /signer/v1/public/v1/query/get_activity: an activity in Turnkey's shape, for polling.
     async (request) => {
-      const verified = await queryOf(request, z.object({ activityId: z.string().min(1).max(64) }))
+      const verified = await queryOf(request, turnkeyQuerySchemas.getActivity)
       const activity = await getActivityOrThrow(context.db, {
         activityId: verified.parameters.activityId,
         organizationId: verified.organizationId,
@@ -180,10 +168,7 @@ export const turnkeyRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
     },
     // POST /signer/v1/public/v1/submit/sign_raw_payload: sign with the user's EVM or Solana account.
     async (request) => {
-      const verified = await activityOf(request, {
-        type: signerActivities.signRawPayload.type,
-        parametersSchema: signRawPayloadParametersSchema,
-      })
+      const verified = await activityOf(request, signerActivities.signRawPayload)
       const activity = await runSignRawPayloadActivity(
         context,
         verified,
@@ -198,10 +183,7 @@ export const turnkeyRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
     { ...routeOptions, schema: { ...routeOptions.schema, summary: "Turnkey's ExportWallet; an activity" } },
     // POST /signer/v1/public/v1/submit/export_wallet: the mnemonic sealed to targetPublicKey.
     async (request) => {
-      const verified = await activityOf(request, {
-        type: signerActivities.exportWallet.type,
-        parametersSchema: exportWalletParametersSchema,
-      })
+      const verified = await activityOf(request, signerActivities.exportWallet)
       const activity = await runWalletExportActivity(context, verified, signerActivities.exportWallet.type, {
         walletId: verified.parameters.walletId,
       })
@@ -217,10 +199,7 @@ export const turnkeyRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (a
     },
     // POST /signer/v1/public/v1/submit/export_wallet_account: one account's key sealed to targetPublicKey.
     async (request) => {
-      const verified = await activityOf(request, {
-        type: signerActivities.exportWalletAccount.type,
-        parametersSchema: exportWalletAccountParametersSchema,
-      })
+      const verified = await activityOf(request, signerActivities.exportWalletAccount)
       const activity = await runWalletExportActivity(
         context,
         verified,

@@ -1,30 +1,15 @@
-import { activityStatuses } from '@quicklinks/protocol/activity-statuses'
 import { signerActivities } from '@quicklinks/protocol/signer-activities'
+import { stampedRequestBodySchema } from '@quicklinks/protocol/stamped-request-body-schema'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { z } from 'zod'
+import { isHex } from 'viem'
 import { getActivityOrThrow } from '../services/activities/find-activity.ts'
 import { toActivityResponse } from '../services/activities/to-activity-response.ts'
-import {
-  exportWalletAccountParametersSchema,
-  exportWalletParametersSchema,
-} from '../services/wallets/create-wallet-export.ts'
 import {
   runSignRawPayloadActivity,
   runWalletExportActivity,
 } from '../services/wallets/run-wallet-activity.ts'
-import { signRawPayloadParametersSchema } from '../services/wallets/sign-raw-payload.ts'
 import type { SignerRouteOptions } from './auth-routes.ts'
 import { createStampedRoute } from './create-stamped-route.ts'
-import { stampedRequestBodySchema } from './stamped-request-body-schema.ts'
-
-const activitySchema = z.object({
-  id: z.string(),
-  type: z.string(),
-  status: z.enum(activityStatuses),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  result: z.record(z.string(), z.unknown()).optional(),
-})
 
 /** Stamped routes that use the wallet: signing, export, and reading activities. */
 export const walletRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (app, { context }) => {
@@ -32,22 +17,10 @@ export const walletRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (ap
 
   // Each route's stamp check runs as its preHandler; the handlers read the verified call.
   const stamped = {
-    signRawPayload: createStampedRoute(context, {
-      type: signerActivities.signRawPayload.type,
-      parametersSchema: signRawPayloadParametersSchema,
-    }),
-    getActivity: createStampedRoute(context, {
-      type: signerActivities.getActivity.type,
-      parametersSchema: z.object({ activityId: z.string().min(1).max(64) }),
-    }),
-    exportWallet: createStampedRoute(context, {
-      type: signerActivities.exportWallet.type,
-      parametersSchema: exportWalletParametersSchema,
-    }),
-    exportWalletAccount: createStampedRoute(context, {
-      type: signerActivities.exportWalletAccount.type,
-      parametersSchema: exportWalletAccountParametersSchema,
-    }),
+    signRawPayload: createStampedRoute(context, signerActivities.signRawPayload),
+    getActivity: createStampedRoute(context, signerActivities.getActivity),
+    exportWallet: createStampedRoute(context, signerActivities.exportWallet),
+    exportWalletAccount: createStampedRoute(context, signerActivities.exportWalletAccount),
   }
 
   app.post(
@@ -57,7 +30,7 @@ export const walletRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (ap
         summary: 'Signs a 32-byte hash (EVM) or a message (Solana) with the wallet; an activity',
         tags: ['signer'],
         body: stampedRequestBodySchema,
-        response: { 200: z.object({ signature: z.string(), activity: activitySchema }) },
+        response: { 200: signerActivities.signRawPayload.answer },
       },
       preHandler: stamped.signRawPayload.verifyStamp,
     },
@@ -70,7 +43,7 @@ export const walletRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (ap
         signerActivities.signRawPayload.type,
       )
       const signature = activity.result?.signature
-      if (typeof signature !== 'string') throw new Error('Signing activity completed without a signature')
+      if (!isHex(signature)) throw new Error('Signing activity completed without a signature')
       return { signature, activity: toActivityResponse(activity, { withResult: false }) }
     },
   )
@@ -82,7 +55,7 @@ export const walletRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (ap
         summary: "One of the organization's activities, with its result",
         tags: ['signer'],
         body: stampedRequestBodySchema,
-        response: { 200: z.object({ activity: activitySchema }) },
+        response: { 200: signerActivities.getActivity.answer },
       },
       preHandler: stamped.getActivity.verifyStamp,
     },
@@ -104,7 +77,7 @@ export const walletRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (ap
         summary: "Exports the wallet's seed phrase, encrypted to the export frame and signed; an activity",
         tags: ['signer'],
         body: stampedRequestBodySchema,
-        response: { 200: z.object({ activity: activitySchema }) },
+        response: { 200: signerActivities.exportWallet.answer },
       },
       preHandler: stamped.exportWallet.verifyStamp,
     },
@@ -125,7 +98,7 @@ export const walletRoutes: FastifyPluginAsyncZod<SignerRouteOptions> = async (ap
         summary: "Exports one account's private key, encrypted to the export frame and signed; an activity",
         tags: ['signer'],
         body: stampedRequestBodySchema,
-        response: { 200: z.object({ activity: activitySchema }) },
+        response: { 200: signerActivities.exportWalletAccount.answer },
       },
       preHandler: stamped.exportWalletAccount.verifyStamp,
     },

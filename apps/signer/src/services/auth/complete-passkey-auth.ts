@@ -1,12 +1,12 @@
 import { AppError } from '@quicklinks/core/app-error'
 import { parseInputOrThrow } from '@quicklinks/core/parse-input-or-throw'
+import { targetPublicKeySchema } from '@quicklinks/protocol/signer-field-schemas'
 import { z } from 'zod'
 import type { SignerContext } from '../../signer-context.ts'
 import { refuse } from '../refusals/step-up-refusal.ts'
 import { mintCredentialBundle } from '../sessions/mint-credential-bundle.ts'
 import type { StampedRequest } from '../stamps/verify-stamped-request.ts'
 import { isWebAuthnStampHeader, verifyWebAuthnStamp } from '../stamps/verify-webauthn-stamp.ts'
-import { targetPublicKeySchema } from '../validation/target-public-key-schema.ts'
 import type { SignInAnswer } from './finish-sign-in.ts'
 
 /** The login body's type: Turnkey's stamp login. */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { type Address, getAddress } from 'viem'
 import type { SignerContext } from '../../signer-context.ts'
 import { createAccount } from '../accounts/create-account.ts'
 import { findPasskey } from '../passkeys/find-passkey.ts'
@@ -12,7 +13,7 @@ export type PasskeySignupAnswer = {
   orgId: string
   /** No code is sent for a passkey: always ''. */
   otpId: string
-  address: string
+  address: Address
   userId: string
   solanaAddress: string
   /** With a `targetPublicKey`: the first session, encrypted to it. */
@@ -66,7 +67,7 @@ export async function completePasskeySignup(
   return {
     orgId: account.organizationId,
     otpId: '',
-    address: account.evmAddress,
+    address: getAddress(account.evmAddress),
     userId: account.userId,
     solanaAddress: account.solanaAddress,
     ...(session === undefined ? {} : { credentialBundle: session.credentialBundle }),

@@ -2,10 +2,19 @@
 // shares its lock, its refusals and its state checks; longer than 300 lines for that reason.
 import { randomUUID } from 'node:crypto'
 import { AppError } from '@quicklinks/core/app-error'
-import { signerActivities as activityTypes } from '@quicklinks/protocol/signer-activities'
+import {
+  signerActivities as activityTypes,
+  type SignerCallParameters,
+} from '@quicklinks/protocol/signer-activities'
+import {
+  maxMultiOwnerMembers,
+  type memberApprovalSchema,
+  multiOwnerMembersParametersSchema,
+  multiOwnerRootQuorumParametersSchema,
+} from '@quicklinks/protocol/signer-call-schemas'
 import { eq } from 'drizzle-orm'
 import { type Address, getAddress, type Hex, isAddress, isAddressEqual, recoverMessageAddress } from 'viem'
-import { z } from 'zod'
+import type { z } from 'zod/mini'
 import { lockForTransaction } from '../../db/lock-for-transaction.ts'
 import type { SignerDatabase } from '../../db/signer-database.ts'
 import { type SignerActivity, signerActivities } from '../../db/signer-schema.ts'
@@ -21,7 +30,6 @@ import type { VerifiedStampedRequest } from '../stamps/verify-stamped-request.ts
 import {
   planRawPayloadSignature,
   type SignRawPayloadParameters,
-  signRawPayloadParametersSchema,
   signWithPlan,
 } from '../wallets/sign-raw-payload.ts'
 import { useWalletSecret } from '../wallets/use-wallet-secret.ts'
@@ -34,49 +42,10 @@ import {
   type MemberSignature,
 } from './multi-owner-signatures.ts'
 
-/** At most this many members per organization. */
-export const maxMultiOwnerMembers = 10
+// The parameter schemas are the signer-call table's (@quicklinks/protocol/signer-call-schemas).
+type MultiOwnerSignRawPayloadParameters = SignerCallParameters<'multiOwnerSignRawPayload'>
 
-const memberSchema = z.object({
-  evmSignerAddress: z
-    .string()
-    .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte EVM address')
-    .transform((value) => getAddress(value)),
-})
-const membersSchema = z.array(memberSchema).min(1).max(maxMultiOwnerMembers)
-
-export const multiOwnerCreateParametersSchema = z.object({
-  members: z.array(memberSchema).max(maxMultiOwnerMembers - 1),
-  rootQuorumThreshold: z.number().int().min(1).max(maxMultiOwnerMembers).optional(),
-})
-export const multiOwnerMembersParametersSchema = z.object({ members: membersSchema })
-export const multiOwnerConfirmParametersSchema = z.object({ activityId: z.uuid() })
-export const multiOwnerRootQuorumParametersSchema = z.object({
-  rootQuorumThreshold: z.number().int().min(1).max(maxMultiOwnerMembers),
-})
-/**
- * `requiredApprovals` asks for more members' signatures than the root quorum threshold (at most the
- * members): the account on chain may still need its previous, higher threshold, for instance for
- * the user operation that lowers it.
- */
-export const multiOwnerSignRawPayloadParametersSchema = signRawPayloadParametersSchema.extend({
-  requiredApprovals: z.number().int().min(1).max(maxMultiOwnerMembers).optional(),
-})
-type MultiOwnerSignRawPayloadParameters = z.output<typeof multiOwnerSignRawPayloadParametersSchema>
-
-const signatureSchema = z.string().regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte hex signature')
-
-/**
- * A member's approval of one activity: EIP-191 over its `result.consensus.approvalMessage`, and,
- * for a multi-owner-sign-raw-payload, `payloadSignature`: the member's own raw ECDSA signature of
- * the payload hash, its share of the k signatures the account needs.
- */
-export const memberApprovalSchema = z.object({
-  activityId: z.uuid(),
-  evmSignerAddress: memberSchema.shape.evmSignerAddress,
-  signature: signatureSchema,
-  payloadSignature: signatureSchema.optional(),
-})
+/** A member's approval of one activity, as memberApprovalSchema parses it. */
 export type MemberApproval = z.output<typeof memberApprovalSchema>
 
 /** The four activities a root quorum decides, and what each does once approved. */
@@ -131,7 +100,7 @@ function assertDistinct(addresses: readonly Address[], field: string): void {
  */
 export async function createMultiOwner(
   context: SignerContext,
-  verified: VerifiedStampedRequest<z.output<typeof multiOwnerCreateParametersSchema>>,
+  verified: VerifiedStampedRequest<SignerCallParameters<'multiOwnerCreate'>>,
 ): Promise<SignerActivity> {
   const account = await getAccountOrThrow(context.db, verified.userId)
   const walletMember = getAddress(account.evmAddress)

@@ -47,7 +47,7 @@ export type VerifiedStampedRequest<Parameters> = {
  * with `details.reason`; VALIDATION_FAILED (422) for a wrong `type` or bad parameters; FORBIDDEN
  * (403) when the body names another organization.
  */
-export async function verifyStampedRequest<Schema extends z.ZodType>(
+export async function verifyStampedRequest<Schema extends z.core.$ZodType>(
   context: SignerContext,
   stampedRequest: StampedRequest,
   expected: { type: string; parametersSchema: Schema; stepUp?: SignerCallStepUp },
@@ -108,7 +108,7 @@ function stripUndefined(proof: z.output<typeof stepUpProofSchema>): StepUpProof 
  *
  * Fails like `verifyStampedRequest`, minus the `type` check.
  */
-export async function verifyStampedQuery<Schema extends z.ZodType>(
+export async function verifyStampedQuery<Schema extends z.core.$ZodType>(
   context: SignerContext,
   request: { stampHeader: string | undefined; body: string },
   parametersSchema: Schema,

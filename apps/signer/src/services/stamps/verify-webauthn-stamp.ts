@@ -1,6 +1,7 @@
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
 import { findUnstorableText } from '@quicklinks/core/find-unstorable-text'
+import { webAuthnStampSchema } from '@quicklinks/protocol/signer-field-schemas'
 import { type AuthenticatorTransport, verifyAuthenticationResponse } from '@simplewebauthn/server'
 import { eq, sql } from 'drizzle-orm'
 import { StampError, type StampErrorReason } from '../../crypto/stamps/stamp-error.ts'
@@ -8,7 +9,6 @@ import { signerAuthMethods } from '../../db/signer-schema.ts'
 import type { SignerContext } from '../../signer-context.ts'
 import { findPasskey, type PasskeyRecord } from '../passkeys/find-passkey.ts'
 import { getPasskeyRelyingParty, passkeyTimeoutMs } from '../passkeys/passkey-relying-party.ts'
-import { webAuthnStampSchema } from '../passkeys/passkey-schemas.ts'
 import { createDatabaseReplayStore } from './create-database-replay-store.ts'
 
 /** Turnkey's header for a passkey stamp (any case). */

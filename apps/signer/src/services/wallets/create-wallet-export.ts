@@ -1,23 +1,9 @@
 import { AppError } from '@quicklinks/core/app-error'
-import { z } from 'zod'
 import { createExportBundle, type ExportSecret } from '../../crypto/bundles/create-export-bundle.ts'
 import { deriveEvmAccount } from '../../crypto/keystore/derive-evm-account.ts'
 import { deriveSolanaAccount } from '../../crypto/keystore/derive-solana-account.ts'
 import type { SignerAccount } from '../accounts/find-account.ts'
-import { targetPublicKeySchema } from '../validation/target-public-key-schema.ts'
 import type { WalletSecret } from './use-wallet-secret.ts'
-
-/** `ACTIVITY_TYPE_EXPORT_WALLET` parameters: the seed phrase of a wallet. */
-export const exportWalletParametersSchema = z.object({
-  walletId: z.string().min(1).max(64),
-  targetPublicKey: targetPublicKeySchema,
-})
-
-/** `ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT` parameters: the private key of one account. */
-export const exportWalletAccountParametersSchema = z.object({
-  address: z.string().min(1).max(128),
-  targetPublicKey: targetPublicKeySchema,
-})
 
 /** What to export: the mnemonic, or the private key of the EVM or Solana account. */
 export type WalletExportKind = 'mnemonic' | 'evm-private-key' | 'solana-private-key'

@@ -1,28 +1,14 @@
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js'
 import { AppError } from '@quicklinks/core/app-error'
+import type { SignerCallParameters } from '@quicklinks/protocol/signer-activities'
 import type { Hex } from 'viem'
-import { z } from 'zod'
 import { signEvm } from '../../crypto/keystore/sign-evm.ts'
 import { signSolanaMessage } from '../../crypto/keystore/sign-solana-message.ts'
 import type { SignerAccount } from '../accounts/find-account.ts'
 import type { WalletSecret } from './use-wallet-secret.ts'
 
-/** A Solana transaction message is at most 1232 bytes; anything up to 64 KiB is accepted. */
-const maxPayloadBytes = 64 * 1024
-
-/** `ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2` parameters (Turnkey's names). */
-export const signRawPayloadParametersSchema = z.object({
-  signWith: z.string().min(1).max(128),
-  payload: z
-    .string()
-    .max(2 + maxPayloadBytes * 2, `must be at most ${maxPayloadBytes} bytes`)
-    .regex(/^(0x)?(?:[0-9a-fA-F]{2})+$/, 'must be non-empty hex'),
-  encoding: z.literal('PAYLOAD_ENCODING_HEXADECIMAL', { error: 'must be PAYLOAD_ENCODING_HEXADECIMAL' }),
-  hashFunction: z.enum(['HASH_FUNCTION_NO_OP', 'HASH_FUNCTION_NOT_APPLICABLE'], {
-    error: 'must be HASH_FUNCTION_NO_OP or HASH_FUNCTION_NOT_APPLICABLE',
-  }),
-})
-export type SignRawPayloadParameters = z.output<typeof signRawPayloadParametersSchema>
+/** `ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2` parameters (Turnkey's names), as the signer-call table parses them. */
+export type SignRawPayloadParameters = SignerCallParameters<'signRawPayload'>
 
 /** A checked signing request: which of the wallet's accounts signs which bytes. */
 export type SigningPlan = { chain: 'evm'; hash: Hex } | { chain: 'solana'; message: Uint8Array }

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 
 /** The longest `next` path a sign-in mail carries. */
 const maxNextLength = 512
@@ -20,10 +20,9 @@ function isSameOriginPath(value: string): boolean {
  * a same-origin path of at most 512 characters (where the app goes after the sign-in). Any other
  * name, a repeated name or a bad value is refused (422 naming `redirectParams`), never mailed.
  */
-export const redirectParamsSchema = z
-  .string()
-  .max(2048)
-  .superRefine((value, context) => {
+export const redirectParamsSchema = z.string().check(
+  z.maxLength(2048),
+  z.superRefine((value: string, context) => {
     const names = new Set<string>()
     for (const [name, parameter] of new URLSearchParams(value)) {
       if (name !== 'next') {
@@ -46,4 +45,5 @@ export const redirectParamsSchema = z
         return
       }
     }
-  })
+  }),
+)

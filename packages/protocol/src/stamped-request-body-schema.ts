@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 
 /** The largest inner body accepted (an export or sign request is well under 1 KiB; a Solana message under 3). */
 const maxInnerBodyLength = 256 * 1024
@@ -10,15 +10,15 @@ const maxInnerBodyLength = 256 * 1024
  */
 export const stampedRequestBodySchema = z.object({
   stampedRequest: z.object({
-    url: z.string().max(2048),
-    body: z.string().min(1).max(maxInnerBodyLength),
+    url: z.string().check(z.maxLength(2048)),
+    body: z.string().check(z.minLength(1), z.maxLength(maxInnerBodyLength)),
     stamp: z.object({
-      stampHeaderName: z
-        .string()
-        .refine((name) => ['x-stamp', 'x-stamp-webauthn'].includes(name.toLowerCase()), {
+      stampHeaderName: z.string().check(
+        z.refine((name: string) => ['x-stamp', 'x-stamp-webauthn'].includes(name.toLowerCase()), {
           error: 'must be X-Stamp (a session key) or X-Stamp-WebAuthn (a passkey)',
         }),
-      stampHeaderValue: z.string().min(1).max(8192),
+      ),
+      stampHeaderValue: z.string().check(z.minLength(1), z.maxLength(8192)),
     }),
   }),
 })
