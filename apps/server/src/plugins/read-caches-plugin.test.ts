@@ -9,7 +9,7 @@ import {
   signInTestUser,
   type TestCaller,
   writeTestDeployment,
-} from '../routes/links/link-test-fixtures.ts'
+} from '../../test/link-test-fixtures.ts'
 
 type Instances = { first: TestApp; second: TestApp; owner: TestCaller; stranger: TestCaller }
 

@@ -20,7 +20,7 @@ import {
   buildLinkBody,
   signInTestUser,
   writeTestDeployment,
-} from '../../src/routes/links/link-test-fixtures.ts'
+} from '../link-test-fixtures.ts'
 import { buildTestApp, type TestApp } from '../build-test-app.ts'
 import { createFuzzCases, type FuzzCase, type FuzzRoute } from './create-fuzz-cases.ts'
 import { createRandom } from './nasty-inputs.ts'

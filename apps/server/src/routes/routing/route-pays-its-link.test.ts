@@ -7,7 +7,7 @@ import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts'
 import { createTestLink, csrfToken, nativeToken, postJson } from '../../../test/payment-test-kit.ts'
 import { links, routeIntents, users } from '../../db/schema.ts'
 import { linkRequiredMessage } from '../../services/routing/build-route.ts'
-import { signInTestUser } from '../links/link-test-fixtures.ts'
+import { signInTestUser } from '../../../test/link-test-fixtures.ts'
 
 // POST /api/squid/route against a loopback Squid that answers every route with a recorded quote:
 // what is checked here is whether the server lets the request reach the provider at all.

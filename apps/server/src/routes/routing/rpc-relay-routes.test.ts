@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts'
 import { createSession } from '../../services/sessions/create-session.ts'
 import { getOrCreateUser } from '../../services/users/get-or-create-user.ts'
-import { writeTestDeployment } from '../links/link-test-fixtures.ts'
+import { writeTestDeployment } from '../../../test/link-test-fixtures.ts'
 
 const csrf = 'Wr_pgTqEdsYsZfUtASL3WjVWSx2LuyWGlKad1PfksSA'
 const owner = mnemonicToAccount(devnetMnemonic, { addressIndex: 0 })

@@ -11,7 +11,7 @@ import {
   setPageUrl,
   startTestServer,
   type TestServer,
-} from '../../test/test-server'
+} from '../../../test/test-server'
 import { SendDialog, type SendDialogChain } from './send-dialog'
 import { appServerRpcTransport } from './smart-account-transports'
 
