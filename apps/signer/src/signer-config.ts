@@ -33,6 +33,10 @@ export type SignerConfig = {
    * (docs/signer.md#query-stamps); off when absent, as stock `@turnkey/http` clients send none.
    */
   signerQueryTimestampRequired?: boolean
+  /** DEV_MODE: dev-only conveniences such as the movable authenticator-code clock; off when absent. */
+  devMode?: boolean
+  /** PRODUCTION: turns every dev-only convenience off, whatever `devMode` says. */
+  production?: boolean
 }
 
 /** One social-login provider (docs/signer.md#social-login). */
