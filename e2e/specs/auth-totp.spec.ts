@@ -1,52 +1,20 @@
 import type { Locator, Page } from '@playwright/test'
 import jsQR from 'jsqr'
-import { Secret, TOTP } from 'otpauth'
 import { PNG } from 'pngjs'
 import { extractCode, extractMagicLink, waitForMail } from '../fixtures/dev-outbox.ts'
 import { checkScreen, screenViewports } from '../fixtures/screens.ts'
 import { authDialog, openAuthModal, requestEmailCode, signUpWithEmailCode } from '../fixtures/sign-in.ts'
 import { confirmWithEmailCode } from '../fixtures/step-up.ts'
 import { expect, test } from '../fixtures/test.ts'
+import { createFreshTotpCode, createWrongTotpCode } from '../fixtures/totp.ts'
 
 /**
  * The TOTP second factor on the real stack (docs/signer.md#multi-factor): an authenticator app is
  * added in Settings from the key the dialog shows (its QR code is read back and must carry the
  * same key), then a sign-in by e-mail code asks for the app's code; a wrong code and a replayed one
- * are refused; removing the app ends that. Codes are computed here from the key, as the app would.
+ * are refused; removing the app ends that. Codes are computed here from the key, as the app would,
+ * at the account's dev-mode TOTP clock, which the suite moves on instead of waiting for a new step.
  */
-
-const periodMs = 30_000
-
-function currentStep(): number {
-  return TOTP.counter({ period: 30, timestamp: Date.now() })
-}
-
-/**
- * A code the signer takes now and that no earlier code spent: the next step's (the signer accepts
- * ±1 step), waiting first until that step is after `lastUsedStep`. Resolves with the code and its step.
- */
-async function nextFreshCode(secret: string, lastUsedStep: number): Promise<{ code: string; step: number }> {
-  while (currentStep() + 1 <= lastUsedStep) {
-    const intoStepMs = Date.now() % periodMs
-    await new Promise((resolve) => setTimeout(resolve, periodMs - intoStepMs + 200))
-  }
-  const step = currentStep() + 1
-  return { code: TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: step * periodMs }), step }
-}
-
-/** A 6-digit code the signer refuses now: none of the window's three codes. */
-function wrongCode(secret: string): string {
-  const valid = [-1, 0, 1].map((steps) =>
-    TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: Date.now() + steps * periodMs }),
-  )
-  return ['123456', '654321', '111111', '000000'].find((code) => !valid.includes(code)) ?? '222222'
-}
-
-/** Waits, if need be, until a time step has just begun, so a spent code stays in the window for a minute. */
-async function waitForFreshStep(): Promise<void> {
-  const intoStepMs = Date.now() % periodMs
-  if (intoStepMs > 12_000) await new Promise((resolve) => setTimeout(resolve, periodMs - intoStepMs + 200))
-}
 
 async function openTwoFactor(page: Page): Promise<Locator> {
   await page.goto('/settings')
@@ -110,15 +78,14 @@ test('an authenticator app guards the e-mail sign-in: codes work once, wrong one
   const section = await openTwoFactor(page)
   await expect(section).toContainText('Not set up')
 
-  await waitForFreshStep()
   const { dialog, secret } = await readEnrolment(page, section, { request, email })
   // A wrong first code does not turn it on.
-  await dialog.getByLabel('Code from the app').fill(wrongCode(secret))
+  await dialog.getByLabel('Code from the app').fill(await createWrongTotpCode(page, email, secret))
   await expect(dialog.getByRole('alert')).toHaveText(
     'That code is not right. Enter the current code from your authenticator app.',
   )
-  const enrolment = await nextFreshCode(secret, currentStep())
-  await dialog.getByLabel('Code from the app').fill(enrolment.code)
+  const enrolment = await createFreshTotpCode(page, email, secret)
+  await dialog.getByLabel('Code from the app').fill(enrolment)
   await expect(dialog).toBeHidden()
   await expect(section.getByRole('button', { name: /^Remove authenticator app/ })).toBeVisible()
   await expect(section).not.toContainText('Not set up')
@@ -135,17 +102,16 @@ test('an authenticator app guards the e-mail sign-in: codes work once, wrong one
   expect((await page.request.get('/api/auth/me')).status()).toBe(401)
 
   const codeField = mfa.getByLabel('Authenticator code')
-  await codeField.fill(wrongCode(secret))
+  await codeField.fill(await createWrongTotpCode(page, email, secret))
   await expect(mfa.getByRole('alert')).toHaveText(
     'That code is not right. Enter the current code from your authenticator app.',
   )
   // The code that turned the app on was spent there.
-  await codeField.fill(enrolment.code)
+  await codeField.fill(enrolment)
   await expect(mfa.getByRole('alert')).toHaveText(
     'That code was already used. Wait for the next code in your authenticator app.',
   )
-  const fresh = await nextFreshCode(secret, enrolment.step)
-  await codeField.fill(fresh.code)
+  await codeField.fill(await createFreshTotpCode(page, email, secret))
   await expect(page).toHaveURL(/\/dashboard$/, { timeout: 20_000 })
 
   const signedIn = await openTwoFactor(page)
@@ -155,8 +121,9 @@ test('an authenticator app guards the e-mail sign-in: codes work once, wrong one
   await confirm.getByRole('button', { name: 'Delete' }).click()
   await expect(confirm).toBeHidden()
   // The step-up: a code to the e-mail and the app's current code.
-  const removal = await nextFreshCode(secret, fresh.step)
-  await confirmWithEmailCode(page, request, email, { totpCode: removal.code })
+  await confirmWithEmailCode(page, request, email, {
+    totpCode: await createFreshTotpCode(page, email, secret),
+  })
   await expect(signedIn).toContainText('Not set up')
 
   // Without the app, the e-mail code alone signs in again.
@@ -176,8 +143,7 @@ test('a magic link of an account with an authenticator app asks for the app code
   const email = await signUpWithEmailCode(page, request)
   const section = await openTwoFactor(page)
   const { dialog, secret } = await readEnrolment(page, section, { request, email })
-  const enrolment = await nextFreshCode(secret, currentStep())
-  await dialog.getByLabel('Code from the app').fill(enrolment.code)
+  await dialog.getByLabel('Code from the app').fill(await createFreshTotpCode(page, email, secret))
   await expect(dialog).toBeHidden()
   await logout(page)
 
@@ -193,8 +159,7 @@ test('a magic link of an account with an authenticator app asks for the app code
     timeout: 20_000,
   })
   expect(page.url()).not.toMatch(/bundle|orgId/)
-  const fresh = await nextFreshCode(secret, enrolment.step)
-  await mfa.getByLabel('Authenticator code').fill(fresh.code)
+  await mfa.getByLabel('Authenticator code').fill(await createFreshTotpCode(page, email, secret))
   await expect(page).toHaveURL(/\/dashboard$/, { timeout: 20_000 })
   expect(consoleErrors).toEqual([])
 })
@@ -218,8 +183,7 @@ for (const viewport of screenViewports) {
 
       const { dialog, secret } = await readEnrolment(page, section, { request, email })
       await checkScreen(page, `two-factor-add-${suffix}`, { fullPage: false })
-      const enrolment = await nextFreshCode(secret, currentStep())
-      await dialog.getByLabel('Code from the app').fill(enrolment.code)
+      await dialog.getByLabel('Code from the app').fill(await createFreshTotpCode(page, email, secret))
       await expect(dialog).toBeHidden()
       await expect(section.getByRole('button', { name: /^Remove authenticator app/ })).toBeVisible()
       // The toast goes before the screenshot.
@@ -240,7 +204,7 @@ for (const viewport of screenViewports) {
         timeout: 20_000,
       })
       await checkScreen(page, `login-authenticator-${suffix}`, { fullPage: false })
-      await mfa.getByLabel('Authenticator code').fill(wrongCode(secret))
+      await mfa.getByLabel('Authenticator code').fill(await createWrongTotpCode(page, email, secret))
       await expect(mfa.getByRole('alert')).toBeVisible()
       await checkScreen(page, `login-authenticator-error-${suffix}`, { fullPage: false })
     })
