@@ -241,7 +241,9 @@ describe('sign-in methods section', () => {
     expect(wallet.sendContactCode).toHaveBeenCalledWith('sms', '+442079460018')
     enterCode('123456')
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
-    expect(wallet.removeContact).toHaveBeenCalledWith('sms', 'token-of-otp-for-+442079460018')
+    expect(wallet.removeContact).toHaveBeenCalledWith('sms', {
+      verificationToken: 'token-of-otp-for-+442079460018',
+    })
     expect(await screen.findByText('Phone number removed')).toBeTruthy()
     expect(await screen.findByRole('button', { name: 'Add phone number' })).toBeTruthy()
   })

@@ -12,7 +12,8 @@ import {
   startTestServer,
   type TestServer,
 } from '../../../test/test-server'
-import { SendDialog, type SendDialogChain } from './send-dialog'
+import { SendDialog } from './send-dialog'
+import type { SendDialogChain } from './send-dialog-state'
 import { appServerRpcTransport } from './smart-account-transports'
 
 const sender = '0x1111111111111111111111111111111111111111'
