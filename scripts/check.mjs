@@ -1,3 +1,4 @@
+// @ts-check
 // npm run check: strict type checks of every workspace, Biome, the doc citations
 // (check-doc-citations.mjs), then dependency-cruiser, which fails on any import cycle between files
 // or folders (.dependency-cruiser.cjs). On a fresh clone it first installs the dependencies and
