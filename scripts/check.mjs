@@ -1,8 +1,9 @@
 // @ts-check
 // npm run check: strict type checks of every workspace, Biome, the doc citations
 // (check-doc-citations.mjs), the web's component sizes (check-component-size.mjs), then
-// dependency-cruiser, which fails on any import cycle between files or folders (.dependency-cruiser.cjs). On a fresh clone it first installs the dependencies and
-// compiles the contracts, whose typed ABIs the server imports.
+// dependency-cruiser, which fails on any import cycle between files or folders
+// (.dependency-cruiser.cjs). On a fresh clone it first installs the dependencies and compiles the
+// contracts, whose typed ABIs the server imports.
 import { spawnSync } from 'node:child_process'
 import { ensureDependencies, runOrExit } from './lib.mjs'
 
