@@ -145,7 +145,7 @@ test('an account with an authenticator app is asked for its code after a social 
   const dialog = page.getByRole('dialog', { name: 'Add authenticator app' })
   await expect(dialog.getByTestId('totp-secret')).toHaveText(/^[A-Z2-7 ]{32,}$/, { timeout: 15_000 })
   const secret = ((await dialog.getByTestId('totp-secret').textContent()) ?? '').replace(/\s/g, '')
-  await dialog.getByLabel('Code from the app').fill(await createFreshTotpCode(page, email, secret))
+  await dialog.getByLabel('Code from the app').fill(await createFreshTotpCode(page, user.address, secret))
   await expect(dialog).toBeHidden()
   await logout(page)
 
@@ -157,7 +157,7 @@ test('an account with an authenticator app is asked for its code after a social 
     timeout: 20_000,
   })
   expect((await page.request.get('/api/auth/me')).status()).toBe(401)
-  await mfa.getByLabel('Authenticator code').fill(await createFreshTotpCode(page, email, secret))
+  await mfa.getByLabel('Authenticator code').fill(await createFreshTotpCode(page, user.address, secret))
   await expect(page).toHaveURL(/\/dashboard$/, { timeout: 20_000 })
   expect((await getSessionUser(page)).address).toBe(user.address)
 
@@ -173,7 +173,7 @@ test('an account with an authenticator app is asked for its code after a social 
   expect(new URL(page.url()).search).toBe('')
   await authDialog(page)
     .getByLabel('Authenticator code')
-    .fill(await createFreshTotpCode(page, email, secret))
+    .fill(await createFreshTotpCode(page, user.address, secret))
   await expect(page).toHaveURL(/\/dashboard$/, { timeout: 20_000 })
   expect((await getSessionUser(page)).address).toBe(user.address)
 })

@@ -6,6 +6,7 @@ import {
   postStamped,
   proveContact,
   readCode,
+  type SignedInClient,
   type SignerTestApp,
   signInByEmail,
 } from '../../test/build-signer-test-app.ts'
@@ -23,9 +24,10 @@ describe('the dev-mode TOTP clock', () => {
     testApp = undefined
   })
 
-  /** Signs `email` up, adds an authenticator app with a code of now, and answers its factor and secret. */
+  /** Signs `email` up, adds an authenticator app with a code of now; answers its factor, secret and wallet address. */
   async function enrolAuthenticator(app: SignerTestApp, email: string) {
     const client = await signInByEmail(app, email)
+    const address = await readWalletAddress(app, client)
     const stepUp = { verificationToken: await proveContact(app, { email }) }
     const requested = await postStamped(app, 'auth-request-multi-factor', client, {
       type: 'ACTIVITY_TYPE_ADD_MFA',
@@ -40,7 +42,7 @@ describe('the dev-mode TOTP clock', () => {
       },
     })
     expect(verified.statusCode).toBe(200)
-    return enrolment
+    return { ...enrolment, address }
   }
 
   /** An e-mail-code sign-in of `email`, which now asks for the app's code: its pending payload. */
@@ -61,6 +63,12 @@ describe('the dev-mode TOTP clock', () => {
     return answer.encryptedPayload
   }
 
+  /** The EVM address of the signed-in account's wallet (whoami). */
+  async function readWalletAddress(app: SignerTestApp, client: SignedInClient): Promise<string> {
+    const whoami = await postStamped(app, 'whoami', client, { type: 'ACTIVITY_TYPE_WHOAMI' })
+    return whoami.json<{ address: string }>().address
+  }
+
   async function buildWith(overrides: Partial<ServerConfig>): Promise<SignerTestApp> {
     testApp = await buildSignerTestApp(overrides)
     return testApp
@@ -69,7 +77,7 @@ describe('the dev-mode TOTP clock', () => {
   it('in dev mode, takes the code of the step it was moved to, for that account only', async () => {
     const app = await buildWith({ devMode: true })
     const email = 'moved-clock@example.com'
-    const { multiFactorId, multiFactorSecret } = await enrolAuthenticator(app, email)
+    const { multiFactorId, multiFactorSecret, address } = await enrolAuthenticator(app, email)
     const encryptedPayload = await startSignIn(app, email)
     const later = createTotpCode(multiFactorSecret, app.clock.now() + fiveMinutesMs)
 
@@ -80,16 +88,20 @@ describe('the dev-mode TOTP clock', () => {
     expect(early.statusCode).toBe(401)
 
     // Another account's clock moves alone.
-    await enrolAuthenticator(app, 'bystander@example.com')
-    const bystander = await app.post('dev/totp-clock', { email: 'bystander@example.com', advanceMs: 600_000 })
+    const bystanderAccount = await enrolAuthenticator(app, 'bystander@example.com')
+    const bystander = await app.post('dev/totp-clock', {
+      address: bystanderAccount.address,
+      advanceMs: 600_000,
+    })
     expect(bystander.json()).toEqual({ data: { offsetMs: 600_000 } })
+    // Any case of the address.
     const moved = await app.post('dev/totp-clock', {
-      email: 'Moved-Clock@example.com',
+      address: address.toLowerCase(),
       advanceMs: fiveMinutesMs,
     })
     expect(moved.statusCode).toBe(200)
     expect(moved.json()).toEqual({ data: { offsetMs: fiveMinutesMs } })
-    expect((await app.post('dev/totp-clock', { email, advanceMs: 0 })).json()).toEqual({
+    expect((await app.post('dev/totp-clock', { address, advanceMs: 0 })).json()).toEqual({
       data: { offsetMs: fiveMinutesMs },
     })
 
@@ -101,13 +113,16 @@ describe('the dev-mode TOTP clock', () => {
     expect(done.json().payload).toHaveProperty('credentialBundle')
   })
 
-  it('in dev mode, answers 404 for an e-mail no account has and 422 for a jump past ten minutes', async () => {
+  it('in dev mode, answers 404 for an address no account has and 422 for a jump past ten minutes', async () => {
     const app = await buildWith({ devMode: true })
-    const unknown = await app.post('dev/totp-clock', { email: 'nobody@example.com', advanceMs: 30_000 })
+    const unknown = await app.post('dev/totp-clock', {
+      address: '0x000000000000000000000000000000000000dEaD',
+      advanceMs: 30_000,
+    })
     expect(unknown.statusCode).toBe(404)
     expect(unknown.json().error.code).toBe('NOT_FOUND')
-    await signInByEmail(app, 'far@example.com')
-    const tooFar = await app.post('dev/totp-clock', { email: 'far@example.com', advanceMs: 600_001 })
+    const address = await readWalletAddress(app, await signInByEmail(app, 'far@example.com'))
+    const tooFar = await app.post('dev/totp-clock', { address, advanceMs: 600_001 })
     expect(tooFar.statusCode).toBe(422)
   })
 
@@ -118,10 +133,10 @@ describe('the dev-mode TOTP clock', () => {
     it(`${name}, has no such route and checks codes at the service clock`, async () => {
       const app = await buildWith(overrides)
       const email = 'fixed-clock@example.com'
-      const { multiFactorId, multiFactorSecret } = await enrolAuthenticator(app, email)
+      const { multiFactorId, multiFactorSecret, address } = await enrolAuthenticator(app, email)
       const encryptedPayload = await startSignIn(app, email)
 
-      const refused = await app.post('dev/totp-clock', { email, advanceMs: fiveMinutesMs })
+      const refused = await app.post('dev/totp-clock', { address, advanceMs: fiveMinutesMs })
       expect(refused.statusCode).toBe(404)
       const later = await app.post('auth-validate-multi-factors', {
         encryptedPayload,

@@ -2,12 +2,15 @@ import { AppError } from '@quicklinks/core/app-error'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { SignerDatabase } from '../db/signer-database.ts'
-import { findAccountByContact } from '../services/accounts/find-account.ts'
-import { emailSchema } from '../services/contacts/contact-schemas.ts'
+import { findAccountByEvmAddress } from '../services/accounts/find-account.ts'
 import type { TotpClock } from './dev-totp-clock.ts'
 
 // At most ten minutes per call: a few steps, never past every code's lifetime by a slip. Zero reads the offset.
-const advanceRequestSchema = z.object({ email: emailSchema, advanceMs: z.number().int().min(0).max(600_000) })
+// The account by its wallet's EVM address: every account has one, a provider-only account no e-mail.
+const advanceRequestSchema = z.object({
+  address: z.string().min(1).max(100),
+  advanceMs: z.number().int().min(0).max(600_000),
+})
 const advanceResponseSchema = z.object({ data: z.object({ offsetMs: z.number().int() }) })
 
 export type DevTotpClockRouteOptions = {
@@ -16,7 +19,7 @@ export type DevTotpClockRouteOptions = {
   advance: NonNullable<TotpClock['advance']>
 }
 
-/** Development-only: moves the clock an account's authenticator codes are checked at (docs/signer.md#multi-factor). */
+/** Development-only: moves the clock an account's (by its wallet's EVM address) authenticator codes are checked at (docs/signer.md#multi-factor). */
 export const devTotpClockRoute: FastifyPluginAsyncZod<DevTotpClockRouteOptions> = async (app, options) => {
   app.post(
     '/dev/totp-clock',
@@ -30,12 +33,9 @@ export const devTotpClockRoute: FastifyPluginAsyncZod<DevTotpClockRouteOptions> 
     },
     // POST /signer/v1/dev/totp-clock: pushes the account's TOTP clock `advanceMs` on; answers its offset.
     async (request) => {
-      const account = await findAccountByContact(options.db, {
-        channel: 'email',
-        address: request.body.email,
-      })
+      const account = await findAccountByEvmAddress(options.db, request.body.address)
       if (account === undefined)
-        throw new AppError('NOT_FOUND', { userMessage: 'No account has that e-mail.' })
+        throw new AppError('NOT_FOUND', { userMessage: 'No account has that address.' })
       return { data: { offsetMs: options.advance(account.userId, request.body.advanceMs) } }
     },
   )
