@@ -1,3 +1,4 @@
+// @ts-check
 // npm run bench: runs every benchmark in turn (apps/server/bench/*.ts, then e2e/bench/*.ts when
 // present), each with `node --import tsx`, and lets each print its own table. Needs `npm run build`
 // first (the devnet deploys the compiled contracts). Exits non-zero when any bench fails.

@@ -1,3 +1,4 @@
+// @ts-check
 // npm run build: compile the contracts (typed ABIs), build the signer frames and the web app, each
 // skipped when its sources are unchanged since the last build.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'

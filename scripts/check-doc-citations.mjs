@@ -1,3 +1,4 @@
+// @ts-check
 // Doc citations (part of npm run check). Fails when a file of the repository points at a document
 // that is not in it (the product's own pages are docs/*.md), or when a citation of a docs page
 // names an anchor that page does not have. A citation is `docs/<page>.md#<anchor>` anywhere, or a
@@ -52,6 +53,11 @@ for (const [file, text] of texts) {
   anchorsByPage.set(file, ids)
 }
 
+/**
+ * @param {string} where `file:line` of the citation
+ * @param {string} page the cited docs page
+ * @param {string} id the cited anchor
+ */
 function checkCitation(where, page, id) {
   const ids = anchorsByPage.get(page)
   if (ids === undefined) problems.push(`${where}: cites ${page}, which does not exist`)
@@ -60,7 +66,7 @@ function checkCitation(where, page, id) {
 
 for (const [file, text] of texts) {
   const lines = text.split('\n')
-  lines.forEach((line, index) => {
+  lines.forEach((/** @type {string} */ line, /** @type {number} */ index) => {
     const where = `${file}:${index + 1}`
     for (const { pattern, what } of outsidePointers) {
       const match = line.match(pattern)
@@ -70,11 +76,11 @@ for (const [file, text] of texts) {
       const target = posix.normalize(posix.join(posix.dirname(file), path))
       if (target.startsWith('../')) problems.push(`${where}: "${path}" points outside the repository`)
     }
-    for (const [, page, id] of line.matchAll(docsCitation)) checkCitation(where, `docs/${page}`, id)
+    for (const [, page, id] of line.matchAll(docsCitation)) checkCitation(where, `docs/${page}`, String(id))
     if (file.startsWith('docs/') && file.endsWith('.md')) {
       for (const [, target, id] of line.matchAll(markdownLink)) {
         const page = target === undefined ? file : posix.normalize(posix.join(dirname(file), target))
-        if (page.startsWith('docs/')) checkCitation(where, page, id)
+        if (page.startsWith('docs/')) checkCitation(where, page, String(id))
       }
     }
   })

@@ -1,8 +1,10 @@
+// @ts-check
 // npm run check: strict type checks of every workspace, Biome, the doc citations
 // (check-doc-citations.mjs), the payments module's rules (check-payments.mjs), the native-token
-// address's one definition (check-native-token-address.mjs), then dependency-cruiser, which fails
-// on any import cycle between files or folders (.dependency-cruiser.cjs). On a fresh clone it first installs the dependencies and
-// compiles the contracts, whose typed ABIs the server imports.
+// address's one definition (check-native-token-address.mjs), the web's component sizes
+// (check-component-size.mjs), then dependency-cruiser, which fails on any import cycle between
+// files or folders (.dependency-cruiser.cjs). On a fresh clone it first installs the dependencies
+// and compiles the contracts, whose typed ABIs the server imports.
 import { spawnSync } from 'node:child_process'
 import { ensureDependencies, runOrExit } from './lib.mjs'
 
@@ -49,6 +51,11 @@ const nativeToken = spawnSync(process.execPath, [`${import.meta.dirname}/check-n
   stdio: 'inherit',
 })
 if (nativeToken.status !== 0) failed = true
+// No web component file over 300 lines.
+const componentSize = spawnSync(process.execPath, [`${import.meta.dirname}/check-component-size.mjs`], {
+  stdio: 'inherit',
+})
+if (componentSize.status !== 0) failed = true
 // Every app's and package's source; the config narrows it to src/ and leaves tests and build output out.
 const cycles = spawnSync(
   'npx',

@@ -1,3 +1,4 @@
+// @ts-check
 // Shared helpers for the repo scripts (plain Node, no dependencies: they run before `npm install`).
 import { spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
@@ -7,7 +8,12 @@ import { fileURLToPath } from 'node:url'
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..')
 
-/** Runs a command in the repo root, inheriting stdio; exits the process when it fails. */
+/**
+ * Runs a command in the repo root, inheriting stdio; exits the process when it fails.
+ * @param {string} command
+ * @param {string[]} args
+ * @param {import('node:child_process').SpawnSyncOptions} [options]
+ */
 export function runOrExit(command, args, options = {}) {
   const result = spawnSync(command, args, { cwd: repoRoot, stdio: 'inherit', ...options })
   if (result.status !== 0) {
@@ -31,9 +37,14 @@ export function ensureDependencies() {
   runOrExit('npm', ['install', '--no-audit', '--no-fund'])
 }
 
-/** A stable hash of every file under the given paths (skipping build output), for build caching. */
+/**
+ * A stable hash of every file under the given paths (skipping build output), for build caching.
+ * @param {string[]} paths repo-relative paths
+ * @returns {string} hex SHA-256
+ */
 export function hashPaths(paths) {
   const hash = createHash('sha256')
+  /** @param {string} path */
   const visit = (path) => {
     if (!existsSync(path)) return
     const stats = statSync(path)
@@ -51,7 +62,13 @@ export function hashPaths(paths) {
   return hash.digest('hex')
 }
 
-/** Spawns a long-running child in the repo root and resolves with its exit code. */
+/**
+ * Spawns a long-running child in the repo root and resolves with its exit code.
+ * @param {string} command
+ * @param {string[]} args
+ * @param {import('node:child_process').SpawnOptions} [options]
+ * @returns {{ child: import('node:child_process').ChildProcess, exited: Promise<number> }}
+ */
 export function runChild(command, args, options = {}) {
   const child = spawn(command, args, { cwd: repoRoot, stdio: 'inherit', ...options })
   return {

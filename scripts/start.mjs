@@ -1,3 +1,4 @@
+// @ts-check
 // npm start: install what is missing, build, and start the whole stack (devnet, server, web) on
 // the embedded defaults. Ctrl-C stops every child process.
 import { ensureDependencies, runChild } from './lib.mjs'
@@ -7,7 +8,7 @@ const { buildAll } = await import('./build.mjs')
 buildAll()
 
 const { child, exited } = runChild(process.execPath, ['--import', 'tsx', 'scripts/stack.ts'])
-for (const signal of ['SIGINT', 'SIGTERM']) {
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
   process.on(signal, () => child.kill(signal))
 }
 process.exit(await exited)

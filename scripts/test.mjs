@@ -1,3 +1,4 @@
+// @ts-check
 // npm test: the whole suite. Installs what is missing (npm packages; Chromium, PostgreSQL,
 // redis-server and HAProxy from Debian when run as root), builds, runs every Vitest project, then the
 // Playwright end-to-end suite against the stack that `npm start` brings up, and closes with one
@@ -16,7 +17,12 @@ const hasRedisServer = () =>
     ? existsSync(process.env.REDIS_SERVER_BIN)
     : spawnSync('sh', ['-c', 'command -v redis-server'], { stdio: 'ignore' }).status === 0
 
-/** Installs Debian packages when run as root, else stops with the one command that would. */
+/**
+ * Installs Debian packages when run as root, else stops with the one command that would.
+ * @param {() => boolean} isPresent
+ * @param {string[]} packages
+ * @param {string} what
+ */
 function ensureSystemPackage(isPresent, packages, what) {
   if (isPresent()) return
   if (!isRoot) {
@@ -81,13 +87,17 @@ const e2e = runChild('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.
 const e2eCode = await e2e.exited
 
 const counts = { passed: 0, failed: 0, skipped: 0 }
-const vitestReport = readJson(join(reportDir, 'vitest.json'))
+/** @typedef {{ numPassedTests?: number, numFailedTests?: number, numPendingTests?: number, numTodoTests?: number }} VitestReport */
+/** @typedef {{ stats?: { expected?: number, flaky?: number, unexpected?: number, skipped?: number } }} PlaywrightReport */
+const vitestReport = /** @type {VitestReport | undefined} */ (readJson(join(reportDir, 'vitest.json')))
 if (vitestReport) {
   counts.passed += vitestReport.numPassedTests ?? 0
   counts.failed += vitestReport.numFailedTests ?? 0
   counts.skipped += (vitestReport.numPendingTests ?? 0) + (vitestReport.numTodoTests ?? 0)
 }
-const playwrightReport = readJson(join(reportDir, 'playwright.json'))
+const playwrightReport = /** @type {PlaywrightReport | undefined} */ (
+  readJson(join(reportDir, 'playwright.json'))
+)
 if (playwrightReport?.stats) {
   counts.passed += (playwrightReport.stats.expected ?? 0) + (playwrightReport.stats.flaky ?? 0)
   counts.failed += playwrightReport.stats.unexpected ?? 0
@@ -98,6 +108,10 @@ if (!ok && counts.failed === 0) counts.failed = 1 // a runner failed before repo
 console.log(`\ntests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`)
 process.exit(ok ? 0 : 1)
 
+/**
+ * @param {string} path
+ * @returns {unknown} the parsed JSON, or undefined when unreadable
+ */
 function readJson(path) {
   try {
     return JSON.parse(readFileSync(path, 'utf8'))

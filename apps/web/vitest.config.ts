@@ -8,7 +8,7 @@ export default defineProject({
     name: 'web',
     environment: 'happy-dom',
     include: ['src/**/*.test.{ts,tsx}'],
-    setupFiles: ['./src/test/setup.ts'],
+    setupFiles: ['./test/setup.ts'],
     // Relative requests must never reach the main stack on :3000 (happy-dom's default origin).
     environmentOptions: { happyDOM: { url: 'http://localhost:5199/' } },
     // No retries: a test waits for the event it checks (fake timers, findBy…, waitFor), so a

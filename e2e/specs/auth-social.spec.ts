@@ -1,11 +1,11 @@
 import type { Page } from '@playwright/test'
-import { Secret, TOTP } from 'otpauth'
 import { createTestEmail, extractCode, waitForMail } from '../fixtures/dev-outbox.ts'
 import { checkScreen, screenViewports } from '../fixtures/screens.ts'
 import { authDialog, getSessionUser, openAuthModal, signUpWithEmailCode } from '../fixtures/sign-in.ts'
 import { continueInPopup, logout, openLinkedAccounts, signInAtProvider } from '../fixtures/social-login.ts'
 import { stepUpDialog } from '../fixtures/step-up.ts'
 import { expect, test } from '../fixtures/test.ts'
+import { createFreshTotpCode } from '../fixtures/totp.ts'
 
 /**
  * Social login on the real stack through the dev OIDC provider `npm start` runs beside the app
@@ -135,19 +135,6 @@ test('redirect (phone): the app leaves for the provider and comes back signed in
   expect((await getSessionUser(page)).address).toBe(user.address)
 })
 
-/**
- * The next 30 s step's code for `secret` (the signer takes ±1 step), once that step is after
- * `lastUsedStep` (a code works once). Resolves with the code and its step.
- */
-async function nextFreshTotp(secret: string, lastUsedStep: number): Promise<{ code: string; step: number }> {
-  const currentStep = () => TOTP.counter({ period: 30, timestamp: Date.now() })
-  while (currentStep() + 1 <= lastUsedStep) {
-    await new Promise((resolve) => setTimeout(resolve, 30_000 - (Date.now() % 30_000) + 200))
-  }
-  const step = currentStep() + 1
-  return { code: TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: step * 30_000 }), step }
-}
-
 test('an account with an authenticator app is asked for its code after a social login, popup and redirect (docs/signer.md#mfa-required)', async ({
   page,
 }) => {
@@ -167,8 +154,7 @@ test('an account with an authenticator app is asked for its code after a social 
   const dialog = page.getByRole('dialog', { name: 'Add authenticator app' })
   await expect(dialog.getByTestId('totp-secret')).toHaveText(/^[A-Z2-7 ]{32,}$/, { timeout: 15_000 })
   const secret = ((await dialog.getByTestId('totp-secret').textContent()) ?? '').replace(/\s/g, '')
-  const enrolment = await nextFreshTotp(secret, 0)
-  await dialog.getByLabel('Code from the app').fill(enrolment.code)
+  await dialog.getByLabel('Code from the app').fill(await createFreshTotpCode(page, user.address, secret))
   await expect(dialog).toBeHidden()
   await logout(page)
 
@@ -180,8 +166,7 @@ test('an account with an authenticator app is asked for its code after a social 
     timeout: 20_000,
   })
   expect((await page.request.get('/api/auth/me')).status()).toBe(401)
-  const first = await nextFreshTotp(secret, enrolment.step)
-  await mfa.getByLabel('Authenticator code').fill(first.code)
+  await mfa.getByLabel('Authenticator code').fill(await createFreshTotpCode(page, user.address, secret))
   await expect(page).toHaveURL(/\/dashboard$/, { timeout: 20_000 })
   expect((await getSessionUser(page)).address).toBe(user.address)
 
@@ -195,8 +180,9 @@ test('an account with an authenticator app is asked for its code after a social 
     timeout: 20_000,
   })
   expect(new URL(page.url()).search).toBe('')
-  const second = await nextFreshTotp(secret, first.step)
-  await authDialog(page).getByLabel('Authenticator code').fill(second.code)
+  await authDialog(page)
+    .getByLabel('Authenticator code')
+    .fill(await createFreshTotpCode(page, user.address, secret))
   await expect(page).toHaveURL(/\/dashboard$/, { timeout: 20_000 })
   expect((await getSessionUser(page)).address).toBe(user.address)
 })

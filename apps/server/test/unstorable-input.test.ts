@@ -7,8 +7,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildSignerApp } from '../../signer/src/build-signer-app.ts'
 import { buildFramesServer } from '../../signer/src/frames-server/build-frames-server.ts'
-import { buildLinkBody, signInTestUser, writeTestDeployment } from '../src/routes/links/link-test-fixtures.ts'
 import { buildTestApp, createTestConfig, createTestDatabase, type TestApp } from './build-test-app.ts'
+import { buildLinkBody, signInTestUser, writeTestDeployment } from './link-test-fixtures.ts'
 
 const csrf = 'Wr_pgTqEdsYsZfUtASL3WjVWSx2LuyWGlKad1PfksSA'
 const withCsrf = { cookies: { csrf_token: csrf }, headers: { 'x-csrf-token': csrf } }

@@ -6,9 +6,12 @@ export type { JwtProvider, OAuthProvider } from './config/identity-provider-sett
 /**
  * What the signer reads from its host's configuration: the host's public origin, data dir and SMS
  * provider, and the signer's own section of the environment (config/signer-env.ts). The app
- * server's config and the standalone signer's both have all of it, so each passes its own.
+ * server's config and the standalone signer's both have all of it, so each passes its own. The
+ * host's DEV_MODE and PRODUCTION flags (optional here) turn dev-only conveniences such as the
+ * movable authenticator-code clock on and off.
  */
 export type SignerConfig = Pick<HostConfig, 'publicOrigin' | 'dataDir'> &
+  Partial<Pick<HostConfig, 'devMode' | 'production'>> &
   Omit<SignerEnvConfig, 'framesPort' | 'signerPort'> & {
     /** SMS sign-in is offered unless the provider is 'none'. */
     sms: { provider: string }

@@ -82,6 +82,7 @@ import { parseSignerEnv, type SignerProcessConfig } from '../src/config/signer-e
 import { openExportBundle } from '../src/crypto/bundles/open-export-bundle.ts'
 import { migrateSignerDatabase } from '../src/db/migrate-signer-database.ts'
 import { signerActivities } from '../src/db/signer-schema.ts'
+import { readCode } from './build-signer-test-app.ts'
 import { createTestSignerClient } from './create-test-signer-client.ts'
 
 type Mail = { to: string; subject: string; text: string; html: string }
@@ -106,11 +107,8 @@ function createConfig(): SignerProcessConfig {
 }
 
 /** The 6-digit code of the newest mail to `to`. */
-function readCode(to: string): string {
-  const mail = mails.findLast((candidate) => candidate.to === to)
-  const code = mail?.text.match(/\b(\d{6})\b/)?.[1]
-  if (code === undefined) throw new Error(`no code mailed to ${to}`)
-  return code
+function readCodeMailedTo(to: string): string {
+  return readCode(mails.findLast((candidate) => candidate.to === to)?.text ?? '')
 }
 
 async function createStore(baseUrl: string): Promise<SignerStore> {
@@ -209,7 +207,7 @@ describe('wallet SDK on the real signer', () => {
   it('signs a new user up with the e-mail code', async () => {
     await store.getState().authenticateWithEmail({ email })
     expect(store.getState()).toMatchObject({ status: 'AWAITING_EMAIL_AUTH', error: null })
-    await store.getState().submitOtpCode(readCode(email))
+    await store.getState().submitOtpCode(readCodeMailedTo(email))
     const { status, isNewUser, user } = store.getState()
     expect({ status, isNewUser }).toEqual({ status: 'CONNECTED', isNewUser: true })
     expect(user).toMatchObject({ email, address: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/) })
@@ -498,7 +496,7 @@ describe('wallet SDK on the real signer', () => {
   it('changes the sign-in e-mail with codes from both addresses; the old one is told', async () => {
     const verify = async (contact: string) => {
       const { otpId } = await store.client.initOtp({ otpType: 'OTP_TYPE_EMAIL', contact })
-      return (await store.client.verifyOtp({ otpId, otpCode: readCode(contact) })).verificationToken
+      return (await store.client.verifyOtp({ otpId, otpCode: readCodeMailedTo(contact) })).verificationToken
     }
     await expect(
       store.getState().updateContact({ channel: 'email', contact: ' ', verificationToken: 't' }),
@@ -561,7 +559,7 @@ describe('wallet SDK on the real signer', () => {
     })
 
     await store.getState().authenticateWithEmail({ email: newEmail })
-    await store.getState().submitOtpCode(readCode(newEmail))
+    await store.getState().submitOtpCode(readCodeMailedTo(newEmail))
     expect(store.getState()).toMatchObject({ status: 'CONNECTED', isNewUser: false, user: { address } })
   })
 
@@ -575,12 +573,13 @@ describe('wallet SDK on the real signer', () => {
     )
     const prove = async (contact: string) => {
       const { otpId } = await store.getState().sendVerificationCode({ channel: 'email', contact })
-      return (await store.getState().verifyCode({ otpId, code: ` ${readCode(contact)} ` })).verificationToken
+      return (await store.getState().verifyCode({ otpId, code: ` ${readCodeMailedTo(contact)} ` }))
+        .verificationToken
     }
     const { otpId } = await store
       .getState()
       .sendVerificationCode({ channel: 'email', contact: 'x@example.com' })
-    const code = readCode('x@example.com')
+    const code = readCodeMailedTo('x@example.com')
     await expect(
       store.getState().verifyCode({ otpId, code: code === '123456' ? '654321' : '123456' }),
     ).rejects.toMatchObject({ code: 'OTP_INVALID', details: { triesLeft: 2 } })
@@ -606,7 +605,7 @@ describe('wallet SDK on the real signer', () => {
     const orgId = store.getState().user?.orgId
     await store.getState().logout()
     await store.getState().authenticateWithEmail({ email })
-    await store.getState().submitOtpCode(readCode(email))
+    await store.getState().submitOtpCode(readCodeMailedTo(email))
     const { status, isNewUser, user } = store.getState()
     expect({ status, isNewUser }).toEqual({ status: 'CONNECTED', isNewUser: true })
     expect(user?.address).not.toBe(address)
@@ -620,9 +619,11 @@ describe('wallet SDK on the real signer', () => {
     const soloEmail = 'solo@example.com'
     try {
       await solo.getState().authenticateWithEmail({ email: soloEmail })
-      await solo.getState().submitOtpCode(readCode(soloEmail))
+      await solo.getState().submitOtpCode(readCodeMailedTo(soloEmail))
       const { otpId } = await solo.getState().sendVerificationCode({ channel: 'email', contact: soloEmail })
-      const { verificationToken } = await solo.getState().verifyCode({ otpId, code: readCode(soloEmail) })
+      const { verificationToken } = await solo
+        .getState()
+        .verifyCode({ otpId, code: readCodeMailedTo(soloEmail) })
       await expect(solo.getState().removeEmail({ verificationToken })).rejects.toMatchObject({
         code: 'CONFLICT',
         userMessage: 'This is your only way to sign in. Add another one before you remove it.',
@@ -662,7 +663,7 @@ describe('smart accounts owned by the signer key', () => {
     alto = await spawnAlto({ host: '127.0.0.1', port: altoPort, rpcUrl: anvil.rpcUrl, chainId })
     owner = await createStore(store.client.baseUrl.replace(/\/signer\/v1$/, ''))
     await owner.getState().authenticateWithEmail({ email: 'smart@example.com' })
-    await owner.getState().submitOtpCode(readCode('smart@example.com'))
+    await owner.getState().submitOtpCode(readCodeMailedTo('smart@example.com'))
   }, 180_000)
 
   afterAll(async () => {

@@ -13,13 +13,13 @@ import { createKeyStamper } from '@quicklinks/wallet/create-key-stamper'
 import { createSignerStore, type SignerStore } from '@quicklinks/wallet/signer-store'
 import type { FastifyInstance } from 'fastify'
 import { exportJWK, generateKeyPair, SignJWT } from 'jose'
-import { Secret, TOTP } from 'otpauth'
 import { verifyMessage } from 'viem'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildSignerApp } from '../src/build-signer-app.ts'
 import { parseSignerEnv } from '../src/config/signer-env.ts'
 import { migrateSignerDatabase } from '../src/db/migrate-signer-database.ts'
 import { createTestSignerClient } from './create-test-signer-client.ts'
+import { createTotpCode } from './create-totp-code.ts'
 
 const issuer = 'https://issuer.sdk-test.example'
 const audience = 'quick-links-sdk-test'
@@ -125,11 +125,7 @@ describe('wallet SDK: custom JWT sign-in on the real signer', () => {
     const enrolment = await owner
       .getState()
       .addMfa({ multiFactorType: 'totp', stepUp: { jwt: await signToken('carol')({ nonce }) } })
-    const codeFor = (steps: number) =>
-      TOTP.generate({
-        secret: Secret.fromBase32(enrolment.multiFactorSecret),
-        timestamp: Date.now() + steps * 30_000,
-      })
+    const codeFor = (steps: number) => createTotpCode(enrolment.multiFactorSecret, Date.now(), steps)
     await owner.getState().verifyMfa({ multiFactorId: enrolment.multiFactorId, multiFactorCode: codeFor(0) })
 
     const browser = await createStore()

@@ -11,13 +11,13 @@ import { createDatabaseClient, type DatabaseClient } from '@quicklinks/runtime/d
 import { createKeyStamper } from '@quicklinks/wallet/create-key-stamper'
 import { createSignerStore, type SignerStore } from '@quicklinks/wallet/signer-store'
 import type { FastifyInstance } from 'fastify'
-import { Secret, TOTP } from 'otpauth'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildSignerApp } from '../src/build-signer-app.ts'
 import { parseSignerEnv } from '../src/config/signer-env.ts'
 import { migrateSignerDatabase } from '../src/db/migrate-signer-database.ts'
 import { createRecordingDelivery, readCode } from './build-signer-test-app.ts'
 import { createTestSignerClient } from './create-test-signer-client.ts'
+import { createTotpCode } from './create-totp-code.ts'
 
 let database: DatabaseClient
 let app: FastifyInstance
@@ -67,7 +67,7 @@ async function signInByEmail(store: SignerStore, email: string): Promise<void> {
 
 /** The app's code `steps` periods from now (the signer accepts the next step's code too). */
 function codeFor(secret: string, steps = 0): string {
-  return TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: Date.now() + steps * 30_000 })
+  return createTotpCode(secret, Date.now(), steps)
 }
 
 describe('wallet SDK: TOTP second factor on the real signer', () => {

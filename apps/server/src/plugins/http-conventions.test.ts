@@ -9,7 +9,7 @@ import {
   signInTestUser,
   type TestCaller,
   writeTestDeployment,
-} from '../routes/links/link-test-fixtures.ts'
+} from '../../test/link-test-fixtures.ts'
 import { hashInlineScripts } from './security-headers-plugin.ts'
 
 const themeScript = "document.documentElement.classList.toggle('dark', false)"

@@ -3,13 +3,13 @@ import { type RunningPostgres, startPostgres } from '@quicklinks/runtime/test/st
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, createTestDatabase, type TestApp } from '../../test/build-test-app.ts'
-import { migrate } from '../db/migrate.ts'
 import {
   buildLinkBody,
   signInTestUser,
   type TestCaller,
   writeTestDeployment,
-} from '../routes/links/link-test-fixtures.ts'
+} from '../../test/link-test-fixtures.ts'
+import { migrate } from '../db/migrate.ts'
 
 type Instances = { first: TestApp; second: TestApp; owner: TestCaller; stranger: TestCaller }
 

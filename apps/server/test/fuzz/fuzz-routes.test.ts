@@ -16,12 +16,8 @@ import {
   readCode,
   stampRequest,
 } from '../../../signer/test/build-signer-test-app.ts'
-import {
-  buildLinkBody,
-  signInTestUser,
-  writeTestDeployment,
-} from '../../src/routes/links/link-test-fixtures.ts'
 import { buildTestApp, type TestApp } from '../build-test-app.ts'
+import { buildLinkBody, signInTestUser, writeTestDeployment } from '../link-test-fixtures.ts'
 import { createFuzzCases, type FuzzCase, type FuzzRoute } from './create-fuzz-cases.ts'
 import { createRandom } from './nasty-inputs.ts'
 

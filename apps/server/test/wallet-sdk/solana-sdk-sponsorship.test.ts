@@ -47,6 +47,7 @@ import {
   TOKEN_PROGRAM_ADDRESS,
 } from '@solana-program/token'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readCode } from '../../../signer/test/build-signer-test-app.ts'
 import { createTestSignerClient } from '../../../signer/test/create-test-signer-client.ts'
 import { devnetSolanaSponsorPolicy, devnetSolanaSponsorPolicyId } from '../../src/config/solana-env.ts'
 import { buildTestApp, type TestApp } from '../build-test-app.ts'
@@ -63,11 +64,8 @@ let rpc: ReturnType<typeof createAppSolanaRpc>
 let solanaConfig: { rpcPath: string; sponsorAddress: Address; defaultPolicyId: string }
 
 /** The 6-digit code of the newest mail to `to`. */
-function readCode(to: string): string {
-  const mail = mails.findLast((candidate) => candidate.to === to)
-  const code = mail?.text.match(/\b(\d{6})\b/)?.[1]
-  if (code === undefined) throw new Error(`no code mailed to ${to}`)
-  return code
+function readCodeMailedTo(to: string): string {
+  return readCode(mails.findLast((candidate) => candidate.to === to)?.text ?? '')
 }
 
 /** The app session's headers: what every Solana call sends. */
@@ -272,7 +270,7 @@ describe('the wallet SDK with the app’s Solana endpoint and sponsor', () => {
 
   it('signs up by e-mail code, signs in to the app with the SDK’s EVM account, and reads the sponsor', async () => {
     await store.getState().authenticateWithEmail({ email })
-    await store.getState().submitOtpCode(readCode(email))
+    await store.getState().submitOtpCode(readCodeMailedTo(email))
     expect(store.getState()).toMatchObject({ status: 'CONNECTED', isNewUser: true })
     const account = store.getState().toViemAccount()
     session = await signInOverHttp(origin, account)

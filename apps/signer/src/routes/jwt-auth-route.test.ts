@@ -2,7 +2,6 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { sql } from 'drizzle-orm'
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose'
-import { Secret, TOTP } from 'otpauth'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import {
   buildSignerTestApp,
@@ -10,6 +9,7 @@ import {
   postStamped,
   type SignerTestApp,
 } from '../../test/build-signer-test-app.ts'
+import { createTotpCode } from '../../test/create-totp-code.ts'
 import { decryptCredentialBundle } from '../crypto/bundles/decrypt-credential-bundle.ts'
 import { getOAuthNonce } from '../services/oauth/oauth-request-key.ts'
 import type { JwtProvider } from '../signer-config.ts'
@@ -264,8 +264,7 @@ describe('signer auth-jwt route', () => {
 
   it('asks an account with a confirmed authenticator app for its code (docs/signer.md#mfa-required): no session until it is right, for that frame only', async () => {
     testApp = await buildSignerTestApp({ jwtProviders: providers() })
-    const codeFor = (secret: string, steps = 0) =>
-      TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: testApp.clock.now() + steps * 30_000 })
+    const codeFor = (secret: string, steps = 0) => createTotpCode(secret, testApp.clock.now(), steps)
     const subject = { sub: 'user-with-factor' }
     const first = await signInWithJwt(bound(subject))
     expect(first.response.statusCode, first.response.body).toBe(200)

@@ -1,5 +1,4 @@
 import { AppError } from '@quicklinks/core/app-error'
-import { Secret, TOTP } from 'otpauth'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   buildSignerTestApp,
@@ -11,6 +10,7 @@ import {
   type SignerTestApp,
   signInByEmail,
 } from '../../test/build-signer-test-app.ts'
+import { createTotpCode } from '../../test/create-totp-code.ts'
 import { decryptCredentialBundle } from '../crypto/bundles/decrypt-credential-bundle.ts'
 
 // TOTP second factors (docs/signer.md#multi-factor) through the signer's routes, with codes
@@ -36,10 +36,7 @@ describe('multi-factor routes', () => {
 
   /** The code an authenticator app shows for `secret` at the signer's clock, `steps` periods on. */
   function codeFor(secret: string, steps = 0): string {
-    return TOTP.generate({
-      secret: Secret.fromBase32(secret),
-      timestamp: testApp.clock.now() + steps * 30_000,
-    })
+    return createTotpCode(secret, testApp.clock.now(), steps)
   }
 
   /** Moves the signer's clock into the next 30 s step, so a new code exists. */

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto'
-import { Secret, TOTP } from 'otpauth'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   buildSignerTestApp,
@@ -11,6 +10,7 @@ import {
   type SignerTestApp,
   signInByEmail,
 } from '../../test/build-signer-test-app.ts'
+import { createTotpCode } from '../../test/create-totp-code.ts'
 import { decryptCredentialBundle } from '../crypto/bundles/decrypt-credential-bundle.ts'
 import { type DevOidcProvider, startDevOidcProvider } from '../dev/start-dev-oidc-provider.ts'
 import type { OAuthPopupResult } from '../services/oauth/complete-oauth-callback.ts'
@@ -573,10 +573,7 @@ describe('account linking, add-oauth-provider and remove-oauth-provider', () => 
 describe('a second factor after a social login (docs/signer.md#mfa-required)', () => {
   /** The code an authenticator app shows for `secret` at the signer's clock, `steps` periods on. */
   function codeFor(secret: string, steps = 0): string {
-    return TOTP.generate({
-      secret: Secret.fromBase32(secret),
-      timestamp: testApp.clock.now() + steps * 30_000,
-    })
+    return createTotpCode(secret, testApp.clock.now(), steps)
   }
 
   /** Adds and confirms an authenticator app (with the current step's code); answers its id and secret. */

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify'
 import type { SignerDatabase } from '../db/signer-database.ts'
 import type { Delivery } from '../delivery.ts'
+import { createTotpClock } from '../dev/dev-totp-clock.ts'
+import { devTotpClockRoute } from '../dev/dev-totp-clock-route.ts'
 import { loadSignerKeyring } from '../services/keyring/load-signer-keyring.ts'
 import { deleteExpiredSignerRows } from '../services/maintenance/delete-expired-signer-rows.ts'
 import { createOAuthDirectory } from '../services/oauth/oauth-directory.ts'
@@ -50,12 +52,18 @@ export const signerPlugin: FastifyPluginAsync<SignerPluginOptions> = async (app,
   app.log.info({ masterKeySource: keyring.masterKeySource }, 'Signer keys loaded')
   // Social login's providers, their endpoints discovered on first use (docs/signer.md#social-login).
   const directory = createOAuthDirectory(options.config.oauthProviders ?? [], now)
+  // Movable only in dev mode and never in production, so a deployment's codes follow real time.
+  const totpClock = createTotpClock(
+    now,
+    options.config.devMode === true && options.config.production !== true,
+  )
   const context: SignerContext = {
     db: options.db,
     keyring,
     delivery: options.delivery,
     config: options.config,
     now,
+    totpClock,
     oauthDirectory: directory,
   }
   const limits = { ...defaultSignerRateLimits, ...options.limits }
@@ -73,6 +81,9 @@ export const signerPlugin: FastifyPluginAsync<SignerPluginOptions> = async (app,
   await app.register(multiOwnerRoutes, { context, limits })
   // Turnkey's own paths, for stock @turnkey/http clients (docs/signer.md#turnkey-compatibility).
   await app.register(turnkeyRoutes, { context, limits, prefix: '/public/v1' })
+  if (totpClock.advance !== undefined) {
+    await app.register(devTotpClockRoute, { db: options.db, advance: totpClock.advance })
+  }
 
   const sweeper = setInterval(() => {
     deleteExpiredSignerRows(options.db, now()).catch((error: unknown) =>

@@ -1,5 +1,4 @@
 import { sql } from 'drizzle-orm'
-import { Secret, TOTP } from 'otpauth'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   buildSignerTestApp,
@@ -10,6 +9,7 @@ import {
   type SignerTestApp,
   signInByEmail,
 } from '../../test/build-signer-test-app.ts'
+import { createTotpCode } from '../../test/create-totp-code.ts'
 import { decryptCredentialBundle } from '../crypto/bundles/decrypt-credential-bundle.ts'
 import { totpChallengeEndedMessage } from '../services/mfa/totp-failure-budget.ts'
 
@@ -42,11 +42,7 @@ describe('second factor: codes that cannot be ground down', () => {
       multiFactorId: string
       multiFactorSecret: string
     }>()
-    const codeFor = (steps: number) =>
-      TOTP.generate({
-        secret: Secret.fromBase32(multiFactorSecret),
-        timestamp: testApp.clock.now() + steps * 30_000,
-      })
+    const codeFor = (steps: number) => createTotpCode(multiFactorSecret, testApp.clock.now(), steps)
     const confirmed = await postStamped(testApp, 'auth-verify-multi-factor', owner, {
       type: 'ACTIVITY_TYPE_VERIFY_MFA',
       parameters: { multiFactorId, multiFactorCode: codeFor(0) },

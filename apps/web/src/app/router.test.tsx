@@ -1,8 +1,6 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { createMemoryRouter, RouterProvider } from 'react-router'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { useAuthModalStore } from '../features/auth/auth-modal-store'
-import { markNewUser, newUserStorageKey } from '../features/auth/post-sign-in'
 import {
   clearCookies,
   type RecordedRequest,
@@ -10,7 +8,9 @@ import {
   setPageUrl,
   startTestServer,
   type TestServer,
-} from '../test/test-server'
+} from '../../test/test-server'
+import { useAuthModalStore } from '../features/auth/auth-modal-store'
+import { markNewUser, newUserStorageKey } from '../features/auth/post-sign-in'
 import { AppProviders } from './providers'
 import { createQueryClient } from './query-client'
 import { appRoutes } from './router'

@@ -9,7 +9,7 @@ import {
   setPageUrl,
   startTestServer,
   type TestServer,
-} from '../test/test-server'
+} from '../../test/test-server'
 import { createApiClient } from './api-client'
 
 let server: TestServer

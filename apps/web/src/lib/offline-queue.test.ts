@@ -9,7 +9,7 @@ import {
   startTestServer,
   type TestHandler,
   type TestServer,
-} from '../test/test-server'
+} from '../../test/test-server'
 import { createApiClient } from './api-client'
 import {
   clearOfflineQueue,

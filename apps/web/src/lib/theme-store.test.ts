@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { setSystemColorScheme } from '../test/test-server'
+import { setSystemColorScheme } from '../../test/test-server'
 import { startThemeSync, themeStorageKey, useThemeStore } from './theme-store'
 
 const stops: Array<() => void> = []

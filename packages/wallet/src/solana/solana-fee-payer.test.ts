@@ -22,6 +22,11 @@ import {
 } from '@solana/kit'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import {
+  randomBlockhash,
+  sponsoredTransferMessage,
+  systemProgramAddress,
+} from '../../test/solana-test-helpers.ts'
+import {
   requestSolanaFeePayer,
   SolanaSponsorshipRefusedError,
   signatureNotNeededMessage,
@@ -30,7 +35,6 @@ import {
   sponsorSolanaTransaction,
 } from './solana-fee-payer.ts'
 import { createSolanaSigner } from './solana-signer.ts'
-import { randomBlockhash, sponsoredTransferMessage, systemProgramAddress } from './solana-test-helpers.ts'
 
 type Received = { headers: IncomingHttpHeaders; body: { method: string; id: number; params: unknown } }
 type Answer = (request: Received) => Promise<{ status?: number; body: unknown }>

@@ -17,12 +17,12 @@ import {
   signTransactionMessageWithSigners,
 } from '@solana/kit'
 import { afterEach, describe, expect, it } from 'vitest'
+import { sponsoredTransferMessage } from '../../test/solana-test-helpers.ts'
 import { signerStorageKey, writePersistedSession } from '../persisted-session.ts'
 import type { SignerClient, SignPayloadParameters } from '../signer-client.ts'
 import { createSignerStore, type SignerStore } from '../signer-store.ts'
 import type { SignerUser } from '../signer-types.ts'
 import type { Stamper } from '../stamper.ts'
-import { sponsoredTransferMessage } from './solana-test-helpers.ts'
 
 const secretKey = ed25519.utils.randomSecretKey()
 const solanaAddress = getBase58Decoder().decode(ed25519.getPublicKey(secretKey))

@@ -8,7 +8,7 @@ import {
   signInTestUser,
   type TestCaller,
   writeTestDeployment,
-} from './link-test-fixtures.ts'
+} from '../../../test/link-test-fixtures.ts'
 
 type LinkJson = Record<string, unknown> & { id: string; alias_slug: string }
 

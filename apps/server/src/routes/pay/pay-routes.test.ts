@@ -5,7 +5,7 @@ import {
   signInTestUser,
   type TestCaller,
   writeTestDeployment,
-} from '../links/link-test-fixtures.ts'
+} from '../../../test/link-test-fixtures.ts'
 
 describe('GET /api/pay/links/{slug}', () => {
   let testApp: TestApp

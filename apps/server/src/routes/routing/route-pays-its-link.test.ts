@@ -4,10 +4,10 @@ import type { AddressInfo } from 'node:net'
 import { eq } from 'drizzle-orm'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts'
+import { signInTestUser } from '../../../test/link-test-fixtures.ts'
 import { createTestLink, csrfToken, nativeToken, postJson } from '../../../test/payment-test-kit.ts'
 import { links, routeIntents, users } from '../../db/schema.ts'
 import { linkRequiredMessage } from '../../services/payments/route/build-route.ts'
-import { signInTestUser } from '../links/link-test-fixtures.ts'
 
 // POST /api/squid/route against a loopback Squid that answers every route with a recorded quote:
 // what is checked here is whether the server lets the request reach the provider at all.

@@ -1,6 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts'
-import { avalancheUsdc, baseUsdc, nativeAddress, writeTestDeployment } from '../links/link-test-fixtures.ts'
+import {
+  avalancheUsdc,
+  baseUsdc,
+  nativeAddress,
+  writeTestDeployment,
+} from '../../../test/link-test-fixtures.ts'
 
 describe('/api/{provider}/chains and /tokens', () => {
   let testApp: TestApp | undefined

@@ -4,9 +4,9 @@ import { getFreePort } from '@quicklinks/runtime/test/get-free-port'
 import { mnemonicToAccount } from 'viem/accounts'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts'
+import { writeTestDeployment } from '../../../test/link-test-fixtures.ts'
 import { createSession } from '../../services/sessions/create-session.ts'
 import { getOrCreateUser } from '../../services/users/get-or-create-user.ts'
-import { writeTestDeployment } from '../links/link-test-fixtures.ts'
 
 const csrf = 'Wr_pgTqEdsYsZfUtASL3WjVWSx2LuyWGlKad1PfksSA'
 const owner = mnemonicToAccount(devnetMnemonic, { addressIndex: 0 })

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts'
-import { signInTestUser, type TestCaller } from '../links/link-test-fixtures.ts'
+import { signInTestUser, type TestCaller } from '../../../test/link-test-fixtures.ts'
 
 describe('/api/users/username', () => {
   let testApp: TestApp

@@ -7,6 +7,7 @@ import { generateMnemonic } from '@scure/bip39'
 import { wordlist } from '@scure/bip39/wordlists/english.js'
 import { decryptExportBundle, generateP256KeyPair } from '@turnkey/crypto'
 import { describe, expect, it } from 'vitest'
+import { createReasonOf } from '../../../test/create-reason-of.ts'
 import { BundleError } from './bundle-error.ts'
 import { createExportBundle } from './create-export-bundle.ts'
 
@@ -17,14 +18,7 @@ function newServiceKey() {
   return { signingKey, pinned: bytesToHex(p256.getPublicKey(signingKey, false)) }
 }
 
-async function reasonOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise
-    return 'ok'
-  } catch (error) {
-    return error instanceof BundleError ? error.reason : `unexpected ${String(error)}`
-  }
-}
+const reasonOf = createReasonOf(BundleError)
 
 describe('createExportBundle', () => {
   it('is opened by @turnkey/crypto decryptExportBundle with our key pinned: a mnemonic export', async () => {

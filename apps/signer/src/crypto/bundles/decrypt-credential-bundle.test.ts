@@ -3,6 +3,7 @@ import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js'
 import { generateP256KeyPair, hpkeEncrypt } from '@turnkey/crypto'
 import bs58check from 'bs58check'
 import { describe, expect, it } from 'vitest'
+import { createReasonOf } from '../../../test/create-reason-of.ts'
 import { BundleError } from './bundle-error.ts'
 import { decryptCredentialBundle } from './decrypt-credential-bundle.ts'
 import { encryptCredentialBundle } from './encrypt-credential-bundle.ts'
@@ -16,14 +17,7 @@ function newTarget() {
   }
 }
 
-async function reasonOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise
-    return 'ok'
-  } catch (error) {
-    return error instanceof BundleError ? error.reason : `unexpected ${String(error)}`
-  }
-}
+const reasonOf = createReasonOf(BundleError)
 
 describe('decryptCredentialBundle', () => {
   it('round-trip through our decrypt, which also returns the compressed public key', async () => {

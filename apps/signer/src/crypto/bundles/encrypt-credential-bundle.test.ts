@@ -3,6 +3,7 @@ import { bytesToHex } from '@noble/hashes/utils.js'
 import { decryptCredentialBundle as referenceDecrypt } from '@turnkey/crypto'
 import bs58check from 'bs58check'
 import { describe, expect, it } from 'vitest'
+import { createReasonOf } from '../../../test/create-reason-of.ts'
 import { BundleError } from './bundle-error.ts'
 import { encryptCredentialBundle } from './encrypt-credential-bundle.ts'
 
@@ -15,14 +16,7 @@ function newTarget() {
   }
 }
 
-async function reasonOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise
-    return 'ok'
-  } catch (error) {
-    return error instanceof BundleError ? error.reason : `unexpected ${String(error)}`
-  }
-}
+const reasonOf = createReasonOf(BundleError)
 
 describe('encryptCredentialBundle', () => {
   it('are opened by @turnkey/crypto decryptCredentialBundle, giving back the same private key', async () => {

@@ -5,6 +5,7 @@ import { generateMnemonic } from '@scure/bip39'
 import { wordlist } from '@scure/bip39/wordlists/english.js'
 import { formatHpkeBuf, generateP256KeyPair, hpkeEncrypt } from '@turnkey/crypto'
 import { describe, expect, it } from 'vitest'
+import { createReasonOf } from '../../../test/create-reason-of.ts'
 import { BundleError } from './bundle-error.ts'
 import { createExportBundle } from './create-export-bundle.ts'
 import { openExportBundle } from './open-export-bundle.ts'
@@ -33,14 +34,7 @@ async function setup() {
   return { signingKey, pinned, frame, mnemonic, bundle, open }
 }
 
-async function reasonOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise
-    return 'ok'
-  } catch (error) {
-    return error instanceof BundleError ? error.reason : `unexpected ${String(error)}`
-  }
-}
+const reasonOf = createReasonOf(BundleError)
 
 function signDer(data: Uint8Array, signingKey: Uint8Array): string {
   return bytesToHex(p256.sign(data, signingKey, { format: 'der' }))

@@ -4,6 +4,8 @@ import { join } from 'node:path'
 import { bytesToHex } from '@noble/hashes/utils.js'
 import { base64, base64urlnopad } from '@scure/base'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createReasonOf } from '../../../test/create-reason-of.ts'
+import { KeystoreError } from './keystore-error.ts'
 import { loadMasterKey, masterKeyFileName } from './load-master-key.ts'
 
 let directory: string
@@ -16,14 +18,7 @@ afterEach(async () => {
   await rm(directory, { recursive: true, force: true })
 })
 
-async function reasonOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise
-    return 'ok'
-  } catch (error) {
-    return (error as { reason?: string }).reason ?? String(error)
-  }
-}
+const reasonOf = createReasonOf(KeystoreError)
 
 const isPosix = process.platform !== 'win32'
 

@@ -3,10 +3,12 @@ import { base64, base64urlnopad } from '@scure/base'
 import { mnemonicToEntropy } from '@scure/bip39'
 import { wordlist } from '@scure/bip39/wordlists/english.js'
 import { describe, expect, it } from 'vitest'
+import { createReasonOf } from '../../../test/create-reason-of.ts'
 import { deriveEvmAccount } from './derive-evm-account.ts'
 import { deriveSolanaAccount } from './derive-solana-account.ts'
 import { deriveWalletSeed } from './derive-wallet-seed.ts'
 import { generateWallet } from './generate-wallet.ts'
+import { KeystoreError } from './keystore-error.ts'
 import { openSecret } from './open-secret.ts'
 import { sealSecret } from './seal-secret.ts'
 
@@ -23,14 +25,7 @@ function containsSequence(haystack: Uint8Array, needle: Uint8Array): boolean {
   return false
 }
 
-async function reasonOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise
-    return 'ok'
-  } catch (error) {
-    return (error as { reason?: string }).reason ?? String(error)
-  }
-}
+const reasonOf = createReasonOf(KeystoreError)
 
 describe('sealSecret and openSecret', () => {
   it('keep no plaintext seed or key bytes in a sealed wallet record', async () => {

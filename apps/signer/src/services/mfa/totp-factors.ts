@@ -203,7 +203,7 @@ export async function hasConfirmedTotpFactor(db: SignerDatabase, userId: string)
 export type TotpCheck = 'accepted' | 'wrong' | 'replayed'
 
 /**
- * Checks a code against a factor at the signer's clock: a code of the previous, current or next
+ * Checks a code against a factor at the signer's TOTP clock (the service clock; dev mode may move it): a code of the previous, current or next
  * time step is right; it is accepted only if its step is after the last accepted one, and that
  * step is recorded in the same conditional update, so a code works once even under concurrent
  * use (and no older code works after a newer one). Never counts failures itself.
@@ -221,7 +221,7 @@ export async function checkTotpCode(context: SignerContext, row: TotpRow, code: 
   })
   const secret = Secret.fromBase32(new TextDecoder().decode(secretBytes))
   secretBytes.fill(0)
-  const timestamp = context.now()
+  const timestamp = context.totpClock.now(row.userId)
   const delta = TOTP.validate({
     token,
     secret,

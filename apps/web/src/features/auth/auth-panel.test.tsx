@@ -5,10 +5,16 @@ import { type Hex, verifyMessage } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { parseSiweMessage } from 'viem/siwe'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import {
+  clearCookies,
+  sendJson,
+  setPageUrl,
+  startTestServer,
+  type TestServer,
+} from '../../../test/test-server'
 import { AppProviders } from '../../app/providers'
 import { createQueryClient } from '../../app/query-client'
 import { appRoutes } from '../../app/router'
-import { clearCookies, sendJson, setPageUrl, startTestServer, type TestServer } from '../../test/test-server'
 import { useAuthModalStore } from './auth-modal-store'
 import { useAuthReturnStore } from './auth-return-params'
 import { newUserStorageKey } from './post-sign-in'

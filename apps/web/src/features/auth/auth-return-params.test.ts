@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { setPageUrl } from '../../test/test-server'
+import { setPageUrl } from '../../../test/test-server'
 import { captureAuthReturnParams, stripAuthReturnParams, useAuthReturnStore } from './auth-return-params'
 
 beforeEach(() => {

@@ -1,8 +1,14 @@
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import {
+  clearCookies,
+  sendJson,
+  setPageUrl,
+  startTestServer,
+  type TestServer,
+} from '../../../test/test-server'
 import { createApiClient } from '../../lib/api-client'
 import { listOfflineRequests, setOfflineQueueOwner } from '../../lib/offline-queue'
-import { clearCookies, sendJson, setPageUrl, startTestServer, type TestServer } from '../../test/test-server'
 import { getSession, logout } from './session'
 import { signInWithWallet } from './sign-in-with-wallet'
 

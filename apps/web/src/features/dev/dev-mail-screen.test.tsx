@@ -1,10 +1,10 @@
 import { fireEvent, render, screen, within } from '@testing-library/react'
 import { createMemoryRouter, RouterProvider } from 'react-router'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { sendJson, setPageUrl, startTestServer, type TestServer } from '../../../test/test-server'
 import { AppProviders } from '../../app/providers'
 import { createQueryClient } from '../../app/query-client'
 import { appRoutes } from '../../app/router'
-import { sendJson, setPageUrl, startTestServer, type TestServer } from '../../test/test-server'
 import { DevMailScreen } from './dev-mail-screen'
 
 const codeMail = {

@@ -3,9 +3,6 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import userEvent from '@testing-library/user-event'
 import { MemoryRouter } from 'react-router'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createQueryClient } from '../../app/query-client'
-import { api } from '../../lib/api-client'
-import { listOfflineRequests, startOfflineReplay } from '../../lib/offline-queue'
 import {
   clearCookies,
   type RecordedRequest,
@@ -13,7 +10,10 @@ import {
   setPageUrl,
   startTestServer,
   type TestServer,
-} from '../../test/test-server'
+} from '../../../test/test-server'
+import { createQueryClient } from '../../app/query-client'
+import { api } from '../../lib/api-client'
+import { listOfflineRequests, startOfflineReplay } from '../../lib/offline-queue'
 import { DashboardScreen } from './dashboard-screen'
 import type { Link } from './link'
 import { useLinkStore } from './link-store'

@@ -1,16 +1,5 @@
-import {
-  Check,
-  CloudOff,
-  Copy,
-  MoreVertical,
-  Pencil,
-  Share2,
-  Star,
-  Trash2,
-  TriangleAlert,
-  Wallet,
-} from 'lucide-react'
-import { DropdownMenu, Switch } from 'radix-ui'
+import { Check, Copy, Share2, Star, Wallet } from 'lucide-react'
+import { Switch } from 'radix-ui'
 import { useEffect, useState } from 'react'
 import { getAddress, isAddress } from 'viem'
 import { formatChainName, maskMiddle } from '../../lib/format'
@@ -22,6 +11,8 @@ import { preloadPayModal } from '../pay/lazy-pay-modal'
 import type { LinkSync } from './apply-queued-link-writes'
 import { copyPayLink, copyToastMs } from './copy-link-field'
 import { buildPublicLinkUrl, type Link } from './link'
+import { LinkMenu } from './link-menu'
+import { LinkSyncStatus } from './link-sync-status'
 
 export type LinkCardProps = {
   link: Link
@@ -161,7 +152,9 @@ export function LinkCard({
         <span aria-live="polite" className="sr-only">
           {copied === null ? '' : 'Copied'}
         </span>
-        {sync === null ? null : <SyncStatus sync={sync} onRetry={onRetrySync} onDiscard={onDiscardSync} />}
+        {sync === null ? null : (
+          <LinkSyncStatus sync={sync} onRetry={onRetrySync} onDiscard={onDiscardSync} />
+        )}
         <div className="mt-3 grid grid-cols-2 gap-3">
           <Button variant="secondary" onClick={onShare} disabled={isLocked}>
             <Share2 aria-hidden="true" />
@@ -174,64 +167,6 @@ export function LinkCard({
         </div>
       </article>
     </Card>
-  )
-}
-
-const syncLabels: Record<LinkSync['pending'], { title: string; detail: string }> = {
-  create: { title: 'Pending creation', detail: 'Saved on this device; created when you are back online.' },
-  update: { title: 'Pending sync', detail: 'Saved on this device; synced when you are back online.' },
-  delete: { title: 'Pending deletion', detail: 'Deleted when you are back online.' },
-}
-
-/**
- * The card's line about its queued writes: pending (what will happen once online), or, when a
- * replay failed, why, with 'Sync now' and 'Discard'. The write stays queued until one of them
- * (or the next time the browser comes online) settles it.
- */
-function SyncStatus({
-  sync,
-  onRetry,
-  onDiscard,
-}: {
-  sync: LinkSync
-  onRetry: (() => void) | undefined
-  onDiscard: (() => void) | undefined
-}) {
-  const labels = syncLabels[sync.pending]
-  if (sync.error === null) {
-    return (
-      <p role="status" className="mt-2 flex items-start gap-2 text-muted text-sm">
-        <CloudOff aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-        <span>
-          <span className="font-medium text-fg">{labels.title}</span>. {labels.detail}
-        </span>
-      </p>
-    )
-  }
-  return (
-    <div role="alert" className="mt-2 rounded-control border border-danger p-3 text-sm">
-      <p className="flex items-start gap-2 text-danger">
-        <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-        <span>
-          <span className="block font-medium">Not synced: {sync.error}</span>
-          <span className="block text-fg">
-            {labels.title}: the change stays saved on this device and is tried again when you are back online.
-          </span>
-        </span>
-      </p>
-      <div className="mt-2 flex gap-2">
-        {onRetry === undefined ? null : (
-          <Button variant="secondary" size="compact" onClick={onRetry}>
-            Sync now
-          </Button>
-        )}
-        {onDiscard === undefined ? null : (
-          <Button variant="ghost" size="compact" onClick={onDiscard}>
-            Discard
-          </Button>
-        )}
-      </div>
-    </div>
   )
 }
 
@@ -259,60 +194,5 @@ function IconButton({
     >
       {children}
     </button>
-  )
-}
-
-function LinkMenu({
-  alias,
-  onCopy,
-  onEdit,
-  onDelete,
-  canChange,
-}: {
-  alias: string
-  onCopy: () => void
-  onEdit: () => void
-  onDelete: () => void
-  /** False while the link waits to be created or deleted: Edit and Delete are disabled. */
-  canChange: boolean
-}) {
-  const itemClassName =
-    'flex min-h-11 cursor-pointer select-none items-center gap-3 rounded-control px-3 text-sm outline-none data-[disabled]:cursor-not-allowed data-[highlighted]:bg-subtle data-[disabled]:opacity-55 [&_svg]:size-4'
-  return (
-    <DropdownMenu.Root modal={false}>
-      <DropdownMenu.Trigger asChild>
-        <button
-          type="button"
-          aria-label={`More actions for ${alias}`}
-          className="inline-flex size-11 shrink-0 items-center justify-center rounded-control text-muted hover:bg-subtle hover:text-fg"
-        >
-          <MoreVertical aria-hidden="true" className="size-5" />
-        </button>
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content
-          align="end"
-          sideOffset={4}
-          className="z-40 min-w-44 rounded-card border border-border bg-surface p-1 text-fg shadow-pop data-[state=open]:animate-fade-in"
-        >
-          <DropdownMenu.Item className={itemClassName} onSelect={onCopy}>
-            <Copy aria-hidden="true" className="text-muted" />
-            Copy Link
-          </DropdownMenu.Item>
-          <DropdownMenu.Item className={itemClassName} onSelect={onEdit} disabled={!canChange}>
-            <Pencil aria-hidden="true" className="text-muted" />
-            Edit
-          </DropdownMenu.Item>
-          <DropdownMenu.Item
-            className={classNames(itemClassName, 'text-danger')}
-            onSelect={onDelete}
-            disabled={!canChange}
-          >
-            <Trash2 aria-hidden="true" />
-            Delete
-          </DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
   )
 }

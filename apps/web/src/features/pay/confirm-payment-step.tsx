@@ -2,9 +2,9 @@ import type { ChainContracts, RoutingToken } from '@quicklinks/core/api/routing'
 import { isNativeTokenAddress } from '@quicklinks/core/native-token-address'
 import { useQuery } from '@tanstack/react-query'
 import { useCallback, useEffect, useState } from 'react'
-import { erc20Abi, maxUint256 } from 'viem'
+import { type Address, erc20Abi, maxUint256 } from 'viem'
 import { useConfig, useConnection } from 'wagmi'
-import { readContract, sendTransaction, waitForTransactionReceipt, writeContract } from 'wagmi/actions'
+import { sendTransaction, waitForTransactionReceipt, writeContract } from 'wagmi/actions'
 import { toast } from '../../ui/use-toast'
 import { canConfirmPayment, getBlockingMessage, getConfirmMessages } from './confirm-messages'
 import { ConfirmStep } from './confirm-step'
@@ -17,6 +17,7 @@ import { postRouteReceipt } from './transaction-record'
 import { useEnsureChain } from './use-ensure-chain'
 import { useRouteState } from './use-route-state'
 import { useToastOnce } from './use-toast-once'
+import { allowanceQueryOptions } from './wallet-balances'
 import { describePaymentError } from './wallet-errors'
 
 export type ConfirmPaymentStepProps = {
@@ -81,18 +82,15 @@ export function ConfirmPaymentStep(props: ConfirmPaymentStepProps) {
       ensureChain(fromChainId).catch((error: unknown) => console.warn('Chain switch failed', error))
     }
   }, [isConnected, connection.chainId, fromChainId, ensureChain])
+  const owner = address as Address
   const allowanceQuery = useQuery({
-    queryKey: ['allowance', fromChainId, tokenAddress, address, spender],
-    queryFn: () =>
-      readContract(config, {
-        chainId: fromChainId,
-        address: tokenAddress,
-        abi: erc20Abi,
-        functionName: 'allowance',
-        args: [address as `0x${string}`, spender as `0x${string}`],
-      }),
+    ...allowanceQueryOptions(config, {
+      chainId: fromChainId,
+      token: tokenAddress,
+      owner,
+      spender: spender as Address,
+    }),
     enabled: !isNative && address !== undefined && spender !== null && connection.chainId === fromChainId,
-    staleTime: 0,
   })
   const allowance = allowanceQuery.data ?? null
   const [approving, setApproving] = useState<'exact' | 'max' | null>(null)

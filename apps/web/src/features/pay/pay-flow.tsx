@@ -1,22 +1,15 @@
 import type { RoutingChain, RoutingToken } from '@quicklinks/core/api/routing'
 import { isSameTokenAddress } from '@quicklinks/core/native-token-address'
-import { useQuery } from '@tanstack/react-query'
-import { useCallback, useEffect, useMemo, useReducer } from 'react'
+import { useCallback, useEffect, useReducer } from 'react'
 import { useConnection, useDisconnect } from 'wagmi'
-import {
-  findNativeUsdPrice,
-  getChainContracts,
-  getChainName,
-  selectOfferedTokens,
-} from '../routing/catalogue'
-import { useTokens } from '../routing/use-catalogue'
+import { getChainContracts, getChainName } from '../routing/catalogue'
 import { AmountStep } from './amount-step'
 import { ChainTokenStep } from './chain-token-step'
 import { ConfirmPaymentStep } from './confirm-payment-step'
 import { ConnectWalletStep } from './connect-wallet-step'
 import { FailureStep } from './failure-step'
 import { getPayBackOutcome } from './get-pay-back-outcome'
-import { formatTokenAmount, parseAmountText } from './pay-amount'
+import { formatTokenAmount } from './pay-amount'
 import { PayDialogShell } from './pay-dialog-shell'
 import type { PayLinkSummary } from './pay-link-summary'
 import { type AmountEntry, initialPayModalState, type PayModalState, payStepTitles } from './pay-modal-state'
@@ -24,7 +17,7 @@ import { reducePayModal } from './reduce-pay-modal'
 import { SuccessStep } from './success-step'
 import { TrackPaymentStep } from './track-payment-step'
 import { useEnsureChain } from './use-ensure-chain'
-import { getTokenBalance, getTotalUsdValue, walletBalancesQueryOptions } from './wallet-balances'
+import { usePaymentChoice } from './use-payment-choice'
 
 export type PayFlowProps = {
   link: PayLinkSummary
@@ -80,7 +73,6 @@ export function PayFlow({
   const [state, dispatch] = useReducer(reducePayModal, initialPayModalState)
   const connection = useConnection()
   const disconnect = useDisconnect()
-  const tokensQuery = useTokens()
   const { ensureChain, switchingChainId } = useEnsureChain()
   const address = connection.address
   const isConnected =
@@ -124,55 +116,33 @@ export function PayFlow({
   }, [state.step, close, disconnectWallet])
 
   const choice = getChoice(state)
-  const tokensByChain = useMemo(
-    () =>
-      selectOfferedTokens(
-        (tokensQuery.data?.items ?? []).filter((token) => token.chainId === choice.chainId),
-      ),
-    [tokensQuery.data, choice.chainId],
-  )
-  // The catalogue's current entry of the chosen token (its USD price may have changed since).
-  const selectedToken =
-    choice.token === null
-      ? undefined
-      : (tokensByChain.find((token) => isSameTokenAddress(token.address, choice.token?.address ?? '')) ??
-        choice.token)
-  const balancesQuery = useQuery({
-    ...walletBalancesQueryOptions(
-      {
-        chainId: choice.chainId ?? 0,
-        networkName: chains.find((chain) => chain.chainId === choice.chainId)?.networkName,
-      },
-      address ?? '',
-    ),
-    enabled: open && isConnected && choice.chainId !== null && address !== undefined,
-  })
-  const balances = balancesQuery.data
-  const getBalance = (token: RoutingToken): bigint | null =>
-    balances === undefined ? null : getTokenBalance(balances, token.address)
-  const totalUsd = getTotalUsdValue(balances, tokensByChain)
-  const getNativeUsdPrice = (chain: RoutingChain): number | null =>
-    findNativeUsdPrice(tokensQuery.data?.items ?? [], chain.chainId)
+  const {
+    tokensQuery,
+    allTokens,
+    chainTokens: tokensByChain,
+    getBalance,
+    getTotalUsd,
+    getNativeUsdPrice,
+    findCurrentToken,
+    parseAmount,
+  } = usePaymentChoice({ chains, chainId: choice.chainId, address, isEnabled: open && isConnected })
+  const selectedToken = choice.token === null ? undefined : findCurrentToken(choice.token)
+  const totalUsd = getTotalUsd(tokensByChain)
 
   const selectChain = (chain: RoutingChain) => {
     dispatch({ type: 'selectChain', chainId: chain.chainId })
     ensureChain(chain.chainId).catch((error: unknown) => console.warn('Chain switch failed', error))
   }
 
-  const usdPrice = selectedToken?.usdPrice ?? null
   const amount =
-    choice.amount === null
+    choice.amount === null || selectedToken === undefined
       ? undefined
-      : parseAmountText(
-          choice.amount.text,
-          choice.amount.unit === 'USD' && !(usdPrice !== null && usdPrice > 0) ? 'TOKEN' : choice.amount.unit,
-          { decimals: selectedToken?.decimals ?? 18, usdPrice },
-        )
+      : parseAmount(choice.amount, selectedToken)
   const balance = selectedToken === undefined ? null : getBalance(selectedToken)
 
   const chainName = (chainId: number) => getChainName(chains, chainId)
   const receives = `${link.token_name.length > 0 ? link.token_name : 'Tokens'} on ${chainName(link.chain_id)}`
-  const linkToken = (tokensQuery.data?.items ?? []).find(
+  const linkToken = allTokens.find(
     (token) =>
       token.chainId === link.chain_id &&
       link.token_address !== null &&

@@ -4,15 +4,15 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import userEvent from '@testing-library/user-event'
 import { useState } from 'react'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { Toaster } from '../../app/toaster'
-import { buildTransactionRecordAnswer } from '../../test/build-transaction-record-answer'
+import { buildTransactionRecordAnswer } from '../../../test/build-transaction-record-answer'
 import {
   type RecordedRequest,
   sendJson,
   setPageUrl,
   startTestServer,
   type TestServer,
-} from '../../test/test-server'
+} from '../../../test/test-server'
+import { Toaster } from '../../app/toaster'
 import { dismissToast } from '../../ui/use-toast'
 import type { PayLinkSummary } from './pay-link-summary'
 import PayModal from './pay-modal'

@@ -3,7 +3,7 @@ import { render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { createMemoryRouter, RouterProvider } from 'react-router'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sendJson, setPageUrl, startTestServer, type TestServer } from '../../test/test-server'
+import { sendJson, setPageUrl, startTestServer, type TestServer } from '../../../test/test-server'
 import { PayScreen } from './pay-screen'
 
 const link = {

@@ -1,6 +1,6 @@
 import { render, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { buildTransactionRecordAnswer } from '../../test/build-transaction-record-answer'
+import { buildTransactionRecordAnswer } from '../../../test/build-transaction-record-answer'
 import { ProcessingStep } from './processing-step'
 import { toTransactionRecord } from './transaction-record'
 

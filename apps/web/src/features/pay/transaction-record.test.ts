@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildTransactionRecordAnswer } from '../../../test/build-transaction-record-answer'
+import { sendJson, setPageUrl, startTestServer, type TestServer } from '../../../test/test-server'
 import { createApiClient } from '../../lib/api-client'
-import { buildTransactionRecordAnswer } from '../../test/build-transaction-record-answer'
-import { sendJson, setPageUrl, startTestServer, type TestServer } from '../../test/test-server'
 import {
   getPaymentOutcome,
   getPaymentRecord,

@@ -1,6 +1,9 @@
 import { type BalanceEntryAnswer, walletBalancesAnswerSchema } from '@quicklinks/core/api/client-answers'
 import { toTokenKey } from '@quicklinks/core/native-token-address'
 import { queryOptions } from '@tanstack/react-query'
+import { type Address, erc20Abi } from 'viem'
+import type { Config } from 'wagmi'
+import { readContract } from 'wagmi/actions'
 import { type ApiClient, api } from '../../lib/api-client'
 import { getUsdValue } from './pay-amount'
 
@@ -103,5 +106,37 @@ export function walletBalancesQueryOptions(chain: BalanceChain, address: string,
     queryKey: balanceKeys.wallet(chainId, address),
     queryFn: () => getWalletBalances(chain, address, client),
     staleTime: 15_000,
+  })
+}
+
+/** Whose allowance of which token to which spender, on one chain. */
+export type AllowanceQuery = { chainId: number; token: Address; owner: Address; spender: Address }
+
+export const allowanceKeys = {
+  all: ['allowance'] as const,
+  of: (query: AllowanceQuery) =>
+    ['allowance', query.chainId, query.token, query.owner, query.spender] as const,
+}
+
+/**
+ * The ERC-20 allowance `owner` gave `spender`, read through the connected wallet's provider (wagmi's
+ * `readContract`). Rejects when the wallet's RPC fails or the token is no ERC-20.
+ */
+export function getAllowance(config: Config, query: AllowanceQuery): Promise<bigint> {
+  return readContract(config, {
+    chainId: query.chainId,
+    address: query.token,
+    abi: erc20Abi,
+    functionName: 'allowance',
+    args: [query.owner, query.spender],
+  })
+}
+
+/** The payer's allowance to a route's spender as a query: always refetched, as an approval changes it. */
+export function allowanceQueryOptions(config: Config, query: AllowanceQuery) {
+  return queryOptions({
+    queryKey: allowanceKeys.of(query),
+    queryFn: () => getAllowance(config, query),
+    staleTime: 0,
   })
 }

@@ -13,7 +13,7 @@ import {
   verifyContactCode,
 } from '../auth/wallet-session'
 import { AuthenticatorCodeStep, useHasAuthenticatorApp } from './authenticator-code-step'
-import { CodeEntryStep } from './contact-change-dialog'
+import { CodeEntryStep } from './code-entry-step'
 import { useInvalidateAuthMethods } from './use-auth-methods'
 
 type RemoveStep =

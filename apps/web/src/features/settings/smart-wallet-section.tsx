@@ -12,7 +12,8 @@ import { formatTokenAmount } from '../pay/pay-amount'
 import { type BalanceRecord, getTokenBalance, walletBalancesQueryOptions } from '../pay/wallet-balances'
 import { getChainName, selectOfferedTokens } from '../routing/catalogue'
 import { useChains, useTokens } from '../routing/use-catalogue'
-import { SendDialog, type SendDialogChain } from '../wallet/send-dialog'
+import { SendDialog } from '../wallet/send-dialog'
+import type { SendDialogChain } from '../wallet/send-dialog-state'
 import {
   getTransactionUrl,
   type SmartWalletSession,

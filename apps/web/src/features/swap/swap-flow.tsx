@@ -1,6 +1,4 @@
 import type { RoutingChain, RoutingToken } from '@quicklinks/core/api/routing'
-import { isSameTokenAddress } from '@quicklinks/core/native-token-address'
-import { useQuery } from '@tanstack/react-query'
 import { useCallback, useEffect, useMemo, useReducer } from 'react'
 import { AmountStep } from '../pay/amount-step'
 import { ChainTokenStep } from '../pay/chain-token-step'
@@ -11,14 +9,8 @@ import { PayDialogShell } from '../pay/pay-dialog-shell'
 import type { PayLinkSummary } from '../pay/pay-link-summary'
 import { SuccessStep } from '../pay/success-step'
 import { TrackPaymentStep } from '../pay/track-payment-step'
-import { getTokenBalance, getTotalUsdValue, walletBalancesQueryOptions } from '../pay/wallet-balances'
-import {
-  findNativeUsdPrice,
-  getChainContracts,
-  getChainName,
-  selectOfferedTokens,
-} from '../routing/catalogue'
-import { useTokens } from '../routing/use-catalogue'
+import { usePaymentChoice } from '../pay/use-payment-choice'
+import { getChainContracts, getChainName } from '../routing/catalogue'
 import { isSameToken, reduceSwap } from './reduce-swap'
 import { SessionEndedPanel } from './session-ended-panel'
 import { initialSwapState, type SwapState, swapStepTitles } from './swap-state'
@@ -69,42 +61,26 @@ export function SwapFlow({
   onSignInAgain,
 }: SwapFlowProps) {
   const [state, dispatch] = useReducer(reduceSwap, initialSwapState)
-  const tokensQuery = useTokens()
-  const allTokens = tokensQuery.data?.items ?? []
   const balanceChainId = getBalanceChainId(state)
-  const balancesQuery = useQuery({
-    ...walletBalancesQueryOptions(
-      {
-        chainId: balanceChainId ?? 0,
-        networkName: chains.find((chain) => chain.chainId === balanceChainId)?.networkName,
-      },
-      address,
-    ),
-    enabled: balanceChainId !== null,
-  })
-  const balances = balancesQuery.data
-  const getBalance = (token: RoutingToken): bigint | null =>
-    balances === undefined || token.chainId !== balanceChainId
-      ? null
-      : getTokenBalance(balances, token.address)
-
   const pickChainId = state.step === 'source' || state.step === 'target' ? state.pick.chainId : null
+  const {
+    tokensQuery,
+    chainTokens,
+    getBalance,
+    getTotalUsd,
+    getNativeUsdPrice,
+    findCurrentToken,
+    parseAmount,
+  } = usePaymentChoice({ chains, chainId: balanceChainId, address, isEnabled: true })
   const source = state.step === 'source' || state.step === 'failure' ? null : state.source
+  // The picked chain is the balances' chain on the pick steps. The target never lists the source token itself.
   const pickTokens = useMemo(() => {
-    const offered = selectOfferedTokens(allTokens.filter((token) => token.chainId === pickChainId))
-    // The target never lists the source token itself.
+    const offered = pickChainId === null ? [] : chainTokens
     return source === null ? offered : offered.filter((token) => !isSameToken(token, source))
-  }, [allTokens, pickChainId, source])
-  const totalUsd = getTotalUsdValue(balances, pickTokens)
-  const getNativeUsdPrice = (chain: RoutingChain): number | null =>
-    findNativeUsdPrice(allTokens, chain.chainId)
+  }, [chainTokens, pickChainId, source])
+  const totalUsd = getTotalUsd(pickTokens)
   const chainName = (chainId: number) => getChainName(chains, chainId)
-  // The catalogue's current entry of a chosen token (its USD price may have changed since).
-  const current = (token: RoutingToken): RoutingToken =>
-    allTokens.find(
-      (candidate) =>
-        candidate.chainId === token.chainId && isSameTokenAddress(candidate.address, token.address),
-    ) ?? token
+  const current = findCurrentToken
 
   const goBack = useCallback(() => {
     if (state.step === 'processing') return
@@ -176,12 +152,7 @@ export function SwapFlow({
       case 'confirm': {
         const token = current(state.source)
         const target = current(state.target)
-        const usdPrice = token.usdPrice ?? null
-        const amount = parseAmountText(
-          state.amount.text,
-          state.amount.unit === 'USD' && !(usdPrice !== null && usdPrice > 0) ? 'TOKEN' : state.amount.unit,
-          { decimals: token.decimals, usdPrice },
-        )
+        const amount = parseAmount(state.amount, token)
         // No link: the server quotes a route without one only into the signed-in user's own wallet.
         const receiver: PayLinkSummary = {
           id: null,

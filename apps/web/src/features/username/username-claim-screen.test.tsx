@@ -1,9 +1,6 @@
 import { act, configure, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { createMemoryRouter, RouterProvider } from 'react-router'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { AppProviders } from '../../app/providers'
-import { createQueryClient } from '../../app/query-client'
-import { createApiClient } from '../../lib/api-client'
 import {
   clearCookies,
   type RecordedRequest,
@@ -11,7 +8,10 @@ import {
   setPageUrl,
   startTestServer,
   type TestServer,
-} from '../../test/test-server'
+} from '../../../test/test-server'
+import { AppProviders } from '../../app/providers'
+import { createQueryClient } from '../../app/query-client'
+import { createApiClient } from '../../lib/api-client'
 import { dismissToast } from '../../ui/use-toast'
 import { useAuthModalStore } from '../auth/auth-modal-store'
 import { sessionKeys } from '../auth/session'

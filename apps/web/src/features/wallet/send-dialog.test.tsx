@@ -12,8 +12,9 @@ import {
   setPageUrl,
   startTestServer,
   type TestServer,
-} from '../../test/test-server'
-import { SendDialog, type SendDialogChain } from './send-dialog'
+} from '../../../test/test-server'
+import { SendDialog } from './send-dialog'
+import type { SendDialogChain } from './send-dialog-state'
 import { appServerRpcTransport } from './smart-account-transports'
 
 const sender = '0x1111111111111111111111111111111111111111'

@@ -1,7 +1,7 @@
 import { devnetMnemonic } from '@quicklinks/devnet/devnet-chains'
 import type { LocalAccount } from 'viem'
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
-import type { ServerConfig } from '../../config/server-env.ts'
+import type { ServerConfig } from '../../../../../config/server-env.ts'
 
 /** Index of the devnet's relayer in the test mnemonic (the devnet funds its inventory). */
 export const devnetRelayerAccountIndex = 9

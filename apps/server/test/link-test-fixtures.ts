@@ -2,9 +2,9 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { nativeTokenAddress } from '@quicklinks/core/native-token-address'
 import type { InjectOptions, LightMyRequestResponse } from 'fastify'
-import type { TestApp } from '../../../test/build-test-app.ts'
-import { createSession } from '../../services/sessions/create-session.ts'
-import { getOrCreateUser } from '../../services/users/get-or-create-user.ts'
+import { createSession } from '../src/services/sessions/create-session.ts'
+import { getOrCreateUser } from '../src/services/users/get-or-create-user.ts'
+import type { TestApp } from './build-test-app.ts'
 
 const contracts = {
   weth: '0x9fE46736679d2D9a65F0992F2272dE9f3c7fa6e0',
