@@ -1,4 +1,3 @@
-import type { SignerProcessConfig } from '../config/signer-env.ts'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   buildSignerTestApp,
@@ -11,6 +10,7 @@ import {
   signInByEmail,
 } from '../../test/build-signer-test-app.ts'
 import { createTotpCode } from '../../test/create-totp-code.ts'
+import type { SignerProcessConfig } from '../config/signer-env.ts'
 
 // The dev-mode TOTP clock (dev-totp-clock.ts): the end-to-end suite moves it instead of waiting
 // 30 s for a new code; a deployment has no such door.

@@ -1,4 +1,4 @@
-import type { RoutingChain, RoutingToken } from '@quicklinks/core/api/routing'
+import type { RoutingChain } from '@quicklinks/core/api/routing'
 import { useCallback, useEffect, useMemo, useReducer } from 'react'
 import { AmountStep } from '../pay/amount-step'
 import { ChainTokenStep } from '../pay/chain-token-step'
