@@ -2,13 +2,18 @@ import { z } from 'zod'
 import { AppError } from './app-error.ts'
 
 /**
- * A 422 VALIDATION_FAILED naming the field, with the message '<field>: <problem>'. A problem written
- * as a whole sentence (it ends with a full stop, e.g. the route request's "fromAmount must be a
- * positive integer in the token's smallest unit.") is the message as it is.
+ * A 422 VALIDATION_FAILED naming the field, with the message '<field>: <problem>'. A problem that
+ * is a whole sentence naming the field itself (it starts with the field's name and ends with a full
+ * stop, e.g. the route request's "fromAmount must be a positive integer in the token's smallest
+ * unit."), or one about the whole body, is the message as it is.
  */
 export function createValidationError(field: string, problem: string): AppError {
-  const userMessage = problem.endsWith('.') ? problem : `${field}: ${problem}`
-  return new AppError('VALIDATION_FAILED', { userMessage, field })
+  const name = field.split('.').at(-1) ?? field
+  const isSentence = problem.endsWith('.') && (field === 'body' || problem.startsWith(`${name} `))
+  return new AppError('VALIDATION_FAILED', {
+    userMessage: isSentence ? problem : `${field}: ${problem}`,
+    field,
+  })
 }
 
 /**
