@@ -1,12 +1,13 @@
 // @ts-check
 // npm test: the whole suite. Installs what is missing (npm packages; Chromium, PostgreSQL,
 // redis-server and HAProxy from Debian when run as root), builds, runs every Vitest project, then the
-// Playwright end-to-end suite against the stack that `npm start` brings up, and closes with one
-// summary line.
+// Playwright end-to-end suite against the stack that `npm start` brings up, and closes with the
+// slowest 10 test files and one summary line.
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { ensureDependencies, repoRoot, runChild } from './lib.mjs'
+import { formatSlowestFiles, listSlowestFiles } from './slowest-files.mjs'
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const postgresBin = process.env.POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin'
@@ -102,6 +103,16 @@ if (playwrightReport?.stats) {
   counts.passed += (playwrightReport.stats.expected ?? 0) + (playwrightReport.stats.flaky ?? 0)
   counts.failed += playwrightReport.stats.unexpected ?? 0
   counts.skipped += playwrightReport.stats.skipped ?? 0
+}
+// Where the time went: the 10 slowest files of both runners.
+for (const line of formatSlowestFiles(
+  listSlowestFiles({
+    vitest: /** @type {import('./slowest-files.mjs').VitestTimings | undefined} */ (vitestReport),
+    playwright: /** @type {import('./slowest-files.mjs').PlaywrightTimings | undefined} */ (playwrightReport),
+    root: repoRoot,
+  }),
+)) {
+  console.log(line)
 }
 const ok = unitCode === 0 && e2eCode === 0
 if (!ok && counts.failed === 0) counts.failed = 1 // a runner failed before reporting any test

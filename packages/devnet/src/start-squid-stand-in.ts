@@ -9,7 +9,7 @@ import type { DevnetDeployment } from './devnet-deployment.ts'
 /**
  * A loopback stand-in for Squid's v2 API (nothing here can reach Squid): GET /v2/chains,
  * GET /v2/tokens, POST /v2/route and GET /v2/status in the documented response shapes (the same
- * shapes as apps/server/…/squid/fixtures). Given the devnet's deployment, it lists the devnet's
+ * shapes as apps/server/test/fixtures/squid). Given the devnet's deployment, it lists the devnet's
  * chains (their anvil RPC URLs) and tokens, so a browser wallet on the anvils can pay its routes.
  * Routes are quoted from USD prices; statuses are whatever the test sets.
  */

@@ -4,7 +4,8 @@ import { buildTestApp, type TestApp } from '../../test/build-test-app.ts'
 const token = 'Wr_pgTqEdsYsZfUtASL3WjVWSx2LuyWGlKad1PfksSA'
 
 describe('CSRF protection', () => {
-  // The checks are stateless, so one app serves every case.
+  // The app server's wiring of the runtime's check (every case of the check itself is in
+  // packages/runtime/src/plugins/csrf-plugin.test.ts). The checks are stateless, so one app serves every case.
   let testApp: TestApp
   beforeAll(async () => {
     testApp = await buildTestApp()
@@ -23,27 +24,6 @@ describe('CSRF protection', () => {
     expect(response.json()).toEqual({
       error: { code: 'CSRF_INVALID', message: expect.any(String) },
     })
-  })
-
-  it('refuses a write whose header differs from the cookie', async () => {
-    const response = await testApp.app.inject({
-      method: 'POST',
-      url: '/api/auth/logout',
-      cookies: { csrf_token: token },
-      headers: { 'x-csrf-token': `${token.slice(0, -1)}B` },
-    })
-    expect(response.statusCode).toBe(403)
-    expect(response.json().error.code).toBe('CSRF_INVALID')
-  })
-
-  it('refuses a header without the cookie, even a well-formed one', async () => {
-    const response = await testApp.app.inject({
-      method: 'DELETE',
-      url: '/api/auth/logout',
-      headers: { 'x-csrf-token': token },
-    })
-    expect(response.statusCode).toBe(403)
-    expect(response.json().error.code).toBe('CSRF_INVALID')
   })
 
   it('lets a write with the matching token through to the route', async () => {
@@ -72,12 +52,5 @@ describe('CSRF protection', () => {
     })
     expect(passed.statusCode).toBe(404)
     expect(passed.json().error.code).toBe('NOT_FOUND')
-  })
-
-  it('lets GET, HEAD and OPTIONS through without a token', async () => {
-    for (const method of ['GET', 'HEAD', 'OPTIONS'] as const) {
-      const response = await testApp.app.inject({ method, url: '/api/auth/me' })
-      expect(response.statusCode, method).not.toBe(403)
-    }
   })
 })

@@ -13,10 +13,7 @@ import { linkRequiredMessage } from '../../services/payments/route/build-route.t
 // what is checked here is whether the server lets the request reach the provider at all.
 const squidRoute = JSON.parse(
   readFileSync(
-    new URL(
-      '../../services/payments/providers/squid/fixtures/route-avalanche-avax-to-base-usdc.json',
-      import.meta.url,
-    ),
+    new URL('../../../test/fixtures/squid/route-avalanche-avax-to-base-usdc.json', import.meta.url),
     'utf8',
   ),
 ) as unknown

@@ -113,23 +113,48 @@ async function checkIdToken(
     throw refuse('STEP_UP_REFUSED', error)
   })
   const issuedAtMs = (decodeJwt(oidcToken).iat ?? 0) * 1000
-  if (nowMs - issuedAtMs > maxStepUpIdTokenAgeMs) throw refuse('STEP_UP_REFUSED')
+  const expiresAtMs = Math.max(verified.expiresAtMs, issuedAtMs + maxStepUpIdTokenAgeMs) + 60_000
+  return checkFreshLinkedToken(context, {
+    userId,
+    method: { type: 'oauth', identifier: `${verified.issuer}|${verified.subject}` },
+    token: oidcToken,
+    issuedAtMs,
+    replayKeyPrefix: 'step-up-id-token',
+    expiresAtMs,
+  })
+}
+
+/**
+ * The part an id token and a custom JWT share once verified: issued in the last 5 minutes, naming
+ * a sign-in method of this user; its spend marks the token in the replay store (single use).
+ */
+async function checkFreshLinkedToken(
+  context: SignerContext,
+  input: {
+    userId: string
+    method: { type: 'oauth' | 'jwt'; identifier: string }
+    token: string
+    issuedAtMs: number
+    replayKeyPrefix: string
+    expiresAtMs: number
+  },
+): Promise<() => Promise<void>> {
+  if (context.now() - input.issuedAtMs > maxStepUpIdTokenAgeMs) throw refuse('STEP_UP_REFUSED')
   const [linked] = await context.db
     .select({ id: signerAuthMethods.id })
     .from(signerAuthMethods)
     .where(
       and(
-        eq(signerAuthMethods.userId, userId),
-        eq(signerAuthMethods.type, 'oauth'),
-        eq(signerAuthMethods.identifier, `${verified.issuer}|${verified.subject}`),
+        eq(signerAuthMethods.userId, input.userId),
+        eq(signerAuthMethods.type, input.method.type),
+        eq(signerAuthMethods.identifier, input.method.identifier),
       ),
     )
   if (linked === undefined) throw refuse('STEP_UP_REFUSED')
-  const tokenHash = createHash('sha256').update(oidcToken, 'utf8').digest('hex')
+  const tokenHash = createHash('sha256').update(input.token, 'utf8').digest('hex')
   return async () => {
     const replays = createDatabaseReplayStore(context.db, context.now)
-    const expiresAtMs = Math.max(verified.expiresAtMs, issuedAtMs + maxStepUpIdTokenAgeMs) + 60_000
-    if (!(await replays.markSeen(`step-up-id-token:${tokenHash}`, expiresAtMs))) {
+    if (!(await replays.markSeen(`${input.replayKeyPrefix}:${tokenHash}`, input.expiresAtMs))) {
       throw refuse('STEP_UP_REFUSED')
     }
   }
@@ -163,27 +188,15 @@ async function checkCustomJwt(
   const verified = await verify({ jwt, targetPublicKey }).catch((error: unknown) => {
     throw refuse('STEP_UP_REFUSED', error)
   })
-  const nowMs = context.now()
   const issuedAtMs = (decodeJwt(jwt).iat ?? 0) * 1000
-  if (nowMs - issuedAtMs > maxStepUpIdTokenAgeMs) throw refuse('STEP_UP_REFUSED')
-  const [linked] = await context.db
-    .select({ id: signerAuthMethods.id })
-    .from(signerAuthMethods)
-    .where(
-      and(
-        eq(signerAuthMethods.userId, userId),
-        eq(signerAuthMethods.type, 'jwt'),
-        eq(signerAuthMethods.identifier, `${verified.issuer}|${verified.subject}`),
-      ),
-    )
-  if (linked === undefined) throw refuse('STEP_UP_REFUSED')
-  const tokenHash = createHash('sha256').update(jwt, 'utf8').digest('hex')
-  return async () => {
-    const replays = createDatabaseReplayStore(context.db, context.now)
-    if (!(await replays.markSeen(`step-up-jwt:${tokenHash}`, issuedAtMs + maxStepUpIdTokenAgeMs + 60_000))) {
-      throw refuse('STEP_UP_REFUSED')
-    }
-  }
+  return checkFreshLinkedToken(context, {
+    userId,
+    method: { type: 'jwt', identifier: `${verified.issuer}|${verified.subject}` },
+    token: jwt,
+    issuedAtMs,
+    replayKeyPrefix: 'step-up-jwt',
+    expiresAtMs: issuedAtMs + maxStepUpIdTokenAgeMs + 60_000,
+  })
 }
 
 /** The current code of one of the user's confirmed TOTP factors, when there is one. */

@@ -19,12 +19,12 @@ import {
 
 // A Squid-routed payment followed from the route to its transaction record: the source
 // transaction really runs on the devnet's Avalanche anvil, Squid is the project's loopback
-// stand-in (documented response shapes; statuses replayed from ../providers/squid/fixtures),
+// stand-in (documented response shapes; statuses replayed from ../../../../test/fixtures/squid),
 // and the destination chain is the devnet's Base anvil, where the tracker checks what Squid claims.
 
 const fixture = (name: string): Record<string, unknown> =>
   JSON.parse(
-    readFileSync(new URL(`../providers/squid/fixtures/${name}.json`, import.meta.url), 'utf8'),
+    readFileSync(new URL(`../../../../test/fixtures/squid/${name}.json`, import.meta.url), 'utf8'),
   ) as Record<string, unknown>
 
 const integratorId = 'quick-links-test'

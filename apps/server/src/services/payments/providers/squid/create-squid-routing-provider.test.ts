@@ -8,7 +8,9 @@ import { nativeTokenAddress, type RouteStatusQuery } from '../../route/routing-p
 import { createSquidRoutingProvider, type SquidProviderData } from './create-squid-routing-provider.ts'
 
 const fixture = (name: string): unknown =>
-  JSON.parse(readFileSync(new URL(`./fixtures/${name}.json`, import.meta.url), 'utf8'))
+  JSON.parse(
+    readFileSync(new URL(`../../../../../test/fixtures/squid/${name}.json`, import.meta.url), 'utf8'),
+  )
 
 type Recorded = {
   method: string

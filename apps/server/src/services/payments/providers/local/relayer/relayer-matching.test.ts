@@ -10,7 +10,6 @@ import {
   type PaymentDevnet,
   startPaymentDevnet,
 } from '../../../../../../test/payment-test-kit.ts'
-import { routeIntents } from '../../../../../db/schema.ts'
 import {
   createTestRelayer,
   getTestChainControl,
@@ -24,7 +23,8 @@ import {
   runTestRelayer,
   sendTestDeposit,
   waitForTestValue,
-} from '../../../../relayer/relayer-test-kit.ts'
+} from '../../../../../../test/relayer-test-kit.ts'
+import { routeIntents } from '../../../../../db/schema.ts'
 import { recordRouteReceipt } from '../../../route/record-route-receipt.ts'
 import { createTrackerWorker } from '../../../tracking/create-tracker-worker.ts'
 import { getRoutingProvider } from '../../get-routing-provider.ts'

@@ -11,7 +11,6 @@ import {
   type PaymentDevnet,
   startPaymentDevnet,
 } from '../../../../../../test/payment-test-kit.ts'
-import { relayerDeposits } from '../../../../../db/schema.ts'
 import {
   createTestRelayer,
   getTestChainControl,
@@ -23,7 +22,8 @@ import {
   runTestRelayer,
   sendTestDeposit,
   waitForTestValue,
-} from '../../../../relayer/relayer-test-kit.ts'
+} from '../../../../../../test/relayer-test-kit.ts'
+import { relayerDeposits } from '../../../../../db/schema.ts'
 import { startWorkers } from '../../../../workers/start-workers.ts'
 import { getPayRouterAddressOrThrow } from '../payrouter/get-pay-router-address-or-throw.ts'
 import type { RelayerWorker } from './create-relayer-worker.ts'

@@ -4,18 +4,14 @@ import type { DatabaseClient } from '@quicklinks/runtime/db/create-database-clie
 import { asc, eq } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
 import { createTestClient, erc20Abi, type Hash, http, parseEventLogs } from 'viem'
-import {
-  getDevnetRelayerPrivateKey,
-  type PaymentDevnet,
-  type TestRoute,
-} from '../../../test/payment-test-kit.ts'
-import { type RelayerDeposit, relayerDeposits, routeIntents } from '../../db/schema.ts'
-import { getPayRouterAddressOrThrow } from '../payments/providers/local/payrouter/get-pay-router-address-or-throw.ts'
+import { type RelayerDeposit, relayerDeposits, routeIntents } from '../src/db/schema.ts'
+import { getPayRouterAddressOrThrow } from '../src/services/payments/providers/local/payrouter/get-pay-router-address-or-throw.ts'
 import {
   createRelayerWorker,
   type RelayerWorker,
-} from '../payments/providers/local/relayer/create-relayer-worker.ts'
-import { getRelayerAccount } from '../payments/providers/local/relayer/get-relayer-account.ts'
+} from '../src/services/payments/providers/local/relayer/create-relayer-worker.ts'
+import { getRelayerAccount } from '../src/services/payments/providers/local/relayer/get-relayer-account.ts'
+import { getDevnetRelayerPrivateKey, type PaymentDevnet, type TestRoute } from './payment-test-kit.ts'
 
 /** What the local provider stored for a cross-chain quote, as the relayer matches deposits against it. */
 export type TestDepositQuote = {
