@@ -51,6 +51,10 @@ export default defineConfig({
         DEVNET_BASE_PORT: process.env.E2E_DEVNET_BASE_PORT ?? '8645',
         DATA_DIR: dataDir,
         LOG_LEVEL: 'warn',
+        // Every browser of the suite is one client (127.0.0.1): the per-client code limits would
+        // count all their sign-ins together (the limits themselves are tested in the signer's suite).
+        SIGNER_SENDS_PER_IP_PER_MINUTE: '1000',
+        SIGNER_CODE_CHECKS_PER_IP_PER_MINUTE: '1000',
       },
     },
     {

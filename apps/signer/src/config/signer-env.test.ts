@@ -27,6 +27,7 @@ describe('parseSignerEnv', () => {
       signerMasterKey: masterKey,
       signerSessionSeconds: 900,
       signerCodeSendCaps: { perContactPerDay: 10, perPhonePrefixPerDay: 300 },
+      signerRateLimits: { sendsPerIpPerMinute: 20, codeChecksPerIpPerMinute: 30 },
       signerQueryTimestampRequired: false,
       jwtProviders: [],
       oauthProviders: [],
@@ -50,6 +51,19 @@ describe('parseSignerEnv', () => {
     expect(config).not.toHaveProperty('routingProvider')
     expect(config).not.toHaveProperty('rpcUrls')
     expect(parseSignerEnv({ ...production, ROUTING_PROVIDER: 'squid' }).production).toBe(true)
+  })
+
+  it('reads the per-client limits of the unauthenticated routes, and refuses 0 naming the variable', () => {
+    expect(
+      parseSignerEnv({
+        ...deployed,
+        SIGNER_SENDS_PER_IP_PER_MINUTE: '400',
+        SIGNER_CODE_CHECKS_PER_IP_PER_MINUTE: '600',
+      }).signerRateLimits,
+    ).toEqual({ sendsPerIpPerMinute: 400, codeChecksPerIpPerMinute: 600 })
+    expect(() => parseSignerEnv({ ...deployed, SIGNER_SENDS_PER_IP_PER_MINUTE: '0' })).toThrow(
+      /SIGNER_SENDS_PER_IP_PER_MINUTE/,
+    )
   })
 
   it('derives the frames origin from FRAMES_PORT', () => {

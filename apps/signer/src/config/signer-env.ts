@@ -31,6 +31,8 @@ export const signerEnvSchema = z
     SIGNER_SESSION_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
     SIGNER_CODES_PER_CONTACT_PER_DAY: z.coerce.number().int().min(1).max(1000).default(10),
     SIGNER_SMS_PER_PREFIX_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(300),
+    SIGNER_SENDS_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(20),
+    SIGNER_CODE_CHECKS_PER_IP_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
     SIGNER_QUERY_TIMESTAMP_REQUIRED: booleanSchema.default(false),
     JWT_PROVIDERS: jwtProvidersSchema,
     OAUTH_PROVIDERS: oauthProvidersSchema,
@@ -60,6 +62,16 @@ export const signerEnvSchema = z
         perContactPerDay: env.SIGNER_CODES_PER_CONTACT_PER_DAY,
         /** To all the phone numbers of one range (country code and three digits, see getPhonePrefix). */
         perPhonePrefixPerDay: env.SIGNER_SMS_PER_PREFIX_PER_DAY,
+      },
+      /**
+       * Per-client limits of the unauthenticated routes, per minute (signer-rate-limits.ts): sends
+       * (signup, auth, init-otp; SIGNER_SENDS_PER_IP_PER_MINUTE) and code checks (otp, verify-otp,
+       * magic-link, auth-jwt, passkeys; SIGNER_CODE_CHECKS_PER_IP_PER_MINUTE). A client is an IPv4
+       * address or IPv6 /64: raise them only where many people share one (the e2e suite's browsers).
+       */
+      signerRateLimits: {
+        sendsPerIpPerMinute: env.SIGNER_SENDS_PER_IP_PER_MINUTE,
+        codeChecksPerIpPerMinute: env.SIGNER_CODE_CHECKS_PER_IP_PER_MINUTE,
       },
       /**
        * SIGNER_QUERY_TIMESTAMP_REQUIRED: Turnkey's query paths refuse a body without `timestampMs`

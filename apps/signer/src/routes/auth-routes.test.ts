@@ -442,6 +442,23 @@ describe('signer sign-in routes', () => {
     expect((await lookup('198.51.100.8')).statusCode).toBe(200)
   })
 
+  it('limits code sends per IP at SIGNER_SENDS_PER_IP_PER_MINUTE', async () => {
+    testApp = await buildSignerTestApp({
+      signerRateLimits: { sendsPerIpPerMinute: 2, codeChecksPerIpPerMinute: 30 },
+    })
+    const send = (index: number) =>
+      testApp.post(
+        'init-otp',
+        { otpType: 'OTP_TYPE_EMAIL', contact: `limit-${index}@example.com` },
+        { remoteAddress: '198.51.100.9' },
+      )
+    expect((await send(1)).statusCode).toBe(200)
+    expect((await send(2)).statusCode).toBe(200)
+    const refused = await send(3)
+    expect(refused.statusCode).toBe(429)
+    expect(refused.json().error.code).toBe('RATE_LIMITED')
+  })
+
   it('answers 422 naming the field for a bad contact or target key', async () => {
     testApp = await buildSignerTestApp()
     const frame = createFrameKey()

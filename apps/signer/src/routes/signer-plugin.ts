@@ -66,7 +66,7 @@ export const signerPlugin: FastifyPluginAsync<SignerPluginOptions> = async (app,
     totpClock,
     oauthDirectory: directory,
   }
-  const limits = { ...defaultSignerRateLimits, ...options.limits }
+  const limits = { ...defaultSignerRateLimits, ...options.config.signerRateLimits, ...options.limits }
 
   // Set by a stamped route's preHandler (create-stamped-route.ts), read by its handler.
   app.decorateRequest('stampedCall', null)
