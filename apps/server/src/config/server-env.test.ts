@@ -32,6 +32,7 @@ describe('parseServerEnv', () => {
       signerSessionSeconds: 900,
       signerCodeSendCaps: { perContactPerDay: 10, perPhonePrefixPerDay: 300 },
       signerQueryTimestampRequired: false,
+      signerRateLimits: { sendsPerIpPerMinute: 20, codeChecksPerIpPerMinute: 30 },
       httpTimeouts: { requestMs: 30_000, connectionMs: 120_000, keepAliveMs: 72_000 },
       jwtProviders: [],
       oauthProviders: [],
