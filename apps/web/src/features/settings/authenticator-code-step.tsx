@@ -1,8 +1,10 @@
+import { getSignerErrorCode } from '@quicklinks/wallet/wallet-error'
 import { ShieldCheck } from 'lucide-react'
 import { type FormEvent, useEffect, useId, useState } from 'react'
 import { Button } from '../../ui/button'
 import { DialogDescription, DialogTitle } from '../../ui/dialog'
 import { getInputClassName } from '../../ui/input-class-name'
+import { describeAuthError } from '../auth/describe-auth-error'
 import { FieldError } from '../auth/field-error'
 import { listTwoFactorApps } from '../auth/wallet-mfa'
 
@@ -25,6 +27,18 @@ export function useHasAuthenticatorApp(): boolean {
     }
   }, [])
   return hasTotp
+}
+
+/**
+ * When the signer refused a change over the authenticator code (STEP_UP_TOTP_REQUIRED or
+ * STEP_UP_TOTP_REFUSED, checked before any contact proof is spent), what the code step shows: the
+ * refusal's message for a wrong code, null when the code was missing. Undefined for any other failure.
+ */
+export function readAuthenticatorRefusal(error: unknown): { message: string | null } | undefined {
+  const reason = getSignerErrorCode(error)
+  if (reason === 'STEP_UP_TOTP_REQUIRED') return { message: null }
+  if (reason === 'STEP_UP_TOTP_REFUSED') return { message: describeAuthError(error) }
+  return undefined
 }
 
 /** Spaces typed or pasted inside an authenticator code are not part of it. */

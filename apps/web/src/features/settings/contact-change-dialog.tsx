@@ -1,4 +1,3 @@
-import { getSignerErrorCode } from '@quicklinks/wallet/wallet-error'
 import { useReducer } from 'react'
 import { Dialog } from '../../ui/dialog'
 import { toast } from '../../ui/use-toast'
@@ -10,7 +9,11 @@ import {
   sendContactCode,
   verifyContactCode,
 } from '../auth/wallet-session'
-import { AuthenticatorCodeStep, useHasAuthenticatorApp } from './authenticator-code-step'
+import {
+  AuthenticatorCodeStep,
+  readAuthenticatorRefusal,
+  useHasAuthenticatorApp,
+} from './authenticator-code-step'
 import { CodeEntryStep } from './code-entry-step'
 import {
   type ContactChangeStep,
@@ -92,10 +95,9 @@ function ContactChangeBody({
       })
     } catch (error) {
       // The authenticator code is checked before the contacts' proofs are spent: ask it again.
-      const reason = getSignerErrorCode(error)
-      if (reason === 'STEP_UP_TOTP_REQUIRED' || reason === 'STEP_UP_TOTP_REFUSED') {
-        const message = reason === 'STEP_UP_TOTP_REFUSED' ? describeAuthError(error) : null
-        dispatch({ ...totpStep, error: message, isBusy: false })
+      const refusal = readAuthenticatorRefusal(error)
+      if (refusal !== undefined) {
+        dispatch({ ...totpStep, error: refusal.message, isBusy: false })
         return
       }
       // Whatever refused it (an address of another account, a spent proof), the proofs are used

@@ -1,4 +1,3 @@
-import { getSignerErrorCode } from '@quicklinks/wallet/wallet-error'
 import { Trash2 } from 'lucide-react'
 import { useId, useState } from 'react'
 import { Button } from '../../ui/button'
@@ -12,7 +11,11 @@ import {
   sendContactCode,
   verifyContactCode,
 } from '../auth/wallet-session'
-import { AuthenticatorCodeStep, useHasAuthenticatorApp } from './authenticator-code-step'
+import {
+  AuthenticatorCodeStep,
+  readAuthenticatorRefusal,
+  useHasAuthenticatorApp,
+} from './authenticator-code-step'
 import { CodeEntryStep } from './code-entry-step'
 import { useInvalidateAuthMethods } from './use-auth-methods'
 
@@ -114,10 +117,9 @@ function ContactRemoveBody({
       await removeContact(channel, { verificationToken, ...(totpCode === undefined ? {} : { totpCode }) })
     } catch (error) {
       // The authenticator code is checked before the contact's proof is spent: ask it again.
-      const reason = getSignerErrorCode(error)
-      if (reason === 'STEP_UP_TOTP_REQUIRED' || reason === 'STEP_UP_TOTP_REFUSED') {
-        const message = reason === 'STEP_UP_TOTP_REFUSED' ? describeAuthError(error) : null
-        setState({ step: 'totp', verificationToken, error: message, isBusy: false })
+      const refusal = readAuthenticatorRefusal(error)
+      if (refusal !== undefined) {
+        setState({ step: 'totp', verificationToken, error: refusal.message, isBusy: false })
         return
       }
       setState({
