@@ -92,6 +92,11 @@ export const links = pgTable(
     favorite: boolean('favorite').notNull().default(false),
     /** JSON text of an object. */
     settings: text('settings').notNull().default('{}'),
+    /**
+     * A fixed amount the link asks for, a decimal string in its token (docs/api.md#link-object);
+     * null when the payer chooses.
+     */
+    amount: text('amount'),
     idempotencyKey: text('idempotency_key'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -100,6 +105,55 @@ export const links = pgTable(
     uniqueIndex('links_alias_slug_lower_idx').on(sql`lower(${table.aliasSlug})`),
     uniqueIndex('links_user_id_idempotency_key_idx').on(table.userId, table.idempotencyKey),
     index('links_user_id_created_at_idx').on(table.userId, table.createdAt),
+  ],
+)
+
+/**
+ * Invoices on a link (docs/api.md#invoice-object): an amount in the link's token due by `expires_at`,
+ * paid by any number of verified payments (route intents carrying its id). The token, its decimals
+ * and the receiver are copied from the link when the invoice is made, so editing the link later
+ * never changes what an open invoice asks for. Amounts are integer strings in the token's smallest
+ * unit (`amount` keeps the decimal string the payee wrote). The id is random and unguessable: it is
+ * the invoice's public address (/pay/{slug}/{id}).
+ */
+export const invoices = pgTable(
+  'invoices',
+  {
+    /** `inv_` + 22 base64url characters (128 random bits). */
+    id: text('id').primaryKey(),
+    linkId: uuid('link_id')
+      .notNull()
+      .references(() => links.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    chainId: integer('chain_id').notNull(),
+    /** Lower-case; the all-e address is the chain's native token. */
+    tokenAddress: text('token_address').notNull(),
+    tokenSymbol: text('token_symbol').notNull(),
+    tokenDecimals: integer('token_decimals').notNull(),
+    /** Lower-case. */
+    receiverAddress: text('receiver_address').notNull(),
+    /** The decimal string the payee asked for, in the token. */
+    amount: text('amount').notNull(),
+    amountUnits: numeric('amount_units', { precision: 78, scale: 0 }).notNull(),
+    amountPaidUnits: numeric('amount_paid_units', { precision: 78, scale: 0 }).notNull().default('0'),
+    toleranceBps: integer('tolerance_bps').notNull().default(0),
+    reference: text('reference'),
+    memo: text('memo'),
+    /** open, processing, paid, paid_over, underpaid, expired, paid_late, refunded (docs/api.md#invoice-states). */
+    state: text('state').notNull().default('open'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** Payments arriving until then still count (paid_late); the invoice worker stops looking after it. */
+    monitorUntil: timestamp('monitor_until', { withTimezone: true }).notNull(),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('invoices_user_id_created_at_idx').on(table.userId, table.createdAt),
+    index('invoices_link_id_created_at_idx').on(table.linkId, table.createdAt),
+    index('invoices_state_expires_at_idx').on(table.state, table.expiresAt),
   ],
 )
 
@@ -116,6 +170,8 @@ export const routeIntents = pgTable(
     id: text('id').primaryKey(),
     provider: text('provider').notNull(),
     linkId: uuid('link_id').references(() => links.id, { onDelete: 'set null' }),
+    /** The invoice this route pays part or all of (the route request's invoiceId), if any. */
+    invoiceId: text('invoice_id').references(() => invoices.id, { onDelete: 'set null' }),
     fromChainId: integer('from_chain_id').notNull(),
     toChainId: integer('to_chain_id').notNull(),
     fromToken: text('from_token').notNull(),
@@ -181,6 +237,9 @@ export const routeIntents = pgTable(
     index('route_intents_source_tx_idx').on(table.fromChainId, table.sourceTxHash),
     index('route_intents_from_address_updated_idx').on(table.fromAddress, table.updatedAt),
     index('route_intents_next_check_idx').on(table.nextCheckAt),
+    index('route_intents_invoice_id_idx').on(table.invoiceId),
+    // The payee's payment history (GET /api/payments): a link's payments, newest first.
+    index('route_intents_link_id_created_at_idx').on(table.linkId, table.createdAt),
   ],
 )
 
