@@ -1,12 +1,13 @@
 // @ts-check
 // npm test: the whole suite. Installs what is missing (npm packages; Chromium, PostgreSQL,
-// redis-server and HAProxy from Debian when run as root), builds, runs every Vitest project, then the
-// Playwright end-to-end suite against the stack that `npm start` brings up, and closes with the
+// redis-server and HAProxy from Debian when run as root), builds, runs every Vitest project beside
+// the Playwright end-to-end suite against the stack that `npm start` brings up, and closes with the
 // slowest 10 test files and one summary line.
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { ensureDependencies, repoRoot, runChild } from './lib.mjs'
+import { createInterface } from 'node:readline'
+import { ensureDependencies, repoRoot } from './lib.mjs'
 import { formatSlowestFiles, listSlowestFiles } from './slowest-files.mjs'
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -67,25 +68,37 @@ const reportDir = join(repoRoot, 'test-results')
 rmSync(reportDir, { recursive: true, force: true })
 mkdirSync(reportDir, { recursive: true })
 
-console.log('\n• Unit, route, contract and devnet tests (Vitest)…')
-const unit = runChild('npx', [
-  'vitest',
-  'run',
-  '--reporter=default',
-  '--reporter=json',
-  `--outputFile.json=${join(reportDir, 'vitest.json')}`,
-])
-const unitCode = await unit.exited
-
-console.log('\n• End-to-end tests (Playwright, Chromium)…')
-const e2e = runChild('npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], {
-  env: {
+// Both runners at once (TEST_SERIAL=1 runs them one after the other): the Playwright stack spends
+// its first minutes starting and its browsers wait on the network, while Vitest's devnet tests wait
+// on anvil, so together they fill the two cores that each alone leaves half idle. Their ports do
+// not overlap (Vitest's servers take free ports; the e2e stack and scripts/stack.test.ts have
+// their own fixed ranges). Each line is prefixed with its runner.
+const serial = process.env.TEST_SERIAL === '1'
+console.log(
+  `\n• Unit, route, contract and devnet tests (Vitest) ${serial ? 'then' : 'beside'} the end-to-end tests (Playwright, Chromium)…`,
+)
+const runUnit = () =>
+  runPrefixed(
+    'unit',
+    'npx',
+    [
+      'vitest',
+      'run',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${join(reportDir, 'vitest.json')}`,
+    ],
+    process.env,
+  )
+const runE2e = () =>
+  runPrefixed('e2e', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], {
     ...process.env,
     PLAYWRIGHT_JSON_OUTPUT_NAME: join(reportDir, 'playwright.json'),
     CHROMIUM_PATH: chromiumPath,
-  },
-})
-const e2eCode = await e2e.exited
+  })
+const [unitCode, e2eCode] = serial
+  ? [await runUnit(), await runE2e()]
+  : await Promise.all([runUnit(), runE2e()])
 
 const counts = { passed: 0, failed: 0, skipped: 0 }
 /** @typedef {{ numPassedTests?: number, numFailedTests?: number, numPendingTests?: number, numTodoTests?: number }} VitestReport */
@@ -118,6 +131,28 @@ const ok = unitCode === 0 && e2eCode === 0
 if (!ok && counts.failed === 0) counts.failed = 1 // a runner failed before reporting any test
 console.log(`\ntests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`)
 process.exit(ok ? 0 : 1)
+
+/**
+ * Runs a test runner in the repo root with each output line prefixed by `[name]`, resolving with
+ * its exit code (1 when killed by a signal).
+ * @param {string} name
+ * @param {string} command
+ * @param {string[]} args
+ * @param {NodeJS.ProcessEnv} env
+ * @returns {Promise<number>}
+ */
+function runPrefixed(name, command, args, env) {
+  const child = spawn(command, args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  for (const [stream, out] of /** @type {const} */ ([
+    [child.stdout, process.stdout],
+    [child.stderr, process.stderr],
+  ])) {
+    createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY }).on('line', (line) => {
+      out.write(`[${name}] ${line}\n`)
+    })
+  }
+  return new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))))
+}
 
 /**
  * @param {string} path

@@ -11,6 +11,9 @@ export default defineProject({
     setupFiles: ['./test/setup.ts'],
     // Relative requests must never reach the main stack on :3000 (happy-dom's default origin).
     environmentOptions: { happyDOM: { url: 'http://localhost:5199/' } },
+    // Room for a slow machine (the suite runs beside the Playwright stack on two cores); a test
+    // that waits for the wrong thing still fails, on its own findBy/waitFor time-out.
+    testTimeout: 20_000,
     // No retries: a test waits for the event it checks (fake timers, findBy…, waitFor), so a
     // failure is a failure, on CI as anywhere.
   },
