@@ -36,10 +36,11 @@ import { paymentWorkersPlugin } from './plugins/payment-workers-plugin.ts'
 import { readCachesPlugin } from './plugins/read-caches-plugin.ts'
 import { routingProviderPlugin } from './plugins/routing-provider-plugin.ts'
 import { securityHeadersPlugin } from './plugins/security-headers-plugin.ts'
-import { sessionPlugin } from './plugins/session-plugin.ts'
+import { isApiKeyRequest, sessionPlugin } from './plugins/session-plugin.ts'
 import { signedInPlugin } from './plugins/signed-in-plugin.ts'
 import { solanaPlugin } from './plugins/solana-plugin.ts'
 import { webStaticPlugin } from './plugins/web-static-plugin.ts'
+import { apiKeysRoutes } from './routes/api-keys/api-keys-routes.ts'
 import { authRoutes } from './routes/auth/auth-routes.ts'
 import { currentUserRoutes } from './routes/auth/current-user-routes.ts'
 import { configRoutes } from './routes/config/config-routes.ts'
@@ -166,7 +167,8 @@ export async function buildApp(
     })
   }
   await app.register(errorHandlerPlugin)
-  await app.register(csrfPlugin)
+  // API-key requests carry no cookie the server reads (session-plugin.ts): no CSRF token to check.
+  await app.register(csrfPlugin, { isExempt: isApiKeyRequest })
   await app.register(rateLimitPlugin, {
     max: config.rateLimitMax,
     ...(dependencies.rateLimitWindowMs === undefined ? {} : { timeWindow: dependencies.rateLimitWindowMs }),
@@ -208,6 +210,7 @@ export async function buildApp(
           await signedIn.register(signedInPlugin)
           await signedIn.register(currentUserRoutes)
           await signedIn.register(linksRoutes)
+          await signedIn.register(apiKeysRoutes)
           await signedIn.register(usernameClaimRoutes)
           await signedIn.register(smartAccountsRoutes)
           await signedIn.register(solanaRoutes)

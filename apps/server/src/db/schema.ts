@@ -51,6 +51,34 @@ export const sessions = pgTable(
 )
 
 /**
+ * API keys (docs/api.md#api-keys). `secret_hash` is the SHA-256 (hex) of the whole random key, the
+ * only way a request finds its key: a database leak yields no usable key. Revoking sets
+ * `revoked_at`; every request reads the row (no cache), so a revoked key fails at once everywhere.
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    secretHash: text('secret_hash').notNull(),
+    /** The key's first 8 characters, to tell keys apart in a list. */
+    prefix: text('prefix').notNull(),
+    scopes: jsonb('scopes').$type<string[]>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Written at most once a minute per key. */
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('api_keys_secret_hash_idx').on(table.secretHash),
+    index('api_keys_user_id_created_at_idx').on(table.userId, table.createdAt),
+  ],
+)
+
+/**
  * Sign-In with Ethereum nonces (`GET /api/auth/nonce`): each one is deleted when a login uses it,
  * so it works once; unused ones expire after 10 minutes and are swept.
  */
@@ -424,6 +452,7 @@ export const solanaFeePolicyGrants = pgTable(
 export type User = typeof users.$inferSelect
 export type Link = typeof links.$inferSelect
 export type Session = typeof sessions.$inferSelect
+export type ApiKeyRow = typeof apiKeys.$inferSelect
 export type RouteIntent = typeof routeIntents.$inferSelect
 export type RelayerDeposit = typeof relayerDeposits.$inferSelect
 export type RouteIntentReceipt = typeof routeIntentReceipts.$inferSelect

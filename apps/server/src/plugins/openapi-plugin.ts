@@ -13,14 +13,32 @@ function readProductVersion(): string {
 }
 
 const plugin: FastifyPluginAsync = async (app) => {
+  // A route that names API-key scopes takes a session cookie or a key with one of them; the
+  // document says which (docs/api.md#api-keys). Routes are seen here as they are added.
+  app.addHook('onRoute', (route) => {
+    const scopes = route.config?.apiKeyScopes
+    if (scopes === undefined || route.schema === undefined) return
+    route.schema = { ...route.schema, security: [{ sessionCookie: [] }, { apiKey: [...scopes] }] }
+  })
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
       info: {
         title: 'Quick Links API',
         description:
-          'The application API of Quick Links. Writes need the X-CSRF-Token header (see GET /health).',
+          'The application API of Quick Links. A browser signs in with the session cookie, and its writes need the X-CSRF-Token header (see GET /health). A server calls the routes that list API-key scopes with `Authorization: Bearer qlk_…` and no CSRF token (docs/api.md#api-keys).',
         version: readProductVersion(),
+      },
+      components: {
+        securitySchemes: {
+          sessionCookie: { type: 'apiKey', in: 'cookie', name: 'ql_session' },
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'An API key made in Settings → API keys (qlk_…). The scopes listed on a route are those of which the key needs one.',
+          },
+        },
       },
       servers: [{ url: app.config.publicOrigin }],
     },

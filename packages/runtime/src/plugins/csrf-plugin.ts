@@ -72,12 +72,23 @@ function isSameToken(a: string, b: string): boolean {
   return timingSafeEqual(digest(a), digest(b))
 }
 
-const plugin: FastifyPluginAsync = async (app) => {
+export type CsrfPluginOptions = {
+  /**
+   * Requests that skip the check because they do not authenticate with cookies at all: the app
+   * server's API-key requests (an Authorization header, which no cross-site page can send without
+   * a CORS preflight, and whose cookies the server then ignores).
+   */
+  isExempt?: (request: FastifyRequest) => boolean
+}
+
+const plugin: FastifyPluginAsync<CsrfPluginOptions> = async (app, options) => {
+  const isExempt = options.isExempt
   // A root onRequest hook runs for every route, the 404 handler included, before body parsing.
   // Callback-style, not async: a GET (nearly every request) returns at once without a promise.
   app.addHook('onRequest', (request, _reply, done) => {
     if (safeMethods.has(request.method)) return done()
     if (request.routeOptions.config?.isCsrfExempt === true) return done()
+    if (isExempt?.(request) === true) return done()
     const cookie = readCsrfCookie(request)
     const header = request.headers[csrfHeaderName]
     const isValid =
@@ -98,7 +109,8 @@ const plugin: FastifyPluginAsync = async (app) => {
 /**
  * Double-submit CSRF protection for every non-GET/HEAD/OPTIONS request: the X-CSRF-Token header
  * must equal the csrf_token cookie, else 403 CSRF_INVALID. Reads the Cookie header itself. Routes
- * with `config: {isCsrfExempt: true}` (stamped, cookie-less: the signer's Turnkey paths) skip it.
+ * with `config: {isCsrfExempt: true}` (stamped, cookie-less: the signer's Turnkey paths) and
+ * requests matching `options.isExempt` (cookie-less by construction) skip it.
  */
 export const csrfPlugin = fp(plugin, {
   name: 'csrf',

@@ -19,7 +19,8 @@ import { updateLink } from '../../services/links/update-link.ts'
 
 /**
  * The owner's payment links under /api/links: list, create, read, update, delete. Registered in
- * the signed-in scope, whose preHandler answers 401 when signed out.
+ * the signed-in scope, whose preHandler answers 401 when signed out. API keys with links:read
+ * read them, with links:write change them (docs/api.md#api-keys).
  */
 export const linksRoutes: FastifyPluginAsyncZod = async (app) => {
   const provider = app.routingProvider
@@ -39,6 +40,7 @@ export const linksRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/links',
     {
+      config: { apiKeyScopes: ['links:read'] },
       schema: {
         summary: "The signed-in user's links, newest first",
         tags: ['links'],
@@ -57,6 +59,7 @@ export const linksRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/links',
     {
+      config: { apiKeyScopes: ['links:write'] },
       schema: {
         summary: 'Creates a link; the same idempotency_key from the same user returns the first link (200)',
         tags: ['links'],
@@ -89,6 +92,7 @@ export const linksRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/links/:id',
     {
+      config: { apiKeyScopes: ['links:read'] },
       schema: {
         summary: "One of the signed-in user's links; 404 for another user's",
         tags: ['links'],
@@ -107,6 +111,7 @@ export const linksRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/links/:id',
     {
+      config: { apiKeyScopes: ['links:write'] },
       schema: {
         summary:
           'Updates alias, alias_slug, message, account_type, enabled, favorite, settings; receiver, chain and token are fixed',
@@ -138,6 +143,7 @@ export const linksRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/links/:id',
     {
+      config: { apiKeyScopes: ['links:write'] },
       schema: {
         summary: "Deletes one of the signed-in user's links; 404 for another user's",
         tags: ['links'],
