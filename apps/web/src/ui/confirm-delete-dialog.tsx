@@ -13,6 +13,8 @@ export type ConfirmDeleteDialogProps = {
   onConfirm: () => void | Promise<void>
   /** Disables both buttons and shows a spinner on Delete while the caller deletes. */
   isDeleting?: boolean
+  /** The confirming button's word when it is not 'Delete' (e.g. 'Revoke'). */
+  confirmLabel?: string
 }
 
 /**
@@ -26,6 +28,7 @@ export function ConfirmDeleteDialog({
   description,
   onConfirm,
   isDeleting = false,
+  confirmLabel = 'Delete',
 }: ConfirmDeleteDialogProps) {
   return (
     <Dialog
@@ -54,7 +57,7 @@ export function ConfirmDeleteDialog({
             }
           }}
         >
-          Delete
+          {confirmLabel}
         </Button>
       </div>
     </Dialog>

@@ -8,6 +8,7 @@ import { classNames } from '../../ui/class-names'
 import { WalletAddress } from '../../ui/wallet-address'
 import { useLogout, useSession } from '../auth/session'
 import { useWalletSolanaAddress } from '../auth/wallet-session'
+import { ApiKeysSection } from './api-keys-section'
 import { ExportWalletDialog } from './export-wallet-dialog'
 import { LinkedAccountsSection } from './linked-accounts-section'
 import { PasskeysSection } from './passkeys-section'
@@ -106,6 +107,8 @@ export function SettingsScreen() {
       <LinkedAccountsSection />
 
       <TwoFactorSection />
+
+      <ApiKeysSection />
 
       <SmartWalletSection>
         <p className="text-muted text-sm">
