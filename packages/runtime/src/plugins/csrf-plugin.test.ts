@@ -98,3 +98,22 @@ describe('CSRF protection', () => {
     expect(String(replaced.headers['set-cookie'])).toMatch(/^csrf_token=/)
   })
 })
+
+describe('CSRF protection with an exemption for requests that carry no cookie credentials', () => {
+  it('skips only the requests `isExempt` names, and checks every other write', async () => {
+    const app = Fastify()
+    await app.register(errorHandlerPlugin)
+    await app.register(csrfPlugin, { isExempt: (request) => request.headers['x-keyed'] === 'yes' })
+    app.post('/api/write', async () => ({ data: { ok: true } }))
+    await app.ready()
+    try {
+      const exempt = await app.inject({ method: 'POST', url: '/api/write', headers: { 'x-keyed': 'yes' } })
+      expect(exempt.json()).toEqual({ data: { ok: true } })
+      const other = await app.inject({ method: 'POST', url: '/api/write', headers: { 'x-keyed': 'no' } })
+      expect(other.statusCode).toBe(403)
+      expect(other.json().error.code).toBe('CSRF_INVALID')
+    } finally {
+      await app.close()
+    }
+  })
+})

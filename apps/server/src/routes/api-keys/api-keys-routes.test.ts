@@ -140,6 +140,16 @@ describe('/api/api-keys and Bearer API keys', () => {
     })
     expect(response.statusCode).toBe(403)
     expect(response.json().error.code).toBe('CSRF_INVALID')
+    // Another scheme (a proxy's Basic auth) is not an API key: the cookie's write still needs the token.
+    const basic = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/links',
+      cookies: { ql_session: owner.sessionToken },
+      headers: { authorization: 'Basic dXNlcjpwYXNz' },
+      payload: linkBody(),
+    })
+    expect(basic.statusCode).toBe(403)
+    expect(basic.json().error.code).toBe('CSRF_INVALID')
   })
 
   it('refuses bad names and scopes with the field named', async () => {
