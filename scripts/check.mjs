@@ -19,6 +19,7 @@ const workspaces = [
   'packages/devnet',
   'packages/wallet',
   'packages/runtime',
+  'packages/client',
   'apps/signer',
   'apps/signer/frames',
   'apps/server',
