@@ -4,12 +4,12 @@ import {
   getClientIpKey,
 } from '@quicklinks/runtime/plugins/rate-limit-plugin'
 import { getFreePort } from '@quicklinks/runtime/test/get-free-port'
+import { type RunningRedis, startRedis } from '@quicklinks/runtime/test/start-redis'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { Redis } from 'ioredis'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { buildTestApp, createTestDatabase, type TestApp } from '../../test/build-test-app.ts'
-import { type RunningRedis, startRedis } from '../../test/start-redis.ts'
 import type { ServerConfig } from '../config/server-env.ts'
 
 const csrf = 'Wr_pgTqEdsYsZfUtASL3WjVWSx2LuyWGlKad1PfksSA'
