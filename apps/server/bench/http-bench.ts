@@ -4,7 +4,8 @@
  * and the app server as `npm start` runs it (dev mode, workers on, info logs; port 3401, frames
  * 3402), first on PGlite, then on a throw-away Postgres, and drives each path with autocannon (50
  * connections, 10 s each, after a 2 s warm-up), with a browser's Accept and Accept-Encoding:
- *   - GET /api/pay/links/{slug} (public link read): ≥ 0.5 of the hello's req/s, p99 ≤ 20 ms;
+ *   - GET /api/pay/links/{slug} (public link read): ≥ 0.7 of the hello's req/s and ≤ 1.5× its CPU
+ *     time per request (issue 30), p99 ≤ 20 ms;
  *   - GET /health: ≥ 0.7;  GET /pay/{slug} (the HTML with previews): ≥ 0.4;
  *   - a signed-in GET /api/links (SIWE sign-in, five links): ≥ 0.25.
  * Then measures, in Chromium's network log, the JavaScript bytes on the wire (compressed) the pay
@@ -49,7 +50,14 @@ type Measure = {
   /** The server process's CPU time (user + system, from /proc) over the measured slices, µs. */
   cpuMicros: number
 }
-type Row = { label: string; measure: Measure; hello: Measure; target: { ratio: number; p99Ms?: number } }
+type Target = {
+  /** The least req/s as a share of the hello's in the same slices. */
+  ratio: number
+  p99Ms?: number
+  /** The most CPU time per request as a multiple of the hello's (CPU per request does not move with the machine's load). */
+  cpuRatio?: number
+}
+type Row = { label: string; measure: Measure; hello: Measure; target: Target }
 
 const children = new Set<ChildProcess>()
 let devnet: RunningDevnet | undefined
@@ -330,7 +338,7 @@ async function runDatabase(name: string, databaseUrl?: string): Promise<{ rows: 
         'GET /api/pay/links/{slug}',
         `/api/pay/links/${slug}`,
         browserHeaders,
-        { ratio: 0.5, p99Ms: 20 },
+        { ratio: 0.7, p99Ms: 20, cpuRatio: 1.5 },
       ],
       ['health', 'GET /health', '/health', browserHeaders, { ratio: 0.7 }],
       [
@@ -362,25 +370,35 @@ function formatRows(rows: Row[]): { lines: string[]; missed: number } {
   const table = rows.map((row) => {
     const { requestsPerSecond, p99Ms, failed, total } = row.measure
     const ratio = requestsPerSecond / row.hello.requestsPerSecond
-    const isMet =
-      ratio >= row.target.ratio &&
-      (row.target.p99Ms === undefined || p99Ms <= row.target.p99Ms) &&
-      failed === 0
-    if (!isMet) missed += 1
-    const p99 = row.target.p99Ms === undefined ? '' : `, p99 ≤ ${row.target.p99Ms} ms`
-    const verdicts = [`target ≥ ${row.target.ratio}${p99}: ${isMet ? 'met' : 'MISSED'}`]
+    const cpuMicrosPerRequest = (measure: Measure) =>
+      measure.cpuMicros === 0 || measure.total === 0 ? undefined : measure.cpuMicros / measure.total
+    const appCpu = cpuMicrosPerRequest(row.measure)
+    const helloCpu = cpuMicrosPerRequest(row.hello)
+    const cpuRatio = appCpu === undefined || helloCpu === undefined ? undefined : appCpu / helloCpu
+    const verdict = (isMet: boolean) => (isMet ? 'met' : 'MISSED')
+    const isRatioMet = ratio >= row.target.ratio
+    const isP99Met = row.target.p99Ms === undefined || p99Ms <= row.target.p99Ms
+    const verdicts = [`req/s ≥ ${row.target.ratio}× hello: ${verdict(isRatioMet)}`]
+    if (row.target.p99Ms !== undefined) verdicts.push(`p99 ≤ ${row.target.p99Ms} ms: ${verdict(isP99Met)}`)
+    // Without /proc (not Linux) the CPU target cannot be measured; it is reported, not failed.
+    const isCpuMet =
+      row.target.cpuRatio === undefined || cpuRatio === undefined || cpuRatio <= row.target.cpuRatio
+    if (row.target.cpuRatio !== undefined) {
+      const measured =
+        cpuRatio === undefined ? 'not measured' : `${cpuRatio.toFixed(2)}×, ${verdict(isCpuMet)}`
+      verdicts.push(`CPU/request ≤ ${row.target.cpuRatio}× hello: ${measured}`)
+    }
     if (failed > 0) verdicts.push(`${failed} of ${total} failed`)
-    const cpuPerRequest = (measure: Measure) =>
-      measure.cpuMicros === 0 || measure.total === 0
-        ? ''
-        : `${Math.round(measure.cpuMicros / measure.total)} µs`
+    if (!(isRatioMet && isP99Met && isCpuMet && failed === 0)) missed += 1
+    const cpuPerRequest = (micros: number | undefined) =>
+      micros === undefined ? '' : `${Math.round(micros)} µs`
     return [
       row.label,
       Math.round(requestsPerSecond).toLocaleString('en-US'),
       `${p99Ms} ms`,
       Math.round(row.hello.requestsPerSecond).toLocaleString('en-US'),
       ratio.toFixed(2),
-      `${cpuPerRequest(row.measure)} / ${cpuPerRequest(row.hello)}`,
+      `${cpuPerRequest(appCpu)} / ${cpuPerRequest(helloCpu)}`,
       verdicts.join('; '),
     ]
   })
