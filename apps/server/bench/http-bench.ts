@@ -9,7 +9,9 @@
  *   - GET /health: ≥ 0.7;  GET /pay/{slug} (the HTML with previews): ≥ 0.4;
  *   - a signed-in GET /api/links (SIWE sign-in, five links): ≥ 0.25.
  * Then measures, in Chromium's network log, the JavaScript bytes on the wire (compressed) the pay
- * page loads before the modal opens: ≤ 170 KB. Prints one table; exits 1 when a target is missed.
+ * page loads before the modal opens: ≤ 170 KB. Prints one table (with each process's CPU per
+ * request, and its CPU per second with no load: the app's workers, which every slice pays for);
+ * exits 1 when a target is missed.
  * HTTP_BENCH_SECONDS overrides the 10 s; the hello is measured again before each database's rows.
  * HTTP_BENCH_PATHS=link,health,pay,links measures only those rows (all by default);
  * HTTP_BENCH_CPU_PROF=<dir> has each app process write a V8 CPU profile there when it stops.
@@ -35,6 +37,8 @@ const devnetBasePort = 9045
 const connections = 50
 const durationSeconds = Number(process.env.HTTP_BENCH_SECONDS ?? 10)
 const warmUpSeconds = 2
+/** How long each side's CPU is read with no load, before the slices. */
+const idleSeconds = 2
 const jsBudgetBytes = 170 * 1024
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const repoRoot = resolve(import.meta.dirname, '..', '..', '..')
@@ -49,6 +53,11 @@ type Measure = {
   total: number
   /** The server process's CPU time (user + system, from /proc) over the measured slices, µs. */
   cpuMicros: number
+  /**
+   * The server process's CPU time per second with no request coming (its workers, timers), µs,
+   * measured for 2 s before the slices: part of every slice's CPU, however many requests it served.
+   */
+  idleCpuMicrosPerSecond: number
 }
 type Target = {
   /** The least req/s as a share of the hello's in the same slices. */
@@ -182,8 +191,13 @@ async function measurePair(
   const helloUrl = `http://127.0.0.1:${helloPort}/`
   await runAutocannon(helloUrl, {}, warmUpSeconds)
   await runAutocannon(url, headers, warmUpSeconds)
-  const sliceSeconds = durationSeconds / slices
   const totals = { app: emptyMeasure(), hello: emptyMeasure() }
+  const idleBefore = { app: await readCpuMicros(pids.app), hello: await readCpuMicros(pids.hello) }
+  await new Promise((done) => setTimeout(done, idleSeconds * 1000))
+  for (const side of ['app', 'hello'] as const) {
+    totals[side].idleCpuMicrosPerSecond = ((await readCpuMicros(pids[side])) - idleBefore[side]) / idleSeconds
+  }
+  const sliceSeconds = durationSeconds / slices
   for (let index = 0; index < slices; index++) {
     for (const [side, target, sideHeaders] of [
       ['hello', helloUrl, {}],
@@ -206,7 +220,7 @@ async function measurePair(
 }
 
 function emptyMeasure(): Measure {
-  return { requestsPerSecond: 0, p99Ms: 0, failed: 0, total: 0, cpuMicros: 0 }
+  return { requestsPerSecond: 0, p99Ms: 0, failed: 0, total: 0, cpuMicros: 0, idleCpuMicrosPerSecond: 0 }
 }
 
 type AppSession = { cookie: string; slug: string }
@@ -399,6 +413,7 @@ function formatRows(rows: Row[]): { lines: string[]; missed: number } {
       Math.round(row.hello.requestsPerSecond).toLocaleString('en-US'),
       ratio.toFixed(2),
       `${cpuPerRequest(appCpu)} / ${cpuPerRequest(helloCpu)}`,
+      `${(row.measure.idleCpuMicrosPerSecond / 1000).toFixed(1)} / ${(row.hello.idleCpuMicrosPerSecond / 1000).toFixed(1)} ms/s`,
       verdicts.join('; '),
     ]
   })
@@ -409,6 +424,7 @@ function formatRows(rows: Row[]): { lines: string[]; missed: number } {
     'hello req/s (same slices)',
     'ratio to hello',
     'CPU per request (app / hello)',
+    'CPU with no load (app / hello)',
     '',
   ]
   const all = [header, ...table]
