@@ -13,7 +13,7 @@ import { formatSlowestFiles, listSlowestFiles } from './slowest-files.mjs'
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const postgresBin = process.env.POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin'
 const isRoot = process.getuid?.() === 0
-// The rate-limit tests start their own redis-server (apps/server/test/start-redis.ts).
+// The rate-limit tests start their own redis-server (packages/runtime/test/start-redis.ts).
 const hasRedisServer = () =>
   process.env.REDIS_SERVER_BIN
     ? existsSync(process.env.REDIS_SERVER_BIN)

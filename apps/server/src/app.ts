@@ -62,8 +62,6 @@ export type AppDependencies = {
   database?: DatabaseClient
   /** A pino logger (tests pass one writing to memory); default: `createLogger(config.logLevel)`. */
   logger?: FastifyBaseLogger
-  /** Rate-limit window in ms (default 60 000); tests shorten it. */
-  rateLimitWindowMs?: number
   /** Where the dev SMTP catcher stores mail (main.ts starts it in dev mode); GET /api/dev/mail reads it. */
   mailOutbox?: DevOutbox<DevMail>
   /** Where dev-mode SMS land; GET /api/dev/sms reads it. Default: a fresh one. */
@@ -169,10 +167,7 @@ export async function buildApp(
   await app.register(errorHandlerPlugin)
   // API-key requests carry no cookie the server reads (session-plugin.ts): no CSRF token to check.
   await app.register(csrfPlugin, { isExempt: isApiKeyRequest })
-  await app.register(rateLimitPlugin, {
-    max: config.rateLimitMax,
-    ...(dependencies.rateLimitWindowMs === undefined ? {} : { timeWindow: dependencies.rateLimitWindowMs }),
-  })
+  await app.register(rateLimitPlugin, { max: config.rateLimitMax })
   await app.register(openapiPlugin)
   // Before every route: it adds its measuring hook to each one as it is declared.
   await app.register(metricsPlugin, {
