@@ -14,7 +14,7 @@ export function TxLink({ label, hash, url }: { label: string; hash: string; url:
   return (
     <div className="flex items-center justify-between gap-3">
       <dt className="text-muted">{label}</dt>
-      <dd className="font-mono">
+      <dd className="shrink-0 whitespace-nowrap font-mono">
         {url === null ? (
           <span title={hash}>{maskHash(hash)}</span>
         ) : (

@@ -5,10 +5,9 @@ import { readTransactionStatus } from '@quicklinks/core/transaction-status'
 import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { eq } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
-import type { Hash, PublicClient } from 'viem'
+import type { Hash } from 'viem'
 import { links, type RouteIntent, routeIntents } from '../../../db/schema.ts'
-import { depositProviderDataSchema } from '../providers/local/local-provider-data.ts'
-import { type LocalDepositReading, readLocalDeposit } from '../providers/local/read-local-deposit.ts'
+import type { EscrowReading, RoutingProvider } from '../route/routing-provider.ts'
 import {
   getTransactionUrl,
   type ListTransactionRecordsOptions,
@@ -19,8 +18,8 @@ export type PayStatusContext = Pick<
   'explorerBaseUrls' | 'devExplorerOrigin'
 > & {
   db: Database
-  /** A public client of a chain; throws for a chain this server has no RPC for. */
-  getClient: (chainId: number) => PublicClient
+  /** The app's provider: asked about the escrow of its own payments (`readEscrow`). */
+  provider: Pick<RoutingProvider, 'name' | 'providerDataSchema' | 'readEscrow'>
   logger: FastifyBaseLogger
 }
 
@@ -79,21 +78,22 @@ export async function readPayStatusOrThrow(context: PayStatusContext, intentId: 
 }
 
 /**
- * The chains' view of a local cross-chain deposit the record does not show delivered or refunded;
- * null for any other payment, or when a chain cannot be read (logged).
+ * The provider's reading of a payment's escrow, for a payment of the app's provider that the record
+ * does not show delivered or refunded; null otherwise, or when a chain cannot be read (logged).
  */
-async function readDeposit(context: PayStatusContext, row: RouteIntent): Promise<LocalDepositReading | null> {
-  if (row.provider !== 'local' || row.sourceTxHash === null || row.sourceBlockHash === null) return null
+async function readDeposit(context: PayStatusContext, row: RouteIntent): Promise<EscrowReading | null> {
+  const { provider } = context
+  if (provider.readEscrow === undefined || row.provider !== provider.name) return null
+  if (row.sourceTxHash === null || row.sourceBlockHash === null) return null
   const reading = readTransactionStatus(row.statusRaw)
   if (reading.status === 'success' || reading.isRefunded || row.isRefunded) return null
-  const data = depositProviderDataSchema.safeParse(row.providerData)
+  const data = provider.providerDataSchema.safeParse(row.providerData)
   if (!data.success) return null
   try {
-    return await readLocalDeposit({
-      data: data.data,
+    return await provider.readEscrow({
       fromChainId: row.fromChainId,
       sourceTxHash: row.sourceTxHash as Hash,
-      getClient: context.getClient,
+      providerData: data.data,
     })
   } catch (error) {
     context.logger.warn({ err: error, intentId: row.id }, 'Reading a deposit for its status page failed')
@@ -102,7 +102,7 @@ async function readDeposit(context: PayStatusContext, row: RouteIntent): Promise
 }
 
 /** The record's state, corrected by what the chains say of its deposit right now. */
-function getState(row: RouteIntent, deposit: LocalDepositReading | null): PayStatusState {
+function getState(row: RouteIntent, deposit: EscrowReading | null): PayStatusState {
   const reading = readTransactionStatus(row.statusRaw)
   if (reading.isRefunded || row.isRefunded || deposit?.kind === 'refunded') return 'refunded'
   if (reading.status === 'success') return 'delivered'

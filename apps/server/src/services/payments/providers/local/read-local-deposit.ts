@@ -1,7 +1,7 @@
 import { payRouterAbi } from '@quicklinks/contracts/generated/pay-router'
-import type { PayStatusRefund } from '@quicklinks/core/api/pay-status'
 import type { Hash, PublicClient } from 'viem'
-import type { DepositProviderData } from './local-provider-data.ts'
+import type { EscrowReading } from '../../route/routing-provider.ts'
+import type { LocalProviderData } from './local-provider-data.ts'
 import { encodePayRouterCall } from './payrouter/encode-pay-router-call.ts'
 import { parsePayRouterLogs } from './payrouter/parse-pay-router-logs.ts'
 import {
@@ -11,35 +11,23 @@ import {
   readPayRouterSettlementWindow,
 } from './payrouter/read-pay-router-state.ts'
 
-/** What the chains say about a cross-chain deposit of PayRouter that the tracker has not seen delivered. */
-export type LocalDepositReading =
-  /** The relayer filled it on the destination chain: the tracker will verify the delivery. */
-  | { kind: 'filled' }
-  /** The escrow went back to the payer, by `refundTxHash` when its log was found. */
-  | { kind: 'refunded'; refundTxHash: Hash | null }
-  /**
-   * Still escrowed: `isPastFillDeadline` once the destination's clock passed the deadline (nobody
-   * can fill it any more); `refund` says how and from when the payer takes it back.
-   */
-  | { kind: 'open'; isPastFillDeadline: boolean; refund: PayStatusRefund }
-  /** No deposit of this route in the source transaction, or its escrow was settled to the relayer. */
-  | { kind: 'none' }
-
 /**
  * Reads a cross-chain local payment's deposit from the chains (docs/api.md#pay-status-refund): the
  * order from the source transaction's `Deposited` event, its escrow state on the source PayRouter,
  * whether the destination PayRouter filled it, and the refund call the payer's wallet sends once
  * the fill deadline and the settlement window have passed by the source chain's clock (the
- * contract refuses it before). Throws on RPC errors.
+ * contract refuses it before). Anything but a deposit has no escrow. Throws on RPC errors.
  */
 export async function readLocalDeposit(input: {
-  data: DepositProviderData
+  data: LocalProviderData
   fromChainId: number
   sourceTxHash: Hash
   getClient: (chainId: number) => PublicClient
-}): Promise<LocalDepositReading> {
+}): Promise<EscrowReading> {
+  if (input.data.kind !== 'deposit') return { kind: 'none' }
   const source = input.getClient(input.fromChainId)
-  const payRouter = input.data.payRouter.toLowerCase() as `0x${string}`
+  const data = input.data
+  const payRouter = data.payRouter.toLowerCase() as `0x${string}`
   const receipt = await source.getTransactionReceipt({ hash: input.sourceTxHash }).catch(() => null)
   if (receipt === null || receipt.status !== 'success') return { kind: 'none' }
   const [deposit] = parsePayRouterLogs(receipt.logs, payRouter, 'Deposited')
@@ -59,7 +47,7 @@ export async function readLocalDeposit(input: {
   }
   if (escrow !== payRouterEscrowState.open) return { kind: 'none' }
   const destination = input.getClient(Number(order.destinationChainId))
-  const destinationPayRouter = input.data.destinationPayRouter.toLowerCase() as `0x${string}`
+  const destinationPayRouter = data.destinationPayRouter.toLowerCase() as `0x${string}`
   if (await readPayRouterFilled(destination, destinationPayRouter, orderKey)) return { kind: 'filled' }
   const [window, sourceBlock, destinationBlock] = await Promise.all([
     readPayRouterSettlementWindow(source, payRouter),
