@@ -30,7 +30,7 @@ export function formatWait(totalSeconds: number): string {
   return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${rest}` : `${minutes}:${rest}`
 }
 
-/** '{amount} {symbol}' of an integer amount, at most 6 decimals (docs/product.md#display-rules). */
+/** '{amount} {symbol}' of an integer amount, at most 6 decimals (docs/product.md#constants). */
 export function formatPayAmount(value: string, token: { symbol: string; decimals: number }): string {
   return `${formatTokenAmount(BigInt(value), token.decimals, 6)} ${token.symbol}`.trim()
 }

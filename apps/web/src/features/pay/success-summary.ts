@@ -7,7 +7,7 @@ export type PaymentTransaction = { label: string; hash: string; url: string | nu
 /**
  * The success step's sentence from the verified record (docs/product.md#step-result):
  * '{link name} received {amount} {symbol} on {chain name}.', the amount the chain showed the
- * receiver got in the link token's decimals, at most 6 fraction digits (docs/product.md#display-rules).
+ * receiver got in the link token's decimals, at most 6 fraction digits (docs/product.md#constants).
  * The link's token as the catalogue knows it wins; else the token the route delivers. Null while
  * the record names no verified amount or no token: the step then keeps its older sentence.
  */
