@@ -134,6 +134,17 @@ describe('GET /api/pay/status/{intentId} on the devnet', { timeout: 90_000 }, ()
     expect(malformed.statusCode).toBe(422)
   })
 
+  it('is rate-limited per client like the other public reads: the 121st read in a minute is 429', async () => {
+    const read = () =>
+      testApp.app.inject({
+        method: 'GET',
+        url: `/api/pay/status/0x${'ef'.repeat(32)}`,
+        remoteAddress: '203.0.113.31',
+      })
+    for (let index = 0; index < 120; index++) expect((await read()).statusCode).toBe(404)
+    expect((await read()).statusCode).toBe(429)
+  })
+
   it('is in flight while the posted hash is not on chain yet, with no hash of its own', async () => {
     const { built } = await buildUsdcRoute(8453, parseUnits('2', 6))
     await postReceipt(built.intentId, `0x${'cd'.repeat(32)}`)
