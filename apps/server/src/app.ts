@@ -50,6 +50,7 @@ import { devExplorerRoutes } from './routes/dev/dev-explorer-routes.ts'
 import { devRoutes } from './routes/dev/dev-routes.ts'
 import { linksRoutes } from './routes/links/links-routes.ts'
 import { payRoutes } from './routes/pay/pay-routes.ts'
+import { payStatusRoutes } from './routes/pay-status/pay-status-routes.ts'
 import { routeIntentsRoutes } from './routes/route-intents/route-intents-routes.ts'
 import { routingRoutes } from './routes/routing/routing-routes.ts'
 import { smartAccountsRoutes } from './routes/smart-accounts/smart-accounts-routes.ts'
@@ -215,6 +216,7 @@ export async function buildApp(
         await api.register(authRoutes)
         await api.register(usersRoutes)
         await api.register(routeIntentsRoutes)
+        await api.register(payStatusRoutes)
         await api.register(transactionsRoutes)
         await api.register(balancesRoutes)
         // Last: its /api/{provider}/… routes are parametric, so the static paths above win.

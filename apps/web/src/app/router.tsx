@@ -25,6 +25,9 @@ const UsernameClaimScreen = lazy(() =>
     default: module.UsernameClaimScreen,
   })),
 )
+const PayStatusScreen = lazy(() =>
+  import('../features/pay-status/pay-status-screen').then((module) => ({ default: module.PayStatusScreen })),
+)
 const SettingsScreen = lazy(() =>
   import('../features/settings/settings-screen').then((module) => ({ default: module.SettingsScreen })),
 )
@@ -83,6 +86,8 @@ export const appRoutes: RouteObject[] = [
       // Public: a visitor picks a name first and signs in from 'Claim Now'.
       { path: 'username', element: <UsernameClaimScreen /> },
       { path: 'pay/:alias_slug', element: <PayScreen /> },
+      // Public: the 32-byte random intent id is the capability (docs/product.md#status-page).
+      { path: 'pay/status/:intentId', element: <PayStatusScreen /> },
       { path: 'dev/mail', element: <DevMailScreen /> },
       { path: ':slug', element: <SlugRedirect /> },
       { path: '*', element: <NotFoundScreen /> },

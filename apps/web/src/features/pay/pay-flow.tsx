@@ -15,7 +15,9 @@ import type { PayLinkSummary } from './pay-link-summary'
 import { type AmountEntry, initialPayModalState, type PayModalState, payStepTitles } from './pay-modal-state'
 import { reducePayModal } from './reduce-pay-modal'
 import { SuccessStep } from './success-step'
+import { getReceivedSentence, listPaymentTransactions } from './success-summary'
 import { TrackPaymentStep } from './track-payment-step'
+import type { TransactionRecord } from './transaction-record'
 import { useEnsureChain } from './use-ensure-chain'
 import { usePaymentChoice } from './use-payment-choice'
 
@@ -148,7 +150,10 @@ export function PayFlow({
       link.token_address !== null &&
       isSameTokenAddress(token.address, link.token_address),
   )
-  const onSucceeded = useCallback(() => dispatch({ type: 'succeeded' }), [])
+  const onSucceeded = useCallback(
+    (record: TransactionRecord | null) => dispatch({ type: 'succeeded', record }),
+    [],
+  )
   const onFailed = useCallback((message: string | null) => dispatch({ type: 'failed', message }), [])
 
   return (
@@ -229,17 +234,32 @@ export function PayFlow({
             onFailure={onFailure}
           />
         )
-      case 'success':
+      case 'success': {
+        const received = getReceivedSentence({
+          linkName: link.alias,
+          record: state.record,
+          linkToken,
+          chainName: chainName(link.chain_id),
+        })
         return (
           <SuccessStep
             summary={
-              amount === undefined
+              received ??
+              (amount === undefined
                 ? `${link.alias} received ${receives}.`
-                : `You sent ${formatTokenAmount(amount, state.token.decimals, 6)} ${state.token.symbol} to ${link.alias}.`
+                : `You sent ${formatTokenAmount(amount, state.token.decimals, 6)} ${state.token.symbol} to ${link.alias}.`)
             }
+            transactions={listPaymentTransactions({
+              sourceTxHash: state.record?.sourceTxHash ?? state.payment.txHash,
+              sourceTxUrl: state.record?.fromChainTxUrl ?? null,
+              destTxHash: state.record?.destTxHash ?? null,
+              destTxUrl: state.record?.toChainTxUrl ?? null,
+            })}
+            intentId={state.payment.intentId}
             onClose={close}
           />
         )
+      }
       case 'failure':
         return <FailureStep detail={state.failureMessage} onClose={close} />
       default: {
