@@ -25,6 +25,9 @@ const UsernameClaimScreen = lazy(() =>
     default: module.UsernameClaimScreen,
   })),
 )
+const ReceiptScreen = lazy(() =>
+  import('../features/receipts/receipt-screen').then((module) => ({ default: module.ReceiptScreen })),
+)
 const SettingsScreen = lazy(() =>
   import('../features/settings/settings-screen').then((module) => ({ default: module.SettingsScreen })),
 )
@@ -83,6 +86,8 @@ export const appRoutes: RouteObject[] = [
       // Public: a visitor picks a name first and signs in from 'Claim Now'.
       { path: 'username', element: <UsernameClaimScreen /> },
       { path: 'pay/:alias_slug', element: <PayScreen /> },
+      // Public: a payment's receipt, checked against the chain in the browser (docs/product.md#receipts).
+      { path: 'pay/receipt/:intentId', element: <ReceiptScreen /> },
       { path: 'dev/mail', element: <DevMailScreen /> },
       { path: ':slug', element: <SlugRedirect /> },
       { path: '*', element: <NotFoundScreen /> },
