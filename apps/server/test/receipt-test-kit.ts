@@ -9,6 +9,7 @@ import { type MailCatcher, startMailCatcher } from '../src/services/delivery/sta
 import {
   buildTestRoute,
   createTestLink,
+  nativeToken,
   type PaymentDevnet,
   postJson,
   waitForFinalRecord,
@@ -31,36 +32,37 @@ export async function startTestMailCatcher(): Promise<{ catcher: MailCatcher; ou
 }
 
 /**
- * A real devnet payment to a Base USDC link whose owner (the receiver) has `ownerEmail`: a route,
+ * A real devnet payment to a Base USDC (or ETH) link whose owner (the receiver) has `ownerEmail`: a route,
  * the approval and the transaction from the payer, the hash posted, and the record final. Resolves
  * the intent id and both hashes.
  */
 export async function payTestLink(
   devnet: PaymentDevnet,
   app: FastifyInstance,
-  options: { ownerEmail: string | null; amount?: bigint },
+  options: { ownerEmail: string | null; amount?: bigint; symbol?: 'USDC' | 'ETH' },
 ): Promise<{ intentId: `0x${string}`; sourceTxHash: string; destTxHash: string; toAmountWei: string }> {
   const chainId = 8453
-  const usdc = devnet.token(chainId, 'USDC')
+  const symbol = options.symbol ?? 'USDC'
+  const token = symbol === 'ETH' ? nativeToken : devnet.token(chainId, 'USDC')
   const payer = devnet.account(receiptPayerIndex).address
   const receiver = devnet.account(receiptReceiverIndex).address
   const link = await createTestLink(app.db, {
     owner: receiver,
     receiver,
     chainId,
-    token: usdc,
-    symbol: 'USDC',
+    token,
+    symbol,
   })
   await app.db
     .update(users)
     .set({ email: options.ownerEmail })
     .where(eq(users.address, receiver.toLowerCase()))
-  const amount = options.amount ?? parseUnits('12.5', 6)
+  const amount = options.amount ?? (symbol === 'ETH' ? parseUnits('0.01', 18) : parseUnits('12.5', 6))
   const built = await buildTestRoute(app, {
     fromChain: chainId,
     toChain: String(chainId),
-    fromToken: usdc,
-    toToken: usdc,
+    fromToken: token,
+    toToken: token,
     fromAmount: amount.toString(),
     fromAddress: payer,
     toAddress: receiver,
@@ -71,7 +73,7 @@ export async function payTestLink(
   const client = devnet.publicClient(chainId)
   if (built.route.spender) {
     const approval = await wallet.writeContract({
-      address: usdc,
+      address: token,
       abi: erc20Abi,
       functionName: 'approve',
       args: [built.route.spender, amount],

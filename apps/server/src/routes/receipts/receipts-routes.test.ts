@@ -3,6 +3,8 @@ import {
   reviveReceiptMessage,
   wellKnownReceiptsSchema,
 } from '@quicklinks/core/api/receipts'
+import { nativeTokenAddress } from '@quicklinks/core/native-token-address'
+import { verifyReceiptOnChain } from '@quicklinks/core/verify-receipt-on-chain'
 import { eq } from 'drizzle-orm'
 import { getAddress, verifyTypedData } from 'viem'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
@@ -102,6 +104,25 @@ describe('receipts of verified payments', { timeout: 90_000 }, () => {
     expect(published.keyId).toMatch(/^0x[0-9a-f]{16}$/)
     expect(published.domain).toEqual(domain)
     expect(JSON.stringify(wellKnown.json())).not.toContain(receiptSigningKey.slice(2))
+  })
+
+  it("matches a native payment's receipt to the chain by the receiver's balance change, and not an edited one", async () => {
+    const payment = await payTestLink(devnet, first.app, { ownerEmail: null, symbol: 'ETH' })
+    const receipt = receiptResponseSchema.parse((await getReceipt(first, payment.intentId)).json()).data
+    const message = reviveReceiptMessage(receipt.message)
+    expect(message.destinationToken).toBe(nativeTokenAddress)
+    const getClient = (chainId: number) => devnet.publicClient(chainId)
+    expect(await verifyReceiptOnChain(message, getClient)).toEqual({ isMatch: true })
+    const edited = { ...message, amountReceived: message.amountReceived + 1n }
+    expect(await verifyReceiptOnChain(edited, getClient)).toMatchObject({
+      isMatch: false,
+      reason: expect.stringContaining(`credited ${message.receiver} ${message.amountReceived} of`),
+    })
+    const stranger = { ...message, payer: getAddress(devnet.account(7).address) }
+    expect(await verifyReceiptOnChain(stranger, getClient)).toMatchObject({
+      isMatch: false,
+      reason: expect.stringContaining('not the payer'),
+    })
   })
 
   it('answers 404 for an unknown or malformed id and 409 while a payment is not verified', async () => {
