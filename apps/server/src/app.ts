@@ -34,6 +34,7 @@ import { openapiDocumentRoute, openapiPlugin } from './plugins/openapi-plugin.ts
 import { paymentTrackerPlugin } from './plugins/payment-tracker-plugin.ts'
 import { paymentWorkersPlugin } from './plugins/payment-workers-plugin.ts'
 import { readCachesPlugin } from './plugins/read-caches-plugin.ts'
+import { receiptsPlugin } from './plugins/receipts-plugin.ts'
 import { routingProviderPlugin } from './plugins/routing-provider-plugin.ts'
 import { securityHeadersPlugin } from './plugins/security-headers-plugin.ts'
 import { isApiKeyRequest, sessionPlugin } from './plugins/session-plugin.ts'
@@ -51,6 +52,8 @@ import { devRoutes } from './routes/dev/dev-routes.ts'
 import { linksRoutes } from './routes/links/links-routes.ts'
 import { payRoutes } from './routes/pay/pay-routes.ts'
 import { payStatusRoutes } from './routes/pay-status/pay-status-routes.ts'
+import { receiptsRoutes } from './routes/receipts/receipts-routes.ts'
+import { wellKnownReceiptsRoutes } from './routes/receipts/well-known-receipts-routes.ts'
 import { routeIntentsRoutes } from './routes/route-intents/route-intents-routes.ts'
 import { routingRoutes } from './routes/routing/routing-routes.ts'
 import { smartAccountsRoutes } from './routes/smart-accounts/smart-accounts-routes.ts'
@@ -156,6 +159,8 @@ export async function buildApp(
   await app.register(routingProviderPlugin)
   // One LiteSVM (in development) and one Solana fee sponsor for the Solana endpoint and GET /api/config.
   await app.register(solanaPlugin)
+  // The receipt key (RECEIPT_SIGNING_KEY, or the dev key file) for the receipt routes.
+  await app.register(receiptsPlugin)
   await app.register(paymentTrackerPlugin, {
     ...(dependencies.workerNow ? { now: dependencies.workerNow } : {}),
   })
@@ -178,6 +183,7 @@ export async function buildApp(
   })
 
   await app.register(healthRoutes, { publicOrigin: config.publicOrigin, chains: config })
+  await app.register(wellKnownReceiptsRoutes)
   // The payer's public link read, the hottest API route, reads no cookie and answers from memory
   // (compressed once per link when long): it sits outside the cookie and compression scope below.
   await app.register(payRoutes, { prefix: '/api' })
@@ -219,6 +225,7 @@ export async function buildApp(
         await api.register(payStatusRoutes)
         await api.register(transactionsRoutes)
         await api.register(balancesRoutes)
+        await api.register(receiptsRoutes)
         // Last: its /api/{provider}/… routes are parametric, so the static paths above win.
         await api.register(routingRoutes)
         if (config.devMode) await api.register(devRoutes, { mailOutbox, smsOutbox })

@@ -268,6 +268,48 @@ export const routeIntents = pgTable(
     index('route_intents_invoice_id_idx').on(table.invoiceId),
     // The payee's payment history (GET /api/payments): a link's payments, newest first.
     index('route_intents_link_id_created_at_idx').on(table.linkId, table.createdAt),
+    // The receipt mail sweep: payments that became final successes lately (receipt_emails).
+    index('route_intents_final_success_idx').on(table.finalAt).where(sql`status = 'success'`),
+  ],
+)
+
+/**
+ * The receipt e-mail outbox (docs/api.md#receipt-emails): one row per mail, written before it is
+ * sent, so a crash loses none. The payee's row is written by the sweep when a payment is seen final
+ * (with a null address and state `skipped` when the payee has none, so it is looked up once); the
+ * payer's rows by POST /api/receipts/{intentId}/email. The unique keys make a second instance's
+ * sweep or a repeated form a no-op; a sender claims a row (`sending`, with a lease) before it
+ * sends, so two instances never send the same row.
+ */
+export const receiptEmails = pgTable(
+  'receipt_emails',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    intentId: text('intent_id')
+      .notNull()
+      .references(() => routeIntents.id, { onDelete: 'cascade' }),
+    /** payee (the link owner) or payer (an address given on the receipt page). */
+    role: text('role').notNull(),
+    /** Lower-case; null for a payee without an address (state skipped). */
+    email: text('email'),
+    /** pending, sending (claimed; its lease is locked_until), sent, failed (gave up) or skipped. */
+    state: text('state').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    /** Who asked, for the payer's form (the client's address), kept for the per-address caps. */
+    requestedBy: text('requested_by'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (table) => [
+    // One payee mail per payment, whichever instance's sweep sees it first.
+    uniqueIndex('receipt_emails_payee_idx').on(table.intentId).where(sql`role = 'payee'`),
+    // Each address at most once per payment.
+    uniqueIndex('receipt_emails_intent_email_idx').on(table.intentId, table.email),
+    index('receipt_emails_due_idx').on(table.state, table.nextAttemptAt),
+    index('receipt_emails_email_created_idx').on(table.email, table.createdAt),
   ],
 )
 
@@ -456,3 +498,4 @@ export type ApiKeyRow = typeof apiKeys.$inferSelect
 export type RouteIntent = typeof routeIntents.$inferSelect
 export type RelayerDeposit = typeof relayerDeposits.$inferSelect
 export type RouteIntentReceipt = typeof routeIntentReceipts.$inferSelect
+export type ReceiptEmail = typeof receiptEmails.$inferSelect

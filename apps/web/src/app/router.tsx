@@ -27,6 +27,8 @@ const UsernameClaimScreen = lazy(() =>
 )
 const PayStatusScreen = lazy(() =>
   import('../features/pay-status/pay-status-screen').then((module) => ({ default: module.PayStatusScreen })),
+const ReceiptScreen = lazy(() =>
+  import('../features/receipts/receipt-screen').then((module) => ({ default: module.ReceiptScreen })),
 )
 const SettingsScreen = lazy(() =>
   import('../features/settings/settings-screen').then((module) => ({ default: module.SettingsScreen })),
@@ -88,6 +90,8 @@ export const appRoutes: RouteObject[] = [
       { path: 'pay/:alias_slug', element: <PayScreen /> },
       // Public: the 32-byte random intent id is the capability (docs/product.md#status-page).
       { path: 'pay/status/:intentId', element: <PayStatusScreen /> },
+      // Public: a payment's receipt, checked against the chain in the browser (docs/product.md#receipts).
+      { path: 'pay/receipt/:intentId', element: <ReceiptScreen /> },
       { path: 'dev/mail', element: <DevMailScreen /> },
       { path: ':slug', element: <SlugRedirect /> },
       { path: '*', element: <NotFoundScreen /> },
