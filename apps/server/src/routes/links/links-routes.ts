@@ -109,7 +109,7 @@ export const linksRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         summary:
-          'Updates alias, alias_slug, message, account_type, enabled, favorite, settings; receiver, chain and token are fixed',
+          'Updates alias, alias_slug, message, amount, account_type, enabled, favorite, settings; receiver, chain and token are fixed',
         tags: ['links'],
         params: linkIdParamsSchema,
         body: updateLinkRequestSchema,
@@ -130,6 +130,7 @@ export const linksRoutes: FastifyPluginAsyncZod = async (app) => {
         app.db,
         { userId: user.id, id: request.params.id, request: request.body },
         app.readCaches,
+        provider,
       )
       return { data: toLinkResponse(link) }
     },

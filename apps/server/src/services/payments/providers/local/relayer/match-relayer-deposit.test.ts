@@ -18,6 +18,7 @@ function buildIntent(overrides: Partial<RouteIntent> = {}): RouteIntent {
     id: intentId,
     provider: 'local',
     linkId: null,
+    invoiceId: null,
     requestId: null,
     fromChainId: 8453,
     toChainId: 43114,
