@@ -244,7 +244,7 @@ export const routeIntents = pgTable(
 )
 
 /**
- * Each verified payment credited to an invoice (docs/decisions/0025): one row per route intent,
+ * Each verified payment credited to an invoice (docs/decisions/0025-invoice-states.md): one row per route intent,
  * written in the same transaction as the invoice's new amount paid. The primary key is what makes
  * a credit happen once, whichever instance or worker round gets there first. `amount_units` is
  * the intent's verified receiver credit (route_intents.to_amount_wei once final); `arrived_at` the

@@ -16,7 +16,7 @@ export type CreateInvoiceWorkerOptions = {
 }
 
 /**
- * The invoice worker (docs/decisions/0025): each round finds the invoices whose records moved on
+ * The invoice worker (docs/decisions/0025-invoice-states.md): each round finds the invoices whose records moved on
  * (a final, successful payment of it not credited yet; a payment of it in flight or refunded while
  * it waits for one; a processing invoice; an open one past expiresAt) and refreshes each in its own
  * transaction under its row lock (refreshInvoice). Everything it needs is in the database, so a

@@ -15,7 +15,7 @@ export type InvoiceRefresh = {
 
 /**
  * Brings one invoice up to date with the verified records, in one transaction under its row lock
- * (docs/decisions/0025): every final, successful route intent of it not credited yet is credited
+ * (docs/decisions/0025-invoice-states.md): every final, successful route intent of it not credited yet is credited
  * with its verified receiver credit (`to_amount_wei`, what the tracker read on chain; never a
  * client's number) through invoice_payments, whose primary key lets a credit happen once whichever
  * instance or round gets there first; the amount paid is the sum of those rows; the state is
