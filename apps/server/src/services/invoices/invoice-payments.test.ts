@@ -169,12 +169,19 @@ describe('invoice payments on the devnet', { timeout: 120_000 }, () => {
       createInvoiceWorker({ db: testApp.database.db, logger: testApp.app.log }),
     )
     let isRacing = true
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 10))
     const racers = [
       ...workers.map(async (worker) => {
-        while (isRacing) await worker.runOnce('')
+        while (isRacing) {
+          await worker.runOnce('')
+          await pause()
+        }
       }),
       (async () => {
-        while (isRacing) await refreshInvoice(testApp.database.db, created.invoice.id, Date.now())
+        while (isRacing) {
+          await refreshInvoice(testApp.database.db, created.invoice.id, Date.now())
+          await pause()
+        }
       })(),
     ]
     await postJson(testApp.app, `/api/route-intent/${route.intentId}/receipt`, { txHash: hash })
