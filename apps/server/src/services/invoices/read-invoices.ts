@@ -1,6 +1,6 @@
-import { AppError } from '@quicklinks/core/app-error'
 import type { InvoiceState } from '@quicklinks/core/api/invoices'
 import { invoiceIdPattern } from '@quicklinks/core/api/invoices'
+import { AppError } from '@quicklinks/core/app-error'
 import { createValidationError } from '@quicklinks/core/parse-input-or-throw'
 import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { isLinkId } from '../links/get-owned-link-or-throw.ts'
