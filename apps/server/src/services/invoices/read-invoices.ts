@@ -37,7 +37,7 @@ export async function getPublicInvoiceOrThrow(db: Database, id: string): Promise
   const unavailable = 'This invoice is unavailable.'
   if (!invoiceIdPattern.test(id)) throw notFound(id, unavailable)
   const row = await readInvoiceWithLink(db, id)
-  if (!row || !row.link.enabled) throw notFound(id, unavailable)
+  if (!row?.link.enabled) throw notFound(id, unavailable)
   return row
 }
 

@@ -1,5 +1,5 @@
-import { AppError } from '@quicklinks/core/app-error'
 import type { RoutingToken } from '@quicklinks/core/api/routing'
+import { AppError } from '@quicklinks/core/app-error'
 import { isNativeTokenAddress, type RoutingProvider } from '../payments/route/routing-provider.ts'
 
 /**

@@ -1,5 +1,5 @@
-import { AppError } from '@quicklinks/core/app-error'
 import type { RouteRequest } from '@quicklinks/core/api/route-request'
+import { AppError } from '@quicklinks/core/app-error'
 import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { eq } from 'drizzle-orm'
 import { invoices } from '../../../db/schema.ts'
