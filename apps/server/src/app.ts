@@ -49,6 +49,8 @@ import { balancesRoutes } from './routes/data/balances-routes.ts'
 import { transactionsRoutes } from './routes/data/transactions-routes.ts'
 import { devExplorerRoutes } from './routes/dev/dev-explorer-routes.ts'
 import { devRoutes } from './routes/dev/dev-routes.ts'
+import { invoicesRoutes } from './routes/invoices/invoices-routes.ts'
+import { payInvoiceRoutes } from './routes/invoices/pay-invoice-routes.ts'
 import { linksRoutes } from './routes/links/links-routes.ts'
 import { payRoutes } from './routes/pay/pay-routes.ts'
 import { payStatusRoutes } from './routes/pay-status/pay-status-routes.ts'
@@ -213,6 +215,7 @@ export async function buildApp(
           await signedIn.register(currentUserRoutes)
           await signedIn.register(linksRoutes)
           await signedIn.register(apiKeysRoutes)
+          await signedIn.register(invoicesRoutes)
           await signedIn.register(usernameClaimRoutes)
           await signedIn.register(smartAccountsRoutes)
           await signedIn.register(solanaRoutes)
@@ -221,6 +224,7 @@ export async function buildApp(
         await api.register(configRoutes)
         await api.register(authRoutes)
         await api.register(usersRoutes)
+        await api.register(payInvoiceRoutes)
         await api.register(routeIntentsRoutes)
         await api.register(payStatusRoutes)
         await api.register(transactionsRoutes)

@@ -314,6 +314,51 @@ export const receiptEmails = pgTable(
 )
 
 /**
+ * Each verified payment credited to an invoice (docs/decisions/0025-invoice-states.md): one row per route intent,
+ * written in the same transaction as the invoice's new amount paid. The primary key is what makes
+ * a credit happen once, whichever instance or worker round gets there first. `amount_units` is
+ * the intent's verified receiver credit (route_intents.to_amount_wei once final); `arrived_at` the
+ * time the tracker first saw it on chain (route_intents.completed_at), which decides paid_late.
+ */
+export const invoicePayments = pgTable(
+  'invoice_payments',
+  {
+    invoiceId: text('invoice_id')
+      .notNull()
+      .references(() => invoices.id, { onDelete: 'cascade' }),
+    /** Not a foreign key: the credit stays on record whatever later happens to the intent row. */
+    intentId: text('intent_id').notNull(),
+    amountUnits: numeric('amount_units', { precision: 78, scale: 0 }).notNull(),
+    arrivedAt: timestamp('arrived_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.invoiceId, table.intentId] }),
+    uniqueIndex('invoice_payments_intent_id_idx').on(table.intentId),
+  ],
+)
+
+/**
+ * Every state change of an invoice (docs/api.md#invoice-states), with the route intent that caused
+ * it (null for the clock: expiry) and the amount paid after it.
+ */
+export const invoiceTransitions = pgTable(
+  'invoice_transitions',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    invoiceId: text('invoice_id')
+      .notNull()
+      .references(() => invoices.id, { onDelete: 'cascade' }),
+    fromState: text('from_state').notNull(),
+    toState: text('to_state').notNull(),
+    intentId: text('intent_id'),
+    amountPaidUnits: numeric('amount_paid_units', { precision: 78, scale: 0 }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('invoice_transitions_invoice_id_created_at_idx').on(table.invoiceId, table.createdAt)],
+)
+
+/**
  * Every hash posted for a route intent (`POST /api/route-intent/{id}/receipt`): anyone may post, so
  * a hash is only a candidate until the tracker finds it on chain as the payer's transaction of the
  * route (matched) or not (rejected, with the reason). A wrong hash never blocks the right one.
@@ -496,6 +541,9 @@ export type Link = typeof links.$inferSelect
 export type Session = typeof sessions.$inferSelect
 export type ApiKeyRow = typeof apiKeys.$inferSelect
 export type RouteIntent = typeof routeIntents.$inferSelect
+export type Invoice = typeof invoices.$inferSelect
+export type InvoicePayment = typeof invoicePayments.$inferSelect
+export type InvoiceTransition = typeof invoiceTransitions.$inferSelect
 export type RelayerDeposit = typeof relayerDeposits.$inferSelect
 export type RouteIntentReceipt = typeof routeIntentReceipts.$inferSelect
 export type ReceiptEmail = typeof receiptEmails.$inferSelect

@@ -19,6 +19,7 @@ export const publicLinkSchema = nameSchema(
     token_name: true,
     token_address: true,
     message: true,
+    amount: true,
   }),
   'PublicLink',
 )

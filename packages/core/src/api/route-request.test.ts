@@ -28,6 +28,7 @@ describe('routeRequestBodySchema', () => {
   it('reads ids and amounts as numbers or digits, checksums addresses, writes native as the all-e placeholder', () => {
     expect(z.parse(routeRequestBodySchema, { ...valid, fromAmount: ' 5 ', slippage: '0.5' })).toEqual({
       linkId: null,
+      invoiceId: null,
       fromChain: 8453,
       toChain: 8453,
       fromToken: nativeTokenAddress,
@@ -46,6 +47,14 @@ describe('routeRequestBodySchema', () => {
     }
     expect(z.parse(routeRequestBodySchema, { ...valid, linkId }).linkId).toBe(linkId.toLowerCase())
     expect(z.parse(routeRequestBodySchema, { ...valid, linkId: '' }).linkId).toBeNull()
+  })
+
+  it('keeps an invoice id as sent, and reads an absent, null or empty one as none', () => {
+    const invoiceId = 'inv_AbCdEfGhIjKlMnOpQrSt_-'
+    expect(z.parse(routeRequestBodySchema, { ...valid, invoiceId }).invoiceId).toBe(invoiceId)
+    for (const none of [undefined, null, '']) {
+      expect(z.parse(routeRequestBodySchema, { ...valid, invoiceId: none }).invoiceId).toBeNull()
+    }
   })
 
   it("names the first bad field with today's sentences", () => {
@@ -102,6 +111,12 @@ describe('routeRequestBodySchema', () => {
       [{ ...valid, linkId: 'x' }, 'linkId', 'linkId must be a link id (a UUID).'],
       // linkId is checked first, as the server always has.
       [{ linkId: 42 }, 'linkId', 'linkId must be a link id (a UUID).'],
+      [
+        { ...valid, invoiceId: 'inv_short' },
+        'invoiceId',
+        'invoiceId must be an invoice id (inv_ followed by 22 characters).',
+      ],
+      [{ invoiceId: 7 }, 'invoiceId', 'invoiceId must be an invoice id (inv_ followed by 22 characters).'],
     ]
     for (const [body, field, message] of cases) {
       expect(firstProblem(body), JSON.stringify(body)).toEqual({ field, message })

@@ -2,7 +2,19 @@ import { getAddress } from 'viem'
 import * as z from 'zod/mini'
 import { isNativeTokenAddress, nativeTokenAddress } from '../native-token-address.ts'
 import { describeSchema } from './describe-schema.ts'
+import { invoiceIdPattern } from './invoices.ts'
 import { nameSchema } from './name-schema.ts'
+
+const invoiceIdMessage = 'invoiceId must be an invoice id (inv_ followed by 22 characters).'
+const invoiceIdSchema = z.pipe(
+  z.optional(z.nullable(z.string({ error: invoiceIdMessage }))),
+  z.pipe(
+    z.transform((value: string | null | undefined) =>
+      value === undefined || value === null || value === '' ? null : value,
+    ),
+    z.nullable(z.string().check(z.regex(invoiceIdPattern, invoiceIdMessage))),
+  ),
+)
 
 /**
  * POST /api/{provider}/route's body (docs/api.md#route-request) with every rule the server applies
@@ -92,7 +104,7 @@ const linkIdSchema = z.pipe(
 
 /**
  * POST /api/{provider}/route's body (docs/api.md#route-request). Fields are checked in this order
- * (`linkId` first), and the first bad one is named with its sentence; a body that is no JSON object
+ * (`linkId` first, then `invoiceId`), and the first bad one is named with its sentence; a body that is no JSON object
  * is 'Send the route request as a JSON object.'
  */
 export const routeRequestBodySchema = nameSchema(
@@ -101,6 +113,10 @@ export const routeRequestBodySchema = nameSchema(
       linkId: describeSchema(
         linkIdSchema,
         'The link paid (uuid); only a signed-in user swapping into their own wallet may leave it out',
+      ),
+      invoiceId: describeSchema(
+        invoiceIdSchema,
+        'The invoice this route pays part or all of (inv_…); its link must be linkId',
       ),
       fromChain: describeSchema(chainIdSchema('fromChain'), 'Source chain id (number or digit string)'),
       toChain: describeSchema(chainIdSchema('toChain'), 'Destination chain id: the link’s chain'),

@@ -29,5 +29,6 @@ export function toPublicLinkResponse(link: Link): PublicLinkResponse {
     token_name: link.tokenName,
     token_address: link.tokenAddress,
     message: link.message,
+    amount: link.amount,
   }
 }

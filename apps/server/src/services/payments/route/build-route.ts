@@ -5,6 +5,7 @@ import { AppError } from '@quicklinks/core/app-error'
 import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { eq } from 'drizzle-orm'
 import { links } from '../../../db/schema.ts'
+import { assertRoutePaysInvoice } from './assert-route-pays-invoice.ts'
 import { insertRouteIntent } from './route-intents-repository.ts'
 import {
   isNativeTokenAddress,
@@ -30,7 +31,9 @@ export type RouteCaller = { address: string } | null
  * for it and the payment tracked). A route pays a link: `linkId` names it and the route must pay
  * that enabled link's receiver, chain and token. Only a signed-in user swapping into their own
  * wallet (Self Swap, `toAddress` is `caller`'s address) may leave `linkId` out
- * (docs/decisions/0018). Throws AppError 404 for an unknown link, 422 for bad input, a missing,
+ * (docs/decisions/0018). A route may also name an invoice of that link (`invoiceId`), which it
+ * must be able to pay (assertRoutePaysInvoice) and which is stored on the intent, so the invoice
+ * worker credits what the receiver verifiably got. Throws AppError 404 for an unknown link or invoice, 422 for bad input, a missing,
  * disabled or mismatched link or a route the provider cannot build, 503 when the provider is
  * unavailable. `request` is the body as `routeRequestBodySchema` parsed it (the route validated
  * every field). `requestId` (the asking request's) is stored for the workers' log lines
@@ -45,6 +48,7 @@ export async function buildRoute(
 ): Promise<RouteResult> {
   if (request.linkId) await assertRoutePaysLink(db, request, request.linkId)
   else if (!isSelfSwap(request, caller)) throw invalid('linkId', linkRequiredMessage)
+  await assertRoutePaysInvoice(db, request)
   const intentId = createIntentId()
   const quote = await provider.route({
     fromChainId: request.fromChain,
@@ -61,6 +65,7 @@ export async function buildRoute(
     id: intentId,
     provider: provider.name,
     linkId: request.linkId,
+    invoiceId: request.invoiceId,
     fromChainId: request.fromChain,
     toChainId: request.toChain,
     fromToken: request.fromToken.toLowerCase(),
