@@ -27,6 +27,7 @@ const UsernameClaimScreen = lazy(() =>
 )
 const PayStatusScreen = lazy(() =>
   import('../features/pay-status/pay-status-screen').then((module) => ({ default: module.PayStatusScreen })),
+)
 const ReceiptScreen = lazy(() =>
   import('../features/receipts/receipt-screen').then((module) => ({ default: module.ReceiptScreen })),
 )
