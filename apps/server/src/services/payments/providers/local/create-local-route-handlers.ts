@@ -6,6 +6,7 @@ import { getLocalPublicClient } from '../../../chains/get-local-public-client.ts
 import type { RoutingProvider } from '../../route/routing-provider.ts'
 import { buildLocalRoute } from './build-local-route.ts'
 import type { LocalProviderData } from './local-provider-data.ts'
+import { quoteLocalFromAmount } from './quote-local-from-amount.ts'
 import { readLocalStatus } from './read-local-status.ts'
 
 export type LocalRouteHandlersOptions = {
@@ -23,12 +24,12 @@ export type LocalRouteHandlersOptions = {
 }
 
 /**
- * The `local` provider's `route()` and `status()`: PayRouter calls quoted on the devnet's
+ * The `local` provider's `route()`, `quoteFromAmount()` (exact output) and `status()`: PayRouter calls quoted on the devnet's
  * Uniswap V2 pools, and where a payment was delivered (readLocalStatus; the tracker verifies it).
  */
 export function createLocalRouteHandlers(
   options: LocalRouteHandlersOptions,
-): Pick<RoutingProvider<LocalProviderData>, 'route' | 'status'> {
+): Pick<RoutingProvider<LocalProviderData>, 'route' | 'quoteFromAmount' | 'status'> {
   const clientFor = (deployment: DevnetDeployment) => (chain: DevnetChainDeployment) =>
     getLocalPublicClient(getChainRpcUrl({ rpcUrls: options.rpcUrls ?? {} }, chain.chainId, deployment.chains))
   return {
@@ -43,6 +44,10 @@ export function createLocalRouteHandlers(
         },
         request,
       )
+    },
+    async quoteFromAmount(request) {
+      const deployment = await getDevnetDeploymentOrThrow(options.devnetDeploymentFile)
+      return quoteLocalFromAmount({ deployment, getClient: clientFor(deployment) }, request)
     },
     status(query) {
       return readLocalStatus(
