@@ -1,5 +1,6 @@
 import { lazy } from 'react'
 import { createBrowserRouter, type RouteObject } from 'react-router'
+import { InvoiceScreen } from '../features/invoices/invoice-screen'
 import { LandingScreen } from '../features/landing/landing-screen'
 import { PayScreen } from '../features/pay/pay-screen'
 import { RedirectIfSignedIn, RequireNewUser, RequireSession } from './guards'
@@ -83,6 +84,7 @@ export const appRoutes: RouteObject[] = [
       // Public: a visitor picks a name first and signs in from 'Claim Now'.
       { path: 'username', element: <UsernameClaimScreen /> },
       { path: 'pay/:alias_slug', element: <PayScreen /> },
+      { path: 'pay/:alias_slug/:invoice_id', element: <InvoiceScreen /> },
       { path: 'dev/mail', element: <DevMailScreen /> },
       { path: ':slug', element: <SlugRedirect /> },
       { path: '*', element: <NotFoundScreen /> },
