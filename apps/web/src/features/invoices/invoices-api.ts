@@ -9,7 +9,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query'
 import { type ApiClient, api } from '../../lib/api-client'
 
 /**
- * The invoice calls the web makes (docs/api.md#invoices): a payer's public read and an owner's
+ * The invoice calls the web makes (docs/api.md#invoice-object, #invoices-create): a payer's public read and an owner's
  * create. Each failure is an AppError with the server's user message, else the fallback.
  */
 
