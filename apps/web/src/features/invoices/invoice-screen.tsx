@@ -3,6 +3,7 @@ import { AppError } from '@quicklinks/core/app-error'
 import { CircleCheck, Clock, FileX2, Wallet } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { Link, useParams } from 'react-router'
+import { getAddress, isAddress } from 'viem'
 import { formatChainName, maskMiddle } from '../../lib/format'
 import { Button } from '../../ui/button'
 import { Card } from '../../ui/card'
@@ -76,6 +77,10 @@ function InvoiceCard({ invoice, link }: { invoice: PublicInvoice; link: PublicLi
   const view = describeInvoiceState(invoice, now)
   const [isOpen, setOpen] = useState(false)
   const symbol = invoice.token.symbol
+  // Checksummed, as the pay page shows a receiver (the API stores it lower-case).
+  const receiver = isAddress(invoice.receiverAddress, { strict: false })
+    ? getAddress(invoice.receiverAddress)
+    : invoice.receiverAddress
   return (
     <Card className="w-full max-w-md p-6 sm:p-8">
       <p className="text-muted text-sm">Invoice from</p>
@@ -106,8 +111,8 @@ function InvoiceCard({ invoice, link }: { invoice: PublicInvoice; link: PublicLi
         ) : null}
         <div className="flex justify-between gap-4">
           <dt className="text-muted">Receiver</dt>
-          <dd className="font-mono" title={invoice.receiverAddress}>
-            {maskMiddle(invoice.receiverAddress)}
+          <dd className="font-mono" title={receiver}>
+            {maskMiddle(receiver)}
           </dd>
         </div>
         <div className="flex justify-between gap-4">
