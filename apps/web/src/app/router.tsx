@@ -1,5 +1,6 @@
 import { lazy } from 'react'
 import { createBrowserRouter, type RouteObject } from 'react-router'
+import { InvoiceScreen } from '../features/invoices/invoice-screen'
 import { LandingScreen } from '../features/landing/landing-screen'
 import { PayScreen } from '../features/pay/pay-screen'
 import { RedirectIfSignedIn, RequireNewUser, RequireSession } from './guards'
@@ -93,6 +94,7 @@ export const appRoutes: RouteObject[] = [
       { path: 'pay/status/:intentId', element: <PayStatusScreen /> },
       // Public: a payment's receipt, checked against the chain in the browser (docs/product.md#receipts).
       { path: 'pay/receipt/:intentId', element: <ReceiptScreen /> },
+      { path: 'pay/:alias_slug/:invoice_id', element: <InvoiceScreen /> },
       { path: 'dev/mail', element: <DevMailScreen /> },
       { path: ':slug', element: <SlugRedirect /> },
       { path: '*', element: <NotFoundScreen /> },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import * as z from 'zod/mini'
 import { nativeTokenAddress, zeroAddress } from '../native-token-address.ts'
-import { routeRequestBodySchema } from './route-request.ts'
+import { bothAmountsMessage, routeRequestBodySchema } from './route-request.ts'
 
 const payer = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
 const receiver = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
@@ -121,5 +121,24 @@ describe('routeRequestBodySchema', () => {
     for (const [body, field, message] of cases) {
       expect(firstProblem(body), JSON.stringify(body)).toEqual({ field, message })
     }
+  })
+
+  it('takes toAmount (exact output) instead of fromAmount, and refuses both or neither', () => {
+    const { fromAmount: _omitted, ...withoutAmount } = valid
+    const parsed = z.parse(routeRequestBodySchema, { ...withoutAmount, toAmount: '2500000' })
+    expect(parsed.toAmount).toBe(2_500_000n)
+    expect(parsed.fromAmount).toBeUndefined()
+    expect(firstProblem({ ...valid, toAmount: '5' })).toEqual({
+      field: 'toAmount',
+      message: bothAmountsMessage,
+    })
+    expect(firstProblem({ ...withoutAmount, toAmount: '0' })).toEqual({
+      field: 'toAmount',
+      message: "toAmount must be a positive integer in the token's smallest unit.",
+    })
+    expect(firstProblem(withoutAmount)).toEqual({
+      field: 'fromAmount',
+      message: "fromAmount must be a positive integer in the token's smallest unit.",
+    })
   })
 })

@@ -20,6 +20,8 @@ export type LinkCardProps = {
   onEdit: () => void
   onDelete: () => void
   onShare: () => void
+  /** Opens 'Create invoice' for this link. */
+  onCreateInvoice: () => void
   /** Opens the pay modal for this link ('Top Up' opens the same modal the payer sees). */
   onTopUp: () => void
   /** Its writes waiting in the offline queue (docs/product.md#offline-queue); null when none. */
@@ -32,7 +34,7 @@ export type LinkCardProps = {
 
 /**
  * One of the owner's links (docs/product.md#link-card): alias, '/pay/{slug}' with copy, token on chain,
- * the receiver (6…4) with copy, favorite star, enable switch, a menu (Copy Link, Edit, Delete),
+ * the receiver (6…4) with copy, favorite star, enable switch, a menu (Copy Link, Create invoice, Edit, Delete),
  * Share and Top Up. A link with writes in the offline queue says so; one waiting to be created or
  * deleted offers no action but copying until its write is replayed.
  */
@@ -42,6 +44,7 @@ export function LinkCard({
   onEdit,
   onDelete,
   onShare,
+  onCreateInvoice,
   onTopUp,
   sync = null,
   onRetrySync,
@@ -95,6 +98,7 @@ export function LinkCard({
           <LinkMenu
             alias={link.alias}
             onCopy={copyLink}
+            onCreateInvoice={onCreateInvoice}
             onEdit={onEdit}
             onDelete={onDelete}
             canChange={!isLocked}

@@ -8,7 +8,9 @@ import { ChainTokenStep } from './chain-token-step'
 import { ConfirmPaymentStep } from './confirm-payment-step'
 import { ConnectWalletStep } from './connect-wallet-step'
 import { FailureStep } from './failure-step'
+import { buildFixedRouteInput, type FixedAmount, getFixedAmountUnits } from './fixed-amount'
 import { getPayBackOutcome } from './get-pay-back-outcome'
+import { QuotedLockedAmountStep } from './locked-amount-step'
 import { formatTokenAmount } from './pay-amount'
 import { PayDialogShell } from './pay-dialog-shell'
 import type { PayLinkSummary } from './pay-link-summary'
@@ -30,6 +32,8 @@ export type PayFlowProps = {
   /** The offered chains (docs/product.md#catalogue-filters), and the message when reading them failed. */
   chains: RoutingChain[]
   chainsError: string | null
+  /** An invoice's amount due or a link's amount: shown locked, paid as exact output. */
+  fixedAmount?: FixedAmount | undefined
 }
 
 /** The chain, token and amount the state holds on its step (the wallet step's are the kept ones). */
@@ -71,6 +75,7 @@ export function PayFlow({
   onFailure,
   chains,
   chainsError,
+  fixedAmount,
 }: PayFlowProps) {
   const [state, dispatch] = useReducer(reducePayModal, initialPayModalState)
   const connection = useConnection()
@@ -150,6 +155,15 @@ export function PayFlow({
       link.token_address !== null &&
       isSameTokenAddress(token.address, link.token_address),
   )
+  // A fixed amount, in the link token's units once its decimals are known (the invoice's, or the catalogue's).
+  const dueDecimals = fixedAmount?.decimals ?? linkToken?.decimals
+  const dueUnits = fixedAmount === undefined ? undefined : getFixedAmountUnits(fixedAmount, dueDecimals)
+  const dueToken = {
+    symbol: link.token_name.length > 0 ? link.token_name : (linkToken?.symbol ?? ''),
+    decimals: dueDecimals ?? 0,
+  }
+  const dueText =
+    dueUnits === undefined ? '' : `${formatTokenAmount(dueUnits, dueToken.decimals)} ${dueToken.symbol}`
   const onSucceeded = useCallback(
     (record: TransactionRecord | null) => dispatch({ type: 'succeeded', record }),
     [],
@@ -193,6 +207,27 @@ export function PayFlow({
         )
       case 'amount': {
         const token = selectedToken ?? state.token
+        if (fixedAmount !== undefined) {
+          return (
+            <QuotedLockedAmountStep
+              label={fixedAmount.invoiceId === null ? 'Amount' : 'Amount due'}
+              due={dueUnits}
+              dueToken={dueToken}
+              token={{ symbol: token.symbol, decimals: token.decimals }}
+              networkName={chainName(token.chainId)}
+              balance={balance}
+              input={buildFixedRouteInput({
+                link,
+                token,
+                address,
+                toAmount: dueUnits,
+                invoiceId: fixedAmount.invoiceId,
+              })}
+              onBack={goBack}
+              onNext={() => dispatch({ type: 'next' })}
+            />
+          )
+        }
         return (
           <AmountStep
             token={{ symbol: token.symbol, decimals: token.decimals, usdPrice: token.usdPrice ?? null }}
@@ -221,6 +256,11 @@ export function PayFlow({
             onSubmitted={(payment) => dispatch({ type: 'submitted', payment })}
             onReceiptPosted={(txHash) => dispatch({ type: 'receiptPosted', txHash })}
             onFailure={onFailure}
+            fixed={
+              fixedAmount === undefined
+                ? undefined
+                : { toAmount: dueUnits, invoiceId: fixedAmount.invoiceId, dueText }
+            }
           />
         )
       case 'processing':
@@ -245,9 +285,11 @@ export function PayFlow({
           <SuccessStep
             summary={
               received ??
-              (amount === undefined
-                ? `${link.alias} received ${receives}.`
-                : `You sent ${formatTokenAmount(amount, state.token.decimals, 6)} ${state.token.symbol} to ${link.alias}.`)
+              (fixedAmount !== undefined && dueText !== ''
+                ? `You paid ${dueText} to ${link.alias}.`
+                : amount === undefined
+                  ? `${link.alias} received ${receives}.`
+                  : `You sent ${formatTokenAmount(amount, state.token.decimals, 6)} ${state.token.symbol} to ${link.alias}.`)
             }
             transactions={listPaymentTransactions({
               sourceTxHash: state.record?.sourceTxHash ?? state.payment.txHash,

@@ -188,6 +188,13 @@ export type RoutingProvider<Data extends ProviderData = ProviderData> = {
    */
   route(request: RouteRequest): Promise<RouteQuote<Data>>
   /**
+   * Exact output, where the provider can quote it: the input whose route's `toAmountMin` (after
+   * `slippage`) is at least `toAmountMin` (the local provider inverts Uniswap V2 with getAmountsIn).
+   * Without it, exact output starts from the tokens' USD prices and scales (route/quote-route.ts).
+   * Throws like `route`.
+   */
+  quoteFromAmount?(request: Omit<RouteRequest, 'fromAmount'> & { toAmountMin: bigint }): Promise<bigint>
+  /**
    * Progress of a submitted payment beyond its mined source transaction (the tracker reads the
    * source receipt itself, and asks this for every payment, same-chain ones too): a success names
    * its delivery, which the tracker verifies on chain. Throws on transport errors; the tracker retries.

@@ -6,6 +6,7 @@ import { getLocalPublicClient } from '../../../chains/get-local-public-client.ts
 import type { RoutingProvider } from '../../route/routing-provider.ts'
 import { buildLocalRoute } from './build-local-route.ts'
 import type { LocalProviderData } from './local-provider-data.ts'
+import { quoteLocalFromAmount } from './quote-local-from-amount.ts'
 import { readLocalDeposit } from './read-local-deposit.ts'
 import { readLocalStatus } from './read-local-status.ts'
 
@@ -24,13 +25,14 @@ export type LocalRouteHandlersOptions = {
 }
 
 /**
- * The `local` provider's `route()`, `status()` and `readEscrow()`: PayRouter calls quoted on the
- * devnet's Uniswap V2 pools, where a payment was delivered (readLocalStatus; the tracker verifies
- * it), and what became of a cross-chain deposit's escrow (readLocalDeposit, for the status page).
+ * The `local` provider's `route()`, `quoteFromAmount()` (exact output), `status()` and
+ * `readEscrow()`: PayRouter calls quoted on the devnet's Uniswap V2 pools, where a payment was
+ * delivered (readLocalStatus; the tracker verifies it), and what became of a cross-chain deposit's
+ * escrow (readLocalDeposit, for the status page).
  */
 export function createLocalRouteHandlers(
   options: LocalRouteHandlersOptions,
-): Pick<RoutingProvider<LocalProviderData>, 'route' | 'status' | 'readEscrow'> {
+): Pick<RoutingProvider<LocalProviderData>, 'route' | 'quoteFromAmount' | 'status' | 'readEscrow'> {
   const clientFor = (deployment: DevnetDeployment) => (chain: DevnetChainDeployment) =>
     getLocalPublicClient(getChainRpcUrl({ rpcUrls: options.rpcUrls ?? {} }, chain.chainId, deployment.chains))
   return {
@@ -45,6 +47,10 @@ export function createLocalRouteHandlers(
         },
         request,
       )
+    },
+    async quoteFromAmount(request) {
+      const deployment = await getDevnetDeploymentOrThrow(options.devnetDeploymentFile)
+      return quoteLocalFromAmount({ deployment, getClient: clientFor(deployment) }, request)
     },
     status(query) {
       return readLocalStatus(
