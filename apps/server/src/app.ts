@@ -49,6 +49,7 @@ import { devExplorerRoutes } from './routes/dev/dev-explorer-routes.ts'
 import { devRoutes } from './routes/dev/dev-routes.ts'
 import { linksRoutes } from './routes/links/links-routes.ts'
 import { payRoutes } from './routes/pay/pay-routes.ts'
+import { paymentsRoutes } from './routes/payments/payments-routes.ts'
 import { routeIntentsRoutes } from './routes/route-intents/route-intents-routes.ts'
 import { routingRoutes } from './routes/routing/routing-routes.ts'
 import { smartAccountsRoutes } from './routes/smart-accounts/smart-accounts-routes.ts'
@@ -208,6 +209,7 @@ export async function buildApp(
           await signedIn.register(signedInPlugin)
           await signedIn.register(currentUserRoutes)
           await signedIn.register(linksRoutes)
+          await signedIn.register(paymentsRoutes)
           await signedIn.register(usernameClaimRoutes)
           await signedIn.register(smartAccountsRoutes)
           await signedIn.register(solanaRoutes)
