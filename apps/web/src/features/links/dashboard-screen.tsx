@@ -10,6 +10,7 @@ import { toast } from '../../ui/use-toast'
 import { type SessionUser, useSession } from '../auth/session'
 import { LazyPayModal } from '../pay/lazy-pay-modal'
 import { LazySelfSwapDialog } from '../swap/lazy-self-swap-dialog'
+import { DashboardTabs } from './dashboard-tabs'
 import type { Link } from './link'
 import { LinkCard } from './link-card'
 import { LinkManagerModal } from './link-manager-modal'
@@ -63,6 +64,7 @@ export function DashboardScreen() {
 
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-8 sm:py-10">
+      <DashboardTabs />
       <div className="flex items-end justify-between gap-4">
         <div>
           <h1 className="font-semibold text-2xl tracking-tight">Links</h1>
