@@ -1,4 +1,5 @@
 import type { Database } from '@quicklinks/runtime/db/create-database-client'
+import { sql } from 'drizzle-orm'
 import { links, routeIntents } from '../src/db/schema.ts'
 import { avalancheUsdc, baseUsdc, baseUsdt } from './link-test-fixtures.ts'
 
@@ -118,4 +119,55 @@ export async function insertTestPayments(
     }
     await db.insert(routeIntents).values(rows)
   }
+}
+
+/**
+ * The same payments as `insertTestPayments` (`describeTestPayment` in SQL), written by one
+ * INSERT … SELECT over generate_series: 100,000 rows in seconds, for the bench. `linkIds[i % n]`
+ * holds payment i.
+ */
+export async function insertTestPaymentsBySql(
+  db: Database,
+  input: { from?: number; count: number; linkIds: string[] },
+): Promise<void> {
+  const start = input.from ?? 0
+  const links = sql`array[${sql.join(
+    input.linkIds.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  )}]`
+  const usdc = baseUsdc.toLowerCase()
+  const usdt = baseUsdt.toLowerCase()
+  const avalanche = avalancheUsdc.toLowerCase()
+  await db.execute(sql`
+    insert into route_intents (
+      id, provider, link_id, from_chain_id, to_chain_id, from_token, to_token, from_amount, to_amount,
+      to_amount_min, from_address, to_address, slippage, transaction_request, actions, source_tx_hash,
+      status, status_raw, dest_tx_hash, to_amount_wei, final_at, created_at, updated_at, completed_at
+    )
+    select
+      '0x' || lpad(to_hex(i), 64, '0'), 'local', (${links})[i % ${input.linkIds.length} + 1],
+      p.from_chain, 8453, p.from_token, ${usdc}::text, (1000000 + i)::text, (990000 + i)::text,
+      (980000 + i)::text, '0x' || lpad(to_hex(i + 1), 40, 'a'), ${receiver}::text, 1, '{}'::jsonb,
+      jsonb_build_array(jsonb_build_object(
+        'type', p.kind,
+        'fromToken', jsonb_build_object('chainId', p.from_chain, 'address', p.from_token, 'symbol', p.from_symbol, 'decimals', 6, 'logoURI', ''),
+        'toToken', jsonb_build_object('chainId', 8453, 'address', ${usdc}::text, 'symbol', 'USDC', 'decimals', 6, 'logoURI', '')
+      )),
+      '0x' || lpad(to_hex(i + 1), 64, 'b'), p.state, p.state,
+      case when p.state = 'success' then '0x' || lpad(to_hex(i + 1), 64, 'c') end,
+      case when p.state = 'success' then (990000 + i)::text end,
+      case when p.state <> 'bridging' then p.created_at + interval '60 seconds' end,
+      p.created_at, p.created_at,
+      case when p.state <> 'bridging' then p.created_at + interval '30 seconds' end
+    from generate_series(${start}::int, ${start + input.count - 1}::int) as i
+    cross join lateral (
+      select
+        (array['transfer', 'swap', 'bridge'])[i % 3 + 1] as kind,
+        case when i % 10 = 9 then 'failed' when i % 10 = 8 then 'bridging' else 'success' end as state,
+        case when i % 3 = 2 then 43114 else 8453 end as from_chain,
+        (array[${usdc}::text, ${usdt}::text, ${avalanche}::text])[i % 3 + 1] as from_token,
+        case when i % 3 = 1 then 'USDT' else 'USDC' end as from_symbol,
+        ${new Date(firstPaymentAt).toISOString()}::timestamptz + i * interval '1 second' as created_at
+    ) as p
+  `)
 }

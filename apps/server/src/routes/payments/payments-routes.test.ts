@@ -1,4 +1,5 @@
 import { parse } from 'csv-parse/sync'
+import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp } from '../../../test/build-test-app.ts'
 import {
@@ -15,17 +16,21 @@ import {
 import { invoices, routeIntents } from '../../db/schema.ts'
 
 type PaymentJson = Record<string, unknown> & { intentId: string; linkId: string; state: string }
-type ListJson = { data: PaymentJson[]; nextCursor: string | null; totals: Record<string, unknown>[] }
+type ListJson = {
+  data: PaymentJson[]
+  nextCursor: string | null
+  totals: { amount: string; symbol: string }[]
+}
 
 const ownerCount = 30
 const formulaName = "=cmd|' /C calc'!A0"
 
-/** The sum of what the successful payments among `indexes` delivered, in USDC. */
-function sumDelivered(indexes: number[]): string {
+/** The sum of what the successful payments among `indexes` delivered, in USDC units, plus `extra`. */
+function sumDelivered(indexes: number[], extra = 0n): string {
   const units = indexes
     .map(describeTestPayment)
     .filter((payment) => payment.state === 'success')
-    .reduce((sum, payment) => sum + BigInt(payment.toAmountWei ?? 0), 0n)
+    .reduce((sum, payment) => sum + BigInt(payment.toAmountWei ?? 0), extra)
   const whole = units / 1_000_000n
   const fraction = (units % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, '')
   return fraction === '' ? String(whole) : `${whole}.${fraction}`
@@ -216,6 +221,34 @@ describe('/api/payments', () => {
     // A date alone is a whole UTC day.
     expect((await list(owner, '?from=2026-01-01&to=2026-01-01')).data).toHaveLength(ownerCount)
     expect((await list(owner, '?from=2026-01-02')).data).toEqual([])
+  })
+
+  it('counts a payment once it becomes final, whole days from the daily totals and the cut days from the payments', async () => {
+    const merchant = await signInTestUser(testApp)
+    const db = testApp.database.db
+    const link = await insertTestLink(db, { userId: merchant.userId, alias: 'Days' })
+    const day = 24 * 60 * 60
+    // Three payments at the start of 3 January, two at the start of 4 January, one bridging.
+    const jan3 = range(2 * day, 2 * day + 3)
+    const jan4 = range(3 * day, 3 * day + 2)
+    const bridging = 3 * day + 8
+    for (const indexes of [jan3, jan4, [bridging]]) {
+      await insertTestPayments(db, { from: indexes[0], count: indexes.length, linkIdOf: () => link })
+    }
+    expect((await list(merchant)).totals[0]?.amount).toBe(sumDelivered([...jan3, ...jan4]))
+    // 2 January 12:00 to 4 January 00:00:01: all of 3 January (a whole day) and 4 January's first second.
+    const cut = await list(merchant, '?from=2026-01-02T12:00:00Z&to=2026-01-04T00:00:01Z')
+    expect(cut.data).toHaveLength(4)
+    expect(cut.totals[0]?.amount).toBe(sumDelivered([...jan3, 3 * day]))
+    expect((await list(merchant, '?from=2026-01-04')).totals[0]?.amount).toBe(sumDelivered(jan4))
+
+    // The bridging payment arrives and becomes final: the totals follow.
+    await db
+      .update(routeIntents)
+      .set({ status: 'success', toAmountWei: '5000000', finalAt: new Date() })
+      .where(eq(routeIntents.id, describeTestPayment(bridging).id))
+    const after = await list(merchant, '?from=2026-01-04')
+    expect(after.totals[0]?.amount).toBe(sumDelivered(jan4, 5_000_000n))
   })
 
   it("answers 404 for another user's link id and never shows their payments by invoice", async () => {

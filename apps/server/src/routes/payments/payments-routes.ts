@@ -20,7 +20,7 @@ async function buildReadContext(app: FastifyInstance): Promise<PaymentReadContex
   const explorers = new Map(chains.map((chain) => [chain.chainId, chain.blockExplorerUrl]))
   const devOrigin = app.config.devMode ? app.config.publicOrigin : null
   return {
-    tokens: createPaymentTokenResolver(app.routingProvider),
+    tokens: createPaymentTokenResolver(app.routingProvider, app.db),
     buildTxUrl: (chainId, hash) => {
       const base = explorers.get(chainId)
       if (base) return `${base}/tx/${hash}`

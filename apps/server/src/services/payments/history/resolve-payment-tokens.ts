@@ -1,5 +1,8 @@
 import type { RoutingToken } from '@quicklinks/core/api/routing'
 import { toTokenKey } from '@quicklinks/core/native-token-address'
+import type { Database } from '@quicklinks/runtime/db/create-database-client'
+import { and, eq, sql } from 'drizzle-orm'
+import { routeIntents } from '../../../db/schema.ts'
 import type { RoutingProvider } from '../route/routing-provider.ts'
 
 /** A token as a payment names it (core's paymentTokenSchema). */
@@ -8,14 +11,32 @@ export type PaymentToken = { address: string; symbol: string; decimals: number }
 /** A token reference as a stored route action carries it (symbol and decimals as quoted). */
 export type StoredTokenRef = { symbol?: unknown; decimals?: unknown } | null
 
+function isUsableRef(ref: StoredTokenRef): ref is { symbol: string; decimals: number } {
+  return ref !== null && typeof ref.symbol === 'string' && typeof ref.decimals === 'number'
+}
+
+/** The token as the last action of one stored route into it names it (totals have no row of their own). */
+async function findStoredDestinationRef(
+  db: Database,
+  chainId: number,
+  address: string,
+): Promise<StoredTokenRef> {
+  const [row] = await db
+    .select({ ref: sql<StoredTokenRef>`${routeIntents.actions} -> -1 -> 'toToken'` })
+    .from(routeIntents)
+    .where(and(eq(routeIntents.toChainId, chainId), eq(routeIntents.toToken, address.toLowerCase())))
+    .limit(1)
+  return row?.ref ?? null
+}
+
 /**
  * Names payment tokens: from the token reference the route's quote stored (what the payer was
- * shown), else from the routing provider's token list, read at most once per resolver and only
- * when a stored reference is missing. A token neither knows keeps its address, an empty symbol and
- * 0 decimals (amounts then read in the smallest unit). Never throws: a provider that cannot list
- * its tokens leaves them unknown.
+ * shown), else from the routing provider's token list (read at most once per resolver, and only
+ * when needed), else from a stored route into that token. A token none knows keeps its address,
+ * an empty symbol and 0 decimals (amounts then read in the smallest unit). Never throws: a
+ * provider or database that cannot answer leaves the token unknown.
  */
-export function createPaymentTokenResolver(provider: Pick<RoutingProvider, 'tokens'>) {
+export function createPaymentTokenResolver(provider: Pick<RoutingProvider, 'tokens'>, db?: Database) {
   let catalogue: Promise<Map<string, RoutingToken>> | undefined
   const loadCatalogue = () => {
     catalogue ??= provider
@@ -28,13 +49,14 @@ export function createPaymentTokenResolver(provider: Pick<RoutingProvider, 'toke
     /** The token at `address` on `chainId`, given the stored reference (null when none). */
     async resolve(chainId: number, address: string, ref: StoredTokenRef): Promise<PaymentToken> {
       const lower = address.toLowerCase()
-      if (ref !== null && typeof ref.symbol === 'string' && typeof ref.decimals === 'number') {
-        return { address: lower, symbol: ref.symbol, decimals: ref.decimals }
-      }
+      if (isUsableRef(ref)) return { address: lower, symbol: ref.symbol, decimals: ref.decimals }
       const token = (await loadCatalogue()).get(keyOf(chainId, address))
-      return token === undefined
-        ? { address: lower, symbol: '', decimals: 0 }
-        : { address: lower, symbol: token.symbol, decimals: token.decimals }
+      if (token !== undefined) return { address: lower, symbol: token.symbol, decimals: token.decimals }
+      const stored =
+        db === undefined ? null : await findStoredDestinationRef(db, chainId, address).catch(() => null)
+      return isUsableRef(stored)
+        ? { address: lower, symbol: stored.symbol, decimals: stored.decimals }
+        : { address: lower, symbol: '', decimals: 0 }
     },
   }
 }
