@@ -21,7 +21,7 @@ const formulaName = "=cmd|' /C calc'!A0"
 const rowsPerQueryCeiling = 1_001
 /**
  * Rows the server may have read while the client holds back after the first chunk: what fills the
- * socket's buffers on both sides (about 2 MB, 4,500 rows, on loopback), well short of the export.
+ * socket's buffers on both sides (about 2 MB, a few pages, on loopback), well short of the export.
  * A server that read every page at once reaches 10,000.
  */
 const rowsAheadCeiling = 7_000

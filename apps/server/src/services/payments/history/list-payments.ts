@@ -83,35 +83,44 @@ export async function listPaymentPage(
     .limit(page.limit + 1)
   const hasMore = rows.length > page.limit
   const shown = hasMore ? rows.slice(0, page.limit) : rows
-  const payments = await Promise.all(
-    shown.map(async (row): Promise<Payment> => {
-      const fromToken = await tokens.resolve(row.fromChainId, row.fromToken, row.fromTokenRef)
-      const toToken = await tokens.resolve(row.toChainId, row.toToken, row.toTokenRef)
-      return {
-        intentId: row.id,
-        linkId: row.linkId ?? '',
-        linkName: row.linkName,
-        invoiceId: row.invoiceId,
-        state: row.status as PaymentState,
-        payer: row.fromAddress,
-        sourceChainId: row.fromChainId,
-        sourceTxHash: row.sourceTxHash ?? '',
-        sourceTxUrl: row.sourceTxHash === null ? null : buildTxUrl(row.fromChainId, row.sourceTxHash),
-        fromToken,
-        amountIn: formatTokenAmount(row.fromAmount, fromToken.decimals),
-        destChainId: row.toChainId,
-        destTxHash: row.destTxHash,
-        destTxUrl: row.destTxHash === null ? null : buildTxUrl(row.toChainId, row.destTxHash),
-        toToken,
-        amountReceived:
-          row.toAmountWei === null ? null : formatTokenAmount(row.toAmountWei, toToken.decimals),
-        routeKind: readRouteKind(row),
-        provider: row.provider,
-        createdAt: row.createdAt.toISOString(),
-        completedAt: row.completedAt?.toISOString() ?? null,
-      }
-    }),
-  )
+  // Tokens the page names without a stored reference are looked up once each, then every row
+  // is named without waiting.
+  for (const row of shown) {
+    if (tokens.resolveKnown(row.fromChainId, row.fromToken, row.fromTokenRef) === undefined) {
+      await tokens.resolve(row.fromChainId, row.fromToken, row.fromTokenRef)
+    }
+    if (tokens.resolveKnown(row.toChainId, row.toToken, row.toTokenRef) === undefined) {
+      await tokens.resolve(row.toChainId, row.toToken, row.toTokenRef)
+    }
+  }
+  const unknown = (address: string) => ({ address: address.toLowerCase(), symbol: '', decimals: 0 })
+  const payments = shown.map((row): Payment => {
+    const fromToken =
+      tokens.resolveKnown(row.fromChainId, row.fromToken, row.fromTokenRef) ?? unknown(row.fromToken)
+    const toToken = tokens.resolveKnown(row.toChainId, row.toToken, row.toTokenRef) ?? unknown(row.toToken)
+    return {
+      intentId: row.id,
+      linkId: row.linkId ?? '',
+      linkName: row.linkName,
+      invoiceId: row.invoiceId,
+      state: row.status as PaymentState,
+      payer: row.fromAddress,
+      sourceChainId: row.fromChainId,
+      sourceTxHash: row.sourceTxHash ?? '',
+      sourceTxUrl: row.sourceTxHash === null ? null : buildTxUrl(row.fromChainId, row.sourceTxHash),
+      fromToken,
+      amountIn: formatTokenAmount(row.fromAmount, fromToken.decimals),
+      destChainId: row.toChainId,
+      destTxHash: row.destTxHash,
+      destTxUrl: row.destTxHash === null ? null : buildTxUrl(row.toChainId, row.destTxHash),
+      toToken,
+      amountReceived: row.toAmountWei === null ? null : formatTokenAmount(row.toAmountWei, toToken.decimals),
+      routeKind: readRouteKind(row),
+      provider: row.provider,
+      createdAt: row.createdAt.toISOString(),
+      completedAt: row.completedAt?.toISOString() ?? null,
+    }
+  })
   const last = shown.at(-1)
   return {
     payments,

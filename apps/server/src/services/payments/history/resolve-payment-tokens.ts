@@ -45,11 +45,27 @@ export function createPaymentTokenResolver(provider: Pick<RoutingProvider, 'toke
       .catch(() => new Map<string, RoutingToken>())
     return catalogue
   }
+  const resolved = new Map<string, PaymentToken>()
   return {
+    /**
+     * The token as already resolved for this key (a stored reference wins), without waiting:
+     * an export names the same few tokens on every one of its rows.
+     */
+    resolveKnown(chainId: number, address: string, ref: StoredTokenRef): PaymentToken | undefined {
+      if (isUsableRef(ref))
+        return { address: address.toLowerCase(), symbol: ref.symbol, decimals: ref.decimals }
+      return resolved.get(keyOf(chainId, address))
+    },
     /** The token at `address` on `chainId`, given the stored reference (null when none). */
     async resolve(chainId: number, address: string, ref: StoredTokenRef): Promise<PaymentToken> {
+      const known = this.resolveKnown(chainId, address, ref)
+      if (known !== undefined) return known
+      const token = await this.resolveUnknown(chainId, address)
+      resolved.set(keyOf(chainId, address), token)
+      return token
+    },
+    async resolveUnknown(chainId: number, address: string): Promise<PaymentToken> {
       const lower = address.toLowerCase()
-      if (isUsableRef(ref)) return { address: lower, symbol: ref.symbol, decimals: ref.decimals }
       const token = (await loadCatalogue()).get(keyOf(chainId, address))
       if (token !== undefined) return { address: lower, symbol: token.symbol, decimals: token.decimals }
       const stored =

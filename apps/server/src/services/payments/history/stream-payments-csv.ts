@@ -4,7 +4,7 @@ import { listPaymentPage, type PaymentReadContext } from './list-payments.ts'
 import type { PaymentFilters } from './payment-filters.ts'
 
 /** Rows read per query while exporting: the most the export holds at once. */
-export const paymentCsvPageSize = 500
+export const paymentCsvPageSize = 1000
 
 /** A spreadsheet reads a cell starting with one of these as a formula (OWASP CSV injection). */
 const formulaStart = /^[=+\-@\t\r]/
