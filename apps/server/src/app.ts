@@ -54,6 +54,7 @@ import { payInvoiceRoutes } from './routes/invoices/pay-invoice-routes.ts'
 import { linksRoutes } from './routes/links/links-routes.ts'
 import { payRoutes } from './routes/pay/pay-routes.ts'
 import { payStatusRoutes } from './routes/pay-status/pay-status-routes.ts'
+import { paymentsRoutes } from './routes/payments/payments-routes.ts'
 import { receiptsRoutes } from './routes/receipts/receipts-routes.ts'
 import { wellKnownReceiptsRoutes } from './routes/receipts/well-known-receipts-routes.ts'
 import { routeIntentsRoutes } from './routes/route-intents/route-intents-routes.ts'
@@ -216,6 +217,7 @@ export async function buildApp(
           await signedIn.register(linksRoutes)
           await signedIn.register(apiKeysRoutes)
           await signedIn.register(invoicesRoutes)
+          await signedIn.register(paymentsRoutes)
           await signedIn.register(usernameClaimRoutes)
           await signedIn.register(smartAccountsRoutes)
           await signedIn.register(solanaRoutes)

@@ -270,6 +270,10 @@ export const routeIntents = pgTable(
     index('route_intents_link_id_created_at_idx').on(table.linkId, table.createdAt),
     // The receipt mail sweep: payments that became final successes lately (receipt_emails).
     index('route_intents_final_success_idx').on(table.finalAt).where(sql`status = 'success'`),
+    // All of a payee's payments, newest first (the history's first page walks it backwards).
+    index('route_intents_paid_created_at_id_idx')
+      .on(table.createdAt, table.id)
+      .where(sql`${table.sourceTxHash} is not null and ${table.status} is not null`),
   ],
 )
 
@@ -356,6 +360,26 @@ export const invoiceTransitions = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index('invoice_transitions_invoice_id_created_at_idx').on(table.invoiceId, table.createdAt)],
+)
+
+/**
+ * What each link received per destination token per UTC day: the sum of the verified credits
+ * (`to_amount_wei`) of its successful, final payments. Kept by a trigger on route_intents
+ * (migration payments_history), so the history's totals add a few rows per day instead of every
+ * payment. No foreign key: a deleted link's rows stay behind unread (its payments' link_id
+ * becomes null, which the trigger reads as leaving the link).
+ */
+export const paymentDailyTotals = pgTable(
+  'payment_daily_totals',
+  {
+    linkId: uuid('link_id').notNull(),
+    toChainId: integer('to_chain_id').notNull(),
+    toToken: text('to_token').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    amount: numeric('amount', { precision: 78, scale: 0 }).notNull().default('0'),
+    payments: integer('payments').notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.linkId, table.toChainId, table.toToken, table.day] })],
 )
 
 /**

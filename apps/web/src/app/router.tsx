@@ -18,6 +18,9 @@ const OnboardingScreen = lazy(() =>
 const DashboardScreen = lazy(() =>
   import('../features/links/dashboard-screen').then((module) => ({ default: module.DashboardScreen })),
 )
+const PaymentsScreen = lazy(() =>
+  import('../features/payments/payments-screen').then((module) => ({ default: module.PaymentsScreen })),
+)
 const DevMailScreen = lazy(() =>
   import('../features/dev/dev-mail-screen').then((module) => ({ default: module.DevMailScreen })),
 )
@@ -76,6 +79,15 @@ export const appRoutes: RouteObject[] = [
         element: (
           <RequireSession>
             <DashboardScreen />
+          </RequireSession>
+        ),
+      },
+      {
+        // The Payments tab; ?link={id} is one link's payments (docs/product.md#payments-tab).
+        path: 'dashboard/payments',
+        element: (
+          <RequireSession>
+            <PaymentsScreen />
           </RequireSession>
         ),
       },

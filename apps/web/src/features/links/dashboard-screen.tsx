@@ -11,6 +11,7 @@ import { type SessionUser, useSession } from '../auth/session'
 import { CreateInvoiceDialog } from '../invoices/create-invoice-dialog'
 import { LazyPayModal } from '../pay/lazy-pay-modal'
 import { LazySelfSwapDialog } from '../swap/lazy-self-swap-dialog'
+import { DashboardTabs } from './dashboard-tabs'
 import { type Link, readLinkAmount } from './link'
 import { LinkCard } from './link-card'
 import { LinkManagerModal } from './link-manager-modal'
@@ -65,6 +66,7 @@ export function DashboardScreen() {
 
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-8 sm:py-10">
+      <DashboardTabs />
       <div className="flex items-end justify-between gap-4">
         <div>
           <h1 className="font-semibold text-2xl tracking-tight">Links</h1>

@@ -1,6 +1,7 @@
-import { Check, Copy, Share2, Star, Wallet } from 'lucide-react'
+import { Check, Copy, ReceiptText, Share2, Star, Wallet } from 'lucide-react'
 import { Switch } from 'radix-ui'
 import { useEffect, useState } from 'react'
+import { Link as RouterLink } from 'react-router'
 import { getAddress, isAddress } from 'viem'
 import { formatChainName, maskMiddle } from '../../lib/format'
 import { Button } from '../../ui/button'
@@ -156,6 +157,14 @@ export function LinkCard({
         <span aria-live="polite" className="sr-only">
           {copied === null ? '' : 'Copied'}
         </span>
+        <RouterLink
+          to={`/dashboard/payments?link=${encodeURIComponent(link.id)}`}
+          aria-label={`Payments to ${link.alias}`}
+          className="mt-1 inline-flex min-h-11 items-center gap-2 text-accent text-sm underline-offset-2 hover:underline"
+        >
+          <ReceiptText aria-hidden="true" className="size-4" />
+          Payments
+        </RouterLink>
         {sync === null ? null : (
           <LinkSyncStatus sync={sync} onRetry={onRetrySync} onDiscard={onDiscardSync} />
         )}
