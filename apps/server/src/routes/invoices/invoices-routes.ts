@@ -23,6 +23,7 @@ export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/links/:id/invoices',
     {
+      config: { apiKeyScopes: ['invoices:write'] },
       schema: {
         summary: "Creates an invoice on one of the signed-in user's links; 404 for another user's link",
         tags: ['invoices'],
@@ -53,6 +54,7 @@ export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/invoices',
     {
+      config: { apiKeyScopes: ['payments:read', 'invoices:write'] },
       schema: {
         summary: "The signed-in user's invoices, newest first, optionally of one link or state",
         tags: ['invoices'],
@@ -73,6 +75,7 @@ export const invoicesRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/invoices/:id',
     {
+      config: { apiKeyScopes: ['payments:read', 'invoices:write'] },
       schema: {
         summary: "One of the signed-in user's invoices; 404 for another user's",
         tags: ['invoices'],

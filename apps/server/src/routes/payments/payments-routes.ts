@@ -38,6 +38,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/payments',
     {
+      config: { apiKeyScopes: ['payments:read'] },
       schema: {
         summary:
           "The signed-in user's payments, newest first: filters, cursor pages and totals per destination token; 404 for another user's link id",
@@ -67,6 +68,7 @@ export const paymentsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/payments/export.csv',
     {
+      config: { apiKeyScopes: ['payments:read'] },
       schema: {
         summary:
           "The signed-in user's payments as a CSV file (the same filters; cursor and limit ignored), streamed page by page",
