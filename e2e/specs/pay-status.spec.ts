@@ -1,4 +1,3 @@
-import type { Page } from '@playwright/test'
 import { parseEther } from 'viem'
 import {
   chooseChainAndToken,
@@ -12,7 +11,7 @@ import {
   readBaseUsdcBalance,
   test,
 } from '../fixtures/pay.ts'
-import { checkScreen, screenViewports } from '../fixtures/screens.ts'
+import { checkAllScreens } from '../fixtures/screens.ts'
 
 /**
  * The payer sees what happened (docs/product.md#step-result, docs/product.md#status-page): after
@@ -29,19 +28,6 @@ test.describe.configure({ timeout: 150_000 })
 function formatUsdc(value: bigint): string {
   const fraction = (value % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, '')
   return fraction.length > 0 ? `${value / 1_000_000n}.${fraction}` : `${value / 1_000_000n}`
-}
-
-/** Checks and shoots the page in light, then dark, at phone and desktop widths. */
-async function checkAllScreens(page: Page, name: string): Promise<void> {
-  for (const viewport of screenViewports) {
-    await page.setViewportSize({ width: viewport.width, height: viewport.height })
-    for (const colorScheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme, reducedMotion: 'reduce' })
-      await expect(page.locator('html')).toHaveClass(colorScheme === 'dark' ? /dark/ : /^(?!.*dark)/)
-      await checkScreen(page, `${name}-${viewport.name}-${colorScheme}`)
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' })
 }
 
 test('a payer pays across chains, reads what the receiver got, and follows the status page to Delivered', async ({

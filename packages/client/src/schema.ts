@@ -5821,8 +5821,7 @@ export interface components {
         PublicLink: {
             alias: string;
             alias_slug: string;
-            /** @description A fixed amount, a decimal string in the link's token; null when the payer chooses */
-            amount: string | null;
+            amount?: string | null;
             chain: string;
             chain_id: number;
             /** Format: uuid */
@@ -5839,8 +5838,7 @@ export interface components {
         PublicLinkInput: {
             alias: string;
             alias_slug: string;
-            /** @description A fixed amount, a decimal string in the link's token; null when the payer chooses */
-            amount: string | null;
+            amount?: string | null;
             chain: string;
             chain_id: number;
             /** Format: uuid */

@@ -6,6 +6,7 @@ import type { Link } from '../../db/schema.ts'
 export function toLinkResponse(link: Link): LinkResponse {
   return {
     ...toPublicLinkResponse(link),
+    amount: link.amount,
     account_type: link.accountType,
     enabled: link.enabled,
     favorite: link.favorite,

@@ -1,5 +1,6 @@
 import type { RoutingToken } from '@quicklinks/core/api/routing'
-import { parseScaledDecimal } from './pay-amount'
+import { isSameTokenAddress } from '@quicklinks/core/native-token-address'
+import { formatTokenAmount, parseScaledDecimal } from './pay-amount'
 import type { PayLinkSummary } from './pay-link-summary'
 import type { RouteInput } from './route-builder'
 
@@ -23,6 +24,41 @@ export function getFixedAmountUnits(fixed: FixedAmount, decimals: number | undef
   if (known === undefined) return undefined
   const units = parseScaledDecimal(fixed.text, known)
   return units === undefined || units <= 0n ? undefined : units
+}
+
+/** The catalogue's entry of the link's own token (its decimals and symbol), when listed. */
+export function findLinkToken(
+  tokens: readonly RoutingToken[],
+  link: PayLinkSummary,
+): RoutingToken | undefined {
+  return tokens.find(
+    (token) =>
+      token.chainId === link.chain_id &&
+      link.token_address !== null &&
+      isSameTokenAddress(token.address, link.token_address),
+  )
+}
+
+/**
+ * A fixed amount in the link token's units once its decimals are known (the invoice's, or the
+ * catalogue's), the token it is in, and its text ("12.5 USDC"; empty while unknown).
+ */
+export function describeFixedAmount(
+  fixed: FixedAmount | undefined,
+  link: PayLinkSummary,
+  linkToken: RoutingToken | undefined,
+): { units: bigint | undefined; token: { symbol: string; decimals: number }; text: string } {
+  const decimals = fixed?.decimals ?? linkToken?.decimals
+  const units = fixed === undefined ? undefined : getFixedAmountUnits(fixed, decimals)
+  const token = {
+    symbol: link.token_name.length > 0 ? link.token_name : (linkToken?.symbol ?? ''),
+    decimals: decimals ?? 0,
+  }
+  return {
+    units,
+    token,
+    text: units === undefined ? '' : `${formatTokenAmount(units, token.decimals)} ${token.symbol}`,
+  }
 }
 
 /**

@@ -1,5 +1,4 @@
 import type { RoutingChain, RoutingToken } from '@quicklinks/core/api/routing'
-import { isSameTokenAddress } from '@quicklinks/core/native-token-address'
 import { useCallback, useEffect, useReducer } from 'react'
 import { useConnection, useDisconnect } from 'wagmi'
 import { getChainContracts, getChainName } from '../routing/catalogue'
@@ -8,16 +7,15 @@ import { ChainTokenStep } from './chain-token-step'
 import { ConfirmPaymentStep } from './confirm-payment-step'
 import { ConnectWalletStep } from './connect-wallet-step'
 import { FailureStep } from './failure-step'
-import { buildFixedRouteInput, type FixedAmount, getFixedAmountUnits } from './fixed-amount'
+import { buildFixedRouteInput, describeFixedAmount, type FixedAmount, findLinkToken } from './fixed-amount'
 import { getPayBackOutcome } from './get-pay-back-outcome'
 import { QuotedLockedAmountStep } from './locked-amount-step'
-import { formatTokenAmount } from './pay-amount'
 import { PayDialogShell } from './pay-dialog-shell'
 import type { PayLinkSummary } from './pay-link-summary'
 import { type AmountEntry, initialPayModalState, type PayModalState, payStepTitles } from './pay-modal-state'
 import { reducePayModal } from './reduce-pay-modal'
 import { SuccessStep } from './success-step'
-import { getReceivedSentence, listPaymentTransactions } from './success-summary'
+import { getReceivedSentence, getSentSentence, listPaymentTransactions } from './success-summary'
 import { TrackPaymentStep } from './track-payment-step'
 import type { TransactionRecord } from './transaction-record'
 import { useEnsureChain } from './use-ensure-chain'
@@ -149,21 +147,12 @@ export function PayFlow({
 
   const chainName = (chainId: number) => getChainName(chains, chainId)
   const receives = `${link.token_name.length > 0 ? link.token_name : 'Tokens'} on ${chainName(link.chain_id)}`
-  const linkToken = allTokens.find(
-    (token) =>
-      token.chainId === link.chain_id &&
-      link.token_address !== null &&
-      isSameTokenAddress(token.address, link.token_address),
-  )
-  // A fixed amount, in the link token's units once its decimals are known (the invoice's, or the catalogue's).
-  const dueDecimals = fixedAmount?.decimals ?? linkToken?.decimals
-  const dueUnits = fixedAmount === undefined ? undefined : getFixedAmountUnits(fixedAmount, dueDecimals)
-  const dueToken = {
-    symbol: link.token_name.length > 0 ? link.token_name : (linkToken?.symbol ?? ''),
-    decimals: dueDecimals ?? 0,
-  }
-  const dueText =
-    dueUnits === undefined ? '' : `${formatTokenAmount(dueUnits, dueToken.decimals)} ${dueToken.symbol}`
+  const linkToken = findLinkToken(allTokens, link)
+  const {
+    units: dueUnits,
+    token: dueToken,
+    text: dueText,
+  } = describeFixedAmount(fixedAmount, link, linkToken)
   const onSucceeded = useCallback(
     (record: TransactionRecord | null) => dispatch({ type: 'succeeded', record }),
     [],
@@ -285,11 +274,7 @@ export function PayFlow({
           <SuccessStep
             summary={
               received ??
-              (fixedAmount !== undefined && dueText !== ''
-                ? `You paid ${dueText} to ${link.alias}.`
-                : amount === undefined
-                  ? `${link.alias} received ${receives}.`
-                  : `You sent ${formatTokenAmount(amount, state.token.decimals, 6)} ${state.token.symbol} to ${link.alias}.`)
+              getSentSentence({ linkName: link.alias, dueText, amount, token: state.token, receives })
             }
             transactions={listPaymentTransactions({
               sourceTxHash: state.record?.sourceTxHash ?? state.payment.txHash,

@@ -48,3 +48,21 @@ export function listPaymentTransactions(input: {
     { label: 'Destination transaction', hash: destTxHash, url: input.destTxUrl },
   ]
 }
+
+/**
+ * The success step's sentence when the record names no verified amount (SPEC §5's texts): what an
+ * invoice or amount link asked for, else what the payer sent, else what the link receives.
+ */
+export function getSentSentence(input: {
+  linkName: string
+  /** "12.5 USDC" for an invoice or a link with an amount, else ''. */
+  dueText: string
+  amount: bigint | undefined
+  token: { symbol: string; decimals: number }
+  /** "USDC on Base": what the link receives. */
+  receives: string
+}): string {
+  if (input.dueText !== '') return `You paid ${input.dueText} to ${input.linkName}.`
+  if (input.amount === undefined) return `${input.linkName} received ${input.receives}.`
+  return `You sent ${formatTokenAmount(input.amount, input.token.decimals, 6)} ${input.token.symbol} to ${input.linkName}.`
+}
