@@ -50,7 +50,7 @@ export function listPaymentTransactions(input: {
 }
 
 /**
- * The success step's sentence when the record names no verified amount (SPEC §5's texts): what an
+ * The success step's sentence when the record names no verified amount (docs/product.md#step-result): what an
  * invoice or amount link asked for, else what the payer sent, else what the link receives.
  */
 export function getSentSentence(input: {
