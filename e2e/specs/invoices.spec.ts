@@ -48,7 +48,7 @@ test('a payee invoices 2 USDC, a payer pays it from another chain, the payee see
   await create.getByLabel('Memo (optional)').fill('Order 1042')
   await create.getByRole('button', { name: 'Create invoice' }).click()
   const created = dashboard.getByRole('dialog', { name: 'Invoice created' })
-  const invoiceUrl = await created.getByLabel('Invoice link').inputValue()
+  const invoiceUrl = await created.getByRole('textbox', { name: 'Invoice link' }).inputValue()
   expect(invoiceUrl).toMatch(/\/pay\/[^/]+\/inv_[A-Za-z0-9_-]{22}$/)
 
   // The payer opens it, with AVAX on Avalanche only.
@@ -64,7 +64,7 @@ test('a payee invoices 2 USDC, a payer pays it from another chain, the payee see
     .click()
   const amountStep = await chooseChainAndToken(page, 'Avalanche', 'AVAX')
   // The amount is the invoice's, locked; the payer only picks what to pay with.
-  await expect(amountStep.getByLabel('Amount due')).toHaveValue(/^2(\.0+)? USDC$|^2$/)
+  await expect(amountStep.getByRole('textbox', { name: 'Amount due' })).toHaveValue(/^2(\.0+)? USDC$|^2$/)
   await amountStep.getByRole('button', { name: 'Next' }).click()
   const confirm = payModal(page, 'Confirm Payment')
   await expect(confirm.getByText('Route ready ✓')).toBeVisible({ timeout: 30_000 })
