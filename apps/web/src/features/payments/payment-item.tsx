@@ -60,6 +60,16 @@ function HashLink({ label, hash, url }: { label: string; hash: string | null; ur
 }
 
 /**
+ * A decimal string shown with at most 6 fraction digits, cut, not rounded (docs/product.md#constants:
+ * displayed amounts up to 6 decimals); the CSV keeps every digit.
+ */
+export function shortenDecimal(text: string): string {
+  const [whole, fraction = ''] = text.split('.')
+  const kept = fraction.slice(0, 6).replace(/0+$/, '')
+  return kept === '' ? (whole ?? text) : `${whole}.${kept}`
+}
+
+/**
  * One payment in the Payments tab: a card at phone width, a compact row from md up. What the
  * receiver got (or what is on its way), the state, the route kind and what was paid in, the payer,
  * the time and both transactions.
@@ -85,7 +95,8 @@ export function PaymentItem({ payment, showLink }: { payment: Payment; showLink:
           </span>
         </div>
         <span className="text-muted">
-          {routeKindLabels[payment.routeKind]} · paid {payment.amountIn} {payment.fromToken.symbol}
+          {routeKindLabels[payment.routeKind]} · paid {shortenDecimal(payment.amountIn)}{' '}
+          {payment.fromToken.symbol}
         </span>
         {showLink ? <span className="truncate text-muted">{payment.linkName}</span> : null}
       </div>
