@@ -103,7 +103,7 @@ export async function refreshInvoice(
       .where(and(ofInvoice, eq(routeIntents.isRefunded, true), isNotNull(routeIntents.finalAt)))
       .limit(1)
 
-    const previousState = invoice.state as InvoiceState
+    const previousState = invoice.state
     const state = decideInvoiceState({
       amountUnits: BigInt(invoice.amountUnits),
       toleranceBps: invoice.toleranceBps,

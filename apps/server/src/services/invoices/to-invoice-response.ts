@@ -22,7 +22,7 @@ export function toInvoiceResponse({ invoice, link }: InvoiceWithLink, publicOrig
   return {
     id: invoice.id,
     linkId: invoice.linkId,
-    state: invoice.state as InvoiceResponse['state'],
+    state: invoice.state,
     amount: invoice.amount,
     amountPaid: formatTokenAmount(BigInt(invoice.amountPaidUnits), invoice.tokenDecimals),
     toleranceBps: invoice.toleranceBps,
@@ -50,7 +50,7 @@ export function toPublicInvoiceResponse(
     linkId: invoice.linkId,
     linkSlug: link.aliasSlug,
     linkAlias: link.alias,
-    state: invoice.state as PublicInvoice['state'],
+    state: invoice.state,
     amount: invoice.amount,
     amountPaid: formatTokenAmount(BigInt(invoice.amountPaidUnits), invoice.tokenDecimals),
     amountDue: formatTokenAmount(due > 0n ? due : 0n, invoice.tokenDecimals),
