@@ -37,7 +37,8 @@ describe('check-payments', () => {
     const { status, lines } = runCheck({
       [`${payments}/tracking/track-payment.ts`]: `// The ${local} provider's fills are its own business.\nexport const x = provider.status(query)\n`,
       [`${payments}/providers/${local}/create.ts`]: `export const name = '${local}'\n`,
-      [`${payments}/tracking/long.test.ts`]: `${linesOf(400)}const p = '${local}'\n`,
+      [`${payments}/tracking/scene.test.ts`]: `${linesOf(250)}const p = '${local}'\n`,
+      [`${payments}/tracking/exactly-300.test.ts`]: linesOf(300),
       [`${payments}/route/exactly-300.ts`]: linesOf(300),
     })
     expect(lines).toEqual([])
@@ -64,6 +65,17 @@ describe('check-payments', () => {
     expect(status).toBe(1)
     expect(lines).toEqual([
       `${payments}/providers/${local}/relayer/process.ts: 301 lines, over 300: split it by what it does`,
+    ])
+  })
+
+  it('fails on a test file in payments over 300 lines too', () => {
+    const { status, lines } = runCheck({
+      [`${payments}/tracking/long-scenario.test.ts`]: linesOf(301),
+      [`${payments}/providers/squid/short.test.ts`]: linesOf(40),
+    })
+    expect(status).toBe(1)
+    expect(lines).toEqual([
+      `${payments}/tracking/long-scenario.test.ts: 301 lines, over 300: split it by what it does`,
     ])
   })
 })

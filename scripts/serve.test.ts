@@ -6,7 +6,7 @@ import { type AnvilProcess, spawnAnvil } from '@quicklinks/devnet/spawn-anvil'
 import { getFreePort } from '@quicklinks/runtime/test/get-free-port'
 import { startEntryPoint } from '@quicklinks/runtime/test/start-entry-point'
 import { type RunningPostgres, startPostgres } from '@quicklinks/runtime/test/start-postgres'
-import { startRedis } from '@quicklinks/server/test/start-redis'
+import { startRedis } from '@quicklinks/runtime/test/start-redis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listChildProcesses } from './stack-process.ts'
 

@@ -1,6 +1,6 @@
 // @ts-check
 // npm test: the whole suite. Installs what is missing (npm packages; Chromium, PostgreSQL,
-// redis-server and HAProxy from Debian when run as root), builds, runs every Vitest project beside
+// redis-server and HAProxy from Debian when run as root), builds, runs every Vitest project, then
 // the Playwright end-to-end suite against the stack that `npm start` brings up, and closes with the
 // slowest 10 test files and one summary line.
 import { spawn, spawnSync } from 'node:child_process'
@@ -13,7 +13,7 @@ import { formatSlowestFiles, listSlowestFiles } from './slowest-files.mjs'
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const postgresBin = process.env.POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin'
 const isRoot = process.getuid?.() === 0
-// The rate-limit tests start their own redis-server (apps/server/test/start-redis.ts).
+// The rate-limit tests start their own redis-server (packages/runtime/test/start-redis.ts).
 const hasRedisServer = () =>
   process.env.REDIS_SERVER_BIN
     ? existsSync(process.env.REDIS_SERVER_BIN)
@@ -68,12 +68,12 @@ const reportDir = join(repoRoot, 'test-results')
 rmSync(reportDir, { recursive: true, force: true })
 mkdirSync(reportDir, { recursive: true })
 
-// Both runners at once (TEST_SERIAL=1 runs them one after the other): the Playwright stack spends
-// its first minutes starting and its browsers wait on the network, while Vitest's devnet tests wait
-// on anvil, so together they fill the two cores that each alone leaves half idle. Their ports do
-// not overlap (Vitest's servers take free ports; the e2e stack and scripts/stack.test.ts have
-// their own fixed ranges). Each line is prefixed with its runner.
-const serial = process.env.TEST_SERIAL === '1'
+// One runner after the other by default. TEST_PARALLEL=1 runs them at once (their ports do not
+// overlap: Vitest's servers take free ports, the e2e stack and scripts/stack.test.ts have fixed
+// ranges of their own), which pays only on a machine with cores to spare: on the 2-core CI machine
+// together took 26 min against 22 min one after the other (2026-11-28). Each line is prefixed
+// with its runner.
+const serial = process.env.TEST_PARALLEL !== '1'
 console.log(
   `\n• Unit, route, contract and devnet tests (Vitest) ${serial ? 'then' : 'beside'} the end-to-end tests (Playwright, Chromium)…`,
 )

@@ -29,6 +29,7 @@ import { join } from 'node:path'
 import { getFreePort } from '@quicklinks/runtime/test/get-free-port'
 import type { RunningEntryPoint } from '@quicklinks/runtime/test/start-entry-point'
 import { type RunningPostgres, startPostgres } from '@quicklinks/runtime/test/start-postgres'
+import { type RunningRedis, startRedis } from '@quicklinks/runtime/test/start-redis'
 import autocannon from 'autocannon'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import {
@@ -41,7 +42,6 @@ import { nativeToken, type PaymentDevnet, startPaymentDevnet } from '../test/pay
 import { signInOverHttp } from '../test/sign-in-over-http.ts'
 import { type RunningHaproxy, startHaproxy } from '../test/start-haproxy.ts'
 import { startProductionInstance } from '../test/start-production-instance.ts'
-import { type RunningRedis, startRedis } from '../test/start-redis.ts'
 import { answers200, waitUntil } from '../test/wait-until.ts'
 
 const connections = 50

@@ -34,6 +34,7 @@ import { openapiDocumentRoute, openapiPlugin } from './plugins/openapi-plugin.ts
 import { paymentTrackerPlugin } from './plugins/payment-tracker-plugin.ts'
 import { paymentWorkersPlugin } from './plugins/payment-workers-plugin.ts'
 import { readCachesPlugin } from './plugins/read-caches-plugin.ts'
+import { receiptsPlugin } from './plugins/receipts-plugin.ts'
 import { routingProviderPlugin } from './plugins/routing-provider-plugin.ts'
 import { securityHeadersPlugin } from './plugins/security-headers-plugin.ts'
 import { isApiKeyRequest, sessionPlugin } from './plugins/session-plugin.ts'
@@ -48,8 +49,14 @@ import { balancesRoutes } from './routes/data/balances-routes.ts'
 import { transactionsRoutes } from './routes/data/transactions-routes.ts'
 import { devExplorerRoutes } from './routes/dev/dev-explorer-routes.ts'
 import { devRoutes } from './routes/dev/dev-routes.ts'
+import { invoicesRoutes } from './routes/invoices/invoices-routes.ts'
+import { payInvoiceRoutes } from './routes/invoices/pay-invoice-routes.ts'
 import { linksRoutes } from './routes/links/links-routes.ts'
 import { payRoutes } from './routes/pay/pay-routes.ts'
+import { payStatusRoutes } from './routes/pay-status/pay-status-routes.ts'
+import { paymentsRoutes } from './routes/payments/payments-routes.ts'
+import { receiptsRoutes } from './routes/receipts/receipts-routes.ts'
+import { wellKnownReceiptsRoutes } from './routes/receipts/well-known-receipts-routes.ts'
 import { routeIntentsRoutes } from './routes/route-intents/route-intents-routes.ts'
 import { routingRoutes } from './routes/routing/routing-routes.ts'
 import { smartAccountsRoutes } from './routes/smart-accounts/smart-accounts-routes.ts'
@@ -62,8 +69,6 @@ export type AppDependencies = {
   database?: DatabaseClient
   /** A pino logger (tests pass one writing to memory); default: `createLogger(config.logLevel)`. */
   logger?: FastifyBaseLogger
-  /** Rate-limit window in ms (default 60 000); tests shorten it. */
-  rateLimitWindowMs?: number
   /** Where the dev SMTP catcher stores mail (main.ts starts it in dev mode); GET /api/dev/mail reads it. */
   mailOutbox?: DevOutbox<DevMail>
   /** Where dev-mode SMS land; GET /api/dev/sms reads it. Default: a fresh one. */
@@ -157,6 +162,8 @@ export async function buildApp(
   await app.register(routingProviderPlugin)
   // One LiteSVM (in development) and one Solana fee sponsor for the Solana endpoint and GET /api/config.
   await app.register(solanaPlugin)
+  // The receipt key (RECEIPT_SIGNING_KEY, or the dev key file) for the receipt routes.
+  await app.register(receiptsPlugin)
   await app.register(paymentTrackerPlugin, {
     ...(dependencies.workerNow ? { now: dependencies.workerNow } : {}),
   })
@@ -169,10 +176,7 @@ export async function buildApp(
   await app.register(errorHandlerPlugin)
   // API-key requests carry no cookie the server reads (session-plugin.ts): no CSRF token to check.
   await app.register(csrfPlugin, { isExempt: isApiKeyRequest })
-  await app.register(rateLimitPlugin, {
-    max: config.rateLimitMax,
-    ...(dependencies.rateLimitWindowMs === undefined ? {} : { timeWindow: dependencies.rateLimitWindowMs }),
-  })
+  await app.register(rateLimitPlugin, { max: config.rateLimitMax })
   await app.register(openapiPlugin)
   // Before every route: it adds its measuring hook to each one as it is declared.
   await app.register(metricsPlugin, {
@@ -182,6 +186,7 @@ export async function buildApp(
   })
 
   await app.register(healthRoutes, { publicOrigin: config.publicOrigin, chains: config })
+  await app.register(wellKnownReceiptsRoutes)
   // The payer's public link read, the hottest API route, reads no cookie and answers from memory
   // (compressed once per link when long): it sits outside the cookie and compression scope below.
   await app.register(payRoutes, { prefix: '/api' })
@@ -211,6 +216,8 @@ export async function buildApp(
           await signedIn.register(currentUserRoutes)
           await signedIn.register(linksRoutes)
           await signedIn.register(apiKeysRoutes)
+          await signedIn.register(invoicesRoutes)
+          await signedIn.register(paymentsRoutes)
           await signedIn.register(usernameClaimRoutes)
           await signedIn.register(smartAccountsRoutes)
           await signedIn.register(solanaRoutes)
@@ -219,9 +226,12 @@ export async function buildApp(
         await api.register(configRoutes)
         await api.register(authRoutes)
         await api.register(usersRoutes)
+        await api.register(payInvoiceRoutes)
         await api.register(routeIntentsRoutes)
+        await api.register(payStatusRoutes)
         await api.register(transactionsRoutes)
         await api.register(balancesRoutes)
+        await api.register(receiptsRoutes)
         // Last: its /api/{provider}/… routes are parametric, so the static paths above win.
         await api.register(routingRoutes)
         if (config.devMode) await api.register(devRoutes, { mailOutbox, smsOutbox })

@@ -6,6 +6,7 @@ import { buildViemChain } from '@quicklinks/devnet/build-viem-chain'
 import { getFreePort } from '@quicklinks/runtime/test/get-free-port'
 import type { RunningEntryPoint } from '@quicklinks/runtime/test/start-entry-point'
 import { type RunningPostgres, startPostgres } from '@quicklinks/runtime/test/start-postgres'
+import { type RunningRedis, startRedis } from '@quicklinks/runtime/test/start-redis'
 import pg from 'pg'
 import { createWalletClient, type Hash, http, keccak256, parseEther, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
@@ -14,7 +15,6 @@ import { nativeToken, type PaymentDevnet, startPaymentDevnet } from './payment-t
 import { type HttpSession, signInOverHttp } from './sign-in-over-http.ts'
 import { type RunningHaproxy, startHaproxy } from './start-haproxy.ts'
 import { startProductionInstance } from './start-production-instance.ts'
-import { type RunningRedis, startRedis } from './start-redis.ts'
 import { answers200, waitUntil } from './wait-until.ts'
 
 /**

@@ -4,7 +4,7 @@ import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { getFreePort } from '@quicklinks/runtime/test/get-free-port'
-import { adoptThrowawayProcess, findExecutable } from './throwaway-process.ts'
+import { adoptThrowawayProcess, findExecutable } from '@quicklinks/runtime/test/throwaway-process'
 
 export type RunningHaproxy = {
   /** http://127.0.0.1:<port>, the load balancer's front. */

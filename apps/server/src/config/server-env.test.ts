@@ -21,6 +21,7 @@ describe('parseServerEnv', () => {
       devnetDeploymentFile: join(repoRoot, '.data', 'devnet', 'deployment.json'),
       publicOrigin: 'http://localhost:3000',
       webDistDir: join(repoRoot, 'apps', 'web', 'dist'),
+      receiptSigningKey: undefined,
       logLevel: 'info',
       trustProxy: false,
       rateLimitMax: 600,
@@ -70,6 +71,14 @@ describe('parseServerEnv', () => {
     ).toBe('0123456789abcdef0123456789ABCDEF')
     expect(() => parseServerEnv({ ...deployed, WALLETCONNECT_PROJECT_ID: 'my-project' })).toThrow(
       /WALLETCONNECT_PROJECT_ID: must be a WalletConnect \(Reown\) project id/,
+    )
+  })
+
+  it('reads RECEIPT_SIGNING_KEY as a 0x-prefixed 32-byte hex key, and says how to make one when it is not', () => {
+    const key = `0x${'4b'.repeat(32)}`
+    expect(parseServerEnv({ ...deployed, RECEIPT_SIGNING_KEY: key }).receiptSigningKey).toBe(key)
+    expect(() => parseServerEnv({ ...deployed, RECEIPT_SIGNING_KEY: '4b'.repeat(32) })).toThrow(
+      /RECEIPT_SIGNING_KEY: must be a secp256k1 private key: 0x followed by 64 hex digits/,
     )
   })
 

@@ -23,6 +23,13 @@ export const serverEnvSchema = z
         'must be a WalletConnect (Reown) project id: 32 hex digits, from cloud.reown.com',
       )
       .optional(),
+    RECEIPT_SIGNING_KEY: z
+      .string()
+      .regex(
+        /^0x[0-9a-fA-F]{64}$/,
+        'must be a secp256k1 private key: 0x followed by 64 hex digits (e.g. `cast wallet new`)',
+      )
+      .optional(),
   })
   .transform((env) => ({
     /** The web app's build, served at / (WEB_DIST_DIR). */
@@ -38,6 +45,13 @@ export const serverEnvSchema = z
      * 'Continue with WalletConnect' is off.
      */
     walletConnectProjectId: env.WALLETCONNECT_PROJECT_ID,
+    /**
+     * RECEIPT_SIGNING_KEY: the secp256k1 key this instance signs payment receipts with
+     * (docs/api.md#receipts); never logged nor sent to the page. In dev mode without it, a key
+     * generated once into `${dataDir}/receipt-signing.key` (mode 0600); otherwise the receipt
+     * endpoints answer 503 until it is set (payments themselves go on).
+     */
+    receiptSigningKey: env.RECEIPT_SIGNING_KEY as `0x${string}` | undefined,
   }))
 
 /** The server's general settings, from its section of the environment. */

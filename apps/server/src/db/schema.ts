@@ -1,3 +1,7 @@
+// One file because drizzle-kit reads the whole schema from it (drizzle.config.ts) to write each
+// migration; every table keeps its own doc comment. Longer than 300 lines for that reason.
+import type { ApiKeyScope } from '@quicklinks/core/api/api-keys'
+import type { InvoiceState } from '@quicklinks/core/api/invoices'
 import { sql } from 'drizzle-orm'
 import {
   bigint,
@@ -66,7 +70,7 @@ export const apiKeys = pgTable(
     secretHash: text('secret_hash').notNull(),
     /** The key's first 8 characters, to tell keys apart in a list. */
     prefix: text('prefix').notNull(),
-    scopes: jsonb('scopes').$type<string[]>().notNull(),
+    scopes: jsonb('scopes').$type<ApiKeyScope[]>().notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     /** Written at most once a minute per key. */
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
@@ -170,7 +174,7 @@ export const invoices = pgTable(
     reference: text('reference'),
     memo: text('memo'),
     /** open, processing, paid, paid_over, underpaid, expired, paid_late, refunded (docs/api.md#invoice-states). */
-    state: text('state').notNull().default('open'),
+    state: text('state').$type<InvoiceState>().notNull().default('open'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     /** Payments arriving until then still count (paid_late); the invoice worker stops looking after it. */
     monitorUntil: timestamp('monitor_until', { withTimezone: true }).notNull(),
@@ -268,7 +272,118 @@ export const routeIntents = pgTable(
     index('route_intents_invoice_id_idx').on(table.invoiceId),
     // The payee's payment history (GET /api/payments): a link's payments, newest first.
     index('route_intents_link_id_created_at_idx').on(table.linkId, table.createdAt),
+    // The receipt mail sweep: payments that became final successes lately (receipt_emails).
+    index('route_intents_final_success_idx').on(table.finalAt).where(sql`status = 'success'`),
+    // All of a payee's payments, newest first (the history's first page walks it backwards).
+    index('route_intents_paid_created_at_id_idx')
+      .on(table.createdAt, table.id)
+      .where(sql`${table.sourceTxHash} is not null and ${table.status} is not null`),
   ],
+)
+
+/**
+ * The receipt e-mail outbox (docs/api.md#receipt-emails): one row per mail, written before it is
+ * sent, so a crash loses none. The payee's row is written by the sweep when a payment is seen final
+ * (with a null address and state `skipped` when the payee has none, so it is looked up once); the
+ * payer's rows by POST /api/receipts/{intentId}/email. The unique keys make a second instance's
+ * sweep or a repeated form a no-op; a sender claims a row (`sending`, with a lease) before it
+ * sends, so two instances never send the same row.
+ */
+export const receiptEmails = pgTable(
+  'receipt_emails',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    intentId: text('intent_id')
+      .notNull()
+      .references(() => routeIntents.id, { onDelete: 'cascade' }),
+    /** payee (the link owner) or payer (an address given on the receipt page). */
+    role: text('role').notNull(),
+    /** Lower-case; null for a payee without an address (state skipped). */
+    email: text('email'),
+    /** pending, sending (claimed; its lease is locked_until), sent, failed (gave up) or skipped. */
+    state: text('state').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    /** Who asked, for the payer's form (the client's address), kept for the per-address caps. */
+    requestedBy: text('requested_by'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (table) => [
+    // One payee mail per payment, whichever instance's sweep sees it first.
+    uniqueIndex('receipt_emails_payee_idx').on(table.intentId).where(sql`role = 'payee'`),
+    // Each address at most once per payment.
+    uniqueIndex('receipt_emails_intent_email_idx').on(table.intentId, table.email),
+    index('receipt_emails_due_idx').on(table.state, table.nextAttemptAt),
+    index('receipt_emails_email_created_idx').on(table.email, table.createdAt),
+  ],
+)
+
+/**
+ * Each verified payment credited to an invoice (docs/decisions/0025-invoice-states.md): one row per route intent,
+ * written in the same transaction as the invoice's new amount paid. The primary key is what makes
+ * a credit happen once, whichever instance or worker round gets there first. `amount_units` is
+ * the intent's verified receiver credit (route_intents.to_amount_wei once final); `arrived_at` the
+ * time the tracker first saw it on chain (route_intents.completed_at), which decides paid_late.
+ */
+export const invoicePayments = pgTable(
+  'invoice_payments',
+  {
+    invoiceId: text('invoice_id')
+      .notNull()
+      .references(() => invoices.id, { onDelete: 'cascade' }),
+    /** Not a foreign key: the credit stays on record whatever later happens to the intent row. */
+    intentId: text('intent_id').notNull(),
+    amountUnits: numeric('amount_units', { precision: 78, scale: 0 }).notNull(),
+    arrivedAt: timestamp('arrived_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.invoiceId, table.intentId] }),
+    uniqueIndex('invoice_payments_intent_id_idx').on(table.intentId),
+  ],
+)
+
+/**
+ * Every state change of an invoice (docs/api.md#invoice-states), with the route intent that caused
+ * it (null for the clock: expiry) and the amount paid after it.
+ */
+export const invoiceTransitions = pgTable(
+  'invoice_transitions',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    invoiceId: text('invoice_id')
+      .notNull()
+      .references(() => invoices.id, { onDelete: 'cascade' }),
+    fromState: text('from_state').notNull(),
+    toState: text('to_state').notNull(),
+    intentId: text('intent_id'),
+    amountPaidUnits: numeric('amount_paid_units', { precision: 78, scale: 0 }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('invoice_transitions_invoice_id_created_at_idx').on(table.invoiceId, table.createdAt)],
+)
+
+/**
+ * What each link received per destination token per UTC day: the sum of the verified credits
+ * (`to_amount_wei`) of its successful, final payments. Kept by a trigger on route_intents
+ * (migration payments_history), so the history's totals add a few rows per day instead of every
+ * payment. No foreign key: a deleted link's rows stay behind unread (its payments' link_id
+ * becomes null, which the trigger reads as leaving the link).
+ */
+export const paymentDailyTotals = pgTable(
+  'payment_daily_totals',
+  {
+    linkId: uuid('link_id').notNull(),
+    toChainId: integer('to_chain_id').notNull(),
+    toToken: text('to_token').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    amount: numeric('amount', { precision: 78, scale: 0 }).notNull().default('0'),
+    payments: integer('payments').notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.linkId, table.toChainId, table.toToken, table.day] })],
 )
 
 /**
@@ -556,5 +671,9 @@ export type ApiKeyRow = typeof apiKeys.$inferSelect
 export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect
 export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect
 export type RouteIntent = typeof routeIntents.$inferSelect
+export type Invoice = typeof invoices.$inferSelect
+export type InvoicePayment = typeof invoicePayments.$inferSelect
+export type InvoiceTransition = typeof invoiceTransitions.$inferSelect
 export type RelayerDeposit = typeof relayerDeposits.$inferSelect
 export type RouteIntentReceipt = typeof routeIntentReceipts.$inferSelect
+export type ReceiptEmail = typeof receiptEmails.$inferSelect

@@ -23,6 +23,26 @@ export function buildPayPageMeta(
   }
 }
 
+/**
+ * The preview of an invoice of an enabled link (/pay/{slug}/{invoiceId}): 'Pay {amount} {symbol}
+ * to {alias}' as the title; 'Invoice from {alias} for {amount} {symbol}.' and its memo (on one line,
+ * at most 200 characters) or 'Pay in any token on any chain.' as the description.
+ */
+export function buildInvoicePageMeta(
+  link: { alias: string; aliasSlug: string },
+  invoice: { id: string; amount: string; tokenSymbol: string; memo: string | null },
+  publicOrigin: string,
+): PayPageMeta {
+  const amount = `${invoice.amount} ${invoice.tokenSymbol}`
+  const memo = (invoice.memo ?? '').replace(/\s+/g, ' ').trim()
+  const shortMemo = memo.length > 200 ? `${memo.slice(0, 199)}…` : memo
+  return {
+    title: `Pay ${amount} to ${link.alias}`,
+    description: `Invoice from ${link.alias} for ${amount}. ${shortMemo === '' ? 'Pay in any token on any chain.' : shortMemo}`,
+    url: `${publicOrigin}/pay/${encodeURIComponent(link.aliasSlug)}/${encodeURIComponent(invoice.id)}`,
+  }
+}
+
 /** `text` safe inside an HTML attribute or element (&, <, >, " and ' escaped). */
 export function escapeHtml(text: string): string {
   return text

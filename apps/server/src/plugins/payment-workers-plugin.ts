@@ -1,5 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
+import { createInvoiceWorker } from '../services/invoices/create-invoice-worker.ts'
+import { createReceiptMailWorker } from '../services/receipts/create-receipt-mail-worker.ts'
 import { type RunningWorkers, startWorkers, type Worker } from '../services/workers/start-workers.ts'
 
 export type PaymentWorkersPluginOptions = {
@@ -13,7 +15,8 @@ export type PaymentWorkersPluginOptions = {
  * The background work of payments, run every config.workerIntervalMs once the app is ready and
  * stopped before it closes (a round in progress finishes its writes before the database closes):
  * the provider's own workers first (the local relayer, so a fill it makes is seen by the tracker
- * in the same round), then the app's tracker (the one receipts wake). Any provider plugs its
+ * in the same round), then the app's tracker (the one receipts wake), then the invoice worker
+ * (which credits what the tracker verified), then the receipt mailer. Any provider plugs its
  * workers in through `RoutingProvider.workers`.
  */
 const plugin: FastifyPluginAsync<PaymentWorkersPluginOptions> = async (app, options) => {
@@ -26,6 +29,21 @@ const plugin: FastifyPluginAsync<PaymentWorkersPluginOptions> = async (app, opti
       wake: (workerName, lane) => running?.wake(workerName, lane),
     }) ?? []),
     app.paymentTracker,
+    // Credits invoices from the payments the tracker made final, and expires them.
+    createInvoiceWorker({
+      db: app.db,
+      logger: app.log.child({ worker: 'invoices' }),
+      ...(options.now ? { now: options.now } : {}),
+    }),
+    // Receipt e-mails of payments the tracker made final (docs/api.md#receipt-emails).
+    createReceiptMailWorker({
+      db: app.db,
+      delivery: app.delivery,
+      logger: app.log.child({ worker: 'receipt-mail' }),
+      publicOrigin: app.config.publicOrigin,
+      catalogue: app.routingProvider,
+      ...(options.now ? { now: options.now } : {}),
+    }),
   ]
   app.addHook('onReady', async () => {
     running = startWorkers(workers, {

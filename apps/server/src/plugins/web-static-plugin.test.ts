@@ -4,11 +4,12 @@ import { join } from 'node:path'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp, type TestApp } from '../../test/build-test-app.ts'
-import { links, users } from '../db/schema.ts'
+import { invoices, links, users } from '../db/schema.ts'
 import { pickEncoding } from '../services/http/encode-once.ts'
 
 const indexHtml = '<!doctype html><title>Quick Links</title><div id="root"></div>'
 const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' }
+const invoiceId = `inv_${'A'.repeat(22)}`
 
 describe('web app serving', () => {
   let testApp: TestApp
@@ -98,16 +99,36 @@ describe('pay page previews (Open Graph and Twitter tags)', () => {
       tokenName: 'USDC',
       tokenAddress: '0x5fbdb2315678afecb367f032d93f642f64180aa3',
     }
-    await testApp.database.db.insert(links).values([
-      {
-        ...link,
-        alias: 'Coffee Fund',
-        aliasSlug: 'Coffee-Fund',
-        message: 'Thanks for the <coffee> & "cake"!',
-      },
-      { ...link, alias: "Tom & Jerry's $& jar", aliasSlug: 'tom-jar', message: '' },
-      { ...link, alias: 'Closed Shop', aliasSlug: 'closed-shop', message: 'Gone', enabled: false },
-    ])
+    const [coffee] = await testApp.database.db
+      .insert(links)
+      .values([
+        {
+          ...link,
+          alias: 'Coffee Fund',
+          aliasSlug: 'Coffee-Fund',
+          message: 'Thanks for the <coffee> & "cake"!',
+        },
+        { ...link, alias: "Tom & Jerry's $& jar", aliasSlug: 'tom-jar', message: '' },
+        { ...link, alias: 'Closed Shop', aliasSlug: 'closed-shop', message: 'Gone', enabled: false },
+      ])
+      .returning()
+    if (coffee === undefined) throw new Error('no link')
+    const expiresAt = new Date(Date.now() + 3_600_000)
+    await testApp.database.db.insert(invoices).values({
+      id: invoiceId,
+      linkId: coffee.id,
+      userId: user.id,
+      chainId: 8453,
+      tokenAddress: link.tokenAddress,
+      tokenSymbol: 'USDC',
+      tokenDecimals: 6,
+      receiverAddress: link.receiverAddress.toLowerCase(),
+      amount: '12.5',
+      amountUnits: '12500000',
+      memo: 'Order #1042:\n two <bags> of beans',
+      expiresAt,
+      monitorUntil: new Date(expiresAt.getTime() + 86_400_000),
+    })
   })
   afterAll(async () => {
     await testApp.close()
@@ -156,6 +177,32 @@ describe('pay page previews (Open Graph and Twitter tags)', () => {
       ])
       expect(response.body, url).not.toContain('Gone')
       expect(response.body, url).not.toContain('Closed Shop')
+    }
+  })
+
+  it("previews an invoice with its amount and the link's name, and others on that path generically", async () => {
+    const response = await testApp.app.inject({
+      method: 'GET',
+      url: `/pay/coffee-fund/${invoiceId}`,
+      headers: html,
+    })
+    expect(response.statusCode).toBe(200)
+    expect(readMeta(response.body, 'og:title')).toEqual(['Pay 12.5 USDC to Coffee Fund'])
+    expect(readMeta(response.body, 'og:description')).toEqual([
+      'Invoice from Coffee Fund for 12.5 USDC. Order #1042: two &lt;bags&gt; of beans',
+    ])
+    expect(readMeta(response.body, 'og:url')).toEqual([`https://pay.example/pay/Coffee-Fund/${invoiceId}`])
+    expect(response.body).toContain('<div id="root"></div>')
+    // Another link's slug, an unknown invoice, or a receipt/status path: the SPA, no invoice tags.
+    for (const url of [
+      `/pay/tom-jar/${invoiceId}`,
+      `/pay/coffee-fund/inv_${'B'.repeat(22)}`,
+      '/pay/status/0xab',
+    ]) {
+      const other = await testApp.app.inject({ method: 'GET', url, headers: html })
+      expect(other.statusCode, url).toBe(200)
+      expect(other.body, url).toContain('<div id="root"></div>')
+      expect(other.body, url).not.toContain('12.5 USDC')
     }
   })
 

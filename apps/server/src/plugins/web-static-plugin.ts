@@ -2,15 +2,22 @@ import { existsSync } from 'node:fs'
 import { readFile, stat } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import fastifyStatic from '@fastify/static'
+import { invoiceIdPattern } from '@quicklinks/core/api/invoices'
 import { AppError } from '@quicklinks/core/app-error'
 import { isApiPath } from '@quicklinks/runtime/plugins/is-api-path'
 import { isNotCounted } from '@quicklinks/runtime/plugins/rate-limit-plugin'
+import { and, eq } from 'drizzle-orm'
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import type { Link } from '../db/schema.ts'
+import { invoices, type Link } from '../db/schema.ts'
 import { type EncodableText, encodeOnce, pickEncoding } from '../services/http/encode-once.ts'
 import { getPublicLinkOrThrow } from '../services/links/get-public-link-or-throw.ts'
-import { buildPayPageMeta, genericPayPageMeta, injectPayPageMeta } from './inject-pay-page-meta.ts'
+import {
+  buildInvoicePageMeta,
+  buildPayPageMeta,
+  genericPayPageMeta,
+  injectPayPageMeta,
+} from './inject-pay-page-meta.ts'
 
 const notBuiltMessage =
   'Quick Links: the web app has not been built yet.\n\n' +
@@ -58,6 +65,26 @@ async function readPayPageLink(app: FastifyInstance, slug: string): Promise<Link
     if (!(error instanceof AppError && error.code === 'NOT_FOUND')) {
       app.log.error({ err: error }, 'Reading the link for the pay page preview failed')
     }
+    return undefined
+  }
+}
+
+/** The invoice of /pay/{slug}/{invoiceId} when it belongs to that link, else undefined (logged on a failed read). */
+async function readPayPageInvoice(app: FastifyInstance, link: Link, invoiceId: string) {
+  try {
+    const [invoice] = await app.db
+      .select({
+        id: invoices.id,
+        amount: invoices.amount,
+        tokenSymbol: invoices.tokenSymbol,
+        memo: invoices.memo,
+      })
+      .from(invoices)
+      .where(and(eq(invoices.id, invoiceId), eq(invoices.linkId, link.id)))
+      .limit(1)
+    return invoice
+  } catch (error) {
+    app.log.error({ err: error }, 'Reading the invoice for the invoice page preview failed')
     return undefined
   }
 }
@@ -142,6 +169,33 @@ const plugin: FastifyPluginAsync<{ distDir: string }> = async (app, { distDir })
     return sendPayPage(request, reply, request.params.slug)
   })
 
+  // GET /pay/{slug}/{invoiceId}: the invoice page with the invoice's preview tags (amount, link name);
+  // any other two-segment /pay path (the receipt and status pages) goes on to the SPA fallback.
+  app.get<{ Params: { slug: string; invoiceId: string } }>(
+    '/pay/:slug/:invoiceId',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      if (!acceptsHtml(request) || !invoiceIdPattern.test(request.params.invoiceId))
+        return reply.callNotFound()
+      if (!isBuilt) return reply.status(503).type('text/plain; charset=utf-8').send(notBuiltMessage)
+      const [indexHtml, link] = await Promise.all([
+        readIndexHtml(),
+        readPayPageLink(app, request.params.slug),
+      ])
+      const invoice =
+        link === undefined ? undefined : await readPayPageInvoice(app, link, request.params.invoiceId)
+      const path = request.url.split('?', 1)[0] ?? ''
+      const meta =
+        link === undefined || invoice === undefined
+          ? { ...genericPayPageMeta, url: `${app.config.publicOrigin}${path}` }
+          : buildInvoicePageMeta(link, invoice, app.config.publicOrigin)
+      return reply
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .send(injectPayPageMeta(indexHtml, meta))
+    },
+  )
+
   // Rate-limited like an API route when it answers an API path (probing unknown endpoints).
   app.setNotFoundHandler(
     { preHandler: app.rateLimit({ allowList: isNotCounted }) },
@@ -165,7 +219,8 @@ const plugin: FastifyPluginAsync<{ distDir: string }> = async (app, { distDir })
  * Accept-Encoding, with an SPA fallback: a GET or HEAD page load (see `isPageRequest`) of a path
  * outside /api, /signer, /health and /assets that matches no file gets index.html (no-cache);
  * hashed assets are cached for a year. /pay/{slug} gets index.html with the link's Open Graph and
- * Twitter tags (generic ones for an unknown or disabled slug), read through the public link cache.
+ * Twitter tags (generic ones for an unknown or disabled slug), read through the public link cache;
+ * /pay/{slug}/{invoiceId} gets the invoice's (its amount and the link's name).
  * Every other unknown route is a JSON 404 NOT_FOUND. Without a build, / and page loads answer a
  * plain message saying to run the build.
  */

@@ -65,6 +65,8 @@ export function getSampleBody(routeKey: string, scene: FuzzScene): unknown {
       linkId: scene.linkId,
     },
     'POST /api/:provider/rpc/:chainId': rpcCall,
+    'POST /api/receipts/:intentId/email': { email: 'fuzz@example.com' },
+    'POST /api/receipts/rpc/:chainId': rpcCall,
     'POST /api/bundler/:chainId': { ...rpcCall, method: 'eth_supportedEntryPoints' },
     'POST /api/paymaster/:chainId': { ...rpcCall, method: 'pm_getPaymasterStubData', params: [{}] },
     'POST /api/solana': { jsonrpc: '2.0', id: 1, method: 'getBalance', params: [evmAddress] },

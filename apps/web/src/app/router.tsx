@@ -1,5 +1,6 @@
 import { lazy } from 'react'
 import { createBrowserRouter, type RouteObject } from 'react-router'
+import { InvoiceScreen } from '../features/invoices/invoice-screen'
 import { LandingScreen } from '../features/landing/landing-screen'
 import { PayScreen } from '../features/pay/pay-screen'
 import { RedirectIfSignedIn, RequireNewUser, RequireSession } from './guards'
@@ -17,6 +18,9 @@ const OnboardingScreen = lazy(() =>
 const DashboardScreen = lazy(() =>
   import('../features/links/dashboard-screen').then((module) => ({ default: module.DashboardScreen })),
 )
+const PaymentsScreen = lazy(() =>
+  import('../features/payments/payments-screen').then((module) => ({ default: module.PaymentsScreen })),
+)
 const DevMailScreen = lazy(() =>
   import('../features/dev/dev-mail-screen').then((module) => ({ default: module.DevMailScreen })),
 )
@@ -24,6 +28,12 @@ const UsernameClaimScreen = lazy(() =>
   import('../features/username/username-claim-screen').then((module) => ({
     default: module.UsernameClaimScreen,
   })),
+)
+const PayStatusScreen = lazy(() =>
+  import('../features/pay-status/pay-status-screen').then((module) => ({ default: module.PayStatusScreen })),
+)
+const ReceiptScreen = lazy(() =>
+  import('../features/receipts/receipt-screen').then((module) => ({ default: module.ReceiptScreen })),
 )
 const SettingsScreen = lazy(() =>
   import('../features/settings/settings-screen').then((module) => ({ default: module.SettingsScreen })),
@@ -73,6 +83,15 @@ export const appRoutes: RouteObject[] = [
         ),
       },
       {
+        // The Payments tab; ?link={id} is one link's payments (docs/product.md#payments-tab).
+        path: 'dashboard/payments',
+        element: (
+          <RequireSession>
+            <PaymentsScreen />
+          </RequireSession>
+        ),
+      },
+      {
         path: 'settings',
         element: (
           <RequireSession>
@@ -83,6 +102,11 @@ export const appRoutes: RouteObject[] = [
       // Public: a visitor picks a name first and signs in from 'Claim Now'.
       { path: 'username', element: <UsernameClaimScreen /> },
       { path: 'pay/:alias_slug', element: <PayScreen /> },
+      // Public: the 32-byte random intent id is the capability (docs/product.md#status-page).
+      { path: 'pay/status/:intentId', element: <PayStatusScreen /> },
+      // Public: a payment's receipt, checked against the chain in the browser (docs/product.md#receipts).
+      { path: 'pay/receipt/:intentId', element: <ReceiptScreen /> },
+      { path: 'pay/:alias_slug/:invoice_id', element: <InvoiceScreen /> },
       { path: 'dev/mail', element: <DevMailScreen /> },
       { path: ':slug', element: <SlugRedirect /> },
       { path: '*', element: <NotFoundScreen /> },

@@ -6,7 +6,7 @@ import { nameSchema } from './name-schema.ts'
  * Invoices (docs/api.md#invoice-object): an amount in a link's token, due by a time, paid by any
  * number of verified payments from any token on any chain. The owner makes and reads them under
  * /api/links/{id}/invoices and /api/invoices; a payer reads one at /api/pay/invoices/{id}. The
- * state is only ever moved by the server from verified payments (docs/decisions: invoice states).
+ * state is only ever moved by the server from verified payments (docs/decisions/0025-invoice-states.md).
  */
 
 /** Every state an invoice can be in (docs/api.md#invoice-states). */

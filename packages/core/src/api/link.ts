@@ -21,6 +21,10 @@ export const linkSchema = nameSchema(
     token_name: z.string(),
     token_address: describeSchema(z.string(), 'Lower-case'),
     message: describeSchema(z.string(), 'Empty when the link has none'),
+    amount: describeSchema(
+      z.nullable(z.string()),
+      "A fixed amount, a decimal string in the link's token; null when the payer chooses",
+    ),
     account_type: z.string(),
     enabled: z.boolean(),
     favorite: z.boolean(),

@@ -2,6 +2,7 @@ import { isAddress } from 'viem'
 import * as z from 'zod/mini'
 import { normaliseName, normaliseText } from '../slug.ts'
 import { describeSchema } from './describe-schema.ts'
+import { decimalAmountSchema } from './invoices.ts'
 import { nameSchema } from './name-schema.ts'
 
 /**
@@ -112,6 +113,15 @@ const chainSchema = z
     z.maxLength(32, 'must be at most 32 characters'),
   )
 
+/**
+ * A link's fixed amount (docs/api.md#link-object): a decimal string in the link's token; null or
+ * absent lets the payer choose. Whether it fits the token's decimals is the server's check.
+ */
+const linkAmountSchema = describeSchema(
+  z.optional(z.nullable(decimalAmountSchema)),
+  "A fixed amount, a decimal string in the link's token; null lets the payer choose",
+)
+
 const tokenNameSchema = z
   .string()
   .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(32, 'must be at most 32 characters'))
@@ -143,6 +153,7 @@ export const createLinkRequestSchema = nameSchema(
       'The all-e address (or the zero address) means the native token',
     ),
     message: messageSchema,
+    amount: linkAmountSchema,
     account_type: z.optional(accountTypeSchema),
     enabled: z.optional(z.boolean()),
     favorite: z.optional(z.boolean()),
@@ -171,6 +182,7 @@ export const updateLinkRequestSchema = nameSchema(
     alias: z.optional(aliasSchema),
     alias_slug: z.optional(aliasSlugSchema),
     message: messageSchema,
+    amount: linkAmountSchema,
     account_type: z.optional(accountTypeSchema),
     enabled: z.optional(z.boolean()),
     favorite: z.optional(z.boolean()),

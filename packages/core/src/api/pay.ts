@@ -8,18 +8,25 @@ import { nameSchema } from './name-schema.ts'
  * idempotency key stay on the owner's endpoints.
  */
 export const publicLinkSchema = nameSchema(
-  z.pick(linkSchema, {
-    id: true,
-    link_type: true,
-    alias: true,
-    alias_slug: true,
-    receiver_address: true,
-    chain: true,
-    chain_id: true,
-    token_name: true,
-    token_address: true,
-    message: true,
-  }),
+  z.extend(
+    z.pick(linkSchema, {
+      id: true,
+      link_type: true,
+      alias: true,
+      alias_slug: true,
+      receiver_address: true,
+      chain: true,
+      chain_id: true,
+      token_name: true,
+      token_address: true,
+      message: true,
+    }),
+    {
+      // A link's fixed amount (decimal string in its token), null when the payer chooses; absent from
+      // a server that predates amounts. The pay modal locks it (docs/product.md#paying-an-invoice-or-an-amount-link).
+      amount: z.optional(z.nullable(z.string())),
+    },
+  ),
   'PublicLink',
 )
 

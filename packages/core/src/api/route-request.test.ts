@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import * as z from 'zod/mini'
 import { nativeTokenAddress, zeroAddress } from '../native-token-address.ts'
-import { routeRequestBodySchema } from './route-request.ts'
+import { bothAmountsMessage, routeRequestBodySchema } from './route-request.ts'
 
 const payer = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'
 const receiver = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
@@ -28,6 +28,7 @@ describe('routeRequestBodySchema', () => {
   it('reads ids and amounts as numbers or digits, checksums addresses, writes native as the all-e placeholder', () => {
     expect(z.parse(routeRequestBodySchema, { ...valid, fromAmount: ' 5 ', slippage: '0.5' })).toEqual({
       linkId: null,
+      invoiceId: null,
       fromChain: 8453,
       toChain: 8453,
       fromToken: nativeTokenAddress,
@@ -46,6 +47,14 @@ describe('routeRequestBodySchema', () => {
     }
     expect(z.parse(routeRequestBodySchema, { ...valid, linkId }).linkId).toBe(linkId.toLowerCase())
     expect(z.parse(routeRequestBodySchema, { ...valid, linkId: '' }).linkId).toBeNull()
+  })
+
+  it('keeps an invoice id as sent, and reads an absent, null or empty one as none', () => {
+    const invoiceId = 'inv_AbCdEfGhIjKlMnOpQrSt_-'
+    expect(z.parse(routeRequestBodySchema, { ...valid, invoiceId }).invoiceId).toBe(invoiceId)
+    for (const none of [undefined, null, '']) {
+      expect(z.parse(routeRequestBodySchema, { ...valid, invoiceId: none }).invoiceId).toBeNull()
+    }
   })
 
   it("names the first bad field with today's sentences", () => {
@@ -102,9 +111,34 @@ describe('routeRequestBodySchema', () => {
       [{ ...valid, linkId: 'x' }, 'linkId', 'linkId must be a link id (a UUID).'],
       // linkId is checked first, as the server always has.
       [{ linkId: 42 }, 'linkId', 'linkId must be a link id (a UUID).'],
+      [
+        { ...valid, invoiceId: 'inv_short' },
+        'invoiceId',
+        'invoiceId must be an invoice id (inv_ followed by 22 characters).',
+      ],
+      [{ invoiceId: 7 }, 'invoiceId', 'invoiceId must be an invoice id (inv_ followed by 22 characters).'],
     ]
     for (const [body, field, message] of cases) {
       expect(firstProblem(body), JSON.stringify(body)).toEqual({ field, message })
     }
+  })
+
+  it('takes toAmount (exact output) instead of fromAmount, and refuses both or neither', () => {
+    const { fromAmount: _omitted, ...withoutAmount } = valid
+    const parsed = z.parse(routeRequestBodySchema, { ...withoutAmount, toAmount: '2500000' })
+    expect(parsed.toAmount).toBe(2_500_000n)
+    expect(parsed.fromAmount).toBeUndefined()
+    expect(firstProblem({ ...valid, toAmount: '5' })).toEqual({
+      field: 'toAmount',
+      message: bothAmountsMessage,
+    })
+    expect(firstProblem({ ...withoutAmount, toAmount: '0' })).toEqual({
+      field: 'toAmount',
+      message: "toAmount must be a positive integer in the token's smallest unit.",
+    })
+    expect(firstProblem(withoutAmount)).toEqual({
+      field: 'fromAmount',
+      message: "fromAmount must be a positive integer in the token's smallest unit.",
+    })
   })
 })

@@ -2,7 +2,19 @@ import { getAddress } from 'viem'
 import * as z from 'zod/mini'
 import { isNativeTokenAddress, nativeTokenAddress } from '../native-token-address.ts'
 import { describeSchema } from './describe-schema.ts'
+import { invoiceIdPattern } from './invoices.ts'
 import { nameSchema } from './name-schema.ts'
+
+const invoiceIdMessage = 'invoiceId must be an invoice id (inv_ followed by 22 characters).'
+const invoiceIdSchema = z.pipe(
+  z.optional(z.nullable(z.string({ error: invoiceIdMessage }))),
+  z.pipe(
+    z.transform((value: string | null | undefined) =>
+      value === undefined || value === null || value === '' ? null : value,
+    ),
+    z.nullable(z.string().check(z.regex(invoiceIdPattern, invoiceIdMessage))),
+  ),
+)
 
 /**
  * POST /api/{provider}/route's body (docs/api.md#route-request) with every rule the server applies
@@ -41,26 +53,30 @@ function tokenAddressSchema(field: string) {
   )
 }
 
-const amountMessage = "fromAmount must be a positive integer in the token's smallest unit."
-const amountSchema = z.pipe(
-  // A number only while it is exact (a safe integer); larger amounts come as digit strings.
-  z.pipe(
-    z.union(
-      [
-        z.number().check(z.refine((amount: number) => Number.isSafeInteger(amount), amountMessage)),
-        z.string(),
-      ],
-      { error: amountMessage },
+function amountSchema(field: string) {
+  const message = `${field} must be a positive integer in the token's smallest unit.`
+  return z.pipe(
+    // A number only while it is exact (a safe integer); larger amounts come as digit strings.
+    z.pipe(
+      z.union(
+        [z.number().check(z.refine((amount: number) => Number.isSafeInteger(amount), message)), z.string()],
+        { error: message },
+      ),
+      toTrimmedText,
     ),
-    toTrimmedText,
-  ),
-  z.pipe(
-    z
-      .string()
-      .check(z.refine((digits: string) => /^\d{1,78}$/.test(digits) && BigInt(digits) > 0n, amountMessage)),
-    z.transform((digits: string) => BigInt(digits)),
-  ),
-)
+    z.pipe(
+      z
+        .string()
+        .check(z.refine((digits: string) => /^\d{1,78}$/.test(digits) && BigInt(digits) > 0n, message)),
+      z.transform((digits: string) => BigInt(digits)),
+    ),
+  )
+}
+
+const fromAmountMessage = "fromAmount must be a positive integer in the token's smallest unit."
+/** The sentence for a body that names both amounts. */
+export const bothAmountsMessage =
+  'Send either fromAmount (what the payer pays) or toAmount (what the receiver must get), not both.'
 
 const slippageMessage = 'slippage must be a percentage from 0 to 50.'
 const slippageSchema = z.pipe(
@@ -92,43 +108,75 @@ const linkIdSchema = z.pipe(
 
 /**
  * POST /api/{provider}/route's body (docs/api.md#route-request). Fields are checked in this order
- * (`linkId` first), and the first bad one is named with its sentence; a body that is no JSON object
+ * (`linkId` first, then `invoiceId`), and the first bad one is named with its sentence; a body that is no JSON object
  * is 'Send the route request as a JSON object.'
  */
 export const routeRequestBodySchema = nameSchema(
-  z.object(
-    {
-      linkId: describeSchema(
-        linkIdSchema,
-        'The link paid (uuid); only a signed-in user swapping into their own wallet may leave it out',
-      ),
-      fromChain: describeSchema(chainIdSchema('fromChain'), 'Source chain id (number or digit string)'),
-      toChain: describeSchema(chainIdSchema('toChain'), 'Destination chain id: the link’s chain'),
-      fromToken: describeSchema(
-        tokenAddressSchema('fromToken'),
-        'Token paid in; the all-e placeholder (or zero address) for native',
-      ),
-      toToken: describeSchema(tokenAddressSchema('toToken'), 'Token the receiver gets: the link’s token'),
-      fromAmount: describeSchema(
-        amountSchema,
-        "Positive integer in fromToken's smallest unit (digit string)",
-      ),
-      fromAddress: describeSchema(
-        addressSchema('fromAddress', 'the paying wallet address'),
-        'The paying wallet',
-      ),
-      toAddress: describeSchema(
-        addressSchema('toAddress', "the receiver's address"),
-        'The receiver: the link’s',
-      ),
-      slippage: describeSchema(slippageSchema, 'Percent from 0 to 50, default 1'),
-    },
-    { error: 'Send the route request as a JSON object.' },
-  ),
+  z
+    .object(
+      {
+        linkId: describeSchema(
+          linkIdSchema,
+          'The link paid (uuid); only a signed-in user swapping into their own wallet may leave it out',
+        ),
+        invoiceId: describeSchema(
+          invoiceIdSchema,
+          'The invoice this route pays part or all of (inv_…); its link must be linkId',
+        ),
+        fromChain: describeSchema(chainIdSchema('fromChain'), 'Source chain id (number or digit string)'),
+        toChain: describeSchema(chainIdSchema('toChain'), 'Destination chain id: the link’s chain'),
+        fromToken: describeSchema(
+          tokenAddressSchema('fromToken'),
+          'Token paid in; the all-e placeholder (or zero address) for native',
+        ),
+        toToken: describeSchema(tokenAddressSchema('toToken'), 'Token the receiver gets: the link’s token'),
+        fromAmount: describeSchema(
+          z.optional(amountSchema('fromAmount')),
+          "What the payer pays: a positive integer in fromToken's smallest unit (digit string). Send it or toAmount, not both",
+        ),
+        toAmount: describeSchema(
+          z.optional(amountSchema('toAmount')),
+          "What the receiver must get at least (exact output): a positive integer in toToken's smallest unit (digit string). Instead of fromAmount: the server computes the input, rounded up to cover slippage",
+        ),
+        fromAddress: describeSchema(
+          addressSchema('fromAddress', 'the paying wallet address'),
+          'The paying wallet',
+        ),
+        toAddress: describeSchema(
+          addressSchema('toAddress', "the receiver's address"),
+          'The receiver: the link’s',
+        ),
+        slippage: describeSchema(slippageSchema, 'Percent from 0 to 50, default 1'),
+      },
+      { error: 'Send the route request as a JSON object.' },
+    )
+    .check(
+      // Exactly one amount: an absent one is named as fromAmount (the usual field), two are refused.
+      z.superRefine((body, context) => {
+        if (body.fromAmount !== undefined && body.toAmount !== undefined) {
+          context.issues.push({
+            code: 'custom',
+            path: ['toAmount'],
+            message: bothAmountsMessage,
+            input: body,
+          })
+        } else if (body.fromAmount === undefined && body.toAmount === undefined) {
+          context.issues.push({
+            code: 'custom',
+            path: ['fromAmount'],
+            message: fromAmountMessage,
+            input: body,
+          })
+        }
+      }),
+    ),
   'RouteRequest',
 )
 
 /** POST /api/{provider}/route's body as the client sends it. */
 export type RouteRequestBody = z.input<typeof routeRequestBodySchema>
-/** A route request after validation: ids as numbers, checksummed addresses, the amount a bigint. */
+/**
+ * A route request after validation: ids as numbers, checksummed addresses, the amount a bigint;
+ * exactly one of fromAmount (exact input) and toAmount (exact output) is set.
+ */
 export type RouteRequest = z.output<typeof routeRequestBodySchema>

@@ -154,6 +154,14 @@ export const routeResultSchema = nameSchema(
         fromAmount: z.string(),
         toAmount: z.string(),
         toAmountMin: z.string(),
+        requestedToAmount: describeSchema(
+          z.optional(z.string()),
+          'Exact output only: the toAmount asked for; toAmountMin is at least this',
+        ),
+        expectedExcess: describeSchema(
+          z.optional(z.string()),
+          'Exact output only: toAmount − requestedToAmount, the extra the quote includes to cover price movement',
+        ),
         estimatedRouteDuration: describeSchema(z.number(), 'Seconds'),
         actions: z.array(routeActionSchema),
       }),

@@ -218,3 +218,48 @@ describe('an API key’s own rate limit', () => {
     }
   })
 })
+
+describe('API keys on the invoice and payment routes', () => {
+  it('lets invoices:write make an invoice and payments:read read payments, and neither do the other', async () => {
+    const testApp = await buildTestApp()
+    writeTestDeployment(testApp)
+    try {
+      const owner = await signInTestUser(testApp)
+      const link = await owner.request({
+        method: 'POST',
+        url: '/api/links',
+        payload: buildLinkBody({ alias: `Keyed invoices ${Date.now().toString(36)}` }),
+      })
+      const linkId = (link.json().data as { id: string }).id
+      const make = async (scopes: string[]) => {
+        const made = await owner.request({
+          method: 'POST',
+          url: '/api/api-keys',
+          payload: { name: 'Shop', scopes },
+        })
+        return (made.json().data as { key: string }).key
+      }
+      const invoicer = await make(['invoices:write'])
+      const reader = await make(['payments:read'])
+      const send = (key: string, method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) =>
+        testApp.app.inject({
+          method,
+          url,
+          headers: { authorization: `Bearer ${key}` },
+          ...(payload === undefined ? {} : { payload }),
+        })
+
+      const invoice = await send(invoicer, 'POST', `/api/links/${linkId}/invoices`, { amount: '12.5' })
+      expect(invoice.statusCode, invoice.body).toBe(201)
+      expect((await send(reader, 'POST', `/api/links/${linkId}/invoices`, { amount: '1' })).statusCode).toBe(
+        403,
+      )
+      expect((await send(reader, 'GET', '/api/payments')).statusCode).toBe(200)
+      expect((await send(reader, 'GET', '/api/payments/export.csv')).statusCode).toBe(200)
+      expect((await send(reader, 'GET', '/api/invoices')).statusCode).toBe(200)
+      expect((await send(invoicer, 'GET', '/api/payments')).statusCode).toBe(403)
+    } finally {
+      await testApp.close()
+    }
+  })
+})

@@ -66,6 +66,7 @@ describe('/api/links', () => {
       token_name: 'USDC',
       token_address: baseUsdc.toLowerCase(),
       message: '',
+      amount: null,
       account_type: 'personal',
       enabled: true,
       favorite: false,

@@ -114,7 +114,7 @@ export const linksRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { apiKeyScopes: ['links:write'] },
       schema: {
         summary:
-          'Updates alias, alias_slug, message, account_type, enabled, favorite, settings; receiver, chain and token are fixed',
+          'Updates alias, alias_slug, message, amount, account_type, enabled, favorite, settings; receiver, chain and token are fixed',
         tags: ['links'],
         params: linkIdParamsSchema,
         body: updateLinkRequestSchema,
@@ -135,6 +135,7 @@ export const linksRoutes: FastifyPluginAsyncZod = async (app) => {
         app.db,
         { userId: user.id, id: request.params.id, request: request.body },
         app.readCaches,
+        provider,
       )
       return { data: toLinkResponse(link) }
     },

@@ -46,6 +46,8 @@ describe('GET /api/pay/links/{slug}', () => {
         token_name: 'USDC',
         token_address: link.token_address,
         message: 'Thanks for supporting!',
+        // A link without a fixed amount lets the payer choose (docs/api.md#link-object).
+        amount: null,
       },
     })
   })

@@ -37,5 +37,5 @@ export async function authenticateApiKey(
       .where(and(eq(apiKeys.id, row.id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, stale))))
       .catch(() => undefined)
   }
-  return { user: row.user, apiKey: { id: row.id, scopes: row.scopes as ApiKeyScope[] } }
+  return { user: row.user, apiKey: { id: row.id, scopes: row.scopes } }
 }

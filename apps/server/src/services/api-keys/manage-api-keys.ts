@@ -12,7 +12,7 @@ export function toApiKeyResponse(row: ApiKeyRow): ApiKey {
     id: row.id,
     name: row.name,
     prefix: row.prefix,
-    scopes: row.scopes as ApiKeyScope[],
+    scopes: row.scopes,
     createdAt: row.createdAt.toISOString(),
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
     revokedAt: row.revokedAt?.toISOString() ?? null,

@@ -8,6 +8,7 @@ import { writeAndInvalidate } from '../cache/write-and-invalidate.ts'
 import type { RoutingProvider } from '../payments/route/routing-provider.ts'
 import { getUniqueViolation } from '../postgres/get-unique-violation.ts'
 import { buildAliasSlugOrThrow, buildSlugTakenError, isAliasSlugTaken } from './check-alias-slug.ts'
+import { readLinkAmountOrThrow } from './read-link-amount.ts'
 import { resolveLinkTarget } from './resolve-link-target.ts'
 
 export type CreateLinkResult = {
@@ -27,7 +28,8 @@ async function findByIdempotencyKey(db: Database, userId: string, key: string): 
 
 /**
  * Creates a link for `userId` from validated input: slug from alias_slug or the alias, chain and
- * token checked against the routing provider, receiver checksummed. With an idempotency key the
+ * token checked against the routing provider, receiver checksummed, a fixed amount checked
+ * against the token's decimals. With an idempotency key the
  * same user's earlier link with that key is returned instead (also when two requests race: the
  * unique index admits one, the loser reads the winner's row). Throws AppError
  * VALIDATION_FAILED naming a field, CONFLICT (409) with a free slug suggestion when the slug is
@@ -58,6 +60,7 @@ export async function createLink(
     tokenAddress: request.token_address,
     tokenName: request.token_name,
   })
+  const amount = await readLinkAmountOrThrow(provider, target, request.amount)
   // A clash may be this very request's twin that committed a moment ago: the key decides first.
   const answerClash = async (cause?: unknown): Promise<CreateLinkResult> => {
     if (key !== undefined) {
@@ -83,6 +86,7 @@ export async function createLink(
             receiverAddress: getAddress(request.receiver_address),
             ...target,
             message: request.message ?? '',
+            amount,
             ...(request.account_type === undefined ? {} : { accountType: request.account_type }),
             ...(request.enabled === undefined ? {} : { enabled: request.enabled }),
             ...(request.favorite === undefined ? {} : { favorite: request.favorite }),

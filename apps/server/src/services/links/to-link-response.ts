@@ -6,6 +6,7 @@ import type { Link } from '../../db/schema.ts'
 export function toLinkResponse(link: Link): LinkResponse {
   return {
     ...toPublicLinkResponse(link),
+    amount: link.amount,
     account_type: link.accountType,
     enabled: link.enabled,
     favorite: link.favorite,
@@ -29,5 +30,6 @@ export function toPublicLinkResponse(link: Link): PublicLinkResponse {
     token_name: link.tokenName,
     token_address: link.tokenAddress,
     message: link.message,
+    amount: link.amount,
   }
 }

@@ -5,10 +5,11 @@ import { and, eq } from 'drizzle-orm'
 import { type Link, links } from '../../db/schema.ts'
 import type { ReadCaches } from '../cache/read-caches.ts'
 import { writeAndInvalidate } from '../cache/write-and-invalidate.ts'
-import { isNativeTokenAddress } from '../payments/route/routing-provider.ts'
+import { isNativeTokenAddress, type RoutingProvider } from '../payments/route/routing-provider.ts'
 import { getUniqueViolation } from '../postgres/get-unique-violation.ts'
 import { buildAliasSlugOrThrow, buildSlugTakenError, isAliasSlugTaken } from './check-alias-slug.ts'
 import { buildLinkNotFoundError, getOwnedLinkOrThrow } from './get-owned-link-or-throw.ts'
+import { readLinkAmountOrThrow } from './read-link-amount.ts'
 
 const sameText = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase()
 
@@ -35,8 +36,9 @@ function assertTargetUnchanged(link: Link, request: UpdateLinkRequest): void {
 }
 
 /**
- * Updates the editable fields of the user's link (alias, alias_slug, message, account_type,
- * enabled, favorite, settings); fields not sent keep their values, and the slug changes only
+ * Updates the editable fields of the user's link (alias, alias_slug, message, amount,
+ * account_type, enabled, favorite, settings; an amount is checked against the token's decimals
+ * with `provider`'s catalogue, null clears it); fields not sent keep their values, and the slug changes only
  * when alias_slug is sent. Throws AppError NOT_FOUND for an unknown id or another user's link,
  * VALIDATION_FAILED naming the field (an id that differs from the path, a new receiver, chain or
  * token, a bad slug), CONFLICT (409, with a suggestion) when the new slug is taken. The old and
@@ -47,6 +49,7 @@ export async function updateLink(
   db: Database,
   input: { userId: string; id: string; request: UpdateLinkRequest },
   caches: ReadCaches,
+  provider: RoutingProvider,
 ): Promise<Link> {
   const { request } = input
   const link = await getOwnedLinkOrThrow(db, { userId: input.userId, id: input.id })
@@ -54,6 +57,8 @@ export async function updateLink(
     throw createValidationError('id', 'must match the link id in the path')
   }
   assertTargetUnchanged(link, request)
+  const amount =
+    request.amount === undefined ? undefined : await readLinkAmountOrThrow(provider, link, request.amount)
 
   let aliasSlug: string | undefined
   if (request.alias_slug !== undefined) {
@@ -73,6 +78,7 @@ export async function updateLink(
             ...(request.alias === undefined ? {} : { alias: request.alias }),
             ...(aliasSlug === undefined ? {} : { aliasSlug }),
             ...(request.message === undefined ? {} : { message: request.message ?? '' }),
+            ...(amount === undefined ? {} : { amount }),
             ...(request.account_type === undefined ? {} : { accountType: request.account_type }),
             ...(request.enabled === undefined ? {} : { enabled: request.enabled }),
             ...(request.favorite === undefined ? {} : { favorite: request.favorite }),

@@ -172,6 +172,22 @@ describe('verifyStamp', () => {
     expect(second.error.details).toEqual({ bodyHash: first.value.bodyHash })
   })
 
+  it('accepts the same body from two keys (two tabs of one account in one millisecond), each once', async () => {
+    const { dependencies, bodyAt, stamped, keys } = setup()
+    const otherPrivateKey = p256.utils.randomSecretKey()
+    const otherPublicKey = bytesToHex(p256.getPublicKey(otherPrivateKey, true))
+    keys.set(otherPublicKey, { userId: 'user-1', expiresAtMs: now + 900_000, revokedAtMs: null })
+    const body = bodyAt(now, { organizationId: 'org-1' })
+    const fromOther = {
+      stampHeader: createStamp({ privateKey: otherPrivateKey, body }),
+      body: utf8ToBytes(body),
+    }
+    expect((await verifyStamp(stamped(body), dependencies)).ok).toBe(true)
+    expect((await verifyStamp(fromOther, dependencies)).ok).toBe(true)
+    const replay = await verifyStamp(fromOther, dependencies)
+    expect(replay.ok ? 'ok' : replay.error.reason).toBe('REPLAYED')
+  })
+
   it('refuses a replay even with a fresh signature over the same body (signatures are not the replay key)', async () => {
     const { dependencies, bodyAt, privateKey, publicKey } = setup()
     const body = bodyAt(now)

@@ -139,10 +139,13 @@ export async function verifyStamp<TKey extends StampKeyRecord>(
   const bodyHash = bytesToHex(sha256(request.body))
   if (timestampMs !== undefined) {
     const replayed = () => fail(new StampError('REPLAYED', 'body already received', { bodyHash }))
-    if (await dependencies.replayStore.hasSeen(bodyHash)) return replayed()
+    // A replay is the same body under the same key: two keys (two tabs of one account) may send
+    // byte-identical bodies in one millisecond (whoami), and neither is a replay of the other.
+    const replayKey = `${stamp.publicKey}:${bodyHash}`
+    if (await dependencies.replayStore.hasSeen(replayKey)) return replayed()
     // Keep the record until the body could no longer pass the freshness check, plus the clock slack.
     const expiresAtMs = Math.max(now, timestampMs) + maxAgeMs + maxFutureMs
-    if (!(await dependencies.replayStore.markSeen(bodyHash, expiresAtMs))) return replayed()
+    if (!(await dependencies.replayStore.markSeen(replayKey, expiresAtMs))) return replayed()
   }
 
   return { ok: true, value: { publicKey: stamp.publicKey, key, body, bodyHash, timestampMs } }

@@ -15,6 +15,7 @@ function buildLink(id: string, overrides: Partial<Link> = {}): Link {
     token_name: 'USDC',
     token_address: '0x00000000000000000000000000000000000000c1',
     message: '',
+    amount: null,
     account_type: 'personal',
     enabled: true,
     favorite: false,

@@ -135,6 +135,7 @@ function buildQueuedLink(entry: QueuedEntry): Link | undefined {
     token_name: text('token_name'),
     token_address: text('token_address'),
     message: text('message'),
+    amount: typeof body.amount === 'string' ? body.amount : null,
     account_type: text('account_type', 'personal'),
     enabled: flag('enabled', true),
     favorite: flag('favorite', false),

@@ -34,6 +34,7 @@ function buildLink(id: string, alias: string): Link {
     token_name: 'USDC',
     token_address: '0x00000000000000000000000000000000000000c1',
     message: '',
+    amount: null,
     account_type: 'personal',
     enabled: true,
     favorite: false,
@@ -251,5 +252,18 @@ describe('the dashboard offline', { timeout: 20_000 }, () => {
       ).toBe('false'),
     )
     expect(within(card('Alpha')).queryByRole('alert')).toBeNull()
+  })
+
+  it("opens Create invoice from a link's menu, by keyboard too", async () => {
+    const user = userEvent.setup()
+    renderDashboard()
+    await screen.findByRole('article', { name: 'Alpha' })
+    within(card('Alpha')).getByRole('button', { name: 'More actions for Alpha' }).focus()
+    await user.keyboard('{Enter}')
+    const item = await screen.findByRole('menuitem', { name: 'Create invoice' })
+    item.focus()
+    await user.keyboard('{Enter}')
+    const dialog = await screen.findByRole('dialog', { name: 'Create invoice' })
+    expect(within(dialog).getByRole('textbox', { name: /^Amount/ })).toBeTruthy()
   })
 })

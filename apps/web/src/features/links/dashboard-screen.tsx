@@ -8,9 +8,11 @@ import { ConfirmDeleteDialog } from '../../ui/confirm-delete-dialog'
 import { Skeleton } from '../../ui/skeleton'
 import { toast } from '../../ui/use-toast'
 import { type SessionUser, useSession } from '../auth/session'
+import { CreateInvoiceDialog } from '../invoices/create-invoice-dialog'
 import { LazyPayModal } from '../pay/lazy-pay-modal'
 import { LazySelfSwapDialog } from '../swap/lazy-self-swap-dialog'
-import type { Link } from './link'
+import { DashboardTabs } from './dashboard-tabs'
+import { type Link, readLinkAmount } from './link'
 import { LinkCard } from './link-card'
 import { LinkManagerModal } from './link-manager-modal'
 import { initialLinkModalState, reduceLinkModal } from './link-modal-state'
@@ -50,6 +52,7 @@ export function DashboardScreen() {
   const [deleting, setDeleting] = useState<Link | null>(null)
   const [sharing, setSharing] = useState<Link | null>(null)
   const [toppingUp, setToppingUp] = useState<Link | null>(null)
+  const [invoicing, setInvoicing] = useState<Link | null>(null)
   const [isSwapping, setSwapping] = useState(false)
   const openCreate = useCallback(
     () => dispatch({ type: 'openCreate', idempotencyKey: createIdempotencyKey() }),
@@ -63,6 +66,7 @@ export function DashboardScreen() {
 
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-8 sm:py-10">
+      <DashboardTabs />
       <div className="flex items-end justify-between gap-4">
         <div>
           <h1 className="font-semibold text-2xl tracking-tight">Links</h1>
@@ -143,6 +147,7 @@ export function DashboardScreen() {
                 onEdit={() => dispatch({ type: 'openEdit', link })}
                 onDelete={() => setDeleting(link)}
                 onShare={() => setSharing(link)}
+                onCreateInvoice={() => setInvoicing(link)}
                 onTopUp={() => setToppingUp(link)}
               />
             </li>
@@ -156,6 +161,15 @@ export function DashboardScreen() {
           open
           onOpenChange={(open) => {
             if (!open) setSharing(null)
+          }}
+        />
+      )}
+      {invoicing === null ? null : (
+        <CreateInvoiceDialog
+          link={{ ...invoicing, amount: readLinkAmount(invoicing) }}
+          open
+          onOpenChange={(open) => {
+            if (!open) setInvoicing(null)
           }}
         />
       )}

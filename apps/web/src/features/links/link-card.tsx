@@ -1,6 +1,7 @@
-import { Check, Copy, Share2, Star, Wallet } from 'lucide-react'
+import { Check, Copy, ReceiptText, Share2, Star, Wallet } from 'lucide-react'
 import { Switch } from 'radix-ui'
 import { useEffect, useState } from 'react'
+import { Link as RouterLink } from 'react-router'
 import { getAddress, isAddress } from 'viem'
 import { formatChainName, maskMiddle } from '../../lib/format'
 import { Button } from '../../ui/button'
@@ -20,6 +21,8 @@ export type LinkCardProps = {
   onEdit: () => void
   onDelete: () => void
   onShare: () => void
+  /** Opens 'Create invoice' for this link. */
+  onCreateInvoice: () => void
   /** Opens the pay modal for this link ('Top Up' opens the same modal the payer sees). */
   onTopUp: () => void
   /** Its writes waiting in the offline queue (docs/product.md#offline-queue); null when none. */
@@ -32,7 +35,7 @@ export type LinkCardProps = {
 
 /**
  * One of the owner's links (docs/product.md#link-card): alias, '/pay/{slug}' with copy, token on chain,
- * the receiver (6…4) with copy, favorite star, enable switch, a menu (Copy Link, Edit, Delete),
+ * the receiver (6…4) with copy, favorite star, enable switch, a menu (Copy Link, Create invoice, Edit, Delete),
  * Share and Top Up. A link with writes in the offline queue says so; one waiting to be created or
  * deleted offers no action but copying until its write is replayed.
  */
@@ -42,6 +45,7 @@ export function LinkCard({
   onEdit,
   onDelete,
   onShare,
+  onCreateInvoice,
   onTopUp,
   sync = null,
   onRetrySync,
@@ -95,6 +99,7 @@ export function LinkCard({
           <LinkMenu
             alias={link.alias}
             onCopy={copyLink}
+            onCreateInvoice={onCreateInvoice}
             onEdit={onEdit}
             onDelete={onDelete}
             canChange={!isLocked}
@@ -152,6 +157,14 @@ export function LinkCard({
         <span aria-live="polite" className="sr-only">
           {copied === null ? '' : 'Copied'}
         </span>
+        <RouterLink
+          to={`/dashboard/payments?link=${encodeURIComponent(link.id)}`}
+          aria-label={`Payments to ${link.alias}`}
+          className="mt-1 inline-flex min-h-11 items-center gap-2 text-accent text-sm underline-offset-2 hover:underline"
+        >
+          <ReceiptText aria-hidden="true" className="size-4" />
+          Payments
+        </RouterLink>
         {sync === null ? null : (
           <LinkSyncStatus sync={sync} onRetry={onRetrySync} onDiscard={onDiscardSync} />
         )}

@@ -11,6 +11,7 @@ import { ChainOptions } from './chain-options'
 import { filterChainsForType } from './filter-chains-for-type'
 import { filterTokensForType } from './filter-tokens-for-type'
 import { getDraftSlug } from './get-draft-slug'
+import { LinkAmountField } from './link-amount-field'
 import { LinkFormCheckbox } from './link-form-checkbox'
 import {
   getActiveLinkType,
@@ -25,10 +26,10 @@ import { type DraftProblems, validateLinkDraft } from './validate-link-draft'
 
 export type LinkDetailsPageProps = { state: LinkModalState; dispatch: Dispatch<LinkModalAction> }
 
-type FieldKey = 'alias' | 'receiver_address' | 'chain' | 'token' | 'message'
+type FieldKey = 'alias' | 'receiver_address' | 'chain' | 'token' | 'message' | 'amount'
 
 /**
- * The link manager's details page: name, receiver, chain, token, message, enabled and favorite,
+ * The link manager's details page: name, receiver, chain, token, message, amount, enabled and favorite,
  * with the type's limits applied when creating and the fixed fields locked when editing. Errors
  * show once a field was touched or the form submitted; a server error beside the field it names.
  */
@@ -70,7 +71,14 @@ export function LinkDetailsPage({ state, dispatch }: LinkDetailsPageProps) {
 
   const submit = async () => {
     if (!isValid || isSaving) {
-      setTouched({ alias: true, receiver_address: true, chain: true, token: true, message: true })
+      setTouched({
+        alias: true,
+        receiver_address: true,
+        chain: true,
+        token: true,
+        message: true,
+        amount: true,
+      })
       return
     }
     await save()
@@ -245,6 +253,14 @@ export function LinkDetailsPage({ state, dispatch }: LinkDetailsPageProps) {
             onBlur={() => touch('message')}
           />
         </FormField>
+        <LinkAmountField
+          value={draft.amount}
+          tokenName={draft.token_name}
+          error={shown('amount')}
+          inputClassName={getInputClassName(shown('amount') !== undefined)}
+          onChange={(value) => dispatch({ type: 'setAmount', value })}
+          onBlur={() => touch('amount')}
+        />
         <div className="flex flex-wrap gap-x-6 gap-y-1">
           <LinkFormCheckbox
             label="Enabled"

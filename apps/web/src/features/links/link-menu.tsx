@@ -1,17 +1,20 @@
-import { Copy, MoreVertical, Pencil, Trash2 } from 'lucide-react'
+import { Copy, FileText, MoreVertical, Pencil, Trash2 } from 'lucide-react'
 import { DropdownMenu } from 'radix-ui'
 import { classNames } from '../../ui/class-names'
 
-/** The card's '⋮' menu: Copy Link, Edit and Delete. */
+/** The card's '⋮' menu: Copy Link, Create invoice, Edit and Delete. */
 export function LinkMenu({
   alias,
   onCopy,
+  onCreateInvoice,
   onEdit,
   onDelete,
   canChange,
 }: {
   alias: string
   onCopy: () => void
+  /** Opens the create-invoice dialog; disabled with Edit while the link waits for a write. */
+  onCreateInvoice: () => void
   onEdit: () => void
   onDelete: () => void
   /** False while the link waits to be created or deleted: Edit and Delete are disabled. */
@@ -39,6 +42,10 @@ export function LinkMenu({
           <DropdownMenu.Item className={itemClassName} onSelect={onCopy}>
             <Copy aria-hidden="true" className="text-muted" />
             Copy Link
+          </DropdownMenu.Item>
+          <DropdownMenu.Item className={itemClassName} onSelect={onCreateInvoice} disabled={!canChange}>
+            <FileText aria-hidden="true" className="text-muted" />
+            Create invoice
           </DropdownMenu.Item>
           <DropdownMenu.Item className={itemClassName} onSelect={onEdit} disabled={!canChange}>
             <Pencil aria-hidden="true" className="text-muted" />

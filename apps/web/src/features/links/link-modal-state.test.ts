@@ -60,6 +60,7 @@ const link: Link = {
   token_name: 'USDC',
   token_address: sharedUsdc,
   message: 'Thanks',
+  amount: null,
   account_type: 'personal',
   enabled: true,
   favorite: false,

@@ -2,7 +2,7 @@ import type { RoutingChain, RoutingToken } from '@quicklinks/core/api/routing'
 import { isSameTokenAddress } from '@quicklinks/core/native-token-address'
 import { filterChainsForType } from './filter-chains-for-type'
 import { filterTokensForType } from './filter-tokens-for-type'
-import type { Link } from './link'
+import { type Link, readLinkAmount } from './link'
 import { findLinkType, findLinkTypeByTitle, type LinkTypeDefinition } from './link-types'
 
 /**
@@ -22,6 +22,8 @@ export type LinkDraft = {
   token_name: string
   token_address: string
   message: string
+  /** A fixed amount in the link's token, as typed; empty lets the payer choose. */
+  amount: string
   enabled: boolean
   favorite: boolean
   /** One per draft, so a double submit or a retry never creates a second link. */
@@ -29,7 +31,7 @@ export type LinkDraft = {
 }
 
 /** A server error shown next to the field it names, or above the buttons when it names none. */
-export type DraftFieldName = 'alias' | 'receiver_address' | 'chain' | 'token' | 'message'
+export type DraftFieldName = 'alias' | 'receiver_address' | 'chain' | 'token' | 'message' | 'amount'
 export type DraftError = { field: DraftFieldName | null; message: string; suggestion?: string }
 
 export type LinkModalPage =
@@ -62,6 +64,7 @@ export type LinkModalAction =
   | { type: 'setAlias'; value: string }
   | { type: 'setReceiver'; value: string }
   | { type: 'setMessage'; value: string }
+  | { type: 'setAmount'; value: string }
   | { type: 'setEnabled'; value: boolean }
   | { type: 'setFavorite'; value: boolean }
   | { type: 'useSuggestedSlug'; slug: string }
@@ -85,6 +88,7 @@ export function createEmptyDraft(idempotencyKey: string): LinkDraft {
     token_name: '',
     token_address: '',
     message: '',
+    amount: '',
     enabled: true,
     favorite: false,
     idempotency_key: idempotencyKey,
@@ -114,6 +118,7 @@ function draftFromLink(link: Link): LinkDraft {
     token_name: link.token_name,
     token_address: link.token_address,
     message: link.message ?? '',
+    amount: readLinkAmount(link) ?? '',
     enabled: link.enabled,
     favorite: link.favorite,
     idempotency_key: link.idempotency_key ?? '',
@@ -220,11 +225,11 @@ export function reduceLinkModal(state: LinkModalState, action: LinkModalAction):
         error: state.error?.field === 'receiver_address' ? null : state.error,
       }
     case 'setMessage':
-      return {
-        ...state,
-        draft: { ...state.draft, message: action.value },
-        error: state.error?.field === 'message' ? null : state.error,
-      }
+    case 'setAmount': {
+      const field = action.type === 'setMessage' ? 'message' : 'amount'
+      const error = state.error?.field === field ? null : state.error
+      return { ...state, draft: { ...state.draft, [field]: action.value }, error }
+    }
     case 'setEnabled':
       return { ...state, draft: { ...state.draft, enabled: action.value } }
     case 'setFavorite':

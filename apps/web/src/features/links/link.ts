@@ -4,11 +4,24 @@ import type { LinkFormInput, UpdateLinkInput as UpdateLinkRequestInput } from '@
 /** A payment link as the owner's API answers it (docs/api.md#link-object). */
 export type Link = LinkResponse
 
+/**
+ * A link's fixed amount on the wire (docs/api.md#link-object `amount`): a decimal string in its
+ * token, null to let the payer choose. Spelled here beside the core request types until they name
+ * it; a server without amounts ignores the field.
+ */
+type LinkAmountField = { amount?: string | null }
+
 /** The body of POST /api/links as the link form sends it. */
-export type CreateLinkInput = LinkFormInput
+export type CreateLinkInput = LinkFormInput & LinkAmountField
 
 /** The body of PUT /api/links/{id}, with the id of the link it changes. */
-export type UpdateLinkInput = UpdateLinkRequestInput & { id: string }
+export type UpdateLinkInput = UpdateLinkRequestInput & LinkAmountField & { id: string }
+
+/** The link's fixed amount, or null when the payer chooses (or the answer names none). */
+export function readLinkAmount(link: Link): string | null {
+  const amount: unknown = (link as Link & LinkAmountField).amount
+  return typeof amount === 'string' && amount.length > 0 ? amount : null
+}
 
 /** The fields of PUT /api/links/{id} taken from a stored link, to change one of them. */
 export function toUpdateLinkInput(link: Link): UpdateLinkInput {
@@ -21,6 +34,7 @@ export function toUpdateLinkInput(link: Link): UpdateLinkInput {
     enabled: link.enabled,
     favorite: link.favorite,
     settings: link.settings,
+    amount: readLinkAmount(link),
   }
 }
 

@@ -37,6 +37,7 @@ export function useSaveLinkDraft(
               alias: draft.alias.trim(),
               alias_slug: getDraftSlug(draft),
               message: draft.message,
+              amount: toAmountField(draft.amount),
               account_type: 'personal',
               enabled: draft.enabled,
               favorite: draft.favorite,
@@ -52,6 +53,7 @@ export function useSaveLinkDraft(
               token_name: draft.token_name,
               token_address: draft.token_address,
               message: draft.message,
+              amount: toAmountField(draft.amount),
               account_type: 'personal',
               enabled: draft.enabled,
               favorite: draft.favorite,
@@ -65,4 +67,10 @@ export function useSaveLinkDraft(
       dispatch({ type: 'failed', error: toDraftError(caught, isEditing ? 'Update failed' : 'Create failed') })
     }
   }
+}
+
+/** The typed amount as the API takes it: trimmed, null when empty (the payer chooses). */
+function toAmountField(typed: string): string | null {
+  const amount = typed.trim()
+  return amount === '' ? null : amount
 }

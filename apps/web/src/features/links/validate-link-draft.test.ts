@@ -40,4 +40,17 @@ describe('validateLinkDraft', () => {
     expect(validateLinkDraft({ ...valid, receiver_address: '', token_name: '' }, true)).toEqual({})
     expect(validateLinkDraft({ ...valid, alias: 'x' }, true).alias).toBeDefined()
   })
+
+  it('takes an empty amount (the payer chooses) or a positive decimal, in create and edit alike', () => {
+    for (const isEditing of [false, true]) {
+      expect(validateLinkDraft({ ...valid, amount: '' }, isEditing)).toEqual({})
+      expect(validateLinkDraft({ ...valid, amount: ' 12.50 ' }, isEditing)).toEqual({})
+      expect(validateLinkDraft({ ...valid, amount: '0' }, isEditing).amount).toBe(
+        'Amount must be more than zero, or leave it empty.',
+      )
+      expect(validateLinkDraft({ ...valid, amount: '12,5' }, isEditing).amount).toBe(
+        'Amount must be a decimal string such as "12.50", or leave it empty.',
+      )
+    }
+  })
 })

@@ -1,3 +1,4 @@
+import { decimalAmountSchema } from '@quicklinks/core/api/invoices'
 import {
   aliasMaxLength,
   aliasMinLength,
@@ -6,7 +7,7 @@ import {
   receiverMinLength,
   updateLinkRequestSchema,
 } from '@quicklinks/core/api/links'
-import type * as z from 'zod/mini'
+import * as z from 'zod/mini'
 import type { DraftFieldName, LinkDraft } from './link-modal-state'
 
 export type DraftProblems = Partial<Record<DraftFieldName, string>>
@@ -21,6 +22,7 @@ const draftFieldOf: Readonly<Record<string, DraftFieldName>> = {
   token_name: 'token',
   token_address: 'token',
   message: 'message',
+  amount: 'amount',
 }
 
 /** The sentence the form shows for a field's first problem (docs/product.md#link-validation). */
@@ -42,6 +44,8 @@ function describeProblem(field: DraftFieldName, issue: z.core.$ZodIssue): string
       return 'Choose a receive chain.'
     case 'token':
       return 'Choose a receive token.'
+    case 'amount':
+      return `Amount ${issue.message}, or leave it empty.`
     default: {
       const unknownField: never = field
       return unknownField
@@ -69,6 +73,11 @@ export function validateLinkDraft(draft: LinkDraft, isEditing: boolean): DraftPr
         message: draft.message,
       })
   const problems: DraftProblems = {}
+  // The amount is optional; when given it must be what the API takes (decimalAmountSchema).
+  const amount = draft.amount.trim()
+  const amountCheck = amount === '' ? null : z.safeParse(decimalAmountSchema, amount)
+  const amountIssue = amountCheck?.success === false ? amountCheck.error.issues[0] : undefined
+  if (amountIssue !== undefined) problems.amount = describeProblem('amount', amountIssue)
   if (parsed.success) return problems
   for (const issue of parsed.error.issues) {
     const field = draftFieldOf[String(issue.path[0])]

@@ -12,6 +12,11 @@ export type ConfirmCheck = {
   /** The spender of the ready route (docs/product.md#approval-and-spender), null when none. */
   spender: string | null
   route: RouteState
+  /**
+   * The amount comes from the route (exact output: an invoice or a link with an amount): until the
+   * route is ready there is no amount to blame, only the route's own message.
+   */
+  isAmountQuoted?: boolean | undefined
 }
 
 /**
@@ -19,9 +24,18 @@ export type ConfirmCheck = {
  * spender of a non-native payment, then the route ('Building route…', 'Waiting for amount/token/chain…' while
  * in progress, the route error or 'Route build failed.'). Empty when nothing stands in the way.
  */
-export function getConfirmMessages({ amount, balance, isNative, spender, route }: ConfirmCheck): string[] {
+export function getConfirmMessages({
+  amount,
+  balance,
+  isNative,
+  spender,
+  route,
+  isAmountQuoted = false,
+}: ConfirmCheck): string[] {
   const messages: string[] = []
-  if (amount === undefined || amount <= 0n) messages.push('Amount is invalid.')
+  if (isAmountQuoted && amount === undefined && route.status !== 'ready') {
+    // Nothing to check before the quote names the amount.
+  } else if (amount === undefined || amount <= 0n) messages.push('Amount is invalid.')
   else if (balance !== null && balance === 0n) messages.push('Insufficient balance.')
   else if (balance !== null && amount > balance) messages.push('Amount exceeds available balance.')
   switch (route.status) {

@@ -8,6 +8,7 @@ import { sendTransaction, waitForTransactionReceipt, writeContract } from 'wagmi
 import { toast } from '../../ui/use-toast'
 import { canConfirmPayment, getBlockingMessage, getConfirmMessages } from './confirm-messages'
 import { ConfirmStep } from './confirm-step'
+import { buildFixedRouteInput, readFixedQuote } from './fixed-amount'
 import { formatTokenAmount, getUsdValue } from './pay-amount'
 import type { PayLinkSummary } from './pay-link-summary'
 import type { SubmittedPayment } from './pay-modal-state'
@@ -42,6 +43,11 @@ export type ConfirmPaymentStepProps = {
   onFailure?: (() => void) | undefined
   /** The confirm button's label (default 'Confirm & Pay'). */
   confirmLabel?: string | undefined
+  /**
+   * An invoice or a link with an amount: the route asks for `toAmount` (exact output) and the
+   * amount sent is the route's; `amount` is then ignored. `dueText` is '12.5 USDC'.
+   */
+  fixed?: { toAmount: bigint | undefined; invoiceId: string | null; dueText: string } | undefined
 }
 
 /**
@@ -50,7 +56,7 @@ export type ConfirmPaymentStepProps = {
  * rejection or an error before the transaction is sent toasts 'Payment failed' and stays here.
  */
 export function ConfirmPaymentStep(props: ConfirmPaymentStepProps) {
-  const { link, token, amount, balance } = props
+  const { link, token, balance, fixed } = props
   const config = useConfig()
   const connection = useConnection()
   const address = connection.address
@@ -58,20 +64,28 @@ export function ConfirmPaymentStep(props: ConfirmPaymentStepProps) {
     address !== undefined && (connection.status === 'connected' || connection.status === 'reconnecting')
   const { ensureChain } = useEnsureChain()
   const isNative = isNativeTokenAddress(token.address)
-  const routeInput: RouteInput | null =
-    address !== undefined && amount !== undefined && amount > 0n && link.token_address !== null
+  const enteredAmount = fixed === undefined ? props.amount : undefined
+  const routeInput: RouteInput | null = fixed
+    ? buildFixedRouteInput({ link, token, address, toAmount: fixed.toAmount, invoiceId: fixed.invoiceId })
+    : address !== undefined &&
+        enteredAmount !== undefined &&
+        enteredAmount > 0n &&
+        link.token_address !== null
       ? {
           fromChain: token.chainId,
           toChain: link.chain_id,
           fromToken: token.address,
           toToken: link.token_address,
-          fromAmount: amount,
+          fromAmount: enteredAmount,
           fromAddress: address,
           toAddress: link.receiver_address,
           ...(link.id === null ? {} : { linkId: link.id }),
         }
       : null
   const { route: currentRoute, secondsLeft } = useRouteState(true, routeInput)
+  const fixedQuote = currentRoute.status === 'ready' ? readFixedQuote(currentRoute.route.estimate) : null
+  // With a fixed amount the payer sends what the exact-output route asks for.
+  const amount = fixed === undefined ? enteredAmount : fixedQuote?.fromAmount
 
   const spender =
     currentRoute.status === 'ready' ? selectSpender(currentRoute.route, props.sourceChainContracts) : null
@@ -95,8 +109,17 @@ export function ConfirmPaymentStep(props: ConfirmPaymentStepProps) {
   const allowance = allowanceQuery.data ?? null
   const [approving, setApproving] = useState<'exact' | 'max' | null>(null)
   const [isConfirming, setConfirming] = useState(false)
-  const messages = getConfirmMessages({ amount, balance, isNative, spender, route: currentRoute })
+  const isAmountQuoted = fixed !== undefined
+  const messages = getConfirmMessages({
+    amount,
+    balance,
+    isNative,
+    spender,
+    route: currentRoute,
+    isAmountQuoted,
+  })
   const canConfirm = canConfirmPayment({
+    isAmountQuoted,
     amount,
     balance,
     isNative,
@@ -169,11 +192,18 @@ export function ConfirmPaymentStep(props: ConfirmPaymentStepProps) {
     }
   }
 
-  // The quote in the link's token, when the route has one and the token's decimals are known.
-  const quotedReceives =
-    currentRoute.status === 'ready' &&
-    /^\d+$/.test(currentRoute.route.estimate.toAmount) &&
-    props.linkToken !== undefined
+  // The quote in the link's token, when the route has one and the token's decimals are known; with a
+  // fixed amount, the amount due and the extra the quote includes over it.
+  const excess = fixedQuote?.excess ?? null
+  const quotedReceives = fixed
+    ? `${fixed.dueText} on ${props.getChainName(link.chain_id)}${
+        excess === null || props.linkToken === undefined
+          ? ''
+          : ` (includes about ${formatTokenAmount(excess, props.linkToken.decimals, 6)} extra to cover price movement)`
+      }`
+    : currentRoute.status === 'ready' &&
+        /^\d+$/.test(currentRoute.route.estimate.toAmount) &&
+        props.linkToken !== undefined
       ? `≈ ${formatTokenAmount(BigInt(currentRoute.route.estimate.toAmount), props.linkToken.decimals, 6)} ${props.receives}`
       : props.receives
 

@@ -1,5 +1,4 @@
 import type { RoutingChain, RoutingToken } from '@quicklinks/core/api/routing'
-import { isSameTokenAddress } from '@quicklinks/core/native-token-address'
 import { useCallback, useEffect, useReducer } from 'react'
 import { useConnection, useDisconnect } from 'wagmi'
 import { getChainContracts, getChainName } from '../routing/catalogue'
@@ -8,14 +7,17 @@ import { ChainTokenStep } from './chain-token-step'
 import { ConfirmPaymentStep } from './confirm-payment-step'
 import { ConnectWalletStep } from './connect-wallet-step'
 import { FailureStep } from './failure-step'
+import { buildFixedRouteInput, describeFixedAmount, type FixedAmount, findLinkToken } from './fixed-amount'
 import { getPayBackOutcome } from './get-pay-back-outcome'
-import { formatTokenAmount } from './pay-amount'
+import { QuotedLockedAmountStep } from './locked-amount-step'
 import { PayDialogShell } from './pay-dialog-shell'
 import type { PayLinkSummary } from './pay-link-summary'
 import { type AmountEntry, initialPayModalState, type PayModalState, payStepTitles } from './pay-modal-state'
 import { reducePayModal } from './reduce-pay-modal'
 import { SuccessStep } from './success-step'
+import { getReceivedSentence, getSentSentence, listPaymentTransactions } from './success-summary'
 import { TrackPaymentStep } from './track-payment-step'
+import type { TransactionRecord } from './transaction-record'
 import { useEnsureChain } from './use-ensure-chain'
 import { usePaymentChoice } from './use-payment-choice'
 
@@ -28,6 +30,8 @@ export type PayFlowProps = {
   /** The offered chains (docs/product.md#catalogue-filters), and the message when reading them failed. */
   chains: RoutingChain[]
   chainsError: string | null
+  /** An invoice's amount due or a link's amount: shown locked, paid as exact output. */
+  fixedAmount?: FixedAmount | undefined
 }
 
 /** The chain, token and amount the state holds on its step (the wallet step's are the kept ones). */
@@ -69,6 +73,7 @@ export function PayFlow({
   onFailure,
   chains,
   chainsError,
+  fixedAmount,
 }: PayFlowProps) {
   const [state, dispatch] = useReducer(reducePayModal, initialPayModalState)
   const connection = useConnection()
@@ -142,13 +147,16 @@ export function PayFlow({
 
   const chainName = (chainId: number) => getChainName(chains, chainId)
   const receives = `${link.token_name.length > 0 ? link.token_name : 'Tokens'} on ${chainName(link.chain_id)}`
-  const linkToken = allTokens.find(
-    (token) =>
-      token.chainId === link.chain_id &&
-      link.token_address !== null &&
-      isSameTokenAddress(token.address, link.token_address),
+  const linkToken = findLinkToken(allTokens, link)
+  const {
+    units: dueUnits,
+    token: dueToken,
+    text: dueText,
+  } = describeFixedAmount(fixedAmount, link, linkToken)
+  const onSucceeded = useCallback(
+    (record: TransactionRecord | null) => dispatch({ type: 'succeeded', record }),
+    [],
   )
-  const onSucceeded = useCallback(() => dispatch({ type: 'succeeded' }), [])
   const onFailed = useCallback((message: string | null) => dispatch({ type: 'failed', message }), [])
 
   return (
@@ -188,6 +196,27 @@ export function PayFlow({
         )
       case 'amount': {
         const token = selectedToken ?? state.token
+        if (fixedAmount !== undefined) {
+          return (
+            <QuotedLockedAmountStep
+              label={fixedAmount.invoiceId === null ? 'Amount' : 'Amount due'}
+              due={dueUnits}
+              dueToken={dueToken}
+              token={{ symbol: token.symbol, decimals: token.decimals }}
+              networkName={chainName(token.chainId)}
+              balance={balance}
+              input={buildFixedRouteInput({
+                link,
+                token,
+                address,
+                toAmount: dueUnits,
+                invoiceId: fixedAmount.invoiceId,
+              })}
+              onBack={goBack}
+              onNext={() => dispatch({ type: 'next' })}
+            />
+          )
+        }
         return (
           <AmountStep
             token={{ symbol: token.symbol, decimals: token.decimals, usdPrice: token.usdPrice ?? null }}
@@ -216,6 +245,11 @@ export function PayFlow({
             onSubmitted={(payment) => dispatch({ type: 'submitted', payment })}
             onReceiptPosted={(txHash) => dispatch({ type: 'receiptPosted', txHash })}
             onFailure={onFailure}
+            fixed={
+              fixedAmount === undefined
+                ? undefined
+                : { toAmount: dueUnits, invoiceId: fixedAmount.invoiceId, dueText }
+            }
           />
         )
       case 'processing':
@@ -229,17 +263,30 @@ export function PayFlow({
             onFailure={onFailure}
           />
         )
-      case 'success':
+      case 'success': {
+        const received = getReceivedSentence({
+          linkName: link.alias,
+          record: state.record,
+          linkToken,
+          chainName: chainName(link.chain_id),
+        })
         return (
           <SuccessStep
             summary={
-              amount === undefined
-                ? `${link.alias} received ${receives}.`
-                : `You sent ${formatTokenAmount(amount, state.token.decimals, 6)} ${state.token.symbol} to ${link.alias}.`
+              received ??
+              getSentSentence({ linkName: link.alias, dueText, amount, token: state.token, receives })
             }
+            transactions={listPaymentTransactions({
+              sourceTxHash: state.record?.sourceTxHash ?? state.payment.txHash,
+              sourceTxUrl: state.record?.fromChainTxUrl ?? null,
+              destTxHash: state.record?.destTxHash ?? null,
+              destTxUrl: state.record?.toChainTxUrl ?? null,
+            })}
+            intentId={state.payment.intentId}
             onClose={close}
           />
         )
+      }
       case 'failure':
         return <FailureStep detail={state.failureMessage} onClose={close} />
       default: {

@@ -1,5 +1,6 @@
 import type { RoutingToken } from '@quicklinks/core/api/routing'
 import type { AmountUnit } from './pay-amount'
+import type { TransactionRecord } from './transaction-record'
 
 /**
  * The pay modal's seven steps (docs/product.md#pay-modal-steps, numbered 0–6 there): wallet, chain and token,
@@ -79,6 +80,8 @@ export type SuccessStepState = {
   token: RoutingToken
   amount: AmountEntry
   payment: SubmittedPayment
+  /** The verified record that ended the payment: what the receiver got, both transactions. */
+  record: TransactionRecord | null
 }
 
 /** Step 6: the payment failed, with the reason when one is known. */
@@ -115,7 +118,8 @@ export type PayModalAction =
   | { type: 'submitted'; payment: SubmittedPayment }
   /** The receipt post of the transaction `txHash` settled (an older payment's is ignored). */
   | { type: 'receiptPosted'; txHash: string }
-  | { type: 'succeeded' }
+  /** The payment's verified record says success (null: a caller that has none). */
+  | { type: 'succeeded'; record: TransactionRecord | null }
   | { type: 'failed'; message: string | null }
 
 /** Every open starts here (docs/product.md#pay-modal-rules): the wallet step with nothing chosen. */

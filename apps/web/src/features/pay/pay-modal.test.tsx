@@ -298,6 +298,9 @@ function handleApi(request: RecordedRequest, response: Parameters<Parameters<Tes
         to_chain_id: 8453,
         source_tx_hash: isOwn ? recordSourceHash : null,
         status_raw: isOwn ? transactionStatus : null,
+        // What the tracker verified the receiver got: 29.990999 USDC (6 decimals).
+        to_amount_wei: isOwn && transactionStatus === 'success' ? '29990999' : null,
+        from_chain_tx_url: isOwn ? `https://basescan.test/tx/${recordSourceHash}` : null,
         route_path: [],
         route_status: [],
         create_date: new Date().toISOString(),
@@ -416,8 +419,20 @@ describe('pay modal', () => {
     expect(screen.queryByRole('button', { name: 'Close' })).toBeNull()
 
     transactionStatus = 'success'
-    await dialogNamed('Payment Successful')
+    const success = await dialogNamed('Payment Successful')
     expect(screen.getByText('Payment completed')).toBeTruthy()
+    // The sentence comes from the verified record, in the link token's decimals.
+    expect(within(success).getByText('Coffee Fund received 29.990999 USDC on Base.')).toBeTruthy()
+    // A same-chain payment: one transaction, linked to its explorer.
+    const transaction = within(success).getByRole('link', { name: /0x.*opens in a new tab/ })
+    expect(transaction.getAttribute('href')).toMatch(/^https:\/\/basescan\.test\/tx\/0x/)
+    expect(within(success).getByText('Transaction')).toBeTruthy()
+    expect(within(success).getByRole('link', { name: 'Receipt' }).getAttribute('href')).toBe(
+      `/pay/receipt/${intentId}`,
+    )
+    expect(within(success).getByRole('link', { name: 'Payment status' }).getAttribute('href')).toBe(
+      `/pay/status/${intentId}`,
+    )
     // Closing from the result disconnects the wallet.
     await user.click(screen.getByRole('button', { name: 'Done' }))
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())

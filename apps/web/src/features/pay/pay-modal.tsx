@@ -5,6 +5,7 @@ import { formatChainName } from '../../lib/format'
 import { Skeleton } from '../../ui/skeleton'
 import { selectOfferedChains } from '../routing/catalogue'
 import { useChains } from '../routing/use-catalogue'
+import type { FixedAmount } from './fixed-amount'
 import { PayDialogShell } from './pay-dialog-shell'
 import { PayFlow } from './pay-flow'
 import type { PayLinkSummary } from './pay-link-summary'
@@ -18,6 +19,8 @@ export type PayModalProps = {
   onOpenChange: (open: boolean) => void
   onSuccess?: () => void
   onFailure?: () => void
+  /** An invoice's amount due or a link's amount, shown locked (docs/product.md#paying-an-invoice-or-an-amount-link). */
+  fixedAmount?: FixedAmount | undefined
 }
 
 function getFallbackChain(link: PayLinkSummary): RoutingChain {

@@ -59,6 +59,14 @@ function PayCard({ link }: { link: PublicLink }) {
         <p className="mt-5 rounded-control bg-subtle px-4 py-3 text-sm">{link.message}</p>
       )}
       <dl className="mt-6 grid gap-3 text-sm">
+        {hasAmount(link) ? (
+          <div className="flex justify-between gap-4">
+            <dt className="shrink-0 text-muted">Amount</dt>
+            <dd className="break-all text-right font-semibold tabular-nums">
+              {link.amount} {link.token_name}
+            </dd>
+          </div>
+        ) : null}
         <div className="flex justify-between gap-4">
           <dt className="shrink-0 text-muted">Receives</dt>
           <dd className="text-right font-medium">
@@ -89,9 +97,19 @@ function PayCard({ link }: { link: PublicLink }) {
         <Wallet aria-hidden="true" />
         Pay
       </Button>
-      <LazyPayModal link={link} open={isOpen} onOpenChange={setOpen} />
+      <LazyPayModal
+        link={link}
+        open={isOpen}
+        onOpenChange={setOpen}
+        fixedAmount={hasAmount(link) ? { text: link.amount, invoiceId: null } : undefined}
+      />
     </Card>
   )
+}
+
+/** True when the link asks for a fixed amount (the pay modal then locks it). */
+function hasAmount(link: PublicLink): link is PublicLink & { amount: string } {
+  return typeof link.amount === 'string' && /[1-9]/.test(link.amount)
 }
 
 function PayCardSkeleton() {

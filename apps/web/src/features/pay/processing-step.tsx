@@ -1,9 +1,9 @@
-import { CheckCircle2, CircleDashed, ExternalLink, XCircle } from 'lucide-react'
-import { maskMiddle } from '../../lib/format'
+import { CheckCircle2, CircleDashed, XCircle } from 'lucide-react'
 import { classNames } from '../../ui/class-names'
 import { Spinner } from '../../ui/spinner'
 import { formatCountdown, getProgressPercent, getRemainingSeconds } from './payment-progress'
 import type { RouteStep, TransactionRecord } from './transaction-record'
+import { TxLink } from './tx-link'
 
 export type ProcessingStepProps = {
   record: TransactionRecord | undefined
@@ -19,11 +19,6 @@ const stepLabels: Record<RouteStep['kind'], string> = {
   bridge: 'Bridge',
   transfer: 'Transfer',
   other: 'Step',
-}
-
-/** A hash keeps 6 characters at each end (docs/product.md#addresses-and-hashes). */
-function maskHash(hash: string): string {
-  return maskMiddle(hash, 6, 6)
 }
 
 /**
@@ -156,31 +151,6 @@ function StepIcon({ status }: { status: RouteStep['status'] }) {
       aria-label="pending"
       className="size-4 shrink-0 animate-spin text-muted [animation-duration:3s]"
     />
-  )
-}
-
-function TxLink({ label, hash, url }: { label: string; hash: string; url: string | null }) {
-  return (
-    <div className="flex items-center justify-between gap-3">
-      <dt className="text-muted">{label}</dt>
-      <dd className="font-mono">
-        {url === null ? (
-          <span title={hash}>{maskHash(hash)}</span>
-        ) : (
-          <a
-            href={url}
-            target="_blank"
-            rel="noopener noreferrer"
-            title={hash}
-            className="inline-flex min-h-11 items-center gap-1 text-accent underline-offset-2 hover:underline"
-          >
-            {maskHash(hash)}
-            <ExternalLink aria-hidden="true" className="size-3.5" />
-            <span className="sr-only"> (opens in a new tab)</span>
-          </a>
-        )}
-      </dd>
-    </div>
   )
 }
 

@@ -46,7 +46,7 @@ const states: Record<PayStep, PayModalState> = {
   amount: { step: 'amount', token, amount },
   confirm: { step: 'confirm', token, amount },
   processing: { step: 'processing', token, amount, payment },
-  success: { step: 'success', token, amount, payment },
+  success: { step: 'success', token, amount, payment, record: null },
   failure: { step: 'failure', payment, failureMessage: 'reverted' },
 }
 const steps = Object.keys(states) as PayStep[]
@@ -66,7 +66,7 @@ const everyAction: PayModalAction[] = [
   { type: 'next' },
   { type: 'submitted', payment: { ...payment, txHash: '0x9' } },
   { type: 'receiptPosted', txHash: '0x2' },
-  { type: 'succeeded' },
+  { type: 'succeeded', record: null },
   { type: 'failed', message: null },
 ]
 
@@ -208,7 +208,7 @@ describe('reducePayModal', () => {
   it('goes to processing only from confirm, and to a result only from processing', () => {
     const processing = reducePayModal(states.confirm, { type: 'submitted', payment })
     expect(processing).toEqual(states.processing)
-    expect(reducePayModal(processing, { type: 'succeeded' })).toEqual(states.success)
+    expect(reducePayModal(processing, { type: 'succeeded', record: null })).toEqual(states.success)
     expect(reducePayModal(processing, { type: 'failed', message: 'reverted' })).toEqual(states.failure)
   })
 

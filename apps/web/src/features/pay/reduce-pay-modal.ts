@@ -98,7 +98,7 @@ export function reducePayModal(state: PayModalState, action: PayModalAction): Pa
       return { ...state, payment: { ...state.payment, isReceiptPosted: true } }
     case 'succeeded':
       if (state.step !== 'processing') return state
-      return { ...state, step: 'success' }
+      return { ...state, step: 'success', record: action.record }
     case 'failed':
       if (state.step !== 'processing') return state
       return { step: 'failure', payment: state.payment, failureMessage: action.message }

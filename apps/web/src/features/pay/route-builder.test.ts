@@ -169,6 +169,29 @@ describe('buildRoute', () => {
     })
   })
 
+  it('asks for exact output with toAmount (no fromAmount) and names the invoice paid', async () => {
+    const { client, calls } = fakeClient(() => json(answer))
+    const { fromAmount: _entered, ...rest } = input
+    await buildRoute(
+      { ...rest, toAmount: 12_500_000n, invoiceId: 'inv_AAAAAAAAAAAAAAAAAAAAAA' },
+      new AbortController().signal,
+      client,
+      async () => 'local',
+    )
+    expect(calls[0]?.body).toEqual({
+      fromChain: 43114,
+      toChain: 8453,
+      fromToken: input.fromToken,
+      toToken: input.toToken,
+      toAmount: '12500000',
+      fromAddress: input.fromAddress,
+      toAddress: input.toAddress,
+      slippage: 1,
+      linkId: 'link-1',
+      invoiceId: 'inv_AAAAAAAAAAAAAAAAAAAAAA',
+    })
+  })
+
   it("fails with 'Failed to build route' when the provider's name cannot be loaded, then recovers", async () => {
     let isConfigDown = true
     const { client, calls } = fakeClient((path) => {

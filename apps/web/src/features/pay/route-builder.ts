@@ -13,17 +13,28 @@ import { getRoutingProvider, type RoutingProviderSource } from '../routing/routi
 export const routeSlippagePercent = 1
 export const routeDebounceMs = 250
 
-/** The route request: chain ids, addresses, integer amount (docs/api.md#route-request). */
+/**
+ * The route request: chain ids, addresses, one integer amount (docs/api.md#route-request): what
+ * the payer pays (`fromAmount`), or for an invoice or a link with an amount what the receiver must
+ * get (`toAmount`, exact output: the server computes the input).
+ */
 export type RouteInput = {
   fromChain: number
   toChain: number
   fromToken: string
   toToken: string
-  fromAmount: bigint
   fromAddress: string
   toAddress: string
   linkId?: string
-}
+  /** The invoice paid (docs/api.md#route-request's invoiceId). */
+  invoiceId?: string
+} & ({ fromAmount: bigint; toAmount?: undefined } | { toAmount: bigint; fromAmount?: undefined })
+
+/**
+ * The body sent: the route request, and `invoiceId` beside `linkId` (the invoices API adds it to
+ * routeRequestBodySchema; a server without it ignores the field).
+ */
+type RouteRequestWire = RouteRequestBody & { invoiceId?: string }
 
 /** The route's state (docs/product.md#route-state). */
 export type RouteState =
@@ -39,9 +50,10 @@ export function getRouteInputKey(input: RouteInput): string {
     input.toChain,
     input.fromToken.toLowerCase(),
     input.toToken.toLowerCase(),
-    input.fromAmount.toString(),
+    input.toAmount === undefined ? input.fromAmount.toString() : `to:${input.toAmount}`,
     input.fromAddress.toLowerCase(),
     input.toAddress.toLowerCase(),
+    ...(input.invoiceId === undefined ? [] : [input.invoiceId]),
   ].join('|')
 }
 
@@ -108,12 +120,15 @@ export async function buildRoute(
       toChain: input.toChain,
       fromToken: input.fromToken,
       toToken: input.toToken,
-      fromAmount: input.fromAmount.toString(),
+      ...(input.toAmount === undefined
+        ? { fromAmount: input.fromAmount.toString() }
+        : { toAmount: input.toAmount.toString() }),
       fromAddress: input.fromAddress,
       toAddress: input.toAddress,
       slippage: routeSlippagePercent,
       ...(input.linkId === undefined ? {} : { linkId: input.linkId }),
-    } satisfies RouteRequestBody,
+      ...(input.invoiceId === undefined ? {} : { invoiceId: input.invoiceId }),
+    } satisfies RouteRequestWire,
     signal,
     queueWhenOffline: false,
     fallbackMessage: 'Failed to build route',

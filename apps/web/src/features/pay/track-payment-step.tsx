@@ -4,13 +4,14 @@ import { useConfig } from 'wagmi'
 import { toast } from '../../ui/use-toast'
 import type { SubmittedPayment } from './pay-modal-state'
 import { ProcessingStep } from './processing-step'
+import type { TransactionRecord } from './transaction-record'
 import { usePaymentTracking } from './use-payment-tracking'
 
 export type TrackPaymentStepProps = {
   payment: SubmittedPayment
   getChainName: (chainId: number) => string
-  /** The payment arrived: the modal moves to step 5. */
-  onSucceeded: () => void
+  /** The payment arrived, as `record` shows it: the modal moves to step 5. */
+  onSucceeded: (record: TransactionRecord | null) => void
   /** The payment failed, with the reason when known: the modal moves to step 6. */
   onFailed: (message: string | null) => void
   onSuccess?: (() => void) | undefined
@@ -39,7 +40,7 @@ export function TrackPaymentStep({
     settledRef.current = true
     void queryClient.invalidateQueries({ queryKey: ['wallet-balances'] })
     if (outcome === 'success') {
-      onSucceeded()
+      onSucceeded(record ?? null)
       onSuccess?.()
       return
     }
@@ -50,7 +51,7 @@ export function TrackPaymentStep({
       variant: 'destructive',
     })
     onFailure?.()
-  }, [outcome, failureDetail, onSucceeded, onFailed, onSuccess, onFailure, queryClient])
+  }, [outcome, record, failureDetail, onSucceeded, onFailed, onSuccess, onFailure, queryClient])
 
   return (
     <ProcessingStep

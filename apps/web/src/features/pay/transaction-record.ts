@@ -37,6 +37,10 @@ export type TransactionRecord = {
   status: NormalizedTransactionStatus
   isRefunded: boolean
   steps: RouteStep[]
+  /** What the chain shows the receiver got, in the smallest unit of `toToken`; null until verified. */
+  toAmountWei: string | null
+  /** The token the route delivers (its last action's), as the route named it; null without actions. */
+  toToken: { symbol: string; decimals: number } | null
   fromChainTxUrl: string | null
   toChainTxUrl: string | null
   errorMessage: string | null
@@ -69,6 +73,12 @@ function toSteps(record: TransactionRecordResponse, isSuccess: boolean): RouteSt
   })
 }
 
+/** The last action's output token: what the route delivers to the receiver. */
+function getDeliveredToken(record: TransactionRecordResponse): TransactionRecord['toToken'] {
+  const last = record.route_path.at(-1)
+  return last === undefined ? null : { symbol: last.toToken.symbol, decimals: last.toToken.decimals }
+}
+
 /**
  * The modal's view of a record the API answered (already parsed by its schema): the status
  * normalised from the provider's raw word (docs/product.md#payment-states), the steps derived
@@ -88,6 +98,8 @@ export function toTransactionRecord(record: TransactionRecordResponse): Transact
     status: reading.status,
     isRefunded: reading.isRefunded || record.is_refunded,
     steps: toSteps(record, reading.status === 'success'),
+    toAmountWei: nonEmpty(record.to_amount_wei),
+    toToken: getDeliveredToken(record),
     fromChainTxUrl: nonEmpty(record.from_chain_tx_url),
     toChainTxUrl: nonEmpty(record.to_chain_tx_url),
     errorMessage: nonEmpty(record.error_message),

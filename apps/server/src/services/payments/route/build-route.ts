@@ -5,6 +5,8 @@ import { AppError } from '@quicklinks/core/app-error'
 import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { eq } from 'drizzle-orm'
 import { links } from '../../../db/schema.ts'
+import { assertRoutePaysInvoice } from './assert-route-pays-invoice.ts'
+import { quoteRoute } from './quote-route.ts'
 import { insertRouteIntent } from './route-intents-repository.ts'
 import {
   isNativeTokenAddress,
@@ -30,11 +32,14 @@ export type RouteCaller = { address: string } | null
  * for it and the payment tracked). A route pays a link: `linkId` names it and the route must pay
  * that enabled link's receiver, chain and token. Only a signed-in user swapping into their own
  * wallet (Self Swap, `toAddress` is `caller`'s address) may leave `linkId` out
- * (docs/decisions/0018). Throws AppError 404 for an unknown link, 422 for bad input, a missing,
+ * (docs/decisions/0018). A route may also name an invoice of that link (`invoiceId`), which it
+ * must be able to pay (assertRoutePaysInvoice) and which is stored on the intent, so the invoice
+ * worker credits what the receiver verifiably got. Throws AppError 404 for an unknown link or invoice, 422 for bad input, a missing,
  * disabled or mismatched link or a route the provider cannot build, 503 when the provider is
  * unavailable. `request` is the body as `routeRequestBodySchema` parsed it (the route validated
  * every field). `requestId` (the asking request's) is stored for the workers' log lines
- * (docs/api.md#request-ids).
+ * (docs/api.md#request-ids). With `toAmount` instead of `fromAmount` the input is computed so the
+ * receiver gets at least that much (quote-route.ts), and the estimate names the expected excess.
  */
 export async function buildRoute(
   db: Database,
@@ -45,27 +50,32 @@ export async function buildRoute(
 ): Promise<RouteResult> {
   if (request.linkId) await assertRoutePaysLink(db, request, request.linkId)
   else if (!isSelfSwap(request, caller)) throw invalid('linkId', linkRequiredMessage)
+  await assertRoutePaysInvoice(db, request)
   const intentId = createIntentId()
-  const quote = await provider.route({
-    fromChainId: request.fromChain,
-    toChainId: request.toChain,
-    fromToken: request.fromToken,
-    toToken: request.toToken,
-    fromAmount: request.fromAmount,
-    fromAddress: request.fromAddress,
-    toAddress: request.toAddress,
-    slippage: request.slippage,
-    intentId,
-  })
+  const { fromAmount, quote, exactOutput } = await quoteRoute(
+    provider,
+    {
+      fromChainId: request.fromChain,
+      toChainId: request.toChain,
+      fromToken: request.fromToken,
+      toToken: request.toToken,
+      fromAddress: request.fromAddress,
+      toAddress: request.toAddress,
+      slippage: request.slippage,
+      intentId,
+    },
+    { fromAmount: request.fromAmount, toAmount: request.toAmount },
+  )
   await insertRouteIntent(db, {
     id: intentId,
     provider: provider.name,
     linkId: request.linkId,
+    invoiceId: request.invoiceId,
     fromChainId: request.fromChain,
     toChainId: request.toChain,
     fromToken: request.fromToken.toLowerCase(),
     toToken: request.toToken.toLowerCase(),
-    fromAmount: request.fromAmount.toString(),
+    fromAmount: fromAmount.toString(),
     toAmount: quote.toAmount.toString(),
     toAmountMin: quote.toAmountMin.toString(),
     fromAddress: request.fromAddress.toLowerCase(),
@@ -82,9 +92,13 @@ export async function buildRoute(
     route: {
       transactionRequest: quote.transactionRequest,
       estimate: {
-        fromAmount: request.fromAmount.toString(),
+        fromAmount: fromAmount.toString(),
         toAmount: quote.toAmount.toString(),
         toAmountMin: quote.toAmountMin.toString(),
+        ...(exactOutput && {
+          requestedToAmount: exactOutput.requestedToAmount.toString(),
+          expectedExcess: exactOutput.expectedExcess.toString(),
+        }),
         estimatedRouteDuration: Math.round(quote.estimatedDurationMs / 1000),
         actions: quote.actions,
       },

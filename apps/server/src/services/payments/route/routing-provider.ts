@@ -13,6 +13,7 @@ export type {
 } from '@quicklinks/core/api/routing'
 export { isNativeTokenAddress, nativeTokenAddress, zeroAddress } from '@quicklinks/core/native-token-address'
 
+import type { PayStatusRefund } from '@quicklinks/core/api/pay-status'
 import type {
   RouteAction,
   RoutingChain,
@@ -127,6 +128,27 @@ export type RouteStatus = {
   errorMessage: string | null
 }
 
+/** A payment whose escrow a provider is asked about: its source transaction and stored data. */
+export type EscrowQuery<Data extends ProviderData = ProviderData> = {
+  fromChainId: number
+  sourceTxHash: Hash
+  providerData: Data
+}
+
+/** What the chains say now of a payment's escrow (docs/api.md#pay-status-refund). */
+export type EscrowReading =
+  /** Filled on the destination chain: the tracker will verify the delivery. */
+  | { kind: 'filled' }
+  /** Went back to the payer, by `refundTxHash` when its log was found. */
+  | { kind: 'refunded'; refundTxHash: Hash | null }
+  /**
+   * Still escrowed: `isPastFillDeadline` once nobody can fill it any more; `refund` says how and
+   * from when the payer takes it back.
+   */
+  | { kind: 'open'; isPastFillDeadline: boolean; refund: PayStatusRefund }
+  /** No escrow of this payment (not a deposit, or settled to the relayer). */
+  | { kind: 'none' }
+
 /** What a provider's background workers get from the app that runs them. */
 export type PaymentWorkerHost = {
   db: Database
@@ -166,6 +188,13 @@ export type RoutingProvider<Data extends ProviderData = ProviderData> = {
    */
   route(request: RouteRequest): Promise<RouteQuote<Data>>
   /**
+   * Exact output, where the provider can quote it: the input whose route's `toAmountMin` (after
+   * `slippage`) is at least `toAmountMin` (the local provider inverts Uniswap V2 with getAmountsIn).
+   * Without it, exact output starts from the tokens' USD prices and scales (route/quote-route.ts).
+   * Throws like `route`.
+   */
+  quoteFromAmount?(request: Omit<RouteRequest, 'fromAmount'> & { toAmountMin: bigint }): Promise<bigint>
+  /**
    * Progress of a submitted payment beyond its mined source transaction (the tracker reads the
    * source receipt itself, and asks this for every payment, same-chain ones too): a success names
    * its delivery, which the tracker verifies on chain. Throws on transport errors; the tracker retries.
@@ -173,4 +202,10 @@ export type RoutingProvider<Data extends ProviderData = ProviderData> = {
   status(query: RouteStatusQuery<Data>): Promise<RouteStatus>
   /** Background work the provider needs (the local relayer); the app runs it beside the tracker. */
   workers?(host: PaymentWorkerHost): Worker[]
+  /**
+   * The escrow of a payment not (yet) seen delivered, read from the chains now, for the payer's
+   * status page and self-serve refund (docs/api.md#pay-status): only a provider whose payments
+   * escrow in a contract the payer can refund from (the local PayRouter) has it. Throws on RPC errors.
+   */
+  readEscrow?(query: EscrowQuery<Data>): Promise<EscrowReading>
 }

@@ -91,19 +91,29 @@ export async function getPayerPaymentRecordOrThrow(
   }
 }
 
+/**
+ * A transaction's explorer page: the chain's explorer, else the dev-mode explorer, else null (as
+ * for no hash).
+ */
+export function getTransactionUrl(
+  options: Pick<ListTransactionRecordsOptions, 'explorerBaseUrls' | 'devExplorerOrigin'>,
+  chainId: number,
+  hash: string | null,
+): string | null {
+  if (!hash) return null
+  const base = options.explorerBaseUrls.get(chainId)
+  if (base) return `${base}/tx/${hash}`
+  return options.devExplorerOrigin
+    ? `${options.devExplorerOrigin}/api/dev/chains/${chainId}/tx/${hash}`
+    : null
+}
+
 /** One route intent as a transaction record (docs/api.md#transaction-record). */
 export function toTransactionRecord(
   row: RouteIntent,
   options: ListTransactionRecordsOptions,
 ): TransactionRecord {
-  const txUrl = (chainId: number, hash: string | null): string | null => {
-    if (!hash) return null
-    const base = options.explorerBaseUrls.get(chainId)
-    if (base) return `${base}/tx/${hash}`
-    return options.devExplorerOrigin
-      ? `${options.devExplorerOrigin}/api/dev/chains/${chainId}/tx/${hash}`
-      : null
-  }
+  const txUrl = (chainId: number, hash: string | null) => getTransactionUrl(options, chainId, hash)
   const startedAt = row.submittedAt ?? row.createdAt
   const endedAt = row.completedAt?.getTime() ?? options.now ?? Date.now()
   const providerData =

@@ -1,15 +1,12 @@
 import { payRouterAbi } from '@quicklinks/contracts/generated/pay-router'
 import { and, eq } from 'drizzle-orm'
 import { erc20Abi, type Hash, parseUnits } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { TestApp } from '../../../../test/build-test-app.ts'
+import { describe, expect, it } from 'vitest'
+import { usePaymentScene } from '../../../../test/payment-scene.ts'
 import {
   buildTestRoute,
   createTestLink,
-  type PaymentDevnet,
   postJson,
-  startPaymentApp,
-  startPaymentDevnet,
   type TestRoute,
   waitForFinalRecord,
 } from '../../../../test/payment-test-kit.ts'
@@ -19,23 +16,12 @@ import { getPayRouterAddressOrThrow } from '../providers/local/payrouter/get-pay
 // Payers who lie and bystanders who race: a record is `success` only when the chain shows the
 // link's receiver got the link's token, and nobody but the payer's own transaction decides it.
 
-let devnet: PaymentDevnet
-let testApp: TestApp
+const scene = usePaymentScene()
 
 const payerIndex = 6
 const ownerIndex = 2
 const attackerIndex = 7
 const bystanderIp = '203.0.113.9'
-
-beforeAll(async () => {
-  devnet = await startPaymentDevnet()
-  testApp = await startPaymentApp(devnet)
-})
-
-afterAll(async () => {
-  await testApp?.close()
-  await devnet?.stop()
-})
 
 /** A fresh receiver (holds nothing), so its balance afterwards is exactly what it was paid. */
 function freshAddress(): `0x${string}` {
@@ -52,10 +38,10 @@ function splice(route: TestRoute, intentId: `0x${string}`): `0x${string}` {
 }
 
 async function approve(chainId: number, token: `0x${string}`, spender: `0x${string}`, amount: bigint) {
-  const hash = await devnet
+  const hash = await scene.devnet
     .wallet(chainId, payerIndex)
     .writeContract({ address: token, abi: erc20Abi, functionName: 'approve', args: [spender, amount] })
-  await devnet.publicClient(chainId).waitForTransactionReceipt({ hash })
+  await scene.devnet.publicClient(chainId).waitForTransactionReceipt({ hash })
   return hash
 }
 
@@ -65,32 +51,32 @@ async function send(
   data = route.route.transactionRequest.data,
 ): Promise<Hash> {
   const request = route.route.transactionRequest
-  const hash = await devnet.wallet(chainId, payerIndex).sendTransaction({
+  const hash = await scene.devnet.wallet(chainId, payerIndex).sendTransaction({
     to: request.to,
     data,
     value: BigInt(request.value),
     gas: BigInt(request.gasLimit),
   })
-  await devnet.publicClient(chainId).waitForTransactionReceipt({ hash })
+  await scene.devnet.publicClient(chainId).waitForTransactionReceipt({ hash })
   return hash
 }
 
 const postReceipt = (intentId: string, txHash: string, remoteAddress?: string) =>
-  postJson(testApp.app, `/api/route-intent/${intentId}/receipt`, { txHash }, remoteAddress)
+  postJson(scene.testApp.app, `/api/route-intent/${intentId}/receipt`, { txHash }, remoteAddress)
 
 async function usdcLink(chainId: number, receiver: `0x${string}`) {
-  return createTestLink(testApp.database.db, {
-    owner: devnet.account(ownerIndex).address,
+  return createTestLink(scene.testApp.database.db, {
+    owner: scene.devnet.account(ownerIndex).address,
     receiver,
     chainId,
-    token: devnet.token(chainId, 'USDC'),
+    token: scene.devnet.token(chainId, 'USDC'),
     symbol: 'USDC',
   })
 }
 
 async function countFills(chainId: number, intentId: Hash): Promise<number> {
-  const logs = await devnet.publicClient(chainId).getContractEvents({
-    address: getPayRouterAddressOrThrow(devnet.chain(chainId)),
+  const logs = await scene.devnet.publicClient(chainId).getContractEvents({
+    address: getPayRouterAddressOrThrow(scene.devnet.chain(chainId)),
     abi: payRouterAbi,
     eventName: 'Filled',
     args: { intentId },
@@ -101,6 +87,7 @@ async function countFills(chainId: number, intentId: Hash): Promise<number> {
 
 describe('a payer who lies', { timeout: 60_000 }, () => {
   it('same chain: another route’s transaction under the link’s intent id, paying someone else or less, is never a success', async () => {
+    const { devnet, testApp } = scene
     const payer = devnet.account(payerIndex).address
     const receiver = freshAddress()
     const usdc = devnet.token(8453, 'USDC')
@@ -166,6 +153,7 @@ describe('a payer who lies', { timeout: 60_000 }, () => {
   })
 
   it('cross chain: a deposit under the link’s intent id that names another receiver is never filled nor a success', async () => {
+    const { devnet, testApp } = scene
     const payer = devnet.account(payerIndex).address
     const receiver = freshAddress()
     const attacker = freshAddress()
@@ -208,6 +196,7 @@ describe('a payer who lies', { timeout: 60_000 }, () => {
 
 describe('bystanders who race the payer', { timeout: 60_000 }, () => {
   it('a random hash, an unrelated mined hash, the payer’s approval and the payer’s hash posted against another intent, all first, never stop the payment', async () => {
+    const { devnet, testApp } = scene
     const payer = devnet.account(payerIndex).address
     const receiver = freshAddress()
     const usdc = devnet.token(8453, 'USDC')
@@ -269,6 +258,7 @@ describe('bystanders who race the payer', { timeout: 60_000 }, () => {
   })
 
   it('an intent waits on at most 16 unseen hashes, and a flood of them does not push out a mined payment', async () => {
+    const { devnet, testApp } = scene
     const payer = devnet.account(payerIndex).address
     const receiver = freshAddress()
     const usdc = devnet.token(8453, 'USDC')

@@ -1,41 +1,19 @@
 import { erc20Abi, parseUnits } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { TestApp } from '../../../../test/build-test-app.ts'
+import { describe, expect, it } from 'vitest'
 import { createWorkerRounds } from '../../../../test/create-worker-rounds.ts'
-import {
-  buildTestRoute,
-  type PaymentDevnet,
-  postJson,
-  startPaymentApp,
-  startPaymentDevnet,
-  type TestTransactionRecord,
-} from '../../../../test/payment-test-kit.ts'
+import { usePaymentScene } from '../../../../test/payment-scene.ts'
+import { buildTestRoute, postJson, type TestTransactionRecord } from '../../../../test/payment-test-kit.ts'
 
 // A chain that reorgs under a payment: with a confirmation depth of 2 on Base, the record is not a
 // success before two blocks sit on the payment, goes back to waiting when the payment leaves the
 // chain, and is a success again (once, with the amount that arrived) when it is mined again.
 
-let devnet: PaymentDevnet
-let testApp: TestApp
 const payerIndex = 1
 const rounds = createWorkerRounds()
-
-beforeAll(async () => {
-  devnet = await startPaymentDevnet()
-  testApp = await startPaymentApp(
-    devnet,
-    { confirmations: { 8453: 2 } },
-    { onWorkerRound: rounds.onWorkerRound },
-  )
-})
-
-afterAll(async () => {
-  await testApp?.close()
-  await devnet?.stop()
-})
+const scene = usePaymentScene({ confirmations: { 8453: 2 } }, { onWorkerRound: rounds.onWorkerRound })
 
 async function readRecord(payer: string, intentId: string): Promise<TestTransactionRecord | undefined> {
-  const response = await testApp.app.inject({ method: 'GET', url: `/api/data/transactions/${payer}` })
+  const response = await scene.testApp.app.inject({ method: 'GET', url: `/api/data/transactions/${payer}` })
   return (response.json().data as TestTransactionRecord[]).find((record) => record.intent_id === intentId)
 }
 
@@ -57,10 +35,11 @@ async function waitForStatus(
 }
 
 const rpc = (method: string, params: unknown[] = []) =>
-  devnet.publicClient(8453).request({ method, params } as never) as Promise<unknown>
+  scene.devnet.publicClient(8453).request({ method, params } as never) as Promise<unknown>
 
 describe('a reorg under a same-chain payment, confirmation depth 2', { timeout: 60_000 }, () => {
   it('is no success before two blocks, moves back when reorged out, and succeeds once when mined again', async () => {
+    const { devnet, testApp } = scene
     const payer = devnet.account(payerIndex).address
     const receiver = devnet.account(8).address
     const usdc = devnet.token(8453, 'USDC')

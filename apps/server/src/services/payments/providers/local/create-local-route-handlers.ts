@@ -6,6 +6,8 @@ import { getLocalPublicClient } from '../../../chains/get-local-public-client.ts
 import type { RoutingProvider } from '../../route/routing-provider.ts'
 import { buildLocalRoute } from './build-local-route.ts'
 import type { LocalProviderData } from './local-provider-data.ts'
+import { quoteLocalFromAmount } from './quote-local-from-amount.ts'
+import { readLocalDeposit } from './read-local-deposit.ts'
 import { readLocalStatus } from './read-local-status.ts'
 
 export type LocalRouteHandlersOptions = {
@@ -23,12 +25,14 @@ export type LocalRouteHandlersOptions = {
 }
 
 /**
- * The `local` provider's `route()` and `status()`: PayRouter calls quoted on the devnet's
- * Uniswap V2 pools, and where a payment was delivered (readLocalStatus; the tracker verifies it).
+ * The `local` provider's `route()`, `quoteFromAmount()` (exact output), `status()` and
+ * `readEscrow()`: PayRouter calls quoted on the devnet's Uniswap V2 pools, where a payment was
+ * delivered (readLocalStatus; the tracker verifies it), and what became of a cross-chain deposit's
+ * escrow (readLocalDeposit, for the status page).
  */
 export function createLocalRouteHandlers(
   options: LocalRouteHandlersOptions,
-): Pick<RoutingProvider<LocalProviderData>, 'route' | 'status'> {
+): Pick<RoutingProvider<LocalProviderData>, 'route' | 'quoteFromAmount' | 'status' | 'readEscrow'> {
   const clientFor = (deployment: DevnetDeployment) => (chain: DevnetChainDeployment) =>
     getLocalPublicClient(getChainRpcUrl({ rpcUrls: options.rpcUrls ?? {} }, chain.chainId, deployment.chains))
   return {
@@ -44,6 +48,10 @@ export function createLocalRouteHandlers(
         request,
       )
     },
+    async quoteFromAmount(request) {
+      const deployment = await getDevnetDeploymentOrThrow(options.devnetDeploymentFile)
+      return quoteLocalFromAmount({ deployment, getClient: clientFor(deployment) }, request)
+    },
     status(query) {
       return readLocalStatus(
         {
@@ -58,6 +66,18 @@ export function createLocalRouteHandlers(
         },
         query,
       )
+    },
+    async readEscrow(query) {
+      const deployment = await getDevnetDeploymentOrThrow(options.devnetDeploymentFile)
+      return readLocalDeposit({
+        data: query.providerData,
+        fromChainId: query.fromChainId,
+        sourceTxHash: query.sourceTxHash,
+        getClient: (chainId) =>
+          getLocalPublicClient(
+            getChainRpcUrl({ rpcUrls: options.rpcUrls ?? {} }, chainId, deployment.chains),
+          ),
+      })
     },
   }
 }

@@ -105,7 +105,8 @@ export async function quoteSwapOrThrow(
   }
 }
 
-function isRpcUnreachable(error: unknown): boolean {
+/** True when `error` is the RPC not answering (rather than a call that reverted). */
+export function isRpcUnreachable(error: unknown): boolean {
   const unreachable = AppError.walk(
     error,
     (candidate) =>

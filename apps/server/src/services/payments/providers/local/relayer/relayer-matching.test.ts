@@ -1,92 +1,38 @@
-import type { DatabaseClient } from '@quicklinks/runtime/db/create-database-client'
 import { eq } from 'drizzle-orm'
 import { parseUnits } from 'viem'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, createTestDatabase, type TestApp } from '../../../../../../test/build-test-app.ts'
-import { createWorkerRounds, type WorkerRounds } from '../../../../../../test/create-worker-rounds.ts'
+import { describe, expect, it } from 'vitest'
 import {
-  buildTestRoute,
-  getDevnetRelayerPrivateKey,
-  type PaymentDevnet,
-  startPaymentDevnet,
-} from '../../../../../../test/payment-test-kit.ts'
+  relayerPayerIndex as payerIndex,
+  relayerReceiverIndex as receiverIndex,
+  useRelayerScene,
+} from '../../../../../../test/relayer-scene.ts'
 import {
-  createTestRelayer,
   getTestChainControl,
   getTestEscrowState,
   getTestFills,
   getTestSettlements,
   payTestRoute,
   readTestDeposit,
-  readTestDepositQuote,
   readTestDeposits,
   runTestRelayer,
   sendTestDeposit,
-  waitForTestValue,
 } from '../../../../../../test/relayer-test-kit.ts'
 import { routeIntents } from '../../../../../db/schema.ts'
 import { recordRouteReceipt } from '../../../route/record-route-receipt.ts'
 import { createTrackerWorker } from '../../../tracking/create-tracker-worker.ts'
 import { getRoutingProvider } from '../../get-routing-provider.ts'
-import type { RelayerWorker } from './create-relayer-worker.ts'
 
-let devnet: PaymentDevnet
-let database: DatabaseClient
-let routesApp: TestApp
-const relayers: RelayerWorker[] = []
+// Deposits that copy an honest one, and deposits a reorg takes away: the relayer fills a deposit
+// only when it matches its stored quote and sits deep enough (the two-instance relaying is in
+// relayer-instances.test.ts; restarts and deadlines in relayer-recovery.test.ts).
 
-const payerIndex = 1
-const receiverIndex = 4
+const scene = useRelayerScene()
 const thiefIndex = 6
-
-beforeAll(async () => {
-  devnet = await startPaymentDevnet()
-  database = await createTestDatabase()
-  // Quotes only: this app runs no workers; each test runs the relayers it needs.
-  routesApp = await buildTestApp(
-    {
-      devMode: true,
-      devnetDeploymentFile: devnet.deploymentFile,
-      relayerPrivateKey: getDevnetRelayerPrivateKey(),
-    },
-    { database },
-  )
-})
-
-afterEach(async () => {
-  // Every relayer gives its writer lock back, so the next test's relayer can write.
-  for (const relayer of relayers.splice(0)) await relayer.close()
-})
-
-afterAll(async () => {
-  await routesApp?.app.close()
-  await database?.close()
-  await devnet?.stop()
-})
-
-function createRelayer(confirmations: Record<number, number> = {}): RelayerWorker {
-  const relayer = createTestRelayer(devnet, database, routesApp.app.log, confirmations)
-  relayers.push(relayer)
-  return relayer
-}
-
-/** A USDC route from `fromChain` to `toChain` for the receiver, and its stored quote. */
-async function quoteUsdcRoute(fromChain: number, toChain: number, amount: bigint) {
-  const built = await buildTestRoute(routesApp.app, {
-    fromChain,
-    toChain,
-    fromToken: devnet.token(fromChain, 'USDC'),
-    toToken: devnet.token(toChain, 'USDC'),
-    fromAmount: amount.toString(),
-    fromAddress: devnet.account(payerIndex).address,
-    toAddress: devnet.account(receiverIndex).address,
-  })
-  return { ...built, quote: await readTestDepositQuote(database, built.intentId) }
-}
 
 // Chain round trips on a CI runner shared by every test project: more room than the default 30 s.
 describe('the relayer fills only deposits that match their quotes', { timeout: 60_000 }, () => {
   it('ignores copies of an intent id that pay someone else or less; the honest deposit is filled exactly once', async () => {
+    const { devnet, database, createRelayer, quoteUsdcRoute } = scene
     const amount = parseUnits('20', 6)
     const { intentId, route, quote } = await quoteUsdcRoute(8453, 43114, amount)
     const usdc = devnet.token(8453, 'USDC')
@@ -159,6 +105,7 @@ describe('the relayer fills only deposits that match their quotes', { timeout: 6
   })
 
   it('pays the merchant once when the intent id is copied onto another chain, and settles only the escrow it filled', async () => {
+    const { devnet, database, createRelayer, quoteUsdcRoute } = scene
     const amount = parseUnits('9', 6)
     const { intentId, route, quote } = await quoteUsdcRoute(8453, 43114, amount)
     const destinationUsdc = devnet.token(43114, 'USDC')
@@ -202,6 +149,7 @@ describe('the relayer fills only deposits that match their quotes', { timeout: 6
   })
 
   it('waits for the confirmation depth, never fills a deposit a reorg took away, and fills it once when mined again', async () => {
+    const { devnet, database, routesApp, createRelayer, quoteUsdcRoute } = scene
     const amount = parseUnits('4', 6)
     const { intentId, route } = await quoteUsdcRoute(8453, 42161, amount)
     const source = getTestChainControl(devnet, 8453)
@@ -266,106 +214,5 @@ describe('the relayer fills only deposits that match their quotes', { timeout: 6
     const [fill] = await getTestFills(devnet, 42161, intentId)
     expect(record?.toAmountWei).toBe(fill?.args.amount.toString())
     expect(record?.destTxHash).toBe(fill?.transactionHash)
-  })
-
-  it('two app instances on one database relay with one writer, each deposit filled once, and the other takes over', async () => {
-    // Each instance's worker rounds, so the test waits for rounds instead of time.
-    const rounds = new Map<TestApp, WorkerRounds>()
-    const startApp = async () => {
-      const appRounds = createWorkerRounds()
-      const testApp = await buildTestApp(
-        {
-          devMode: true,
-          devnetDeploymentFile: devnet.deploymentFile,
-          relayerPrivateKey: getDevnetRelayerPrivateKey(),
-          workerIntervalMs: 100,
-        },
-        { database, startWorkers: true, onWorkerRound: appRounds.onWorkerRound },
-      )
-      rounds.set(testApp, appRounds)
-      return testApp
-    }
-    const apps = [await startApp(), await startApp()]
-    const roundsOf = (testApp: TestApp): WorkerRounds => {
-      const appRounds = rounds.get(testApp)
-      if (!appRounds) throw new Error('an app without its rounds')
-      return appRounds
-    }
-    let closed: TestApp | undefined
-    // The next relayer round of any instance still running.
-    const nextRelayerRound = () =>
-      Promise.race(
-        apps.filter((testApp) => testApp !== closed).map((testApp) => roundsOf(testApp).next('relayer')),
-      )
-    const lockMessage = 'Relayer holds the writer lock of its key'
-    const writers = () => apps.filter((testApp) => testApp.logs.some((line) => line.msg === lockMessage))
-    try {
-      const payments = [
-        { from: 8453, to: 42161, amount: parseUnits('3', 6) },
-        { from: 42161, to: 8453, amount: parseUnits('2', 6) },
-      ]
-      const paid = []
-      for (const payment of payments) {
-        const { intentId, route } = await quoteUsdcRoute(payment.from, payment.to, payment.amount)
-        const deposit = await payTestRoute(
-          devnet,
-          payment.from,
-          payerIndex,
-          route,
-          devnet.token(payment.from, 'USDC'),
-          payment.amount,
-        )
-        paid.push({ ...payment, intentId, deposit })
-      }
-      for (const payment of paid) {
-        await waitForTestValue(
-          async () => {
-            const row = await readTestDeposit(database, payment.deposit.orderKey).catch(() => undefined)
-            return row?.state === 'settled' ? row : undefined
-          },
-          `settlement of ${payment.intentId}`,
-          nextRelayerRound,
-        )
-      }
-      expect(writers().length).toBe(1)
-      const [writer] = writers()
-      const other = apps.find((testApp) => testApp !== writer)
-      if (!writer || !other) throw new Error('expected one writer and one waiting instance')
-      expect(
-        other.logs.some(
-          (line) => line.msg === 'Another instance relays with this key; waiting for its writer lock',
-        ),
-      ).toBe(true)
-
-      // The writer stops: the other instance takes the lock and relays the next payment.
-      await writer.app.close()
-      closed = writer
-      const { intentId, route } = await quoteUsdcRoute(8453, 43114, parseUnits('1', 6))
-      const last = await payTestRoute(
-        devnet,
-        8453,
-        payerIndex,
-        route,
-        devnet.token(8453, 'USDC'),
-        parseUnits('1', 6),
-      )
-      await waitForTestValue(
-        async () => {
-          const row = await readTestDeposit(database, last.orderKey).catch(() => undefined)
-          return row?.state === 'settled' ? row : undefined
-        },
-        'settlement after the takeover',
-        nextRelayerRound,
-      )
-      expect(other.logs.some((line) => line.msg === lockMessage)).toBe(true)
-
-      // A few more rounds of the remaining instance (every chain's lane) change nothing.
-      await roundsOf(other).settle('relayer', 3)
-      for (const payment of [...paid, { to: 43114, intentId }]) {
-        expect(await getTestFills(devnet, payment.to, payment.intentId)).toHaveLength(1)
-      }
-    } finally {
-      for (const testApp of apps) await testApp.app.close()
-    }
   })
 })

@@ -1,18 +1,14 @@
-import type { DatabaseClient } from '@quicklinks/runtime/db/create-database-client'
 import { eq } from 'drizzle-orm'
 import { type Hash, parseUnits } from 'viem'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { buildTestApp, createTestDatabase, type TestApp } from '../../../../../../test/build-test-app.ts'
+import { describe, expect, it } from 'vitest'
 import { createWorkerRounds } from '../../../../../../test/create-worker-rounds.ts'
+import { buildTestRoute, nativeToken } from '../../../../../../test/payment-test-kit.ts'
 import {
-  buildTestRoute,
-  getDevnetRelayerPrivateKey,
-  nativeToken,
-  type PaymentDevnet,
-  startPaymentDevnet,
-} from '../../../../../../test/payment-test-kit.ts'
+  relayerPayerIndex as payerIndex,
+  relayerReceiverIndex as receiverIndex,
+  useRelayerScene,
+} from '../../../../../../test/relayer-scene.ts'
 import {
-  createTestRelayer,
   getTestChainControl,
   getTestEscrowState,
   getTestFills,
@@ -26,51 +22,17 @@ import {
 import { relayerDeposits } from '../../../../../db/schema.ts'
 import { startWorkers } from '../../../../workers/start-workers.ts'
 import { getPayRouterAddressOrThrow } from '../payrouter/get-pay-router-address-or-throw.ts'
-import type { RelayerWorker } from './create-relayer-worker.ts'
 import { scanRelayerDeposits } from './scan-relayer-deposits.ts'
 
-let devnet: PaymentDevnet
-let database: DatabaseClient
-let routesApp: TestApp
-const relayers: RelayerWorker[] = []
+// A relayer that was not running, died mid-fill or meets a deposit no quote has, and the refund
+// of what it cannot fill (the set-up is shared with relayer-matching.test.ts).
 
-const payerIndex = 1
-const receiverIndex = 4
-
-beforeAll(async () => {
-  devnet = await startPaymentDevnet()
-  database = await createTestDatabase()
-  // Quotes only: this app runs no workers; each test runs the relayer it needs.
-  routesApp = await buildTestApp(
-    {
-      devMode: true,
-      devnetDeploymentFile: devnet.deploymentFile,
-      relayerPrivateKey: getDevnetRelayerPrivateKey(),
-    },
-    { database },
-  )
-})
-
-afterEach(async () => {
-  // Every relayer gives its writer lock back, so the next test's relayer can write.
-  for (const relayer of relayers.splice(0)) await relayer.close()
-})
-
-afterAll(async () => {
-  await routesApp?.app.close()
-  await database?.close()
-  await devnet?.stop()
-})
-
-function createRelayer(): RelayerWorker {
-  const relayer = createTestRelayer(devnet, database, routesApp.app.log)
-  relayers.push(relayer)
-  return relayer
-}
+const scene = useRelayerScene()
 
 // Chain round trips on a CI runner shared by every test project: more room than the default 30 s.
 describe('the relayer across restarts and deadlines', { timeout: 60_000 }, () => {
   it('fills a deposit made while no relayer ran exactly once, and a restart after the fill does not fill again', async () => {
+    const { devnet, database, routesApp, createRelayer } = scene
     const receiver = devnet.account(receiverIndex).address
     const usdc = devnet.token(8453, 'USDC')
     const amount = parseUnits('30', 6)
@@ -127,6 +89,7 @@ describe('the relayer across restarts and deadlines', { timeout: 60_000 }, () =>
   })
 
   it('fills once a deposit left in filling by a transaction that never reached the chain', async () => {
+    const { devnet, database, routesApp, createRelayer } = scene
     const receiver = devnet.account(receiverIndex).address
     const usdc = devnet.token(8453, 'USDC')
     const destinationUsdc = devnet.token(42161, 'USDC')
@@ -167,6 +130,7 @@ describe('the relayer across restarts and deadlines', { timeout: 60_000 }, () =>
   })
 
   it('ignores, and never refunds, a deposit whose intent id no quote has (sent around the routes)', async () => {
+    const { devnet, database, createRelayer } = scene
     const usdt = devnet.token(8453, 'USDT')
     const amount = parseUnits('5', 6)
     const intentId = `0x${'5d'.repeat(32)}` as Hash
@@ -193,6 +157,7 @@ describe('the relayer across restarts and deadlines', { timeout: 60_000 }, () =>
 
   // Last in this file: it moves two chains' clocks past every deadline the other tests quote.
   it('refunds a matched deposit it cannot fill only once the deadline and the settlement window have passed, by chain time', async () => {
+    const { devnet, database, routesApp, createRelayer } = scene
     const payer = devnet.account(payerIndex).address
     const receiver = devnet.account(receiverIndex).address
     const usdc = devnet.token(8453, 'USDC')

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { getFreePort } from '@quicklinks/runtime/test/get-free-port'
+import { getFreePort } from './get-free-port.ts'
 import { adoptThrowawayProcess, findExecutable } from './throwaway-process.ts'
 
 export type RunningRedis = {
