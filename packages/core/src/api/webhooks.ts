@@ -124,19 +124,40 @@ export const webhookIdParamsSchema = z.object({
   id: describeSchema(z.string().check(z.maxLength(64)), 'The endpoint id (a UUID)'),
 })
 
-/** One delivery of an event to an endpoint, with its last attempt (the delivery log). */
+/** One try of a delivery, as the log shows it. */
+export const webhookAttemptSchema = nameSchema(
+  z.object({
+    attempt: describeSchema(z.int(), '1 for the first try'),
+    at: z.iso.datetime(),
+    statusCode: describeSchema(z.nullable(z.int()), 'null when no answer came'),
+    latencyMs: z.int(),
+    responseExcerpt: describeSchema(z.string(), "The start of the receiver's answer (at most 1 KB)"),
+    error: describeSchema(z.nullable(z.string()), 'Why no answer came (time-out, refused address)'),
+  }),
+  'WebhookAttempt',
+)
+
+/** One try of a delivery. */
+export type WebhookAttempt = z.infer<typeof webhookAttemptSchema>
+
+/** A delivery's state: pending (a try is due or in flight), succeeded (a 2xx came), failed (8 tries failed). */
+export const webhookDeliveryStates = ['pending', 'succeeded', 'failed'] as const
+
+/** One event to one endpoint with every try made (the delivery log). */
 export const webhookDeliverySchema = nameSchema(
   z.object({
     id: z.string(),
-    eventId: z.string(),
+    eventId: describeSchema(z.string(), 'The webhook-id header of every try'),
     eventType: z.string(),
-    state: z.enum(['pending', 'succeeded', 'failed']),
-    attempts: z.int(),
-    nextAttemptAt: z.nullable(z.iso.datetime()),
+    state: z.enum(webhookDeliveryStates),
+    attempts: describeSchema(z.int(), 'Tries made so far'),
+    nextAttemptAt: describeSchema(z.nullable(z.iso.datetime()), 'When the next try goes, if one is due'),
     lastStatusCode: z.nullable(z.int()),
     lastLatencyMs: z.nullable(z.int()),
     lastResponseExcerpt: z.nullable(z.string()),
     lastError: z.nullable(z.string()),
+    /** Every try, newest first. */
+    attemptLog: z.array(webhookAttemptSchema),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
   }),
@@ -146,10 +167,30 @@ export const webhookDeliverySchema = nameSchema(
 /** A delivery as the log lists it. */
 export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>
 
+/** GET /api/webhooks/{id}/deliveries's query. */
+export const webhookDeliveryListQuerySchema = z.object({
+  cursor: z.optional(z.string().check(z.maxLength(200))),
+  limit: z.optional(
+    z.pipe(
+      z.string().check(z.regex(/^\d{1,3}$/, 'limit must be a whole number')),
+      z.transform((text: string) => Math.min(Math.max(Number(text), 1), 100)),
+    ),
+  ),
+})
+
 /** The answer of GET /api/webhooks/{id}/deliveries: newest first. */
 export const webhookDeliveryListResponseSchema = z.object({
   data: z.array(webhookDeliverySchema),
   nextCursor: z.nullable(z.string()),
+})
+
+/** The answer of POST /api/webhooks/{id}/test and of a redelivery: the delivery queued. */
+export const webhookDeliveryResponseSchema = z.object({ data: webhookDeliverySchema })
+
+/** The path of /api/webhooks/{id}/deliveries/{deliveryId}/redeliver. */
+export const webhookDeliveryParamsSchema = z.object({
+  id: describeSchema(z.string().check(z.maxLength(64)), 'The endpoint id (a UUID)'),
+  deliveryId: describeSchema(z.string().check(z.maxLength(64)), 'The delivery id (a UUID)'),
 })
 
 /** What every delivery's body is: the event's type, when it happened, and the API's own object. */

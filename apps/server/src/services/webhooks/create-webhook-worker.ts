@@ -1,0 +1,138 @@
+import type { Database } from '@quicklinks/runtime/db/create-database-client'
+import type { FastifyBaseLogger } from 'fastify'
+import type { Worker } from '../workers/start-workers.ts'
+import { sendWebhook, type WebhookAttemptResult } from './send-webhook.ts'
+import { signWebhook } from './sign-webhook.ts'
+import { type ClaimedDelivery, claimDueDeliveries, settleAttempt } from './webhook-deliveries-repository.ts'
+
+export const webhookWorkerName = 'webhooks'
+
+export type CreateWebhookWorkerOptions = {
+  db: Database
+  logger: FastifyBaseLogger
+  /** Dev mode: http and this machine's addresses are allowed (the receiver runs here). */
+  isAllowingPrivate: boolean
+  /** Asks the runner for another round now (slots freed while more were due). */
+  wake: () => void
+  /** An endpoint was just disabled after 5 days of failures: tell its owner. */
+  onEndpointDisabled?: (delivery: ClaimedDelivery) => Promise<void>
+  /** Every settled try, for the metrics and tests. */
+  onAttempt?: (delivery: ClaimedDelivery, result: WebhookAttemptResult) => void
+  /** Tries in flight at once in this instance (default 200). */
+  maxInFlight?: number
+  /** Tries in flight at once to one endpoint (default 25). */
+  perEndpoint?: number
+  /** Per-try time-out (default 15 s; tests shorten it). */
+  timeoutMs?: number
+  /** Epoch ms; tests move it. */
+  now?: () => number
+}
+
+/**
+ * The delivery worker (docs/api.md#webhook-retries): each round claims the due tries it has room
+ * for and starts them without waiting, so a receiver that takes its full 15 s holds only its own
+ * endpoint's slots, never the round or another endpoint's deliveries. Each try is signed at send
+ * time under the event's id (the same on every try), sent, and settled (logged, retried or failed).
+ * When slots free up while more were due, it wakes itself. `close` waits for the tries in flight.
+ */
+export function createWebhookWorker(options: CreateWebhookWorkerOptions): Worker {
+  const now = options.now ?? Date.now
+  const maxInFlight = options.maxInFlight ?? 200
+  const perEndpoint = options.perEndpoint ?? 25
+  const inFlight = new Set<Promise<void>>()
+  const byEndpoint = new Map<string, number>()
+  /** The last claim filled every free slot: more may be due once half of them free up. */
+  let isFull = false
+  /** Endpoints whose slots were full after the last claim: more of theirs may be due. */
+  const busyEndpoints = new Set<string>()
+
+  const attempt = async (delivery: ClaimedDelivery): Promise<void> => {
+    const headers = signWebhook({
+      id: delivery.eventId,
+      timestamp: new Date(now()),
+      body: delivery.body,
+      secrets: delivery.secrets,
+    })
+    const result = await sendWebhook({
+      url: delivery.url,
+      body: delivery.body,
+      headers,
+      isAllowingPrivate: options.isAllowingPrivate,
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    })
+    const settled = await settleAttempt(options.db, delivery, result, now())
+    options.onAttempt?.(delivery, result)
+    if (settled.state !== 'succeeded') {
+      options.logger.info(
+        {
+          deliveryId: delivery.id,
+          eventId: delivery.eventId,
+          attempt: delivery.attempt,
+          statusCode: result.statusCode,
+          error: result.error,
+          state: settled.state,
+        },
+        'Webhook delivery failed',
+      )
+    }
+    if (settled.isEndpointDisabled) {
+      options.logger.warn(
+        { endpointId: delivery.endpointId },
+        'Webhook endpoint disabled after 5 days of failures',
+      )
+      await options.onEndpointDisabled?.(delivery)
+    }
+  }
+
+  const start = (delivery: ClaimedDelivery): void => {
+    byEndpoint.set(delivery.endpointId, (byEndpoint.get(delivery.endpointId) ?? 0) + 1)
+    const running: Promise<void> = attempt(delivery)
+      .catch((error: unknown) => {
+        // The lease runs out and the try is made again: logged, never lost.
+        options.logger.warn(
+          { err: error, deliveryId: delivery.id },
+          'Webhook try not settled; retried after its lease',
+        )
+      })
+      .finally(() => {
+        inFlight.delete(running)
+        const left = (byEndpoint.get(delivery.endpointId) ?? 1) - 1
+        if (left === 0) byEndpoint.delete(delivery.endpointId)
+        else byEndpoint.set(delivery.endpointId, left)
+        // Refilled in batches (half the slots free, or a full endpoint half drained), not per
+        // try: each claim reads the whole due queue.
+        if (isFull && inFlight.size <= maxInFlight / 2) {
+          isFull = false
+          options.wake()
+        } else if (left <= Math.floor(perEndpoint / 2) && busyEndpoints.delete(delivery.endpointId)) {
+          options.wake()
+        }
+      })
+    inFlight.add(running)
+  }
+
+  return {
+    name: webhookWorkerName,
+    async runOnce() {
+      const room = maxInFlight - inFlight.size
+      if (room <= 0) {
+        isFull = true
+        return
+      }
+      const busyEndpointIds = [...byEndpoint].filter(([, count]) => count >= perEndpoint).map(([id]) => id)
+      const claimed = await claimDueDeliveries(options.db, {
+        nowMs: now(),
+        limit: room,
+        perEndpoint,
+        busyEndpointIds,
+      })
+      for (const delivery of claimed) start(delivery)
+      isFull = claimed.length === room
+      busyEndpoints.clear()
+      for (const [id, count] of byEndpoint) if (count >= perEndpoint) busyEndpoints.add(id)
+    },
+    async close() {
+      await Promise.allSettled([...inFlight])
+    },
+  }
+}
