@@ -24,9 +24,12 @@ export type CreateWebhookWorkerOptions = {
   perEndpoint?: number
   /** Per-try time-out (default 15 s; tests shorten it). */
   timeoutMs?: number
-  /** Epoch ms; tests move it. */
+  /** Epoch ms for claims and retry times (not signatures); tests move it. */
   now?: () => number
 }
+
+/** The delivery worker: a `Worker`, and `idle` to wait for the tries in flight (tests, shutdown). */
+export type WebhookWorker = Worker & { idle(): Promise<void> }
 
 /**
  * The delivery worker (docs/api.md#webhook-retries): each round claims the due tries it has room
@@ -35,7 +38,7 @@ export type CreateWebhookWorkerOptions = {
  * time under the event's id (the same on every try), sent, and settled (logged, retried or failed).
  * When slots free up while more were due, it wakes itself. `close` waits for the tries in flight.
  */
-export function createWebhookWorker(options: CreateWebhookWorkerOptions): Worker {
+export function createWebhookWorker(options: CreateWebhookWorkerOptions): WebhookWorker {
   const now = options.now ?? Date.now
   const maxInFlight = options.maxInFlight ?? 200
   const perEndpoint = options.perEndpoint ?? 25
@@ -49,7 +52,8 @@ export function createWebhookWorker(options: CreateWebhookWorkerOptions): Worker
   const attempt = async (delivery: ClaimedDelivery): Promise<void> => {
     const headers = signWebhook({
       id: delivery.eventId,
-      timestamp: new Date(now()),
+      // The wall clock, always: the receiver checks it against its own (5 minutes' tolerance).
+      timestamp: new Date(),
       body: delivery.body,
       secrets: delivery.secrets,
     })
@@ -131,8 +135,11 @@ export function createWebhookWorker(options: CreateWebhookWorkerOptions): Worker
       busyEndpoints.clear()
       for (const [id, count] of byEndpoint) if (count >= perEndpoint) busyEndpoints.add(id)
     },
+    async idle() {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight])
+    },
     async close() {
-      await Promise.allSettled([...inFlight])
+      await this.idle()
     },
   }
 }
