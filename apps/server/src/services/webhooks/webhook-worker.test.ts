@@ -37,7 +37,12 @@ beforeAll(async () => {
     request.on('data', (chunk: Buffer) => chunks.push(chunk))
     request.on('end', () => {
       const path = request.url ?? ''
-      received.push({ path, headers: request.headers, body: Buffer.concat(chunks).toString(), at: Date.now() })
+      received.push({
+        path,
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString(),
+        at: Date.now(),
+      })
       const answer = answerFor(path, received.filter((each) => each.path === path).length)
       setTimeout(() => {
         response.writeHead(answer.status)
@@ -100,7 +105,8 @@ const of = (path: string) => received.filter((each) => each.path === path)
 describe('the webhook delivery worker', () => {
   it('retries a 500 with the same webhook-id, each try verifiable, and logs every try', async () => {
     const endpoint = await addEndpoint('/flaky')
-    answerFor = (path, count) => (path === '/flaky' && count <= 2 ? { status: 500, body: 'down' } : { status: 200 })
+    answerFor = (path, count) =>
+      path === '/flaky' && count <= 2 ? { status: 500, body: 'down' } : { status: 200 }
     const { eventId, deliveries } = await queue('payment.succeeded', { intentId: 'flaky-1' })
     expect(deliveries).toBe(1)
 
@@ -152,7 +158,10 @@ describe('the webhook delivery worker', () => {
       await round()
     }
     expect(of('/down')).toHaveLength(8)
-    const [row] = await database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpoint.id))
+    const [row] = await database.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.endpointId, endpoint.id))
     expect(row).toMatchObject({ state: 'failed', attempts: 8, nextAttemptAt: null, lastStatusCode: 503 })
     clock += 24 * 3_600_000
     await round()
@@ -169,7 +178,10 @@ describe('the webhook delivery worker', () => {
     await queue('invoice.paid')
     await round()
     expect(disabledNotices).toEqual([endpoint.id])
-    const [row] = await database.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id))
+    const [row] = await database.db
+      .select()
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.id, endpoint.id))
     expect(row).toMatchObject({ enabled: false, disabledReason: 'Every delivery failed for 5 days' })
     const before = of('/dead').length
     clock += 24 * 3_600_000
@@ -206,15 +218,19 @@ describe('the webhook delivery worker', () => {
     const during = of('/rotating').at(-1) as Received
     expect(String(during.headers['webhook-signature']).split(' ')).toHaveLength(2)
     for (const secret of [endpoint.secret, rotated.secret]) {
-      expect(new Webhook(secret).verify(during.body, during.headers as Record<string, string>)).toMatchObject({
-        type: 'link.updated',
-      })
+      expect(new Webhook(secret).verify(during.body, during.headers as Record<string, string>)).toMatchObject(
+        {
+          type: 'link.updated',
+        },
+      )
     }
     clock += 24 * 3_600_000 + 1
     await queue('link.updated')
     await round()
     const after = of('/rotating').at(-1) as Received
     expect(String(after.headers['webhook-signature']).split(' ')).toHaveLength(1)
-    expect(() => new Webhook(endpoint.secret).verify(after.body, after.headers as Record<string, string>)).toThrow()
+    expect(() =>
+      new Webhook(endpoint.secret).verify(after.body, after.headers as Record<string, string>),
+    ).toThrow()
   })
 })
