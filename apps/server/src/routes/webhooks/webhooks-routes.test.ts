@@ -167,6 +167,22 @@ describe('/api/webhooks', () => {
     }
   })
 
+  it('exports the queue depth, the lag and the outcomes of tries to Prometheus', async () => {
+    const text = (await devApp.app.inject({ method: 'GET', url: '/metrics' })).body
+    const sample = (name: string) =>
+      Number(
+        text
+          .split('\n')
+          .find((line) => line.startsWith(`${name} `))
+          ?.split(' ')[1],
+      )
+    expect(sample('ql_webhook_deliveries{state="succeeded"}')).toBeGreaterThanOrEqual(2)
+    expect(sample('ql_webhook_deliveries{state="pending"}')).toBe(0)
+    expect(sample('ql_webhook_attempts_last_hour{outcome="2xx"}')).toBeGreaterThanOrEqual(2)
+    expect(sample('ql_webhook_attempts_last_hour{outcome="5xx"}')).toBeGreaterThanOrEqual(1)
+    expect(sample('ql_worker_lag_seconds{worker="webhooks"}')).toBe(0)
+  })
+
   it("rotates the secret (shown once), and refuses another user's endpoint with 404", async () => {
     const endpoint = (
       await owner.request({
