@@ -15,7 +15,6 @@ import type { AddressInfo } from 'node:net'
 import { availableParallelism, loadavg } from 'node:os'
 import { createLogger } from '@quicklinks/runtime/create-logger'
 import { createDatabaseClient, type DatabaseClient } from '@quicklinks/runtime/db/create-database-client'
-import { createTestDatabase } from '@quicklinks/runtime/test/pglite-template'
 import { type RunningPostgres, startPostgres } from '@quicklinks/runtime/test/start-postgres'
 import { eq, sql } from 'drizzle-orm'
 import { erc20Abi, parseUnits } from 'viem'
@@ -28,6 +27,7 @@ import { createTestConfig } from '../test/create-test-config.ts'
 import {
   buildTestRoute,
   createTestLink,
+  getDevnetRelayerPrivateKey,
   postJson,
   startPaymentApp,
   startPaymentDevnet,
@@ -113,9 +113,35 @@ async function benchDrain(label: string, database: DatabaseClient): Promise<void
   verdicts.push({ label: `${label} drain`, isMet })
 }
 
+/** A migrated in-memory PGlite (the tests' template needs Vitest; a bench runs without it). */
+async function openPglite(): Promise<DatabaseClient> {
+  const database = await createDatabaseClient({ kind: 'pglite' })
+  await migrate(database)
+  return database
+}
+
 async function benchLatency(): Promise<void> {
   const devnet = await startPaymentDevnet()
-  const testApp = await startPaymentApp(devnet)
+  const database = await openPglite()
+  // As the payment tests run it (startPaymentApp): dev mode on the devnet, workers every 100 ms.
+  const app = await buildApp(
+    createTestConfig({
+      devMode: true,
+      devnetDeploymentFile: devnet.deploymentFile,
+      relayerPrivateKey: getDevnetRelayerPrivateKey(),
+      workerIntervalMs: 100,
+    }),
+    { database, logger: createLogger('silent'), startWorkers: true },
+  )
+  await app.ready()
+  const testApp = {
+    app,
+    database,
+    close: async () => {
+      await app.close()
+      await database.close()
+    },
+  }
   const latencies: number[] = []
   const pending = new Map<string, (latency: number) => void>()
   const receiver = await startReceiver((body, at) => {
@@ -201,7 +227,7 @@ console.log(
     .map((n) => n.toFixed(2))
     .join(' ')}`,
 )
-const pglite = await createTestDatabase()
+const pglite = await openPglite()
 await benchDrain('PGlite', pglite)
 await pglite.close()
 let postgres: RunningPostgres | undefined

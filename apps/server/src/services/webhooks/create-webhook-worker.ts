@@ -3,7 +3,13 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Worker } from '../workers/start-workers.ts'
 import { sendWebhook, type WebhookAttemptResult } from './send-webhook.ts'
 import { signWebhook } from './sign-webhook.ts'
-import { type ClaimedDelivery, claimDueDeliveries, settleAttempt } from './webhook-deliveries-repository.ts'
+import {
+  type ClaimedDelivery,
+  claimDueDeliveries,
+  isDelivered,
+  settleAttempt,
+  settleSucceededAttempts,
+} from './webhook-deliveries-repository.ts'
 
 export const webhookWorkerName = 'webhooks'
 
@@ -49,6 +55,36 @@ export function createWebhookWorker(options: CreateWebhookWorkerOptions): Webhoo
   /** Endpoints whose slots were full after the last claim: more of theirs may be due. */
   const busyEndpoints = new Set<string>()
 
+  // Successes are written in batches (one statement for all that finished meanwhile): under a
+  // burst that is what keeps the database from being the bottleneck. Each try's promise settles
+  // when its batch is committed, so its slot is freed only once its outcome is stored.
+  type Settled = { delivery: ClaimedDelivery; result: WebhookAttemptResult; done: (error?: unknown) => void }
+  const successes: Settled[] = []
+  let flushing: Promise<void> | undefined
+  const flushSuccesses = (): void => {
+    if (flushing !== undefined) return
+    flushing = (async () => {
+      await new Promise((resolve) => setImmediate(resolve))
+      while (successes.length > 0) {
+        const batch = successes.splice(0, 200)
+        try {
+          await settleSucceededAttempts(options.db, batch, now())
+          for (const item of batch) item.done()
+        } catch (error) {
+          for (const item of batch) item.done(error)
+        }
+      }
+    })().finally(() => {
+      flushing = undefined
+      if (successes.length > 0) flushSuccesses()
+    })
+  }
+  const settleSuccess = (delivery: ClaimedDelivery, result: WebhookAttemptResult): Promise<void> =>
+    new Promise((resolve, reject) => {
+      successes.push({ delivery, result, done: (error) => (error === undefined ? resolve() : reject(error)) })
+      flushSuccesses()
+    })
+
   const attempt = async (delivery: ClaimedDelivery): Promise<void> => {
     const headers = signWebhook({
       id: delivery.eventId,
@@ -64,6 +100,11 @@ export function createWebhookWorker(options: CreateWebhookWorkerOptions): Webhoo
       isAllowingPrivate: options.isAllowingPrivate,
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     })
+    if (isDelivered(result)) {
+      await settleSuccess(delivery, result)
+      options.onAttempt?.(delivery, result)
+      return
+    }
     const settled = await settleAttempt(options.db, delivery, result, now())
     options.onAttempt?.(delivery, result)
     if (settled.state !== 'succeeded') {

@@ -63,11 +63,19 @@ export async function claimDueDeliveries(
     WHERE id IN (
       SELECT id FROM webhook_deliveries WHERE id IN (
         SELECT id FROM (
-          SELECT d.id, d.next_attempt_at,
-            row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at) AS place
-          FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
-          WHERE d.state = 'pending' AND d.next_attempt_at <= ${now}::timestamptz
-            AND (d.locked_until IS NULL OR d.locked_until < ${now}::timestamptz) AND e.enabled ${busy}
+          SELECT candidate.id, candidate.next_attempt_at,
+            row_number() OVER (PARTITION BY candidate.endpoint_id ORDER BY candidate.next_attempt_at) AS place
+          FROM (
+            -- The earliest due tries only (the due index, in order): a claim never sorts the whole
+            -- queue. An endpoint whose slots here are full is left out, so its backlog cannot
+            -- crowd the others out of the candidates.
+            SELECT d.id, d.endpoint_id, d.next_attempt_at
+            FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+            WHERE d.state = 'pending' AND d.next_attempt_at <= ${now}::timestamptz
+              AND (d.locked_until IS NULL OR d.locked_until < ${now}::timestamptz) AND e.enabled ${busy}
+            ORDER BY d.next_attempt_at
+            LIMIT ${options.limit * 8}
+          ) candidate
         ) ranked
         WHERE place <= ${options.perEndpoint}
         ORDER BY next_attempt_at
@@ -204,4 +212,43 @@ export async function settleAttempt(
       .returning({ id: webhookEndpoints.id })
     return { state, isEndpointDisabled: disabled.length > 0 }
   })
+}
+
+/**
+ * Records many successful tries at once (the common case under load): each try's log row, each
+ * delivery succeeded, and the failure runs of their endpoints ended, in one statement (so one
+ * round trip and one commit for the whole batch, all or nothing). A try already recorded is not
+ * recorded twice.
+ */
+export async function settleSucceededAttempts(
+  db: Database,
+  items: readonly { delivery: Pick<ClaimedDelivery, 'id' | 'attempt'>; result: WebhookAttemptResult }[],
+  nowMs: number,
+): Promise<void> {
+  if (items.length === 0) return
+  const now = new Date(nowMs).toISOString()
+  const rows = sql.join(
+    items.map(
+      ({ delivery, result }) =>
+        sql`(${delivery.id}::uuid, ${delivery.attempt}::int, ${result.statusCode}::int, ${result.latencyMs}::int, ${result.responseExcerpt}::text)`,
+    ),
+    sql`, `,
+  )
+  await db.execute(sql`
+    WITH input (id, attempt, status_code, latency_ms, excerpt) AS (VALUES ${rows}),
+    logged AS (
+      INSERT INTO webhook_attempts (delivery_id, attempt, status_code, latency_ms, response_excerpt, created_at)
+      SELECT id, attempt, status_code, latency_ms, excerpt, ${now}::timestamptz FROM input
+      ON CONFLICT DO NOTHING
+      RETURNING 1
+    ),
+    delivered AS (
+      UPDATE webhook_deliveries d SET state = 'succeeded', next_attempt_at = NULL, locked_until = NULL,
+        last_status_code = input.status_code, last_latency_ms = input.latency_ms,
+        last_response_excerpt = input.excerpt, last_error = NULL, updated_at = ${now}::timestamptz
+      FROM input WHERE d.id = input.id
+      RETURNING d.endpoint_id
+    )
+    UPDATE webhook_endpoints SET failing_since = NULL
+    WHERE failing_since IS NOT NULL AND id IN (SELECT endpoint_id FROM delivered)`)
 }
