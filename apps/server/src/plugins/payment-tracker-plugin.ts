@@ -5,7 +5,7 @@ import {
   createTrackerWorker,
   type TrackerWorker,
 } from '../services/payments/tracking/create-tracker-worker.ts'
-import { createPaymentEventWriter } from '../services/webhooks/payment-events.ts'
+import { createPaymentEventWriter } from '../services/payments/tracking/payment-events.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {

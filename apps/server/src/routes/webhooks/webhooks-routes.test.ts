@@ -211,6 +211,15 @@ describe('/api/webhooks', () => {
     }
     const still = await owner.request({ method: 'GET', url: `/api/webhooks/${endpoint.id}` })
     expect(still.json().data).toMatchObject({ enabled: true })
+    const paused = await owner.request({
+      method: 'PUT',
+      url: `/api/webhooks/${endpoint.id}`,
+      payload: { enabled: false },
+    })
+    expect(paused.json().data).toMatchObject({ enabled: false })
+    const refused = await owner.request({ method: 'POST', url: `/api/webhooks/${endpoint.id}/test` })
+    expect(refused.statusCode).toBe(409)
+    expect(refused.json().error.message).toBe('This endpoint is paused: resume it first.')
   })
 
   it('answers API keys by scope: payments:read reads payments but cannot write links or webhooks', async () => {

@@ -11,6 +11,7 @@ import {
   webhookResponseSchema,
   webhookWithSecretResponseSchema,
 } from '@quicklinks/core/api/webhooks'
+import { AppError } from '@quicklinks/core/app-error'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import {
   createWebhookEndpoint,
@@ -35,6 +36,16 @@ const errors = {
   404: errorResponseSchema,
   422: errorResponseSchema,
 } as const
+/** A paused or disabled endpoint sends nothing: a test or a redelivery would only wait. */
+function assertEnabledOrThrow(endpoint: { enabled: boolean }): void {
+  if (!endpoint.enabled) {
+    throw new AppError('CONFLICT', {
+      message: 'Webhook endpoint is paused',
+      userMessage: 'This endpoint is paused: resume it first.',
+    })
+  }
+}
+
 /** Tests and redeliveries send requests to the merchant's server: a tight limit per client. */
 const sendLimit = { max: 30, timeWindow: 60_000 }
 
@@ -169,11 +180,12 @@ export const webhooksRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Queues a webhook.test event to this endpoint and answers its delivery',
         tags: ['webhooks'],
         params: webhookIdParamsSchema,
-        response: { 202: webhookDeliveryResponseSchema, ...errors },
+        response: { 202: webhookDeliveryResponseSchema, ...errors, 409: errorResponseSchema },
       },
     },
     async (request, reply) => {
       const endpoint = await getOwnedEndpointOrThrow(app.db, request.signedInUser.id, request.params.id)
+      assertEnabledOrThrow(endpoint)
       return reply.code(202).send({ data: await sendTestWebhook(app.db, endpoint, Date.now()) })
     },
   )
@@ -224,11 +236,12 @@ export const webhooksRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Sends a delivery again now, with the same webhook-id and body',
         tags: ['webhooks'],
         params: webhookDeliveryParamsSchema,
-        response: { 202: webhookDeliveryResponseSchema, ...errors },
+        response: { 202: webhookDeliveryResponseSchema, ...errors, 409: errorResponseSchema },
       },
     },
     async (request, reply) => {
       const endpoint = await getOwnedEndpointOrThrow(app.db, request.signedInUser.id, request.params.id)
+      assertEnabledOrThrow(endpoint)
       const delivery = await redeliverWebhook(app.db, endpoint.id, request.params.deliveryId, Date.now())
       return reply.code(202).send({ data: delivery })
     },

@@ -8,8 +8,8 @@ import { createTestInvoice, payTestInvoice, waitForInvoice } from '../../../test
 import { usePaymentScene } from '../../../test/payment-scene.ts'
 import { nativeToken } from '../../../test/payment-test-kit.ts'
 import { links } from '../../db/schema.ts'
+import { paymentEventType } from '../payments/tracking/payment-events.ts'
 import { createWebhookEndpoint } from './manage-webhook-endpoints.ts'
-import { paymentEventType } from './payment-events.ts'
 
 /**
  * Payments and invoices on the devnet as a merchant's receiver hears of them: each event signed,

@@ -141,7 +141,8 @@ export async function getWebhookDeliveryOrThrow(
 
 /**
  * Queues another try of a delivery now (whatever its state), with the same event id and body;
- * the tries made so far stay in the log and numbering goes on. 404 for another endpoint's delivery.
+ * the tries made so far stay in the log and numbering goes on; a delivery with a try in flight
+ * is left to it. 404 for another endpoint's delivery.
  */
 export async function redeliverWebhook(
   db: Database,
@@ -155,7 +156,14 @@ export async function redeliverWebhook(
     const updated = await tx
       .update(webhookDeliveries)
       .set({ state: 'pending', nextAttemptAt: now, lockedUntil: null, updatedAt: now })
-      .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.endpointId, endpointId)))
+      .where(
+        and(
+          eq(webhookDeliveries.id, deliveryId),
+          eq(webhookDeliveries.endpointId, endpointId),
+          // A try in flight settles on its own: queuing another now would send it twice at once.
+          sql`(${webhookDeliveries.lockedUntil} IS NULL OR ${webhookDeliveries.lockedUntil} < ${now.toISOString()}::timestamptz)`,
+        ),
+      )
       .returning({ id: webhookDeliveries.id })
     if (updated.length > 0) await tx.execute(sql`select pg_notify(${webhookDueChannel}, '')`)
   })

@@ -6,10 +6,21 @@ import {
   routeIntentReceipts,
   routeIntents,
 } from '../../../db/schema.ts'
-import type { PaymentEventWriter } from '../../webhooks/payment-events.ts'
 
 // The one module (with route-intent-leases.ts) that writes route_intents: a quote stores its intent,
 // a posted receipt marks it for tracking, and the tracker moves it, always through these functions.
+
+/** A write to make in the transaction of an intent's change (its webhook event's outbox row). */
+export type PendingEventWrite = (tx: Pick<Database, 'execute'>) => Promise<unknown>
+
+/** Writes the webhook events of route-intent changes (services/payments/tracking/payment-events.ts). */
+export type PaymentEventWriter = {
+  /**
+   * The event a change of an intent calls for, ready to write in the change's own transaction;
+   * null when the change is not an event or nobody is subscribed to it (nothing to build).
+   */
+  prepare(before: RouteIntent, after: RouteIntent, now: Date): Promise<PendingEventWrite | null>
+}
 
 /** Columns of a route intent a write may change. */
 export type RouteIntentPatch = Partial<typeof routeIntents.$inferInsert>

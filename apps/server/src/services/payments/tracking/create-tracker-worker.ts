@@ -7,7 +7,6 @@ import type { ServerConfig } from '../../../config/server-env.ts'
 import type { RouteIntent } from '../../../db/schema.ts'
 import { getChainRpcUrl } from '../../chains/get-chain-rpc-url.ts'
 import { getLocalPublicClient } from '../../chains/get-local-public-client.ts'
-import type { PaymentEventWriter } from '../../webhooks/payment-events.ts'
 import type { Worker } from '../../workers/start-workers.ts'
 import {
   claimDueIntents,
@@ -18,6 +17,7 @@ import {
   isLockedForTracking,
   releaseIntent,
 } from '../route/route-intent-leases.ts'
+import type { PaymentEventWriter } from '../route/route-intents-repository.ts'
 import { updateRouteIntent } from '../route/route-intents-repository.ts'
 import type { RoutingProvider } from '../route/routing-provider.ts'
 import { finalFailure } from './payment-patches.ts'

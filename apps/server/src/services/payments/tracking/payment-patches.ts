@@ -2,8 +2,11 @@ import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import type { FastifyBaseLogger } from 'fastify'
 import type { PublicClient } from 'viem'
 import type { RouteIntent } from '../../../db/schema.ts'
-import type { PaymentEventWriter } from '../../webhooks/payment-events.ts'
-import type { ReceiptVerdict, RouteIntentPatch } from '../route/route-intents-repository.ts'
+import type {
+  PaymentEventWriter,
+  ReceiptVerdict,
+  RouteIntentPatch,
+} from '../route/route-intents-repository.ts'
 import type { ProviderData, RouteAction, RouteStatus, RoutingProvider } from '../route/routing-provider.ts'
 import { buildRouteStepStatuses, type RoutePhase } from './build-route-step-statuses.ts'
 

@@ -1,25 +1,14 @@
 import type { WebhookEventType } from '@quicklinks/core/api/webhooks'
 import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { sql } from 'drizzle-orm'
-import type { RouteIntent } from '../../db/schema.ts'
-import { type PaymentReadContext, toPayment } from '../payments/history/list-payments.ts'
-import type { StoredTokenRef } from '../payments/history/resolve-payment-tokens.ts'
-import { writeWebhookEvent } from './webhook-outbox.ts'
+import type { RouteIntent } from '../../../db/schema.ts'
+import { writeWebhookEvent } from '../../webhooks/webhook-outbox.ts'
+import { type PaymentReadContext, toPayment } from '../history/list-payments.ts'
+import type { StoredTokenRef } from '../history/resolve-payment-tokens.ts'
+import type { PaymentEventWriter } from '../route/route-intents-repository.ts'
 
 /** What an intent's change is judged on. */
 type IntentState = Pick<RouteIntent, 'status' | 'statusRaw' | 'isRefunded' | 'sourceTxHash'>
-
-/** A write to make in the transaction of the change (the outbox row). */
-export type PendingEventWrite = (tx: Pick<Database, 'execute'>) => Promise<unknown>
-
-/** Writes the payment events of route-intent changes (docs/api.md#webhook-events). */
-export type PaymentEventWriter = {
-  /**
-   * The event a change of an intent calls for, ready to write in the change's own transaction;
-   * null when the change is not an event or nobody is subscribed to it (nothing to build).
-   */
-  prepare(before: IntentState, after: RouteIntent, now: Date): Promise<PendingEventWrite | null>
-}
 
 const isInFlight = (status: string | null) => status === 'submitted' || status === 'bridging'
 
