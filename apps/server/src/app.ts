@@ -63,6 +63,7 @@ import { smartAccountsRoutes } from './routes/smart-accounts/smart-accounts-rout
 import { solanaRoutes } from './routes/solana/solana-routes.ts'
 import { usernameClaimRoutes } from './routes/users/username-claim-routes.ts'
 import { usersRoutes } from './routes/users/users-routes.ts'
+import { webhooksRoutes } from './routes/webhooks/webhooks-routes.ts'
 
 export type AppDependencies = {
   /** An open, migrated database. Without it the app opens (and migrates) one from the config and closes it on close. */
@@ -169,6 +170,7 @@ export async function buildApp(
   })
   if (dependencies.startWorkers) {
     await app.register(paymentWorkersPlugin, {
+      client: database,
       ...(dependencies.workerNow ? { now: dependencies.workerNow } : {}),
       ...(dependencies.onWorkerRound ? { onRoundEnd: dependencies.onWorkerRound } : {}),
     })
@@ -218,6 +220,7 @@ export async function buildApp(
           await signedIn.register(apiKeysRoutes)
           await signedIn.register(invoicesRoutes)
           await signedIn.register(paymentsRoutes)
+          await signedIn.register(webhooksRoutes)
           await signedIn.register(usernameClaimRoutes)
           await signedIn.register(smartAccountsRoutes)
           await signedIn.register(solanaRoutes)

@@ -564,10 +564,112 @@ export const solanaFeePolicyGrants = pgTable(
   (table) => [primaryKey({ columns: [table.policyId, table.day] })],
 )
 
+/**
+ * Webhook endpoints (docs/api.md#webhooks). `secret` signs deliveries (`whsec_` + base64; the
+ * server must hold it to sign, so it is stored as is and never answered except when made or
+ * rotated); during a rotation's 24 h grace `previous_secret` signs too.
+ */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    description: text('description'),
+    events: jsonb('events').$type<string[]>().notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    disabledReason: text('disabled_reason'),
+    secret: text('secret').notNull(),
+    previousSecret: text('previous_secret'),
+    previousSecretExpiresAt: timestamp('previous_secret_expires_at', { withTimezone: true }),
+    /** The first failed delivery since the last success: 5 days of only failures disable it. */
+    failingSince: timestamp('failing_since', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('webhook_endpoints_user_id_idx').on(table.userId)],
+)
+
+/**
+ * The outbox: one row per event, written in the same transaction as the change it reports, with
+ * the whole body it is delivered with (`{type, timestamp, data}`), so every retry sends the same
+ * bytes under the same id.
+ */
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    /** `msg_` + 22 base64url characters: the `webhook-id` of every delivery of it. */
+    id: text('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    body: text('body').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('webhook_events_user_id_created_at_idx').on(table.userId, table.createdAt)],
+)
+
+/**
+ * One event to one endpoint. The delivery worker claims due rows (`next_attempt_at`) with
+ * `FOR UPDATE SKIP LOCKED` and a lease (`locked_until`), so across instances each attempt is made
+ * once; a crash mid-attempt leaves the lease to expire and the attempt is made again, same id.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    eventId: text('event_id')
+      .notNull()
+      .references(() => webhookEvents.id, { onDelete: 'cascade' }),
+    endpointId: uuid('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    /** pending, succeeded or failed. */
+    state: text('state').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastStatusCode: integer('last_status_code'),
+    lastLatencyMs: integer('last_latency_ms'),
+    lastResponseExcerpt: text('last_response_excerpt'),
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('webhook_deliveries_event_endpoint_idx').on(table.eventId, table.endpointId),
+    index('webhook_deliveries_due_idx').on(table.state, table.nextAttemptAt),
+    index('webhook_deliveries_endpoint_created_idx').on(table.endpointId, table.createdAt),
+  ],
+)
+
+/** Every attempt of a delivery, for the log (time, status, latency, excerpt, error). */
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    deliveryId: uuid('delivery_id')
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    attempt: integer('attempt').notNull(),
+    statusCode: integer('status_code'),
+    latencyMs: integer('latency_ms').notNull(),
+    responseExcerpt: text('response_excerpt').notNull().default(''),
+    error: text('error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('webhook_attempts_delivery_attempt_idx').on(table.deliveryId, table.attempt)],
+)
+
 export type User = typeof users.$inferSelect
 export type Link = typeof links.$inferSelect
 export type Session = typeof sessions.$inferSelect
 export type ApiKeyRow = typeof apiKeys.$inferSelect
+export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect
+export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect
 export type RouteIntent = typeof routeIntents.$inferSelect
 export type Invoice = typeof invoices.$inferSelect
 export type InvoicePayment = typeof invoicePayments.$inferSelect

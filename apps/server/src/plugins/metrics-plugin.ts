@@ -196,6 +196,24 @@ function registerPaymentGauges(registry: Registry, client: DatabaseClient, logge
     (metrics, set) => {
       set('tracker', metrics.workerLagSeconds.tracker)
       set('relayer', metrics.workerLagSeconds.relayer)
+      set('webhooks', metrics.workerLagSeconds.webhooks)
+    },
+  )
+  gauge(
+    'ql_webhook_deliveries',
+    'Webhook deliveries by state (pending is the queue depth; failed gave up after 8 tries).',
+    'state',
+    (metrics, set) => {
+      for (const state of ['pending', 'succeeded', 'failed']) set(state, 0)
+      for (const row of metrics.webhookDeliveries) set(row.state, row.count)
+    },
+  )
+  gauge(
+    'ql_webhook_attempts_last_hour',
+    'Webhook tries over the last hour by outcome (2xx, 3xx, 4xx, 5xx, error when no answer came).',
+    'outcome',
+    (metrics, set) => {
+      for (const row of metrics.webhookAttempts) set(row.outcome, row.count)
     },
   )
 }
@@ -219,7 +237,7 @@ function registerPoolGauges(registry: Registry, client: DatabaseClient): void {
 /**
  * Prometheus metrics at GET /metrics (prom-client): request rate and latency by route pattern,
  * rate-limit refusals, payments by provider and status, quote → success and deposit → fill
- * times, worker lag, the database pool and the process. Behind a bearer token when METRICS_TOKEN
+ * times, worker lag, webhook queue depth and try outcomes, the database pool and the process. Behind a bearer token when METRICS_TOKEN
  * is set; in production without one, refused to everyone. 120 scrapes a minute per client. Probes
  * are not measured.
  */

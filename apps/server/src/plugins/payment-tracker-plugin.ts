@@ -1,9 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
+import { createPaymentReadContext } from '../services/payments/history/create-payment-read-context.ts'
 import {
   createTrackerWorker,
   type TrackerWorker,
 } from '../services/payments/tracking/create-tracker-worker.ts'
+import { createPaymentEventWriter } from '../services/payments/tracking/payment-events.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -28,6 +30,17 @@ const plugin: FastifyPluginAsync<PaymentTrackerPluginOptions> = async (app, opti
       provider: app.routingProvider,
       config: app.config,
       logger: app.log.child({ worker: 'tracker' }),
+      // Every change it makes that is a payment event goes to the webhook outbox with it.
+      paymentEvents: createPaymentEventWriter({
+        db: app.db,
+        readContext: () =>
+          createPaymentReadContext({
+            provider: app.routingProvider,
+            db: app.db,
+            devMode: app.config.devMode,
+            publicOrigin: app.config.publicOrigin,
+          }),
+      }),
       ...(options.now ? { now: options.now } : {}),
     }),
   )

@@ -1,14 +1,23 @@
+import type { DatabaseClient } from '@quicklinks/runtime/db/create-database-client'
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
+import { listenToChannel } from '../services/cache/cache-change-feed.ts'
 import { createInvoiceWorker } from '../services/invoices/create-invoice-worker.ts'
 import { createReceiptMailWorker } from '../services/receipts/create-receipt-mail-worker.ts'
+import { createWebhookWorker, webhookWorkerName } from '../services/webhooks/create-webhook-worker.ts'
+import { notifyEndpointDisabled } from '../services/webhooks/notify-endpoint-disabled.ts'
+import { webhookDueChannel } from '../services/webhooks/webhook-outbox.ts'
 import { type RunningWorkers, startWorkers, type Worker } from '../services/workers/start-workers.ts'
 
 export type PaymentWorkersPluginOptions = {
+  /** The app's database: its NOTIFY feed wakes the webhook deliverer. */
+  client: DatabaseClient
   /** The workers' clock (epoch ms); tests move it. */
   now?: () => number
   /** Called when a worker round ends: tests await rounds instead of sleeping. */
   onRoundEnd?: (workerName: string, lane: string) => void
+  /** The webhook worker's per-try time-out (default 15 s; tests shorten it). */
+  webhookTimeoutMs?: number
 }
 
 /**
@@ -16,8 +25,9 @@ export type PaymentWorkersPluginOptions = {
  * stopped before it closes (a round in progress finishes its writes before the database closes):
  * the provider's own workers first (the local relayer, so a fill it makes is seen by the tracker
  * in the same round), then the app's tracker (the one receipts wake), then the invoice worker
- * (which credits what the tracker verified), then the receipt mailer. Any provider plugs its
- * workers in through `RoutingProvider.workers`.
+ * (which credits what the tracker verified), then the receipt mailer and the webhook deliverer
+ * (woken by the NOTIFY of every commit that queues a delivery, on any instance). Any provider
+ * plugs its workers in through `RoutingProvider.workers`.
  */
 const plugin: FastifyPluginAsync<PaymentWorkersPluginOptions> = async (app, options) => {
   let running: RunningWorkers | undefined
@@ -33,6 +43,7 @@ const plugin: FastifyPluginAsync<PaymentWorkersPluginOptions> = async (app, opti
     createInvoiceWorker({
       db: app.db,
       logger: app.log.child({ worker: 'invoices' }),
+      publicOrigin: app.config.publicOrigin,
       ...(options.now ? { now: options.now } : {}),
     }),
     // Receipt e-mails of payments the tracker made final (docs/api.md#receipt-emails).
@@ -44,15 +55,38 @@ const plugin: FastifyPluginAsync<PaymentWorkersPluginOptions> = async (app, opti
       catalogue: app.routingProvider,
       ...(options.now ? { now: options.now } : {}),
     }),
+    // Signed webhook deliveries from the outbox (docs/api.md#webhooks).
+    createWebhookWorker({
+      db: app.db,
+      logger: app.log.child({ worker: webhookWorkerName }),
+      isAllowingPrivate: app.config.devMode,
+      wake: () => running?.wake(webhookWorkerName, ''),
+      onEndpointDisabled: (delivery) =>
+        notifyEndpointDisabled(
+          { db: app.db, delivery: app.delivery, logger: app.log, publicOrigin: app.config.publicOrigin },
+          delivery.endpointId,
+        ),
+      ...(options.webhookTimeoutMs === undefined ? {} : { timeoutMs: options.webhookTimeoutMs }),
+      ...(options.now ? { now: options.now } : {}),
+    }),
   ]
+  let unlisten: (() => Promise<void>) | undefined
   app.addHook('onReady', async () => {
     running = startWorkers(workers, {
       intervalMs: app.config.workerIntervalMs,
       logger: app.log,
       ...(options.onRoundEnd ? { onRoundEnd: options.onRoundEnd } : {}),
     })
+    // A queued delivery is sent at once, not at the next round; while the feed is down, rounds still find it.
+    unlisten = await listenToChannel(
+      options.client,
+      webhookDueChannel,
+      { onNotice: () => running?.wake(webhookWorkerName, ''), onStatus: () => undefined },
+      app.log,
+    )
   })
   app.addHook('preClose', async () => {
+    await unlisten?.()
     await running?.stop()
   })
 }

@@ -7,26 +7,20 @@ import {
 } from '@quicklinks/core/api/payments'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { createPaymentReadContext } from '../../services/payments/history/create-payment-read-context.ts'
 import { listPaymentPage, type PaymentReadContext } from '../../services/payments/history/list-payments.ts'
 import { readPaymentFiltersOrThrow } from '../../services/payments/history/payment-filters.ts'
-import { createPaymentTokenResolver } from '../../services/payments/history/resolve-payment-tokens.ts'
 import { streamPaymentsCsv } from '../../services/payments/history/stream-payments-csv.ts'
 import { sumPaymentTotals } from '../../services/payments/history/sum-payment-totals.ts'
 
-/** Tokens from the routing provider, explorer links from its chains (the dev explorer on the devnet). */
-async function buildReadContext(app: FastifyInstance): Promise<PaymentReadContext> {
-  // Explorer links are a nicety: a catalogue that cannot load leaves them to the dev explorer or null.
-  const chains = await app.routingProvider.chains().catch(() => [])
-  const explorers = new Map(chains.map((chain) => [chain.chainId, chain.blockExplorerUrl]))
-  const devOrigin = app.config.devMode ? app.config.publicOrigin : null
-  return {
-    tokens: createPaymentTokenResolver(app.routingProvider, app.db),
-    buildTxUrl: (chainId, hash) => {
-      const base = explorers.get(chainId)
-      if (base) return `${base}/tx/${hash}`
-      return devOrigin === null ? null : `${devOrigin}/api/dev/chains/${chainId}/tx/${hash}`
-    },
-  }
+/** The payments' names for this app (services/payments/history/create-payment-read-context.ts). */
+function buildReadContext(app: FastifyInstance): Promise<PaymentReadContext> {
+  return createPaymentReadContext({
+    provider: app.routingProvider,
+    db: app.db,
+    devMode: app.config.devMode,
+    publicOrigin: app.config.publicOrigin,
+  })
 }
 
 /**

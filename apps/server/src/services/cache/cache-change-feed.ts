@@ -57,10 +57,7 @@ export type CacheChangeHandlers = {
 }
 
 /**
- * Listens to `cacheChangeChannel` until the returned function is called. On PGlite the listener
- * rides the one embedded connection (every app sharing the PGlite hears every commit); on
- * Postgres a dedicated connection outside the pool holds the LISTEN and reconnects after a
- * failure (250 ms, 1 s, then every 5 s), reporting each outage through `onStatus(false)`.
+ * Listens to `cacheChangeChannel` until the returned function is called (see `listenToChannel`).
  * Resolves once the first attempt to listen succeeded or failed (a failure is retried, not thrown).
  */
 export async function subscribeToCacheChanges(
@@ -68,10 +65,29 @@ export async function subscribeToCacheChanges(
   handlers: CacheChangeHandlers,
   logger: FastifyBaseLogger,
 ): Promise<() => Promise<void>> {
+  return listenToChannel(
+    client,
+    cacheChangeChannel,
+    { onNotice: (payload) => handlers.onChange(parseCacheChanges(payload)), onStatus: handlers.onStatus },
+    logger,
+  )
+}
+
+/**
+ * Listens to a NOTIFY channel until the returned function is called. On PGlite the listener
+ * rides the one embedded connection (every app sharing the PGlite hears every commit); on
+ * Postgres a dedicated connection outside the pool holds the LISTEN and reconnects after a
+ * failure (250 ms, 1 s, then every 5 s), reporting each outage through `onStatus(false)`.
+ * Resolves once the first attempt to listen succeeded or failed (a failure is retried, not thrown).
+ */
+export async function listenToChannel(
+  client: DatabaseClient,
+  channel: string,
+  handlers: { onNotice(payload: string | undefined): void; onStatus(isListening: boolean): void },
+  logger: FastifyBaseLogger,
+): Promise<() => Promise<void>> {
   if (client.kind === 'pglite') {
-    const unlisten = await client.pglite.listen(cacheChangeChannel, (payload) =>
-      handlers.onChange(parseCacheChanges(payload)),
-    )
+    const unlisten = await client.pglite.listen(channel, (payload) => handlers.onNotice(payload))
     handlers.onStatus(true)
     return async () => {
       if (!client.pglite.closed) await unlisten()
@@ -99,7 +115,7 @@ export async function subscribeToCacheChanges(
     current = undefined
     handlers.onStatus(false)
     if (!isStopped) {
-      logger.warn({ err: error }, 'The cache change feed lost its database connection; reconnecting')
+      logger.warn({ err: error, channel }, 'A NOTIFY listener lost its database connection; reconnecting')
     }
     void listener.end().catch(() => undefined)
     scheduleReconnect()
@@ -109,15 +125,15 @@ export async function subscribeToCacheChanges(
     // The pool's own settings (URL, TLS, time-outs), on a connection the pool never hands out.
     const listener = new pg.Client(client.pool.options)
     listener.on('notification', (message) => {
-      if (message.channel === cacheChangeChannel) handlers.onChange(parseCacheChanges(message.payload))
+      if (message.channel === channel) handlers.onNotice(message.payload)
     })
     listener.on('error', (error) => drop(listener, error))
     listener.on('end', () => drop(listener))
     try {
       await listener.connect()
-      await listener.query(`LISTEN ${cacheChangeChannel}`)
+      await listener.query(`LISTEN ${channel}`)
     } catch (error) {
-      logger.warn({ err: error }, 'The cache change feed could not listen; retrying')
+      logger.warn({ err: error, channel }, 'A NOTIFY listener could not listen; retrying')
       listener.removeAllListeners('end')
       void listener.end().catch(() => undefined)
       scheduleReconnect()

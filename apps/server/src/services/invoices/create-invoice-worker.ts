@@ -11,6 +11,8 @@ const invoicesPerRound = 100
 export type CreateInvoiceWorkerOptions = {
   db: Database
   logger: FastifyBaseLogger
+  /** The invoices' public origin: given, every state change merchants hear of is a webhook event. */
+  publicOrigin?: string
   /** Epoch ms; tests move it. */
   now?: () => number
 }
@@ -31,7 +33,12 @@ export function createInvoiceWorker(options: CreateInvoiceWorkerOptions): Worker
       const ids = await listInvoicesToRefresh(options.db, now())
       for (const id of ids) {
         try {
-          const refresh = await refreshInvoice(options.db, id, now())
+          const refresh = await refreshInvoice(
+            options.db,
+            id,
+            now(),
+            options.publicOrigin === undefined ? {} : { publicOrigin: options.publicOrigin },
+          )
           if (refresh && refresh.state !== refresh.previousState) {
             options.logger.info(
               {

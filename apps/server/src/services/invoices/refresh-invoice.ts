@@ -1,8 +1,21 @@
 import type { InvoiceState } from '@quicklinks/core/api/invoices'
+import type { WebhookEventType } from '@quicklinks/core/api/webhooks'
 import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { and, desc, eq, isNotNull, isNull, ne } from 'drizzle-orm'
 import { invoicePayments, invoices, invoiceTransitions, routeIntents } from '../../db/schema.ts'
+import { writeWebhookEvent } from '../webhooks/webhook-outbox.ts'
 import { decideInvoiceState } from './decide-invoice-state.ts'
+import { readInvoiceWithLink } from './invoices-repository.ts'
+import { toInvoiceResponse } from './to-invoice-response.ts'
+
+/** The webhook event of each state an invoice can move to that merchants hear of. */
+const invoiceEventTypes: Partial<Record<InvoiceState, WebhookEventType>> = {
+  paid: 'invoice.paid',
+  paid_over: 'invoice.paid_over',
+  underpaid: 'invoice.underpaid',
+  expired: 'invoice.expired',
+  paid_late: 'invoice.paid_late',
+}
 
 /** What one refresh did to an invoice. */
 export type InvoiceRefresh = {
@@ -21,13 +34,14 @@ export type InvoiceRefresh = {
  * instance or round gets there first; the amount paid is the sum of those rows; the state is
  * decided from them, the payments still in flight, refunds and the clock (decideInvoiceState); a
  * change of state is stored in invoice_transitions with the intent that caused it (null for the
- * clock). Idempotent: a second refresh with nothing new changes nothing. Answers undefined for an
+ * clock), with the owner's webhook event when `options.publicOrigin` is given. Idempotent: a second refresh with nothing new changes nothing. Answers undefined for an
  * unknown invoice; throws on database errors (the worker retries next round).
  */
 export async function refreshInvoice(
   db: Database,
   invoiceId: string,
   nowMs: number,
+  options: { publicOrigin?: string } = {},
 ): Promise<InvoiceRefresh | undefined> {
   return db.transaction(async (tx) => {
     const [invoice] = await tx.select().from(invoices).where(eq(invoices.id, invoiceId)).for('update')
@@ -142,6 +156,19 @@ export async function refreshInvoice(
         amountPaidUnits: paidUnits.toString(),
         createdAt: new Date(nowMs),
       })
+      const eventType = invoiceEventTypes[state]
+      if (eventType !== undefined && options.publicOrigin !== undefined) {
+        // The owner's webhook event, in this transaction: the invoice as GET /api/invoices/{id} answers it.
+        const found = await readInvoiceWithLink(tx, invoiceId)
+        if (found !== undefined) {
+          await writeWebhookEvent(tx, {
+            userId: found.invoice.userId,
+            type: eventType,
+            data: toInvoiceResponse(found, options.publicOrigin),
+            now: new Date(nowMs),
+          })
+        }
+      }
     }
     return { state, previousState, creditedIntentIds, amountPaidUnits: paidUnits }
   })

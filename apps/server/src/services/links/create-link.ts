@@ -7,9 +7,11 @@ import type { ReadCaches } from '../cache/read-caches.ts'
 import { writeAndInvalidate } from '../cache/write-and-invalidate.ts'
 import type { RoutingProvider } from '../payments/route/routing-provider.ts'
 import { getUniqueViolation } from '../postgres/get-unique-violation.ts'
+import { writeWebhookEvent } from '../webhooks/webhook-outbox.ts'
 import { buildAliasSlugOrThrow, buildSlugTakenError, isAliasSlugTaken } from './check-alias-slug.ts'
 import { readLinkAmountOrThrow } from './read-link-amount.ts'
 import { resolveLinkTarget } from './resolve-link-target.ts'
+import { toLinkResponse } from './to-link-response.ts'
 
 export type CreateLinkResult = {
   link: Link
@@ -95,6 +97,12 @@ export async function createLink(
           })
           .returning()
         if (!inserted) throw new Error('Insert into links returned no row')
+        await writeWebhookEvent(tx, {
+          userId,
+          type: 'link.created',
+          data: toLinkResponse(inserted),
+          now: inserted.createdAt,
+        })
         return inserted
       },
       (inserted) => ({ publicLinks: [inserted.aliasSlug], linkLists: [inserted.userId] }),

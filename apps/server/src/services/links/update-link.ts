@@ -7,9 +7,11 @@ import type { ReadCaches } from '../cache/read-caches.ts'
 import { writeAndInvalidate } from '../cache/write-and-invalidate.ts'
 import { isNativeTokenAddress, type RoutingProvider } from '../payments/route/routing-provider.ts'
 import { getUniqueViolation } from '../postgres/get-unique-violation.ts'
+import { writeWebhookEvent } from '../webhooks/webhook-outbox.ts'
 import { buildAliasSlugOrThrow, buildSlugTakenError, isAliasSlugTaken } from './check-alias-slug.ts'
 import { buildLinkNotFoundError, getOwnedLinkOrThrow } from './get-owned-link-or-throw.ts'
 import { readLinkAmountOrThrow } from './read-link-amount.ts'
+import { toLinkResponse } from './to-link-response.ts'
 
 const sameText = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase()
 
@@ -88,6 +90,12 @@ export async function updateLink(
           .where(and(eq(links.id, link.id), eq(links.userId, input.userId)))
           .returning()
         if (!row) throw buildLinkNotFoundError(link.id)
+        await writeWebhookEvent(tx, {
+          userId: row.userId,
+          type: 'link.updated',
+          data: toLinkResponse(row),
+          now: row.updatedAt,
+        })
         return row
       },
       // The slug read above may have changed since (a concurrent rename): both leave every cache.

@@ -12,7 +12,11 @@ export type PaymentMetrics = {
   /** Deposit seen by the relayer → filled on the destination chain, for fills in the window. */
   depositToFill: DurationQuantiles
   /** Seconds the oldest due item has waited for its worker (0 when none is overdue). */
-  workerLagSeconds: { tracker: number; relayer: number }
+  workerLagSeconds: { tracker: number; relayer: number; webhooks: number }
+  /** Webhook deliveries per state (pending is the queue's depth). */
+  webhookDeliveries: { state: string; count: number }[]
+  /** Webhook tries in the window by outcome: 2xx, 3xx, 4xx, 5xx, or error (no answer). */
+  webhookAttempts: { outcome: string; count: number }[]
   /** Relayer deposits per state. */
   deposits: { state: string; count: number }[]
 }
@@ -27,7 +31,17 @@ const finalDepositStates = ['settled', 'refunded', 'failed', 'ignored', 'orphane
  * for a scrape every few seconds, not for the request path.
  */
 export async function readPaymentMetrics(db: Database, windowSeconds = 3_600): Promise<PaymentMetrics> {
-  const [intents, quoteToSuccess, depositToFill, trackerLag, relayerLag, deposits] = await Promise.all([
+  const [
+    intents,
+    quoteToSuccess,
+    depositToFill,
+    trackerLag,
+    relayerLag,
+    deposits,
+    webhookLag,
+    webhookDeliveries,
+    webhookAttempts,
+  ] = await Promise.all([
     readRows<{ provider: string; status: string | null; count: string | number }>(
       db,
       sql`select provider, status, count(*) as count from route_intents group by provider, status`,
@@ -60,6 +74,22 @@ export async function readPaymentMetrics(db: Database, windowSeconds = 3_600): P
       db,
       sql`select state, count(*) as count from relayer_deposits group by state`,
     ),
+    readRows<{ lag: string | number | null }>(
+      db,
+      sql`select extract(epoch from (now() - min(next_attempt_at))) as lag from webhook_deliveries
+          where state = 'pending' and next_attempt_at <= now()`,
+    ),
+    readRows<{ state: string; count: string | number }>(
+      db,
+      sql`select state, count(*) as count from webhook_deliveries group by state`,
+    ),
+    readRows<{ outcome: string; count: string | number }>(
+      db,
+      sql`select case when status_code is null then 'error' else (status_code / 100)::text || 'xx' end as outcome,
+                 count(*) as count
+          from webhook_attempts where created_at > now() - make_interval(secs => ${windowSeconds})
+          group by 1`,
+    ),
   ])
   return {
     intents: intents.map((row) => ({
@@ -69,8 +99,14 @@ export async function readPaymentMetrics(db: Database, windowSeconds = 3_600): P
     })),
     quoteToSuccess,
     depositToFill,
-    workerLagSeconds: { tracker: toLag(trackerLag[0]?.lag), relayer: toLag(relayerLag[0]?.lag) },
+    workerLagSeconds: {
+      tracker: toLag(trackerLag[0]?.lag),
+      relayer: toLag(relayerLag[0]?.lag),
+      webhooks: toLag(webhookLag[0]?.lag),
+    },
     deposits: deposits.map((row) => ({ state: row.state, count: Number(row.count) })),
+    webhookDeliveries: webhookDeliveries.map((row) => ({ state: row.state, count: Number(row.count) })),
+    webhookAttempts: webhookAttempts.map((row) => ({ outcome: row.outcome, count: Number(row.count) })),
   }
 }
 

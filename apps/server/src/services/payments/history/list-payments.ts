@@ -33,6 +33,63 @@ export function formatTokenAmount(units: string, decimals: number): string {
   return /^\d+$/.test(units) ? formatUnits(BigInt(units), decimals) : units
 }
 
+/** What a payment is named from: its route intent's columns, its link's alias, the tokens as quoted. */
+export type PaymentRow = {
+  id: string
+  linkId: string | null
+  linkName: string
+  invoiceId: string | null
+  status: string | null
+  fromAddress: string
+  fromChainId: number
+  sourceTxHash: string | null
+  fromToken: string
+  fromAmount: string
+  toChainId: number
+  destTxHash: string | null
+  toToken: string
+  toAmountWei: string | null
+  provider: string
+  createdAt: Date
+  completedAt: Date | null
+  fromTokenRef: StoredTokenRef
+  toTokenRef: StoredTokenRef
+}
+
+/**
+ * A payment as the API answers it (docs/api.md#payment-object), from its row; tokens not yet
+ * resolved by `context.tokens` keep their address with an empty symbol and 0 decimals.
+ */
+export function toPayment(row: PaymentRow, context: PaymentReadContext): Payment {
+  const { tokens, buildTxUrl } = context
+  const unknown = (address: string) => ({ address: address.toLowerCase(), symbol: '', decimals: 0 })
+  const fromToken =
+    tokens.resolveKnown(row.fromChainId, row.fromToken, row.fromTokenRef) ?? unknown(row.fromToken)
+  const toToken = tokens.resolveKnown(row.toChainId, row.toToken, row.toTokenRef) ?? unknown(row.toToken)
+  return {
+    intentId: row.id,
+    linkId: row.linkId ?? '',
+    linkName: row.linkName,
+    invoiceId: row.invoiceId,
+    state: row.status as PaymentState,
+    payer: row.fromAddress,
+    sourceChainId: row.fromChainId,
+    sourceTxHash: row.sourceTxHash ?? '',
+    sourceTxUrl: row.sourceTxHash === null ? null : buildTxUrl(row.fromChainId, row.sourceTxHash),
+    fromToken,
+    amountIn: formatTokenAmount(row.fromAmount, fromToken.decimals),
+    destChainId: row.toChainId,
+    destTxHash: row.destTxHash,
+    destTxUrl: row.destTxHash === null ? null : buildTxUrl(row.toChainId, row.destTxHash),
+    toToken,
+    amountReceived: row.toAmountWei === null ? null : formatTokenAmount(row.toAmountWei, toToken.decimals),
+    routeKind: readRouteKind(row),
+    provider: row.provider,
+    createdAt: row.createdAt.toISOString(),
+    completedAt: row.completedAt?.toISOString() ?? null,
+  }
+}
+
 /**
  * One page of the caller's payments (docs/api.md#payments-list), newest first by (created_at, id),
  * after `cursor` when given. Reads `limit` + 1 rows to know whether another page follows. Throws
@@ -44,7 +101,7 @@ export async function listPaymentPage(
   page: { cursor?: string | undefined; limit: number },
   context: PaymentReadContext,
 ): Promise<PaymentPage> {
-  const { tokens, buildTxUrl } = context
+  const { tokens } = context
   const conditions: SQL[] = [buildPaymentConditions(filters)]
   if (page.cursor !== undefined) {
     const after = decodePaymentCursorOrThrow(page.cursor)
@@ -93,34 +150,7 @@ export async function listPaymentPage(
       await tokens.resolve(row.toChainId, row.toToken, row.toTokenRef)
     }
   }
-  const unknown = (address: string) => ({ address: address.toLowerCase(), symbol: '', decimals: 0 })
-  const payments = shown.map((row): Payment => {
-    const fromToken =
-      tokens.resolveKnown(row.fromChainId, row.fromToken, row.fromTokenRef) ?? unknown(row.fromToken)
-    const toToken = tokens.resolveKnown(row.toChainId, row.toToken, row.toTokenRef) ?? unknown(row.toToken)
-    return {
-      intentId: row.id,
-      linkId: row.linkId ?? '',
-      linkName: row.linkName,
-      invoiceId: row.invoiceId,
-      state: row.status as PaymentState,
-      payer: row.fromAddress,
-      sourceChainId: row.fromChainId,
-      sourceTxHash: row.sourceTxHash ?? '',
-      sourceTxUrl: row.sourceTxHash === null ? null : buildTxUrl(row.fromChainId, row.sourceTxHash),
-      fromToken,
-      amountIn: formatTokenAmount(row.fromAmount, fromToken.decimals),
-      destChainId: row.toChainId,
-      destTxHash: row.destTxHash,
-      destTxUrl: row.destTxHash === null ? null : buildTxUrl(row.toChainId, row.destTxHash),
-      toToken,
-      amountReceived: row.toAmountWei === null ? null : formatTokenAmount(row.toAmountWei, toToken.decimals),
-      routeKind: readRouteKind(row),
-      provider: row.provider,
-      createdAt: row.createdAt.toISOString(),
-      completedAt: row.completedAt?.toISOString() ?? null,
-    }
-  })
+  const payments = shown.map((row) => toPayment(row, context))
   const last = shown.at(-1)
   return {
     payments,

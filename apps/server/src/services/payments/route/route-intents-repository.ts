@@ -10,6 +10,18 @@ import {
 // The one module (with route-intent-leases.ts) that writes route_intents: a quote stores its intent,
 // a posted receipt marks it for tracking, and the tracker moves it, always through these functions.
 
+/** A write to make in the transaction of an intent's change (its webhook event's outbox row). */
+export type PendingEventWrite = (tx: Pick<Database, 'execute'>) => Promise<unknown>
+
+/** Writes the webhook events of route-intent changes (services/payments/tracking/payment-events.ts). */
+export type PaymentEventWriter = {
+  /**
+   * The event a change of an intent calls for, ready to write in the change's own transaction;
+   * null when the change is not an event or nobody is subscribed to it (nothing to build).
+   */
+  prepare(before: RouteIntent, after: RouteIntent, now: Date): Promise<PendingEventWrite | null>
+}
+
 /** Columns of a route intent a write may change. */
 export type RouteIntentPatch = Partial<typeof routeIntents.$inferInsert>
 
@@ -36,32 +48,38 @@ export async function readRouteIntent(db: Database, id: string): Promise<RouteIn
 /**
  * Writes a patch to an intent, with a posted hash's verdict in the same transaction when one is
  * given (a crash between the two would leave a matched receipt beside an intent still waiting for
- * one, untracked for good). Returns the next row: the intent as it now is. Throws on database errors.
+ * one, untracked for good), and the webhook event it causes, if any (`events`). Returns the next row: the intent as it now is. Throws on database errors.
  */
 export async function updateRouteIntent(
   db: Database,
   intent: RouteIntent,
   patch: RouteIntentPatch,
-  options: { nowMs: number; verdict?: ReceiptVerdict | undefined },
+  options: { nowMs: number; verdict?: ReceiptVerdict | undefined; events?: PaymentEventWriter | undefined },
 ): Promise<RouteIntent> {
   const updatedAt = new Date(options.nowMs)
+  const next = { ...intent, ...patch, updatedAt } as RouteIntent
   const updateIntent = (handle: Pick<Database, 'update'>) =>
     handle
       .update(routeIntents)
       .set({ ...patch, updatedAt })
       .where(eq(routeIntents.id, intent.id))
   const verdict = options.verdict
-  if (verdict === undefined) await updateIntent(db)
+  // A webhook event the change calls for goes into the outbox in the change's own transaction.
+  const event = options.events === undefined ? null : await options.events.prepare(intent, next, updatedAt)
+  if (verdict === undefined && event === null) await updateIntent(db)
   else {
     await db.transaction(async (tx) => {
-      await tx
-        .update(routeIntentReceipts)
-        .set({ state: verdict.state, reason: verdict.reason, checkedAt: updatedAt })
-        .where(eq(routeIntentReceipts.id, verdict.id))
+      if (verdict !== undefined) {
+        await tx
+          .update(routeIntentReceipts)
+          .set({ state: verdict.state, reason: verdict.reason, checkedAt: updatedAt })
+          .where(eq(routeIntentReceipts.id, verdict.id))
+      }
       await updateIntent(tx)
+      if (event !== null) await event(tx)
     })
   }
-  return { ...intent, ...patch, updatedAt } as RouteIntent
+  return next
 }
 
 /**

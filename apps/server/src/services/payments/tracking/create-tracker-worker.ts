@@ -17,6 +17,7 @@ import {
   isLockedForTracking,
   releaseIntent,
 } from '../route/route-intent-leases.ts'
+import type { PaymentEventWriter } from '../route/route-intents-repository.ts'
 import { updateRouteIntent } from '../route/route-intents-repository.ts'
 import type { RoutingProvider } from '../route/routing-provider.ts'
 import { finalFailure } from './payment-patches.ts'
@@ -36,6 +37,8 @@ export type CreateTrackerWorkerOptions = {
     'rpcUrls' | 'devnetDeploymentFile' | 'workerIntervalMs' | 'confirmations' | 'defaultConfirmations'
   >
   logger: FastifyBaseLogger
+  /** Writes the webhook events of the changes it makes (default: none). */
+  paymentEvents?: PaymentEventWriter
   /** Epoch ms; tests move it. */
   now?: () => number
 }
@@ -69,6 +72,7 @@ export function createTrackerWorker(options: CreateTrackerWorkerOptions): Tracke
     getClient: (chainId: number): PublicClient =>
       getLocalPublicClient(getChainRpcUrl(options.config, chainId, devnetChains)),
     getConfirmations: (chainId) => getConfirmations(options.config, chainId),
+    paymentEvents: options.paymentEvents,
   }
 
   const refreshDevnetChains = async (): Promise<void> => {
@@ -96,7 +100,7 @@ export function createTrackerWorker(options: CreateTrackerWorkerOptions): Tracke
             options.db,
             intent,
             finalFailure(now(), `The stored route cannot be read by the ${options.provider.name} provider.`),
-            { nowMs: now() },
+            { nowMs: now(), events: options.paymentEvents },
           )
       if (!wasFinal && next.finalAt !== null) {
         logger.info({ status: next.status, toAmountWei: next.toAmountWei }, 'Payment final')

@@ -2,7 +2,11 @@ import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import type { FastifyBaseLogger } from 'fastify'
 import type { PublicClient } from 'viem'
 import type { RouteIntent } from '../../../db/schema.ts'
-import type { ReceiptVerdict, RouteIntentPatch } from '../route/route-intents-repository.ts'
+import type {
+  PaymentEventWriter,
+  ReceiptVerdict,
+  RouteIntentPatch,
+} from '../route/route-intents-repository.ts'
 import type { ProviderData, RouteAction, RouteStatus, RoutingProvider } from '../route/routing-provider.ts'
 import { buildRouteStepStatuses, type RoutePhase } from './build-route-step-statuses.ts'
 
@@ -23,6 +27,8 @@ export type TrackPaymentContext = {
   getClient(chainId: number): PublicClient
   /** Confirmation depth of a chain (getConfirmations). */
   getConfirmations(chainId: number): number
+  /** Writes the webhook events of the changes (with each change, in its transaction). */
+  paymentEvents?: PaymentEventWriter | undefined
 }
 
 /** One look at one payment: its context, its parsed provider data, and how it writes its next row. */

@@ -46,7 +46,8 @@ export async function trackPayment(
     context,
     providerData,
     later: () => new Date(now() + backoffMs(context.workerIntervalMs, start.attempts)),
-    save: (intent, patch, verdict) => updateRouteIntent(context.db, intent, patch, { nowMs: now(), verdict }),
+    save: (intent, patch, verdict) =>
+      updateRouteIntent(context.db, intent, patch, { nowMs: now(), verdict, events: context.paymentEvents }),
   }
   let intent = start
 
