@@ -94,7 +94,8 @@ export function serveFakeWebhooksApi(server: TestServer, endpoints: WebhookEndpo
       const made = buildEndpoint({
         id: `e0000000-0000-4000-8000-00000000010${state.endpoints.length}`,
         url: body.url,
-        events: body.events,
+        // The server keeps the events sorted.
+        events: [...body.events].sort(),
         description: body.description ?? null,
       })
       state.endpoints.unshift(made)

@@ -110,7 +110,8 @@ function DeliveryItem({
   return (
     <li className="py-2" aria-label={`${delivery.eventType}, ${time}`}>
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
-        <div className="min-w-0 flex-1">
+        {/* On a phone the buttons go under the text, which keeps the full width. */}
+        <div className="min-w-0 grow basis-full sm:basis-0">
           <p className="flex flex-wrap items-center gap-2 text-sm">
             <code className="break-all font-mono">{delivery.eventType}</code>
             <span className={classNames('rounded-full px-2 py-0.5 font-medium text-xs', state.className)}>

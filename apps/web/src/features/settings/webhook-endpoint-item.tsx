@@ -1,4 +1,4 @@
-import type { WebhookEndpoint } from '@quicklinks/core/api/webhooks'
+import { type WebhookEndpoint, webhookEventTypes } from '@quicklinks/core/api/webhooks'
 import { AppError } from '@quicklinks/core/app-error'
 import { List, Pause, Play, RefreshCw, Send, Trash2, Webhook } from 'lucide-react'
 import { useId, useState } from 'react'
@@ -70,7 +70,12 @@ export function WebhookEndpointItem({
         <div className="min-w-0 flex-1">
           <p className="break-all font-medium font-mono text-sm">{endpoint.url}</p>
           {endpoint.description === null ? null : <p className="text-sm">{endpoint.description}</p>}
-          <p className="break-words text-muted text-xs">{endpoint.events.join(', ')}</p>
+          <p className="break-words text-muted text-xs">
+            {
+              // The form's order (payments, invoices, links), whatever order the server keeps.
+              webhookEventTypes.filter((type) => endpoint.events.includes(type)).join(', ')
+            }
+          </p>
           <p className={`text-xs ${status.className}`}>{status.text}</p>
         </div>
       </div>
@@ -102,7 +107,7 @@ export function WebhookEndpointItem({
           <RefreshCw aria-hidden="true" />
           Rotate secret
         </Button>
-        <Button variant="ghost" size="compact" className="text-danger" onClick={onDelete}>
+        <Button variant="ghost" size="compact" onClick={onDelete}>
           <Trash2 aria-hidden="true" />
           Delete
         </Button>
