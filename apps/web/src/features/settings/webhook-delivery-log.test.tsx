@@ -142,4 +142,19 @@ describe('Settings → Webhooks: delivery log', () => {
         .map((line) => line.textContent?.slice(0, 5)),
     ).toEqual(['Try 2', 'Try 1'])
   })
+
+  it('holds a paused endpoint: no test event, and its pending deliveries are not polled', async () => {
+    const api = serveFakeWebhooksApi(server, [buildEndpoint({ enabled: false })])
+    api.deliveries.set(endpoint.id, [buildDelivery({ state: 'pending', attempts: 0, attemptLog: [] })])
+    renderSection()
+    const item = await openEndpoint()
+    expect(
+      (within(item).getByRole('button', { name: 'Send test event' }) as HTMLButtonElement).disabled,
+    ).toBe(true)
+    fireEvent.click(within(item).getByRole('button', { name: 'Deliveries' }))
+    expect(await within(item).findByText(/sent when you resume the endpoint/)).toBeTruthy()
+    // Longer than the 2 s poll: a paused endpoint's log is read once.
+    await new Promise((resolve) => setTimeout(resolve, 2_500))
+    expect(api.seen.filter((request) => request.path.includes('/deliveries')).length).toBe(1)
+  })
 })

@@ -36,8 +36,17 @@ function describeAnswer(statusCode: number | null, error: string | null): string
  * excerpt and error; 'Redeliver' sends it again with the same webhook-id. Pending deliveries are
  * read again by the query every 2 s until they settle.
  */
-export function WebhookDeliveryLog({ endpointId, label }: { endpointId: string; label: string }) {
-  const log = useInfiniteQuery(webhookDeliveriesQueryOptions(endpointId))
+export function WebhookDeliveryLog({
+  endpointId,
+  label,
+  isEndpointEnabled,
+}: {
+  endpointId: string
+  label: string
+  /** False while paused or disabled: pending deliveries wait, and the log is not polled. */
+  isEndpointEnabled: boolean
+}) {
+  const log = useInfiniteQuery(webhookDeliveriesQueryOptions(endpointId, isEndpointEnabled))
   const redeliver = useRedeliverWebhook()
   const [error, setError] = useState<string | null>(null)
   const deliveries = log.data?.pages.flatMap((page) => page.data) ?? []
@@ -74,6 +83,9 @@ export function WebhookDeliveryLog({ endpointId, label }: { endpointId: string; 
           ))}
         </ul>
       )}
+      {!isEndpointEnabled && deliveries.some((delivery) => delivery.state === 'pending') ? (
+        <p className="mt-2 text-muted text-xs">Pending deliveries are sent when you resume the endpoint.</p>
+      ) : null}
       {log.hasNextPage ? (
         <Button
           variant="ghost"

@@ -80,7 +80,14 @@ export function WebhookEndpointItem({
         </div>
       </div>
       <div className="mt-2 flex flex-wrap gap-2">
-        <Button variant="secondary" size="compact" isBusy={sendTest.isPending} onClick={() => void test()}>
+        <Button
+          variant="secondary"
+          size="compact"
+          isBusy={sendTest.isPending}
+          // A paused endpoint would hold the test until its resume.
+          disabled={!endpoint.enabled}
+          onClick={() => void test()}
+        >
           <Send aria-hidden="true" />
           Send test event
         </Button>
@@ -114,7 +121,11 @@ export function WebhookEndpointItem({
       </div>
       <div id={logId}>
         {isLogOpen ? (
-          <WebhookDeliveryLog endpointId={endpoint.id} label={`Deliveries to ${endpoint.url}`} />
+          <WebhookDeliveryLog
+            endpointId={endpoint.id}
+            label={`Deliveries to ${endpoint.url}`}
+            isEndpointEnabled={endpoint.enabled}
+          />
         ) : null}
       </div>
     </li>

@@ -53,9 +53,14 @@ export function hasPendingDelivery(pages: InfiniteData<{ data: WebhookDelivery[]
 
 /**
  * GET /api/webhooks/{id}/deliveries: the endpoint's log, newest first, page after page by cursor
- * ('Show older'); read again every 2 s while a delivery is pending, so a try's outcome shows by itself.
+ * ('Show older'); read again every 2 s while a delivery is pending, so a try's outcome shows by
+ * itself. `isEndpointEnabled` false stops that: a paused endpoint's deliveries wait for its resume.
  */
-export function webhookDeliveriesQueryOptions(id: string, client: ApiClient = api) {
+export function webhookDeliveriesQueryOptions(
+  id: string,
+  isEndpointEnabled: boolean,
+  client: ApiClient = api,
+) {
   return infiniteQueryOptions({
     queryKey: webhookKeys.deliveries(id),
     queryFn: async ({ pageParam, signal }) =>
@@ -67,7 +72,9 @@ export function webhookDeliveriesQueryOptions(id: string, client: ApiClient = ap
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (page) => page.nextCursor ?? undefined,
     refetchInterval: (query) =>
-      query.state.error === null && hasPendingDelivery(query.state.data) ? pendingDeliveryPollMs : false,
+      isEndpointEnabled && query.state.error === null && hasPendingDelivery(query.state.data)
+        ? pendingDeliveryPollMs
+        : false,
   })
 }
 
