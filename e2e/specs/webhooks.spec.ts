@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { request as playwrightRequest } from '@playwright/test'
 import { Webhook } from 'standardwebhooks'
-import { screenViewports } from '../fixtures/screens.ts'
+import { checkScreen, screenViewports } from '../fixtures/screens.ts'
 import { expect, expectNoSeriousAxeViolations, test } from '../fixtures/test.ts'
 
 /**
@@ -163,6 +163,12 @@ test('a payee creates a key and an endpoint, sends a test event, sees it in the 
           fullPage: true,
           clip: box,
         })
+        // The 'Add endpoint' dialog over it (a bottom sheet on the phone).
+        await section.getByRole('button', { name: 'Add endpoint' }).click()
+        await expect(page.getByRole('dialog', { name: 'Add endpoint' })).toBeVisible()
+        await checkScreen(page, `webhooks-add-${viewport.name}-${colorScheme}`, { fullPage: false })
+        await page.keyboard.press('Escape')
+        await expect(page.getByRole('dialog', { name: 'Add endpoint' })).toBeHidden()
       }
     }
   } finally {
