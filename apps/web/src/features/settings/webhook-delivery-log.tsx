@@ -31,10 +31,10 @@ function describeAnswer(statusCode: number | null, error: string | null): string
 }
 
 /**
- * One endpoint's delivery log (docs/api.md#webhooks): newest first, each delivery's time, event,
- * state, last status, latency and tries; 'Details' opens every try with the receiver's answer
- * excerpt and error; 'Redeliver' sends it again with the same webhook-id. Pending deliveries are
- * read again by the query every 2 s until they settle.
+ * One endpoint's delivery log (docs/product.md#settings-webhooks): newest first, each delivery's
+ * time, event, state, last status, latency and tries; 'Details' opens every try with the
+ * receiver's answer excerpt and error; 'Redeliver' sends it again with the same webhook-id.
+ * Pending deliveries are read again by the query every 2 s until they settle (not while paused).
  */
 export function WebhookDeliveryLog({
   endpointId,

@@ -17,10 +17,10 @@ const messageOf = (error: unknown, fallback: string) =>
   error instanceof AppError ? error.userMessage : fallback
 
 /**
- * Settings' 'Webhooks' (docs/api.md#webhooks), anchored at /settings#webhooks (where the e-mail
- * about a disabled endpoint points): the user's endpoints with their events and status, 'Add
- * endpoint' (the signing secret shown once), and per endpoint a test event, the delivery log with
- * redelivery, pause/resume, secret rotation and deletion.
+ * Settings' 'Webhooks' (docs/product.md#settings-webhooks), anchored at /settings#webhooks
+ * (where the e-mail about a disabled endpoint points): the user's endpoints with their events and
+ * status, 'Add endpoint' (the signing secret shown once), and per endpoint a test event, the
+ * delivery log with redelivery, pause/resume, secret rotation and deletion.
  */
 export function WebhooksSection() {
   const endpoints = useQuery(webhooksQueryOptions())
