@@ -16,6 +16,7 @@ import { SignInMethodsSection } from './sign-in-methods-section'
 import { SmartWalletSection } from './smart-wallet-section'
 import { TwoFactorSection } from './two-factor-section'
 import { useAuthMethods } from './use-auth-methods'
+import { WebhooksSection } from './webhooks-section'
 
 const themeOptions: Record<ThemePreference, { label: string; icon: typeof Sun }> = {
   light: { label: 'Light', icon: Sun },
@@ -109,6 +110,8 @@ export function SettingsScreen() {
       <TwoFactorSection />
 
       <ApiKeysSection />
+
+      <WebhooksSection />
 
       <SmartWalletSection>
         <p className="text-muted text-sm">
