@@ -91,3 +91,18 @@ export async function createTestInvoiceRow(
   }
   return { invoice, insertPayment }
 }
+
+/**
+ * For each state, how many more changes leave it than enter it, zeros left out: a walk from open
+ * to S has open +1 and S -1 (nothing when S is open), every state passed through 0.
+ */
+export function countWalkImbalance(
+  chain: Array<{ fromState: string; toState: string }>,
+): Record<string, number> {
+  const balance = new Map<string, number>()
+  for (const step of chain) {
+    balance.set(step.fromState, (balance.get(step.fromState) ?? 0) + 1)
+    balance.set(step.toState, (balance.get(step.toState) ?? 0) - 1)
+  }
+  return Object.fromEntries([...balance].filter(([, count]) => count !== 0))
+}

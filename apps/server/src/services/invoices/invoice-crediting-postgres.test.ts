@@ -5,7 +5,11 @@ import { eq, inArray } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
 import { pino } from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestInvoiceRow, createTestInvoiceUser } from '../../../test/invoice-race-fixtures.ts'
+import {
+  countWalkImbalance,
+  createTestInvoiceRow,
+  createTestInvoiceUser,
+} from '../../../test/invoice-race-fixtures.ts'
 import { migrate } from '../../db/migrate.ts'
 import {
   invoicePayments,
@@ -31,7 +35,7 @@ type Scenario = {
   name: string
   amountUnits: bigint
   toleranceBps: number
-  /** Past expiry (minutes): expired before its payments arrive. */
+  /** Made 70 min ago for an hour: expired before its payments arrive. */
   isExpired: boolean
   /** Verified receiver credits of its successful payments. */
   credits: bigint[]
@@ -40,61 +44,27 @@ type Scenario = {
   expected: InvoiceState
 }
 
+/** A scenario: amount and tolerance, whether it expired already, credits (success; failed), the state. */
+function scenario(
+  name: string,
+  terms: { amountUnits: bigint; toleranceBps: number; isExpired: boolean },
+  credits: bigint[],
+  failedCredits: bigint[],
+  expected: InvoiceState,
+): Scenario {
+  return { name, ...terms, credits, failedCredits, expected }
+}
+
+const usdc = 1_000_000n
+const fresh = (amountUnits: bigint, toleranceBps = 0) => ({ amountUnits, toleranceBps, isExpired: false })
+const expired = (amountUnits: bigint) => ({ amountUnits, toleranceBps: 0, isExpired: true })
 const scenarios: Scenario[] = [
-  {
-    name: 'three payments',
-    amountUnits: 3_000_000n,
-    toleranceBps: 0,
-    isExpired: false,
-    credits: [1_000_000n, 1_000_000n, 1_000_000n],
-    failedCredits: [],
-    expected: 'paid',
-  },
-  {
-    name: 'over',
-    amountUnits: 2_000_000n,
-    toleranceBps: 100,
-    isExpired: false,
-    credits: [1_500_000n, 1_500_000n],
-    failedCredits: [],
-    expected: 'paid_over',
-  },
-  {
-    name: 'within tolerance',
-    amountUnits: 2_000_000n,
-    toleranceBps: 200,
-    isExpired: false,
-    credits: [1_000_000n, 970_000n],
-    failedCredits: [],
-    expected: 'paid',
-  },
-  {
-    name: 'part, a failure beside it',
-    amountUnits: 3_000_000n,
-    toleranceBps: 0,
-    isExpired: false,
-    credits: [1_000_000n],
-    failedCredits: [2_000_000n],
-    expected: 'open',
-  },
-  {
-    name: 'under, expired',
-    amountUnits: 3_000_000n,
-    toleranceBps: 0,
-    isExpired: true,
-    credits: [1_000_000n],
-    failedCredits: [],
-    expected: 'underpaid',
-  },
-  {
-    name: 'late',
-    amountUnits: 3_000_000n,
-    toleranceBps: 0,
-    isExpired: true,
-    credits: [2_000_000n, 1_000_000n],
-    failedCredits: [2_500_000n],
-    expected: 'paid_late',
-  },
+  scenario('three payments', fresh(3n * usdc), [usdc, usdc, usdc], [], 'paid'),
+  scenario('over', fresh(2n * usdc, 100), [1_500_000n, 1_500_000n], [], 'paid_over'),
+  scenario('within tolerance', fresh(2n * usdc, 200), [usdc, 970_000n], [], 'paid'),
+  scenario('part, a failure beside it', fresh(3n * usdc), [usdc], [2n * usdc], 'open'),
+  scenario('under, expired', expired(3n * usdc), [usdc], [], 'underpaid'),
+  scenario('late', expired(3n * usdc), [2n * usdc, usdc], [2_500_000n], 'paid_late'),
 ]
 const invoicesPerScenario = 25
 
@@ -299,19 +269,6 @@ describe('invoice crediting from two instances on PostgreSQL', () => {
     for (const credit of credits) expect(intentInvoice.get(credit.intentId)).toBe(credit.invoiceId)
   }, 120_000)
 })
-
-/**
- * For each state, how many more changes leave it than enter it, zeros left out: a walk from open
- * to S has open +1 and S -1 (nothing when S is open), every state passed through 0.
- */
-function countWalkImbalance(chain: Array<{ fromState: string; toState: string }>): Record<string, number> {
-  const balance = new Map<string, number>()
-  for (const step of chain) {
-    balance.set(step.fromState, (balance.get(step.fromState) ?? 0) + 1)
-    balance.set(step.toState, (balance.get(step.toState) ?? 0) - 1)
-  }
-  return Object.fromEntries([...balance].filter(([, count]) => count !== 0))
-}
 
 function chunk<Item>(items: Item[], size: number): Item[][] {
   return Array.from({ length: Math.ceil(items.length / size) }, (_, index) =>
