@@ -53,13 +53,19 @@ export function getDevnetRelayerPrivateKey(): `0x${string}` {
   return `0x${Buffer.from(key).toString('hex')}`
 }
 
-/** Starts Base, Avalanche and Arbitrum anvils (and their bundlers) on free ports with everything deployed. */
-export async function startPaymentDevnet(): Promise<PaymentDevnet> {
+/**
+ * Starts Base, Avalanche and Arbitrum anvils on free ports with everything deployed; their bundlers
+ * only with `bundlers: true` (no payment test sends a user operation, and three Alto processes
+ * took longer to start than the chains and their deployment: 11-19 s of a 30 s start on a busy
+ * 2-core machine).
+ */
+export async function startPaymentDevnet(options: { bundlers?: boolean } = {}): Promise<PaymentDevnet> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'ql-payments-'))
   // Each chain and its bundler on a free port of its own.
   const ports = await findFreePorts(6)
   const devnet = await startDevnet({
     dataDir,
+    bundlers: options.bundlers ?? false,
     chains: [8453, 43114, 42161].map((chainId, index) => ({
       chainId,
       port: ports[index] ?? 0,
