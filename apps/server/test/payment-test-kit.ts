@@ -27,6 +27,7 @@ import type { ServerConfig } from '../src/config/server-env.ts'
 import { links } from '../src/db/schema.ts'
 import { getOrCreateUser } from '../src/services/users/get-or-create-user.ts'
 import { buildTestApp, type TestApp } from './build-test-app.ts'
+import { copyPaymentDevnetTemplate, paymentDevnetChainIds } from './payment-devnet-template.ts'
 
 /** The devnet's three chains on free ports, with the file the app reads. */
 export type PaymentDevnet = {
@@ -53,14 +54,22 @@ export function getDevnetRelayerPrivateKey(): `0x${string}` {
   return `0x${Buffer.from(key).toString('hex')}`
 }
 
-/** Starts Base, Avalanche and Arbitrum anvils (and their bundlers) on free ports with everything deployed. */
-export async function startPaymentDevnet(): Promise<PaymentDevnet> {
+/**
+ * Starts Base, Avalanche and Arbitrum anvils on free ports with everything deployed (restarted
+ * from the run's deployed template when there is one: copyPaymentDevnetTemplate); their bundlers
+ * only with `bundlers: true` (no payment test sends a user operation, and three Alto processes
+ * took longer to start than the chains and their deployment: 11-19 s of a 30 s start on a busy
+ * 2-core machine).
+ */
+export async function startPaymentDevnet(options: { bundlers?: boolean } = {}): Promise<PaymentDevnet> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'ql-payments-'))
+  await copyPaymentDevnetTemplate(dataDir)
   // Each chain and its bundler on a free port of its own.
   const ports = await findFreePorts(6)
   const devnet = await startDevnet({
     dataDir,
-    chains: [8453, 43114, 42161].map((chainId, index) => ({
+    bundlers: options.bundlers ?? false,
+    chains: paymentDevnetChainIds.map((chainId, index) => ({
       chainId,
       port: ports[index] ?? 0,
       bundlerPort: ports[index + 3] ?? 0,

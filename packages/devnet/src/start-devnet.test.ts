@@ -427,6 +427,30 @@ describe('startDevnet', () => {
     expect(await readTokenBalance(base, 'USDC', account1)).toBe(usdcBefore)
   })
 
+  it('starts the chains without their bundlers when told to, naming the bundler ports all the same', async () => {
+    const [port = 0, bundlerPort = 0] = await findFreePorts(2)
+    const otherDataDir = await mkdtemp(path.join(tmpdir(), 'quicklinks-devnet-no-bundler-'))
+    try {
+      const bare = await startDevnet({
+        dataDir: otherDataDir,
+        chains: [{ chainId: 8453, port, bundlerPort }],
+        bundlers: false,
+      })
+      const base = getChain(bare.deployment, 8453)
+      expect(base.bundlerUrl).toBe(`http://127.0.0.1:${bundlerPort}`)
+      expect(await readDeployment(path.join(otherDataDir, 'devnet', 'deployment.json'))).toEqual(
+        bare.deployment,
+      )
+      expect(await getChainClients(base).publicClient.getChainId()).toBe(8453)
+      expect(await readTokenBalance(base, 'USDC', account1)).toBeGreaterThan(0n)
+      expect((await probeRpcPort('127.0.0.1', bundlerPort, base.bundlerUrl)).status).toBe('free')
+      await bare.stop()
+      await expect(getChainClients(base).publicClient.getChainId()).rejects.toThrow()
+    } finally {
+      await rm(otherDataDir, { recursive: true, force: true })
+    }
+  })
+
   it('refuses a port held by another program or another chain, and names the port', async () => {
     const [httpPort = 0, anvilPort = 0, chainPort = 0] = await findFreePorts(3)
     const server = createServer((_, response) => response.end('not an RPC'))

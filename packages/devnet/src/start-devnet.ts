@@ -37,6 +37,12 @@ export type StartDevnetOptions = {
   /** Interface the anvils listen on; defaults to 127.0.0.1. */
   host?: string
   log?: (line: string) => void
+  /**
+   * Whether each chain gets its bundler (Alto); default true. Tests that never send a user
+   * operation pass false: three Alto processes cost more start-up than the chains and their
+   * deployment together. The deployment still names each chain's bundler URL; nothing answers there.
+   */
+  bundlers?: boolean
 }
 
 export type RunningDevnet = {
@@ -74,7 +80,13 @@ export async function startDevnet(options: StartDevnetOptions): Promise<RunningD
 
   const results = await Promise.allSettled(
     chains.map((chain) =>
-      startChain({ chain, host, log, chainDirectory: path.join(devnetDirectory, String(chain.chainId)) }),
+      startChain({
+        chain,
+        host,
+        log,
+        chainDirectory: path.join(devnetDirectory, String(chain.chainId)),
+        hasBundler: options.bundlers ?? true,
+      }),
     ),
   )
   const started = results.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []))
@@ -142,6 +154,8 @@ type StartChainOptions = {
   host: string
   chainDirectory: string
   log: (line: string) => void
+  /** False: no bundler is started (StartDevnetOptions.bundlers). */
+  hasBundler: boolean
 }
 
 /** Starts (or reuses) the chain, then its bundler; a bundler that cannot start stops the chain again. */
@@ -149,6 +163,12 @@ async function startChain(options: StartChainOptions): Promise<StartedChain> {
   const { chain, host, log } = options
   const label = `${chain.name} (${chain.chainId})`
   const started = await startAnvilChain(options)
+  if (!options.hasBundler) {
+    return {
+      deployment: { ...started.deployment, bundlerUrl: buildRpcUrl(host, chain.bundlerPort) },
+      stop: started.stop,
+    }
+  }
   try {
     const bundler = await startBundler({
       chain,
