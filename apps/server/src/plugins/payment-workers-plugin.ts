@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
 import { createInvoiceWorker } from '../services/invoices/create-invoice-worker.ts'
+import { createPaymentDigestWorker } from '../services/notices/create-payment-digest-worker.ts'
 import { createReceiptMailWorker } from '../services/receipts/create-receipt-mail-worker.ts'
 import { type RunningWorkers, startWorkers, type Worker } from '../services/workers/start-workers.ts'
 
@@ -16,7 +17,7 @@ export type PaymentWorkersPluginOptions = {
  * stopped before it closes (a round in progress finishes its writes before the database closes):
  * the provider's own workers first (the local relayer, so a fill it makes is seen by the tracker
  * in the same round), then the app's tracker (the one receipts wake), then the invoice worker
- * (which credits what the tracker verified), then the receipt mailer. Any provider plugs its
+ * (which credits what the tracker verified), then the receipt mailer and the daily digest. Any provider plugs its
  * workers in through `RoutingProvider.workers`.
  */
 const plugin: FastifyPluginAsync<PaymentWorkersPluginOptions> = async (app, options) => {
@@ -40,6 +41,15 @@ const plugin: FastifyPluginAsync<PaymentWorkersPluginOptions> = async (app, opti
       db: app.db,
       delivery: app.delivery,
       logger: app.log.child({ worker: 'receipt-mail' }),
+      publicOrigin: app.config.publicOrigin,
+      catalogue: app.routingProvider,
+      ...(options.now ? { now: options.now } : {}),
+    }),
+    // The daily payment digests of the users who asked for one (docs/api.md#notices).
+    createPaymentDigestWorker({
+      db: app.db,
+      delivery: app.delivery,
+      logger: app.log.child({ worker: 'payment-digest' }),
       publicOrigin: app.config.publicOrigin,
       catalogue: app.routingProvider,
       ...(options.now ? { now: options.now } : {}),
