@@ -26,6 +26,8 @@ export type LinkDraft = {
   amount: string
   enabled: boolean
   favorite: boolean
+  /** The owner's e-mail on each verified payment (docs/api.md#notices); on by default. */
+  notify_payments: boolean
   /** One per draft, so a double submit or a retry never creates a second link. */
   idempotency_key: string
 }
@@ -67,6 +69,7 @@ export type LinkModalAction =
   | { type: 'setAmount'; value: string }
   | { type: 'setEnabled'; value: boolean }
   | { type: 'setFavorite'; value: boolean }
+  | { type: 'setNotifyPayments'; value: boolean }
   | { type: 'useSuggestedSlug'; slug: string }
   | { type: 'applyCatalogue'; chains: readonly RoutingChain[]; tokens: readonly RoutingToken[] }
   | { type: 'changeChain'; chain: RoutingChain; tokensOnChain: readonly RoutingToken[] }
@@ -91,6 +94,7 @@ export function createEmptyDraft(idempotencyKey: string): LinkDraft {
     amount: '',
     enabled: true,
     favorite: false,
+    notify_payments: true,
     idempotency_key: idempotencyKey,
   }
 }
@@ -121,6 +125,7 @@ function draftFromLink(link: Link): LinkDraft {
     amount: readLinkAmount(link) ?? '',
     enabled: link.enabled,
     favorite: link.favorite,
+    notify_payments: link.notify_payments,
     idempotency_key: link.idempotency_key ?? '',
   }
 }
@@ -179,6 +184,7 @@ export function reduceLinkModal(state: LinkModalState, action: LinkModalAction):
         message: state.draft.message,
         enabled: state.draft.enabled,
         favorite: state.draft.favorite,
+        notify_payments: state.draft.notify_payments,
         link_type: type.title,
         ...(type.preset === undefined
           ? {}
@@ -234,6 +240,8 @@ export function reduceLinkModal(state: LinkModalState, action: LinkModalAction):
       return { ...state, draft: { ...state.draft, enabled: action.value } }
     case 'setFavorite':
       return { ...state, draft: { ...state.draft, favorite: action.value } }
+    case 'setNotifyPayments':
+      return { ...state, draft: { ...state.draft, notify_payments: action.value } }
     case 'useSuggestedSlug':
       return { ...state, draft: { ...state.draft, alias_slug: action.slug }, error: null }
     case 'applyCatalogue': {
