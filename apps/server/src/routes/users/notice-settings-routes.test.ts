@@ -52,6 +52,12 @@ describe('/api/users/notices', () => {
       expect(response.statusCode, JSON.stringify(payload)).toBe(422)
       expect(response.json().error.field).toBe('paymentDigest')
     }
+    const weekly = await second.request({
+      method: 'PUT',
+      url: '/api/users/notices',
+      payload: { paymentDigest: 'weekly' },
+    })
+    expect(weekly.json().error.message).toContain("must be 'off' or 'daily'")
     expect(await read(second)).toEqual({ data: { paymentDigest: 'off' } })
   })
 
