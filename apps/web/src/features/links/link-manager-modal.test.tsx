@@ -143,7 +143,6 @@ describe('link manager modal', () => {
 
     /** Answers every link write with `savedLink` and resolves the JSON bodies sent. */
     function answerWrites(fetchSpy: ReturnType<typeof vi.spyOn>) {
-      document.cookie = 'csrf_token=t; path=/'
       const bodies: { method: string; body: Record<string, unknown> }[] = []
       fetchSpy.mockImplementation(async (_input: unknown, init?: RequestInit) => {
         bodies.push({ method: init?.method ?? 'GET', body: JSON.parse(String(init?.body ?? '{}')) })
