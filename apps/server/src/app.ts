@@ -61,6 +61,7 @@ import { routeIntentsRoutes } from './routes/route-intents/route-intents-routes.
 import { routingRoutes } from './routes/routing/routing-routes.ts'
 import { smartAccountsRoutes } from './routes/smart-accounts/smart-accounts-routes.ts'
 import { solanaRoutes } from './routes/solana/solana-routes.ts'
+import { noticeSettingsRoutes } from './routes/users/notice-settings-routes.ts'
 import { usernameClaimRoutes } from './routes/users/username-claim-routes.ts'
 import { usersRoutes } from './routes/users/users-routes.ts'
 import { webhooksRoutes } from './routes/webhooks/webhooks-routes.ts'
@@ -222,6 +223,7 @@ export async function buildApp(
           await signedIn.register(paymentsRoutes)
           await signedIn.register(webhooksRoutes)
           await signedIn.register(usernameClaimRoutes)
+          await signedIn.register(noticeSettingsRoutes)
           await signedIn.register(smartAccountsRoutes)
           await signedIn.register(solanaRoutes)
         })

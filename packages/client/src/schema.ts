@@ -2385,6 +2385,115 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in user's e-mail notice settings (the daily payment digest) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["NoticeSettings"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /** Sets the signed-in user's e-mail notice settings */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateNoticeSettingsRequestInput"];
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["NoticeSettings"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/username": {
         parameters: {
             query?: never;
@@ -6118,6 +6227,8 @@ export interface components {
             idempotency_key?: string | null;
             link_type?: string;
             message?: string | null;
+            /** @description Whether the owner gets an e-mail on each verified payment; default true */
+            notify_payments?: boolean;
             receiver_address: string;
             settings?: unknown;
             /** @description The all-e address (or the zero address) means the native token */
@@ -6140,6 +6251,8 @@ export interface components {
             idempotency_key?: string | null;
             link_type?: string;
             message?: string | null;
+            /** @description Whether the owner gets an e-mail on each verified payment; default true */
+            notify_payments?: boolean;
             receiver_address: string;
             settings?: string | {
                 [key: string]: unknown;
@@ -6290,6 +6403,8 @@ export interface components {
             link_type: string;
             /** @description Empty when the link has none */
             message: string;
+            /** @description Whether the owner gets an e-mail on each verified payment (docs/api.md#notices) */
+            notify_payments: boolean;
             /** @description EIP-55 checksummed */
             receiver_address: string;
             /** @description JSON text of an object */
@@ -6318,6 +6433,8 @@ export interface components {
             link_type: string;
             /** @description Empty when the link has none */
             message: string;
+            /** @description Whether the owner gets an e-mail on each verified payment (docs/api.md#notices) */
+            notify_payments: boolean;
             /** @description EIP-55 checksummed */
             receiver_address: string;
             /** @description JSON text of an object */
@@ -6339,6 +6456,20 @@ export interface components {
             message: string;
             /** @description The EIP-191 signature of the message */
             signature: string;
+        };
+        NoticeSettings: {
+            /**
+             * @description 'daily': one mail a day summing up the previous UTC day's verified payments, none for a day without any
+             * @enum {string}
+             */
+            paymentDigest: "off" | "daily";
+        };
+        NoticeSettingsInput: {
+            /**
+             * @description 'daily': one mail a day summing up the previous UTC day's verified payments, none for a day without any
+             * @enum {string}
+             */
+            paymentDigest: "off" | "daily";
         };
         Payment: {
             /** @description Decimal string in fromToken */
@@ -7068,6 +7199,8 @@ export interface components {
             favorite?: boolean;
             id?: string;
             message?: string | null;
+            /** @description Whether the owner gets an e-mail on each verified payment; default true */
+            notify_payments?: boolean;
             receiver_address?: string;
             settings?: unknown;
             token_address?: string;
@@ -7085,12 +7218,28 @@ export interface components {
             favorite?: boolean;
             id?: string;
             message?: string | null;
+            /** @description Whether the owner gets an e-mail on each verified payment; default true */
+            notify_payments?: boolean;
             receiver_address?: string;
             settings?: string | {
                 [key: string]: unknown;
             };
             token_address?: string;
             token_name?: string;
+        };
+        UpdateNoticeSettingsRequest: {
+            /**
+             * @description 'daily': one mail a day summing up the previous UTC day's verified payments, none for a day without any
+             * @enum {string}
+             */
+            paymentDigest: "off" | "daily";
+        };
+        UpdateNoticeSettingsRequestInput: {
+            /**
+             * @description 'daily': one mail a day summing up the previous UTC day's verified payments, none for a day without any
+             * @enum {string}
+             */
+            paymentDigest: "off" | "daily";
         };
         User: {
             /** @description EVM address, lower-case */

@@ -2,6 +2,7 @@
 // migration; every table keeps its own doc comment. Longer than 300 lines for that reason.
 import type { ApiKeyScope } from '@quicklinks/core/api/api-keys'
 import type { InvoiceState } from '@quicklinks/core/api/invoices'
+import type { PaymentDigest } from '@quicklinks/core/api/notices'
 import { sql } from 'drizzle-orm'
 import {
   bigint,
@@ -30,6 +31,11 @@ export const users = pgTable(
     email: text('email'),
     /** The claimed username as typed (letters, digits, underscore); unique ignoring case. */
     username: text('username'),
+    /**
+     * The payment digest (docs/api.md#notices): 'off', or 'daily' for one mail a day summing up
+     * the previous UTC day's verified payments to the user's links.
+     */
+    paymentDigest: text('payment_digest').$type<PaymentDigest>().notNull().default('off'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -122,6 +128,8 @@ export const links = pgTable(
     accountType: text('account_type').notNull().default('personal'),
     enabled: boolean('enabled').notNull().default(true),
     favorite: boolean('favorite').notNull().default(false),
+    /** The owner's e-mail on each verified payment (docs/api.md#notices); off writes a skipped row. */
+    notifyPayments: boolean('notify_payments').notNull().default(true),
     /** JSON text of an object. */
     settings: text('settings').notNull().default('{}'),
     /**
@@ -318,6 +326,37 @@ export const receiptEmails = pgTable(
     uniqueIndex('receipt_emails_intent_email_idx').on(table.intentId, table.email),
     index('receipt_emails_due_idx').on(table.state, table.nextAttemptAt),
     index('receipt_emails_email_created_idx').on(table.email, table.createdAt),
+  ],
+)
+
+/**
+ * The daily payment digests (docs/api.md#notices): one row per user and UTC day, claimed by the
+ * first instance's insert (the primary key makes another instance's a no-op) before anything is
+ * sent, so a user gets one digest a day whatever the instances. `sending` with a lapsed lease is a
+ * sender that died mid-send: it is taken again (at least once, never lost).
+ */
+export const paymentDigests = pgTable(
+  'payment_digests',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The UTC day (YYYY-MM-DD) whose payments the digest sums up. */
+    day: date('day', { mode: 'string' }).notNull(),
+    /** sending (claimed; its lease is locked_until), pending (to retry), sent, failed, or skipped. */
+    state: text('state').notNull().default('sending'),
+    /** The verified payments of the day the digest counted (0 for a skipped empty day). */
+    payments: integer('payments').notNull().default(0),
+    attempts: integer('attempts').notNull().default(1),
+    lastError: text('last_error'),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userId, table.day] }),
+    index('payment_digests_due_idx').on(table.state, table.nextAttemptAt),
   ],
 )
 
@@ -677,3 +716,4 @@ export type InvoiceTransition = typeof invoiceTransitions.$inferSelect
 export type RelayerDeposit = typeof relayerDeposits.$inferSelect
 export type RouteIntentReceipt = typeof routeIntentReceipts.$inferSelect
 export type ReceiptEmail = typeof receiptEmails.$inferSelect
+export type PaymentDigestRow = typeof paymentDigests.$inferSelect

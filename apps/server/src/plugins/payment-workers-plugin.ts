@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
 import { listenToChannel } from '../services/cache/cache-change-feed.ts'
 import { createInvoiceWorker } from '../services/invoices/create-invoice-worker.ts'
+import { createPaymentDigestWorker } from '../services/notices/create-payment-digest-worker.ts'
 import { createReceiptMailWorker } from '../services/receipts/create-receipt-mail-worker.ts'
 import { createWebhookWorker, webhookWorkerName } from '../services/webhooks/create-webhook-worker.ts'
 import { notifyEndpointDisabled } from '../services/webhooks/notify-endpoint-disabled.ts'
@@ -25,9 +26,9 @@ export type PaymentWorkersPluginOptions = {
  * stopped before it closes (a round in progress finishes its writes before the database closes):
  * the provider's own workers first (the local relayer, so a fill it makes is seen by the tracker
  * in the same round), then the app's tracker (the one receipts wake), then the invoice worker
- * (which credits what the tracker verified), then the receipt mailer and the webhook deliverer
- * (woken by the NOTIFY of every commit that queues a delivery, on any instance). Any provider
- * plugs its workers in through `RoutingProvider.workers`.
+ * (which credits what the tracker verified), then the receipt mailer, the daily digest and the
+ * webhook deliverer (woken by the NOTIFY of every commit that queues a delivery, on any
+ * instance). Any provider plugs its workers in through `RoutingProvider.workers`.
  */
 const plugin: FastifyPluginAsync<PaymentWorkersPluginOptions> = async (app, options) => {
   let running: RunningWorkers | undefined
@@ -67,6 +68,15 @@ const plugin: FastifyPluginAsync<PaymentWorkersPluginOptions> = async (app, opti
           delivery.endpointId,
         ),
       ...(options.webhookTimeoutMs === undefined ? {} : { timeoutMs: options.webhookTimeoutMs }),
+      ...(options.now ? { now: options.now } : {}),
+    }),
+    // The daily payment digests of the users who asked for one (docs/api.md#notices).
+    createPaymentDigestWorker({
+      db: app.db,
+      delivery: app.delivery,
+      logger: app.log.child({ worker: 'payment-digest' }),
+      publicOrigin: app.config.publicOrigin,
+      catalogue: app.routingProvider,
       ...(options.now ? { now: options.now } : {}),
     }),
   ]

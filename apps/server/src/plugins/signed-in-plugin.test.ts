@@ -10,6 +10,7 @@ const alice: User = {
   address: `0x${'a'.repeat(40)}`,
   email: null,
   username: 'alice',
+  paymentDigest: 'off',
   createdAt: new Date(0),
   updatedAt: new Date(0),
 }

@@ -49,8 +49,15 @@ export function getSampleBody(routeKey: string, scene: FuzzScene): unknown {
       token_address: '0x5fbdb2315678afecb367f032d93f642f64180aa3',
       message: 'Thanks',
     },
-    'PUT /api/links/:id': { alias: 'Fuzz Fund 2', message: 'Hi', enabled: true, settings: { a: 'b' } },
+    'PUT /api/links/:id': {
+      alias: 'Fuzz Fund 2',
+      message: 'Hi',
+      enabled: true,
+      notify_payments: false,
+      settings: { a: 'b' },
+    },
     'POST /api/users/username': { username: 'fuzzer' },
+    'PUT /api/users/notices': { paymentDigest: 'daily' },
     'POST /api/auth/login': { message: 'example.com wants you to sign in', signature: hash32 },
     'POST /api/route-intent/:intentId/receipt': { txHash: hash32 },
     'POST /api/:provider/route': {

@@ -28,6 +28,10 @@ export const linkSchema = nameSchema(
     account_type: z.string(),
     enabled: z.boolean(),
     favorite: z.boolean(),
+    notify_payments: describeSchema(
+      z.boolean(),
+      'Whether the owner gets an e-mail on each verified payment (docs/api.md#notices)',
+    ),
     settings: describeSchema(z.string(), 'JSON text of an object'),
     idempotency_key: z.nullable(z.string()),
     created_at: z.iso.datetime(),

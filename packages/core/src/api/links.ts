@@ -122,6 +122,12 @@ const linkAmountSchema = describeSchema(
   "A fixed amount, a decimal string in the link's token; null lets the payer choose",
 )
 
+/** The owner's e-mail on each verified payment of the link (docs/api.md#notices); default on. */
+const notifyPaymentsSchema = describeSchema(
+  z.optional(z.boolean()),
+  'Whether the owner gets an e-mail on each verified payment; default true',
+)
+
 const tokenNameSchema = z
   .string()
   .check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(32, 'must be at most 32 characters'))
@@ -157,6 +163,7 @@ export const createLinkRequestSchema = nameSchema(
     account_type: z.optional(accountTypeSchema),
     enabled: z.optional(z.boolean()),
     favorite: z.optional(z.boolean()),
+    notify_payments: notifyPaymentsSchema,
     settings: z.optional(settingsSchema),
     idempotency_key: z.nullish(
       z
@@ -186,6 +193,7 @@ export const updateLinkRequestSchema = nameSchema(
     account_type: z.optional(accountTypeSchema),
     enabled: z.optional(z.boolean()),
     favorite: z.optional(z.boolean()),
+    notify_payments: notifyPaymentsSchema,
     settings: z.optional(settingsSchema),
     receiver_address: z.optional(z.string()),
     chain: z.optional(z.string()),

@@ -70,6 +70,7 @@ describe('/api/links', () => {
       account_type: 'personal',
       enabled: true,
       favorite: false,
+      notify_payments: true,
       settings: '{}',
       idempotency_key: null,
       created_at: expect.any(String),
@@ -289,6 +290,7 @@ describe('/api/links', () => {
         message: 'New message',
         enabled: false,
         favorite: true,
+        notify_payments: false,
         settings: '{"a":1}',
       },
     })
@@ -299,6 +301,7 @@ describe('/api/links', () => {
       message: 'New message',
       enabled: false,
       favorite: true,
+      notify_payments: false,
       settings: '{"a":1}',
       updated_at: expect.any(String),
     })
@@ -308,6 +311,34 @@ describe('/api/links', () => {
       payload: { alias_slug: `${link.alias_slug}-new` },
     })
     expect(slugChange.json().data.alias_slug).toBe(`${link.alias_slug}-new`)
+  })
+
+  it('notify_payments (docs/api.md#notices) is set on create, switched by PUT, and must be a boolean', async () => {
+    const silent = await createLink(owner, { notify_payments: false })
+    expect(silent.notify_payments).toBe(false)
+    const listed = await owner.request({ method: 'GET', url: '/api/links' })
+    expect(listed.json().data.find((each: LinkJson) => each.id === silent.id)?.notify_payments).toBe(false)
+    const on = await owner.request({
+      method: 'PUT',
+      url: `/api/links/${silent.id}`,
+      payload: { notify_payments: true },
+    })
+    expect(on.statusCode, on.body).toBe(200)
+    expect(on.json().data).toMatchObject({ notify_payments: true, alias: silent.alias })
+    for (const request of [
+      {
+        method: 'POST' as const,
+        url: '/api/links',
+        payload: buildLinkBody({ alias: uniqueAlias(), notify_payments: 'no' }),
+      },
+      { method: 'PUT' as const, url: `/api/links/${silent.id}`, payload: { notify_payments: 1 } },
+    ]) {
+      const refused = await owner.request(request)
+      expect(refused.statusCode, request.method).toBe(422)
+      expect(refused.json().error.field).toBe('notify_payments')
+    }
+    const stored = await owner.request({ method: 'GET', url: `/api/links/${silent.id}` })
+    expect(stored.json().data.notify_payments).toBe(true)
   })
 
   it('PUT cannot change receiver, chain or token (422 naming the field), nor take another link’s slug (409)', async () => {

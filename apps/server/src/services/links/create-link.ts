@@ -92,6 +92,7 @@ export async function createLink(
             ...(request.account_type === undefined ? {} : { accountType: request.account_type }),
             ...(request.enabled === undefined ? {} : { enabled: request.enabled }),
             ...(request.favorite === undefined ? {} : { favorite: request.favorite }),
+            ...(request.notify_payments === undefined ? {} : { notifyPayments: request.notify_payments }),
             ...(request.settings === undefined ? {} : { settings: request.settings }),
             idempotencyKey: key ?? null,
           })

@@ -10,6 +10,7 @@ export function toLinkResponse(link: Link): LinkResponse {
     account_type: link.accountType,
     enabled: link.enabled,
     favorite: link.favorite,
+    notify_payments: link.notifyPayments,
     settings: link.settings,
     idempotency_key: link.idempotencyKey,
     created_at: link.createdAt.toISOString(),

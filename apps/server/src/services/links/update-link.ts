@@ -39,7 +39,7 @@ function assertTargetUnchanged(link: Link, request: UpdateLinkRequest): void {
 
 /**
  * Updates the editable fields of the user's link (alias, alias_slug, message, amount,
- * account_type, enabled, favorite, settings; an amount is checked against the token's decimals
+ * account_type, enabled, favorite, notify_payments, settings; an amount is checked against the token's decimals
  * with `provider`'s catalogue, null clears it); fields not sent keep their values, and the slug changes only
  * when alias_slug is sent. Throws AppError NOT_FOUND for an unknown id or another user's link,
  * VALIDATION_FAILED naming the field (an id that differs from the path, a new receiver, chain or
@@ -84,6 +84,7 @@ export async function updateLink(
             ...(request.account_type === undefined ? {} : { accountType: request.account_type }),
             ...(request.enabled === undefined ? {} : { enabled: request.enabled }),
             ...(request.favorite === undefined ? {} : { favorite: request.favorite }),
+            ...(request.notify_payments === undefined ? {} : { notifyPayments: request.notify_payments }),
             ...(request.settings === undefined ? {} : { settings: request.settings }),
             updatedAt: new Date(),
           })

@@ -41,7 +41,8 @@ export type CreateReceiptMailWorkerOptions = {
 /**
  * The receipt mailer (docs/api.md#receipt-emails): each round, the sweep writes a payee row for
  * every payment that became a final success in the last 24 hours and has none (the link owner's
- * e-mail, or a skipped row when the owner has none), then the due rows are claimed (leased, `FOR
+ * e-mail, or a skipped row when the owner has none or the link's `notify_payments` is off, so
+ * the payee mail is decided once per payment), then the due rows are claimed (leased, `FOR
  * UPDATE SKIP LOCKED`) and sent. Rows and their unique keys live in the database, so a restart
  * loses no mail and two instances send none twice; a crash between the SMTP server's acceptance
  * and the row's update is the one case that sends a mail again (at least once, never lost).
@@ -53,6 +54,15 @@ export function createReceiptMailWorker(options: CreateReceiptMailWorkerOptions)
   const sweep = async (): Promise<void> => {
     const payments = await listUnqueuedPayments(options.db, new Date(now() - receiptSweepWindowMs))
     for (const payment of payments) {
+      if (!payment.notifyPayments) {
+        // The payee switched this link's notices off (docs/api.md#notices); the payer's copy is apart.
+        await insertPayeeReceiptEmail(options.db, {
+          intentId: payment.intentId,
+          email: null,
+          skipReason: 'payment notices off for the link',
+        })
+        continue
+      }
       const email =
         payment.ownerAddress === null
           ? null

@@ -30,18 +30,23 @@ export async function getReceiptIntentOrThrow(db: Database, intentId: string): P
 
 /**
  * Final successes since `since` that have no payee row yet (the sweep's work), oldest first, each
- * with the link owner's user (address and e-mail) when the link still exists.
+ * with the link owner's user (address and e-mail) when the link still exists, and whether the link
+ * asks for payment notices (`links.notify_payments`; true when the link is gone, as before).
  */
 export async function listUnqueuedPayments(
   db: Database,
   since: Date,
-): Promise<{ intentId: string; ownerAddress: string | null; ownerEmail: string | null }[]> {
+): Promise<
+  { intentId: string; ownerAddress: string | null; ownerEmail: string | null; notifyPayments: boolean }[]
+> {
   const result = await db.execute<{
     intent_id: string
     owner_address: string | null
     owner_email: string | null
+    notify_payments: boolean | null
   }>(sql`
-    SELECT ri.id AS intent_id, u.address AS owner_address, u.email AS owner_email
+    SELECT ri.id AS intent_id, u.address AS owner_address, u.email AS owner_email,
+      l.notify_payments AS notify_payments
     FROM route_intents ri
     LEFT JOIN links l ON l.id = ri.link_id
     LEFT JOIN users u ON u.id = l.user_id
@@ -53,16 +58,18 @@ export async function listUnqueuedPayments(
     intentId: row.intent_id,
     ownerAddress: row.owner_address,
     ownerEmail: row.owner_email,
+    notifyPayments: row.notify_payments !== false,
   }))
 }
 
 /**
- * Writes the payee's row of a payment (pending with the address, or skipped without one) unless
- * one exists: the unique key makes a second instance's sweep a no-op. Resolves whether it wrote.
+ * Writes the payee's row of a payment (pending with the address, or skipped without one, with
+ * `skipReason` as its last_error) unless one exists: the unique key makes a second instance's
+ * sweep a no-op. Resolves whether it wrote.
  */
 export async function insertPayeeReceiptEmail(
   db: Database,
-  input: { intentId: string; email: string | null },
+  input: { intentId: string; email: string | null; skipReason?: string },
 ): Promise<boolean> {
   const rows = await db
     .insert(receiptEmails)
@@ -71,6 +78,7 @@ export async function insertPayeeReceiptEmail(
       role: 'payee',
       email: input.email,
       state: input.email === null ? 'skipped' : 'pending',
+      ...(input.email === null && input.skipReason !== undefined ? { lastError: input.skipReason } : {}),
     })
     .onConflictDoNothing()
     .returning({ id: receiptEmails.id })

@@ -19,6 +19,7 @@ function buildLink(id: string, overrides: Partial<Link> = {}): Link {
     account_type: 'personal',
     enabled: true,
     favorite: false,
+    notify_payments: true,
     settings: '{}',
     idempotency_key: `key-${id}`,
     created_at: '2026-01-01T00:00:00.000Z',

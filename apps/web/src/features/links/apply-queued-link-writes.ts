@@ -30,8 +30,11 @@ const updatableFields = [
   'account_type',
   'enabled',
   'favorite',
+  'notify_payments',
   'settings',
 ] as const
+
+const booleanFields: ReadonlySet<string> = new Set(['enabled', 'favorite', 'notify_payments'])
 
 /**
  * Lays the queued link writes over the server's list, oldest first, so a change made offline shows
@@ -104,8 +107,7 @@ export function readQueuedLinkFields(text: string | null): Partial<Link> {
   const picked: Record<string, unknown> = {}
   for (const field of updatableFields) {
     const value = body[field]
-    if (typeof value === (field === 'enabled' || field === 'favorite' ? 'boolean' : 'string'))
-      picked[field] = value
+    if (typeof value === (booleanFields.has(field) ? 'boolean' : 'string')) picked[field] = value
   }
   return picked as Partial<Link>
 }
@@ -139,6 +141,7 @@ function buildQueuedLink(entry: QueuedEntry): Link | undefined {
     account_type: text('account_type', 'personal'),
     enabled: flag('enabled', true),
     favorite: flag('favorite', false),
+    notify_payments: flag('notify_payments', true),
     settings: text('settings', '{}'),
     idempotency_key: typeof idempotencyKey === 'string' ? idempotencyKey : null,
     created_at: entry.request.queuedAt,

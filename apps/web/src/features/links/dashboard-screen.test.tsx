@@ -38,6 +38,7 @@ function buildLink(id: string, alias: string): Link {
     account_type: 'personal',
     enabled: true,
     favorite: false,
+    notify_payments: true,
     settings: '{}',
     idempotency_key: null,
     created_at: '2026-01-01T00:00:00.000Z',

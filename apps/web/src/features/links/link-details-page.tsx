@@ -29,9 +29,10 @@ export type LinkDetailsPageProps = { state: LinkModalState; dispatch: Dispatch<L
 type FieldKey = 'alias' | 'receiver_address' | 'chain' | 'token' | 'message' | 'amount'
 
 /**
- * The link manager's details page: name, receiver, chain, token, message, amount, enabled and favorite,
- * with the type's limits applied when creating and the fixed fields locked when editing. Errors
- * show once a field was touched or the form submitted; a server error beside the field it names.
+ * The link manager's details page: name, receiver, chain, token, message, amount, enabled, favorite
+ * and the e-mail per payment, with the type's limits applied when creating and the fixed fields
+ * locked when editing. Errors show once a field was touched or the form submitted; a server error
+ * beside the field it names.
  */
 export function LinkDetailsPage({ state, dispatch }: LinkDetailsPageProps) {
   const { draft, isEditing, isSaving, error } = state
@@ -271,6 +272,11 @@ export function LinkDetailsPage({ state, dispatch }: LinkDetailsPageProps) {
             label="Favorite"
             checked={draft.favorite}
             onChange={(value) => dispatch({ type: 'setFavorite', value })}
+          />
+          <LinkFormCheckbox
+            label="E-mail me each payment"
+            checked={draft.notify_payments}
+            onChange={(value) => dispatch({ type: 'setNotifyPayments', value })}
           />
         </div>
         {error !== null && error.field === null ? (

@@ -64,6 +64,7 @@ const link: Link = {
   account_type: 'personal',
   enabled: true,
   favorite: false,
+  notify_payments: true,
   settings: '{}',
   idempotency_key: 'key-1',
   created_at: '2026-01-01T00:00:00.000Z',

@@ -3,36 +3,18 @@ import { isSameTokenAddress } from '@quicklinks/core/native-token-address'
 import { filterChainsForType } from './filter-chains-for-type'
 import { filterTokensForType } from './filter-tokens-for-type'
 import { type Link, readLinkAmount } from './link'
+import { createEmptyDraft, type DraftError, type LinkDraft } from './link-draft'
 import { findLinkType, findLinkTypeByTitle, type LinkTypeDefinition } from './link-types'
+
+// The draft's shape lives in link-draft.ts; its importers read it from here too.
+export type { DraftError, DraftFieldName, LinkDraft } from './link-draft'
+export { createEmptyDraft } from './link-draft'
 
 /**
  * The link manager modal's state machine (docs/product.md#link-manager-states): closed; open on the type page
  * in create mode; details; ready after a save. Edit opens on details. A reducer over a discriminated
  * union of pages; every switch is exhaustive.
  */
-
-/** What the details form edits. `alias_slug` is set only when the payee takes a suggested slug. */
-export type LinkDraft = {
-  link_type: string
-  alias: string
-  alias_slug: string | null
-  receiver_address: string
-  chain: string
-  chain_id: number | null
-  token_name: string
-  token_address: string
-  message: string
-  /** A fixed amount in the link's token, as typed; empty lets the payer choose. */
-  amount: string
-  enabled: boolean
-  favorite: boolean
-  /** One per draft, so a double submit or a retry never creates a second link. */
-  idempotency_key: string
-}
-
-/** A server error shown next to the field it names, or above the buttons when it names none. */
-export type DraftFieldName = 'alias' | 'receiver_address' | 'chain' | 'token' | 'message' | 'amount'
-export type DraftError = { field: DraftFieldName | null; message: string; suggestion?: string }
 
 export type LinkModalPage =
   | { name: 'closed' }
@@ -67,6 +49,7 @@ export type LinkModalAction =
   | { type: 'setAmount'; value: string }
   | { type: 'setEnabled'; value: boolean }
   | { type: 'setFavorite'; value: boolean }
+  | { type: 'setNotifyPayments'; value: boolean }
   | { type: 'useSuggestedSlug'; slug: string }
   | { type: 'applyCatalogue'; chains: readonly RoutingChain[]; tokens: readonly RoutingToken[] }
   | { type: 'changeChain'; chain: RoutingChain; tokensOnChain: readonly RoutingToken[] }
@@ -75,25 +58,6 @@ export type LinkModalAction =
   | { type: 'saved'; link: Link }
   | { type: 'failed'; error: DraftError }
   | { type: 'clearSuccess' }
-
-/** The defaults: 'Payment Link' on base (8453) (docs/product.md#links). */
-export function createEmptyDraft(idempotencyKey: string): LinkDraft {
-  return {
-    link_type: 'Payment Link',
-    alias: '',
-    alias_slug: null,
-    receiver_address: '',
-    chain: 'base',
-    chain_id: 8453,
-    token_name: '',
-    token_address: '',
-    message: '',
-    amount: '',
-    enabled: true,
-    favorite: false,
-    idempotency_key: idempotencyKey,
-  }
-}
 
 export const initialLinkModalState: LinkModalState = {
   page: { name: 'closed' },
@@ -121,6 +85,7 @@ function draftFromLink(link: Link): LinkDraft {
     amount: readLinkAmount(link) ?? '',
     enabled: link.enabled,
     favorite: link.favorite,
+    notify_payments: link.notify_payments,
     idempotency_key: link.idempotency_key ?? '',
   }
 }
@@ -179,6 +144,7 @@ export function reduceLinkModal(state: LinkModalState, action: LinkModalAction):
         message: state.draft.message,
         enabled: state.draft.enabled,
         favorite: state.draft.favorite,
+        notify_payments: state.draft.notify_payments,
         link_type: type.title,
         ...(type.preset === undefined
           ? {}
@@ -234,6 +200,8 @@ export function reduceLinkModal(state: LinkModalState, action: LinkModalAction):
       return { ...state, draft: { ...state.draft, enabled: action.value } }
     case 'setFavorite':
       return { ...state, draft: { ...state.draft, favorite: action.value } }
+    case 'setNotifyPayments':
+      return { ...state, draft: { ...state.draft, notify_payments: action.value } }
     case 'useSuggestedSlug':
       return { ...state, draft: { ...state.draft, alias_slug: action.slug }, error: null }
     case 'applyCatalogue': {

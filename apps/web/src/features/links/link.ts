@@ -33,6 +33,7 @@ export function toUpdateLinkInput(link: Link): UpdateLinkInput {
     account_type: link.account_type,
     enabled: link.enabled,
     favorite: link.favorite,
+    notify_payments: link.notify_payments,
     settings: link.settings,
     amount: readLinkAmount(link),
   }

@@ -41,6 +41,7 @@ export function useSaveLinkDraft(
               account_type: 'personal',
               enabled: draft.enabled,
               favorite: draft.favorite,
+              notify_payments: draft.notify_payments,
               settings: '{}',
             })
           : await createMutation.mutateAsync({
@@ -57,6 +58,7 @@ export function useSaveLinkDraft(
               account_type: 'personal',
               enabled: draft.enabled,
               favorite: draft.favorite,
+              notify_payments: draft.notify_payments,
               settings: '{}',
               idempotency_key: draft.idempotency_key,
             })

@@ -11,6 +11,7 @@ import { useWalletSolanaAddress } from '../auth/wallet-session'
 import { ApiKeysSection } from './api-keys-section'
 import { ExportWalletDialog } from './export-wallet-dialog'
 import { LinkedAccountsSection } from './linked-accounts-section'
+import { NoticesSection } from './notices-section'
 import { PasskeysSection } from './passkeys-section'
 import { SignInMethodsSection } from './sign-in-methods-section'
 import { SmartWalletSection } from './smart-wallet-section'
@@ -24,7 +25,10 @@ const themeOptions: Record<ThemePreference, { label: string; icon: typeof Sun }>
   system: { label: 'System', icon: Monitor },
 }
 
-/** /settings, the Settings tab: the account and its wallet addresses (EVM, Solana; copy), export, appearance, logout. */
+/**
+ * /settings, the Settings tab: the account and its wallet addresses (EVM, Solana; copy), sign-in
+ * methods, e-mail notices, API keys, export, appearance, logout.
+ */
 export function SettingsScreen() {
   const { user } = useSession()
   const logout = useLogout()
@@ -108,6 +112,8 @@ export function SettingsScreen() {
       <LinkedAccountsSection />
 
       <TwoFactorSection />
+
+      <NoticesSection />
 
       <ApiKeysSection />
 
