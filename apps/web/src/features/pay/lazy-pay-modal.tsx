@@ -1,4 +1,4 @@
-import { lazyOnOpen } from '../../lib/lazy-on-open'
+import { lazyOnOpen } from '../../ui/lazy-on-open'
 import type { PayModalProps } from './pay-modal'
 
 // The modal's chunk: wagmi, the connectors, viem's wallet actions and the pay flow. The pay page's

@@ -1,5 +1,5 @@
 import { type ComponentType, lazy, Suspense, useState } from 'react'
-import { Spinner } from '../ui/spinner'
+import { Spinner } from './spinner'
 
 /** Handlers for the button that opens a lazy dialog: each fetches its code ahead of the press. */
 export type IntentHandlers = {
