@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { lazyOnOpen } from './lazy-on-open'
+import { lazyOnIntent, MountOnFirstOpen } from './lazy-on-open'
 
 type Props = { open: boolean; label: string }
 
@@ -17,27 +17,33 @@ function setUp() {
     await arrived
     return { default: Shown }
   })
-  return { dialog: lazyOnOpen<Props>(load, 'Opening it'), load, release }
+  return { dialog: lazyOnIntent<Props>(load), load, release }
 }
 
-describe('lazyOnOpen', () => {
-  it('loads nothing until first opened, shows a named spinner meanwhile, then stays mounted', async () => {
+describe('lazyOnIntent and MountOnFirstOpen', () => {
+  it('load nothing until first opened, show a named spinner meanwhile, then stay mounted', async () => {
     const { dialog, load, release } = setUp()
-    const view = render(<dialog.Dialog open={false} label="Deposit" />)
+    const Lazy = dialog.Component
+    const at = (open: boolean) => (
+      <MountOnFirstOpen open={open} loadingLabel="Opening it">
+        <Lazy open={open} label="Deposit" />
+      </MountOnFirstOpen>
+    )
+    const view = render(at(false))
     expect(load).not.toHaveBeenCalled()
     expect(view.container.innerHTML).toBe('')
 
-    view.rerender(<dialog.Dialog open label="Deposit" />)
+    view.rerender(at(true))
     expect(load).toHaveBeenCalledTimes(1)
     expect(screen.getByRole('status', { name: 'Opening it' })).toBeTruthy()
     release()
     expect(await screen.findByText('Deposit open')).toBeTruthy()
 
-    view.rerender(<dialog.Dialog open={false} label="Deposit" />)
+    view.rerender(at(false))
     expect(screen.getByText('Deposit closed')).toBeTruthy()
   })
 
-  it('fetches the code on a pointer over, a finger on, or focus on its button, without opening', () => {
+  it('fetch the code on a pointer over, a finger on, or focus on its button, without opening', () => {
     for (const handler of ['onPointerEnter', 'onPointerDown', 'onFocus'] as const) {
       const { dialog, load } = setUp()
       dialog.intentHandlers[handler]()
