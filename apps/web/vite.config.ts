@@ -11,6 +11,7 @@ const apiOrigin = 'http://localhost:3000'
 const proxy: Record<string, ProxyOptions> = {
   '^/(api|health|signer)(/|\\?|$)': { target: apiOrigin, changeOrigin: false },
 }
+const walletLibraryPattern = /[\\/]node_modules[\\/](?:viem|ox|abitype|@noble|@scure|@adraffy)[\\/]/
 const root = fileURLToPath(new URL('.', import.meta.url))
 
 export default defineConfig({
@@ -25,5 +26,30 @@ export default defineConfig({
   define: { __APP_VERSION__: JSON.stringify(rootPackage.version) },
   server: { proxy },
   preview: { proxy },
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+    rolldownOptions: {
+      output: {
+        // Everything the entry imports statically (React, the router, the query cache, the pay
+        // page's shell) in one chunk: left to itself the bundler cuts it into some 25 shared
+        // chunks, each its own request and its own 1.4 KB of response headers, which on a phone's
+        // Slow 4G is seconds of round trips (docs/decisions/0026-the-pay-page-loads-the-wallet-on-intent.md).
+        // The lazy screens and the wallet stack stay split and import from it.
+        // viem's family stays out of the group: its barrel makes all of viem "initial", and the
+        // group would pull the wallet stack's viem into the shell.
+        codeSplitting: {
+          groups: [
+            {
+              name: 'shell',
+              tags: ['$initial'],
+              test: (id) => !walletLibraryPattern.test(id),
+              includeDependenciesRecursively: false,
+            },
+          ],
+        },
+      },
+    },
+  },
 })

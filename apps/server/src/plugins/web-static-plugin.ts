@@ -3,6 +3,7 @@ import { readFile, stat } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import fastifyStatic from '@fastify/static'
 import { invoiceIdPattern } from '@quicklinks/core/api/invoices'
+import { publicLinkSchema } from '@quicklinks/core/api/pay'
 import { AppError } from '@quicklinks/core/app-error'
 import { isApiPath } from '@quicklinks/runtime/plugins/is-api-path'
 import { isNotCounted } from '@quicklinks/runtime/plugins/rate-limit-plugin'
@@ -12,6 +13,8 @@ import fp from 'fastify-plugin'
 import { invoices, type Link } from '../db/schema.ts'
 import { type EncodableText, encodeOnce, pickEncoding } from '../services/http/encode-once.ts'
 import { getPublicLinkOrThrow } from '../services/links/get-public-link-or-throw.ts'
+import { toPublicLinkResponse } from '../services/links/to-link-response.ts'
+import { injectPayPageData } from './inject-pay-page-data.ts'
 import {
   buildInvoicePageMeta,
   buildPayPageMeta,
@@ -89,6 +92,14 @@ async function readPayPageInvoice(app: FastifyInstance, link: Link, invoiceId: s
   }
 }
 
+/**
+ * The page with the link's public read (GET /api/pay/links/{slug}'s answer, checked by the same
+ * schema) in it, so the pay page paints without asking the API first.
+ */
+function withLinkData(html: string, link: Link): string {
+  return injectPayPageData(html, { data: publicLinkSchema.parse(toPublicLinkResponse(link)) })
+}
+
 /** A pay page's HTML (as `text`) and its compressed forms, made on first request. */
 type RenderedPage = EncodableText & { indexHtml: string }
 
@@ -152,7 +163,10 @@ const plugin: FastifyPluginAsync<{ distDir: string }> = async (app, { distDir })
     }
     let page = linkPages.get(link)
     if (page === undefined || page.indexHtml !== indexHtml) {
-      const html = injectPayPageMeta(indexHtml, buildPayPageMeta(link, app.config.publicOrigin))
+      const html = withLinkData(
+        injectPayPageMeta(indexHtml, buildPayPageMeta(link, app.config.publicOrigin)),
+        link,
+      )
       page = { indexHtml, text: html, encoded: {} }
       linkPages.set(link, page)
     }
@@ -185,14 +199,18 @@ const plugin: FastifyPluginAsync<{ distDir: string }> = async (app, { distDir })
       const invoice =
         link === undefined ? undefined : await readPayPageInvoice(app, link, request.params.invoiceId)
       const path = request.url.split('?', 1)[0] ?? ''
-      const meta =
-        link === undefined || invoice === undefined
-          ? { ...genericPayPageMeta, url: `${app.config.publicOrigin}${path}` }
-          : buildInvoicePageMeta(link, invoice, app.config.publicOrigin)
+      if (link === undefined || invoice === undefined) {
+        const meta = { ...genericPayPageMeta, url: `${app.config.publicOrigin}${path}` }
+        return reply
+          .header('cache-control', 'no-cache')
+          .type('text/html; charset=utf-8')
+          .send(injectPayPageMeta(indexHtml, meta))
+      }
+      const meta = buildInvoicePageMeta(link, invoice, app.config.publicOrigin)
       return reply
         .header('cache-control', 'no-cache')
         .type('text/html; charset=utf-8')
-        .send(injectPayPageMeta(indexHtml, meta))
+        .send(withLinkData(injectPayPageMeta(indexHtml, meta), link))
     },
   )
 
@@ -219,8 +237,9 @@ const plugin: FastifyPluginAsync<{ distDir: string }> = async (app, { distDir })
  * Accept-Encoding, with an SPA fallback: a GET or HEAD page load (see `isPageRequest`) of a path
  * outside /api, /signer, /health and /assets that matches no file gets index.html (no-cache);
  * hashed assets are cached for a year. /pay/{slug} gets index.html with the link's Open Graph and
- * Twitter tags (generic ones for an unknown or disabled slug), read through the public link cache;
- * /pay/{slug}/{invoiceId} gets the invoice's (its amount and the link's name).
+ * Twitter tags (generic ones for an unknown or disabled slug), read through the public link cache,
+ * and the link's public read as a JSON data block (inject-pay-page-data.ts); /pay/{slug}/{invoiceId}
+ * gets the invoice's tags (its amount and the link's name) and the same data block.
  * Every other unknown route is a JSON 404 NOT_FOUND. Without a build, / and page loads answer a
  * plain message saying to run the build.
  */

@@ -11,7 +11,7 @@ const options: Record<ThemePreference, { label: string; icon: typeof Sun }> = {
 
 /**
  * The theme menu: Light, Dark and System (menuitemradio). The trigger's icon shows the theme in
- * use. Radix handles focus, arrow keys and Escape. Loaded after first paint by ThemeToggle.
+ * use. Radix handles focus, arrow keys and Escape. Loaded by ThemeToggle on the first press.
  */
 export function ThemeMenu({ defaultOpen = false }: { defaultOpen?: boolean }) {
   const preference = useThemeStore((state) => state.preference)

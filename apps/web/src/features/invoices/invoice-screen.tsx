@@ -8,7 +8,7 @@ import { formatChainName, maskMiddle } from '../../lib/format'
 import { Button } from '../../ui/button'
 import { Card } from '../../ui/card'
 import { Skeleton } from '../../ui/skeleton'
-import { LazyPayModal, preloadPayModal } from '../pay/lazy-pay-modal'
+import { LazyPayModal, payModalIntentHandlers } from '../pay/lazy-pay-modal'
 import { type PublicLink, usePublicLink } from '../pay/public-link'
 import { describeInvoiceState, formatExpiry } from './describe-invoice-state'
 import { usePublicInvoice } from './invoices-api'
@@ -132,13 +132,7 @@ function InvoiceCard({ invoice, link }: { invoice: PublicInvoice; link: PublicLi
       )}
       {view.canPay ? (
         <>
-          <Button
-            size="lg"
-            className="mt-8 w-full"
-            onClick={() => setOpen(true)}
-            onPointerEnter={preloadPayModal}
-            onFocus={preloadPayModal}
-          >
+          <Button size="lg" className="mt-8 w-full" onClick={() => setOpen(true)} {...payModalIntentHandlers}>
             <Wallet aria-hidden="true" />
             Pay {invoice.amountDue} {symbol}
           </Button>

@@ -1,8 +1,9 @@
+import { payPageDataElementId } from '@quicklinks/core/api/pay-page-data'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { createMemoryRouter, RouterProvider } from 'react-router'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { sendJson, setPageUrl, startTestServer, type TestServer } from '../../../test/test-server'
 import { PayScreen } from './pay-screen'
 
@@ -37,6 +38,29 @@ afterAll(async () => {
   await server.close()
 })
 
+afterEach(() => {
+  document.getElementById(payPageDataElementId)?.remove()
+})
+
+/** Puts `text` in the page as the server's link data block. */
+function embedText(text: string) {
+  document.getElementById(payPageDataElementId)?.remove()
+  const element = document.createElement('script')
+  element.type = 'application/json'
+  element.id = payPageDataElementId
+  element.textContent = text
+  document.head.append(element)
+}
+
+/** How many times the page asked GET /api/pay/links/{slug}. */
+function askedForLinks(): number {
+  return server.requests.filter((request) => request.path.startsWith('/api/pay/links/')).length
+}
+
+function embedLink(embedded: typeof link) {
+  embedText(JSON.stringify({ data: embedded }))
+}
+
 function renderAt(path: string) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
   const router = createMemoryRouter([{ path: '/pay/:alias_slug', element: <PayScreen /> }], {
@@ -63,6 +87,29 @@ describe('pay page', () => {
     expect(await screen.findByRole('dialog', { name: 'Select Your Wallet' }, { timeout: 5000 })).toBeTruthy()
     expect(await screen.findByRole('searchbox', { name: 'Search wallets…' })).toBeTruthy()
   }, 15_000)
+
+  it("paints the link the server put in the page's HTML without asking the API", async () => {
+    embedLink({ ...link, message: 'From the page itself' })
+    const before = askedForLinks()
+    renderAt('/pay/Coffee-Fund')
+    expect(await screen.findByRole('heading', { name: 'Coffee Fund' })).toBeTruthy()
+    expect(screen.getByText('From the page itself')).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Pay' })).toBeTruthy()
+    expect(askedForLinks()).toBe(before)
+  })
+
+  it("asks the API when the page's link is another one or not a link", async () => {
+    const otherLink = JSON.stringify({ data: { ...link, alias_slug: 'other-jar', message: 'Not this one' } })
+    for (const text of [otherLink, '{"data":{"id":1}}', '{']) {
+      embedText(text)
+      const before = askedForLinks()
+      const view = renderAt('/pay/coffee-fund')
+      expect(await screen.findByText('Thanks for supporting!')).toBeTruthy()
+      expect(screen.queryByText('Not this one')).toBeNull()
+      expect(askedForLinks()).toBe(before + 1)
+      view.unmount()
+    }
+  })
 
   it('says an unknown link is unavailable', async () => {
     renderAt('/pay/nobody')

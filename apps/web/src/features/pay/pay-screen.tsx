@@ -6,7 +6,7 @@ import { formatChainName, maskMiddle } from '../../lib/format'
 import { Button } from '../../ui/button'
 import { Card } from '../../ui/card'
 import { Skeleton } from '../../ui/skeleton'
-import { LazyPayModal, preloadPayModal } from './lazy-pay-modal'
+import { LazyPayModal, payModalIntentHandlers } from './lazy-pay-modal'
 import { type PublicLink, usePublicLink } from './public-link'
 
 /** /pay/:alias_slug, the public pay page: a skeleton while loading, a clear page when unavailable. */
@@ -87,13 +87,13 @@ function PayCard({ link }: { link: PublicLink }) {
           </dd>
         </div>
       </dl>
-      <Button
-        size="lg"
-        className="mt-8 w-full"
-        onClick={() => setOpen(true)}
-        onPointerEnter={preloadPayModal}
-        onFocus={preloadPayModal}
-      >
+      {/*
+        The wallet stack loads on intent only: this button's pointer, touch or focus fetches it, the
+        press opens it. Any other way to pay shown here (the deposit view: send from any wallet or
+        exchange) is its own lazyOnIntent dialog beside it (ui/lazy-on-open.tsx) and imports nothing
+        of the wallet stack (docs/decisions/0026-the-pay-page-loads-the-wallet-on-intent.md).
+      */}
+      <Button size="lg" className="mt-8 w-full" onClick={() => setOpen(true)} {...payModalIntentHandlers}>
         <Wallet aria-hidden="true" />
         Pay
       </Button>
