@@ -35,7 +35,7 @@ export default defineConfig({
         // Everything the entry imports statically (React, the router, the query cache, the pay
         // page's shell) in one chunk: left to itself the bundler cuts it into some 25 shared
         // chunks, each its own request and its own 1.4 KB of response headers, which on a phone's
-        // Slow 4G is seconds of round trips (docs/decisions/0026-the-pay-page-loads-the-wallet-on-intent.md).
+        // Slow 4G is seconds of round trips (docs/decisions/0028-the-pay-page-loads-the-wallet-on-intent.md).
         // The lazy screens and the wallet stack stay split and import from it.
         // viem's family stays out of the group: its barrel makes all of viem "initial", and the
         // group would pull the wallet stack's viem into the shell.

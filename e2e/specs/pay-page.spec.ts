@@ -90,7 +90,7 @@ test('the pay page fetches the wallet stack only when Pay is pressed, and its li
   const beforePay = [...scripts]
   expect(beforePay.length).toBeGreaterThan(0)
   expect(await findWalletScripts(page.request, beforePay)).toEqual([])
-  // The link came in the page's HTML (docs/decisions/0026-the-pay-page-loads-the-wallet-on-intent.md).
+  // The link came in the page's HTML (docs/decisions/0028-the-pay-page-loads-the-wallet-on-intent.md).
   expect(linkReads).toEqual([])
 
   await pay.click()

@@ -4,7 +4,7 @@ import { useToast } from '../ui/use-toast'
 
 // The toast area's code (Radix Toast and its collection, ~30 KB before compression) is in no first
 // paint: it loads with the first toast, which a visitor's first action raises, if any
-// (docs/decisions/0026-the-pay-page-loads-the-wallet-on-intent.md).
+// (docs/decisions/0028-the-pay-page-loads-the-wallet-on-intent.md).
 const Toaster = lazy(() => import('./toaster').then((module) => ({ default: module.Toaster })))
 
 /** The toast area, mounted from the first toast on and kept. */

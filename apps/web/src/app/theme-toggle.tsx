@@ -5,7 +5,7 @@ import { ThemeTriggerButton } from './theme-trigger-button'
 
 // The menu (Radix DropdownMenu and its positioning code, some 28 KB on the wire) is fetched on
 // intent: a pointer over the button or focus on it fetches it, a press shows it. A payer on a
-// phone who never opens it never downloads it (docs/decisions/0026-the-pay-page-loads-the-wallet-on-intent.md).
+// phone who never opens it never downloads it (docs/decisions/0028-the-pay-page-loads-the-wallet-on-intent.md).
 const loadThemeMenu = () => import('./theme-menu')
 const ThemeMenu = lazy(() => loadThemeMenu().then((module) => ({ default: module.ThemeMenu })))
 

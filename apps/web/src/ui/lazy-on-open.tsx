@@ -22,7 +22,7 @@ export type LazyOnIntent<P> = {
  * is fetched before the visitor points at, touches or focuses its button (`intentHandlers`), or it
  * is first opened (render `Component` inside `MountOnFirstOpen`). The pay modal (the wallet stack)
  * is one; the deposit view plugs in the same way
- * (docs/decisions/0026-the-pay-page-loads-the-wallet-on-intent.md).
+ * (docs/decisions/0028-the-pay-page-loads-the-wallet-on-intent.md).
  */
 export function lazyOnIntent<P>(load: () => Promise<{ default: ComponentType<P> }>): LazyOnIntent<P> {
   const preload = () => {

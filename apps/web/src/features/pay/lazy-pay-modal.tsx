@@ -2,7 +2,7 @@ import { lazyOnIntent, MountOnFirstOpen } from '../../ui/lazy-on-open'
 import type { PayModalProps } from './pay-modal'
 
 // The modal's chunk: wagmi, the connectors, viem's wallet actions and the pay flow. The pay page's
-// first paint has none of it (docs/decisions/0026-the-pay-page-loads-the-wallet-on-intent.md).
+// first paint has none of it (docs/decisions/0028-the-pay-page-loads-the-wallet-on-intent.md).
 const payModal = lazyOnIntent<PayModalProps>(() => import('./pay-modal'))
 const PayModal = payModal.Component
 

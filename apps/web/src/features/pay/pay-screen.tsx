@@ -91,7 +91,7 @@ function PayCard({ link }: { link: PublicLink }) {
         The wallet stack loads on intent only: this button's pointer, touch or focus fetches it, the
         press opens it. Any other way to pay shown here (the deposit view: send from any wallet or
         exchange) is its own lazyOnIntent dialog beside it (ui/lazy-on-open.tsx) and imports nothing
-        of the wallet stack (docs/decisions/0026-the-pay-page-loads-the-wallet-on-intent.md).
+        of the wallet stack (docs/decisions/0028-the-pay-page-loads-the-wallet-on-intent.md).
       */}
       <Button size="lg" className="mt-8 w-full" onClick={() => setOpen(true)} {...payModalIntentHandlers}>
         <Wallet aria-hidden="true" />
