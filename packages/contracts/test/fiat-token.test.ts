@@ -60,8 +60,11 @@ function simulate(functionName: string, args: readonly unknown[], account: Addre
   } as Parameters<typeof anvil.publicClient.simulateContract>[0])
 }
 
-function read<const name extends 'balanceOf' | 'nonces'>(functionName: name, owner: Address) {
-  return anvil.publicClient.readContract({ address: usdc, abi: fiatTokenAbi, functionName, args: [owner] })
+/** `owner`'s balance or permit nonce. */
+function read(functionName: 'balanceOf' | 'nonces', owner: Address): Promise<bigint> {
+  return functionName === 'balanceOf'
+    ? anvil.publicClient.readContract({ address: usdc, abi: fiatTokenAbi, functionName, args: [owner] })
+    : anvil.publicClient.readContract({ address: usdc, abi: fiatTokenAbi, functionName, args: [owner] })
 }
 
 describe('FiatToken (the devnet USDC)', () => {

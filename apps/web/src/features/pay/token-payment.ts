@@ -51,11 +51,27 @@ const permitGas = 90_000n
 const delegationPrefix = '0xef0100'
 
 /**
- * The method for the wallet, token and route (see TokenPaymentMethod). The wallet's ERC-5792
- * capabilities for the chain come first: `atomic` 'supported' or 'ready' means a batch. A wallet
- * that does not answer wallet_getCapabilities has none. A permit needs the token's permit domain,
- * a route that accepts it, and a payer that signs with its own key (no contract account).
- * Never throws.
+ * The method for what was read (pure): `atomic` 'supported' or 'ready' among the wallet's ERC-5792
+ * capabilities for the chain means a batch; a permit needs the token's permit domain, a route that
+ * accepts it, and a payer that signs with its own key (no code, or an EIP-7702 delegation; null:
+ * its code could not be read).
+ */
+export function chooseTokenPaymentMethod(read: {
+  atomicStatus: unknown
+  hasPermit: boolean
+  acceptsPermit: boolean
+  payerCode: Hex | undefined | null
+}): TokenPaymentMethod {
+  if (read.atomicStatus === 'supported' || read.atomicStatus === 'ready') return 'batch'
+  if (!read.hasPermit || !read.acceptsPermit || read.payerCode === null) return 'approve'
+  const code = read.payerCode
+  return code === undefined || code === '0x' || code.startsWith(delegationPrefix) ? 'permit' : 'approve'
+}
+
+/**
+ * Reads the wallet's ERC-5792 capabilities for the chain (a wallet that does not answer
+ * wallet_getCapabilities has none) and, for a permit token, the payer's code, then chooses
+ * (`chooseTokenPaymentMethod`). Never throws.
  */
 export async function readTokenPaymentMethod(
   config: Config,
@@ -65,15 +81,14 @@ export async function readTokenPaymentMethod(
     account: context.payer,
     chainId: context.chainId,
   }).catch(() => undefined)
-  const atomic = (capabilities as { atomic?: { status?: unknown } } | undefined)?.atomic?.status
-  if (atomic === 'supported' || atomic === 'ready') return 'batch'
-  if (context.token.permit === undefined || context.route.acceptsPermit !== true) return 'approve'
-  const code = await getBytecode(config, { address: context.payer, chainId: context.chainId }).catch(
-    () => null,
-  )
-  if (code === null) return 'approve'
-  const signsWithOwnKey = code === undefined || code === '0x' || code.startsWith(delegationPrefix)
-  return signsWithOwnKey ? 'permit' : 'approve'
+  const atomicStatus = (capabilities as { atomic?: { status?: unknown } } | undefined)?.atomic?.status
+  const hasPermit = context.token.permit !== undefined
+  const acceptsPermit = context.route.acceptsPermit === true
+  const needsCode = atomicStatus !== 'supported' && atomicStatus !== 'ready' && hasPermit && acceptsPermit
+  const payerCode = needsCode
+    ? await getBytecode(config, { address: context.payer, chainId: context.chainId }).catch(() => null)
+    : undefined
+  return chooseTokenPaymentMethod({ atomicStatus, hasPermit, acceptsPermit, payerCode })
 }
 
 /** The method as a query: read once per wallet, chain, payer, token and route kind. */
