@@ -6904,6 +6904,8 @@ export interface components {
         RouteResult: {
             intentId: string;
             route: {
+                /** @description True when the route's contract (PayRouter) takes an EIP-2612 permit in place of the approval: permitAndCall(token, value, deadline, v, r, s, transactionRequest.data) */
+                acceptsPermit?: boolean;
                 estimate: {
                     actions: components["schemas"]["RouteAction"][];
                     /** @description Seconds */
@@ -6924,6 +6926,8 @@ export interface components {
         RouteResultInput: {
             intentId: string;
             route: {
+                /** @description True when the route's contract (PayRouter) takes an EIP-2612 permit in place of the approval: permitAndCall(token, value, deadline, v, r, s, transactionRequest.data) */
+                acceptsPermit?: boolean;
                 estimate: {
                     actions: components["schemas"]["RouteActionInput"][];
                     /** @description Seconds */
@@ -7084,6 +7088,11 @@ export interface components {
             /** @description A path on this origin, or empty */
             logoURI: string;
             name: string;
+            /** @description The token takes EIP-2612 permit signatures: its EIP-712 domain name and version (USDC: 'USD Coin', '2'); absent otherwise */
+            permit?: {
+                name: string;
+                version: string;
+            };
             symbol: string;
             /** @constant */
             type: "evm";
@@ -7100,6 +7109,11 @@ export interface components {
             /** @description A path on this origin, or empty */
             logoURI: string;
             name: string;
+            /** @description The token takes EIP-2612 permit signatures: its EIP-712 domain name and version (USDC: 'USD Coin', '2'); absent otherwise */
+            permit?: {
+                name: string;
+                version: string;
+            };
             symbol: string;
             /** @constant */
             type: "evm";

@@ -2,9 +2,28 @@
 pragma solidity ^0.8.24;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Permit.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
 import {IUniswapV2Router02} from "@uniswap/v2-periphery/contracts/interfaces/IUniswapV2Router02.sol";
+
+/// @notice EIP-3009's `receiveWithAuthorization` (USDC and other FiatToken-style tokens), (v, r, s) form.
+interface IERC3009Receive {
+    function receiveWithAuthorization(
+        address from,
+        address to,
+        uint256 value,
+        uint256 validAfter,
+        uint256 validBefore,
+        bytes32 nonce,
+        uint8 v,
+        bytes32 r,
+        bytes32 s
+    ) external;
+}
+
+// One contract, one ABI: the payment entries, the permit and authorization entries and the
+// cross-chain escrow share state and events, so this file is longer than 300 lines.
 
 /**
  * @title PayRouter
@@ -117,6 +136,78 @@ contract PayRouter is ReentrancyGuard {
             require(msg.value == 0, "PayRouter: bad value");
             IERC20(token).safeTransferFrom(msg.sender, receiver, amount);
         }
+    }
+
+    /**
+     * @notice An EIP-2612 signature instead of a prior approval: sets this contract's allowance
+     * over the caller's `token` with `permit`, then runs `data`, which must be a call of `pay`,
+     * `swapAndPay` or `deposit` (delegatecall to itself, so the caller stays the payer and the
+     * call's own checks and events are unchanged). Not payable: native payments need no approval.
+     * A permit that fails because someone already submitted it (front-running) is fine as long as
+     * the allowance covers `value`. Returns what the call returned.
+     */
+    function permitAndCall(
+        address token,
+        uint256 value,
+        uint256 deadline,
+        uint8 v,
+        bytes32 r,
+        bytes32 s,
+        bytes calldata data
+    ) external returns (bytes memory result) {
+        require(data.length >= 4, "PayRouter: bad call");
+        bytes4 selector = bytes4(data[:4]);
+        require(
+            selector == this.pay.selector || selector == this.swapAndPay.selector || selector == this.deposit.selector,
+            "PayRouter: bad call"
+        );
+        try IERC20Permit(token).permit(msg.sender, address(this), value, deadline, v, r, s) {}
+        catch {
+            require(IERC20(token).allowance(msg.sender, address(this)) >= value, "PayRouter: permit failed");
+        }
+        bool success;
+        (success, result) = address(this).delegatecall(data);
+        if (!success) {
+            assembly ("memory-safe") {
+                revert(add(result, 32), mload(result))
+            }
+        }
+    }
+
+    /**
+     * @notice Same chain, same token, paid with an EIP-3009 `receiveWithAuthorization` signed by
+     * `from` (no approval, and anyone may submit it: a relayer can pay the gas). The signed nonce
+     * must be `authorizationNonce(intentId, receiver)`, so a copied signature cannot pay anyone
+     * else or under another intent; the token's own checks refuse a replayed or expired one.
+     */
+    function payWithAuthorization(
+        bytes32 intentId,
+        address token,
+        uint256 amount,
+        address receiver,
+        address from,
+        uint256 validAfter,
+        uint256 validBefore,
+        uint8 v,
+        bytes32 r,
+        bytes32 s
+    ) external nonReentrant {
+        require(receiver != address(0), "PayRouter: zero receiver");
+        require(amount > 0, "PayRouter: zero amount");
+        require(token != address(0), "PayRouter: bad path");
+        bytes32 nonce = authorizationNonce(intentId, receiver);
+        uint256 before = IERC20(token).balanceOf(address(this));
+        IERC3009Receive(token).receiveWithAuthorization(
+            from, address(this), amount, validAfter, validBefore, nonce, v, r, s
+        );
+        require(IERC20(token).balanceOf(address(this)) - before == amount, "PayRouter: bad value");
+        emit Paid(intentId, from, receiver, token, amount);
+        IERC20(token).safeTransfer(receiver, amount);
+    }
+
+    /// @notice The EIP-3009 nonce a payer signs for `payWithAuthorization`: keccak256(abi.encode(intentId, receiver)).
+    function authorizationNonce(bytes32 intentId, address receiver) public pure returns (bytes32) {
+        return keccak256(abi.encode(intentId, receiver));
     }
 
     /**

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { entryPointV07Bytecode } from '@quicklinks/contracts/generated/entry-point-v07'
 import { entryPointV08Bytecode } from '@quicklinks/contracts/generated/entry-point-v08'
+import { fiatTokenAbi, fiatTokenBytecode } from '@quicklinks/contracts/generated/fiat-token'
 import { multicall3DeployedBytecode } from '@quicklinks/contracts/generated/multicall3'
 import { payRouterAbi, payRouterBytecode } from '@quicklinks/contracts/generated/pay-router'
 import { quickLinksAccountFactoryBytecode } from '@quicklinks/contracts/generated/quick-links-account-factory'
@@ -41,6 +42,9 @@ import { getDevnetRelayerAccount } from './get-devnet-relayer-account.ts'
 /** Where Multicall3 lives on every public chain; the devnet puts ours there too. */
 export const multicall3Address: Address = getAddress('0xcA11bde05977b3631167028862bE2a173976CA11')
 
+/** The devnet USDC's EIP-712 domain and signature standards: the real USDC's (FiatTokenV2_2). */
+const usdcSignatures = { name: 'USD Coin', version: '2', permit: true, authorizations: true } as const
+
 /** Minted to each funded account. */
 const stablecoinsPerAccount = parseUnits('1000000', 6)
 /** Wrapped (from the account's own native balance) for each funded account. */
@@ -58,7 +62,7 @@ const relayerWrappedNative = parseUnits('1000', 18)
 const relayerNativeBalance = parseUnits('1000000', 18)
 
 /** Bump when the deploy steps change in a way the bytecode part of the fingerprint cannot see. */
-const deployScriptVersion = 3
+const deployScriptVersion = 4
 
 export type DeployDevnetChainOptions = {
   rpcUrl: string
@@ -67,8 +71,8 @@ export type DeployDevnetChainOptions = {
 }
 
 /**
- * Deploys and seeds one devnet chain from account 0 of the test mnemonic: USDC and USDT (TestToken,
- * 6 decimals), WETH9 as the wrapped native token, the Uniswap V2 factory and Router02 from their
+ * Deploys and seeds one devnet chain from account 0 of the test mnemonic: USDC (FiatToken: EIP-2612
+ * permit and EIP-3009, domain 'USD Coin' '2') and USDT (TestToken), 6 decimals each, WETH9 as the wrapped native token, the Uniswap V2 factory and Router02 from their
  * published artifacts, wrapped-native/USDC and USDT/USDC pools priced from the chain config,
  * Multicall3 at its canonical address, PayRouter (trusting account 9 as the relayer), and 1,000,000
  * USDC and USDT plus 100 wrapped native for each of accounts 0-9; the relayer (account 9) gets
@@ -108,12 +112,14 @@ export async function deployDevnetChain(options: DeployDevnetChainOptions): Prom
     return getAddress(address)
   }
 
+  // FiatToken takes EIP-2612 and EIP-3009 signatures like the real USDC; first, as before, so
+  // USDC keeps its address (account 0's nonce 0).
   const usdc = await deploy(
     'USDC',
     walletClient.deployContract({
-      abi: testTokenAbi,
-      bytecode: testTokenBytecode,
-      args: ['USD Coin', 'USDC', 6],
+      abi: fiatTokenAbi,
+      bytecode: fiatTokenBytecode,
+      args: [usdcSignatures.name, 'USDC', 6, usdcSignatures.version],
       account: deployer,
     }),
   )
@@ -305,7 +311,7 @@ export async function deployDevnetChain(options: DeployDevnetChainOptions): Prom
     nativeSymbol: chain.nativeSymbol,
     relayer,
     tokens: [
-      { symbol: 'USDC', address: usdc, decimals: 6 },
+      { symbol: 'USDC', address: usdc, decimals: 6, signatures: usdcSignatures },
       { symbol: 'USDT', address: usdt, decimals: 6 },
       { symbol: chain.wrappedNativeSymbol, address: weth, decimals: 18 },
     ],
@@ -340,6 +346,7 @@ export function getDeploymentFingerprint(chain: DevnetChainConfig): string {
     }),
   )
   for (const bytecode of [
+    fiatTokenBytecode,
     testTokenBytecode,
     weth9Bytecode,
     uniswapV2FactoryBytecode,

@@ -11,6 +11,19 @@ export const devnetTokenSchema = z.object({
   symbol: z.string().min(1),
   address: addressSchema,
   decimals: z.number().int().min(0).max(255),
+  /**
+   * A token that takes signed approvals and transfers (the devnet's USDC): its EIP-712 domain name
+   * and version, whether it has EIP-2612 `permit` and EIP-3009 `…WithAuthorization`. Absent for
+   * plain tokens.
+   */
+  signatures: z
+    .object({
+      name: z.string().min(1),
+      version: z.string().min(1),
+      permit: z.boolean(),
+      authorizations: z.boolean(),
+    })
+    .optional(),
 })
 
 export const devnetChainDeploymentSchema = z.object({

@@ -4,6 +4,7 @@ import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { entryPointV08Abi } from '@quicklinks/contracts/generated/entry-point-v08'
+import { fiatTokenAbi } from '@quicklinks/contracts/generated/fiat-token'
 import { multicall3Abi } from '@quicklinks/contracts/generated/multicall3'
 import { payRouterAbi } from '@quicklinks/contracts/generated/pay-router'
 import { testTokenAbi } from '@quicklinks/contracts/generated/test-token'
@@ -161,6 +162,96 @@ describe('startDevnet', () => {
       expect(await getChainClients(chain).publicClient.getBalance({ address: relayer })).toBe(
         parseUnits('1000000', 18),
       )
+    }
+  })
+
+  it("makes USDC on every chain the real USDC's kind: EIP-2612 permit and EIP-3009 under 'USD Coin', '2'", async () => {
+    const owner = mnemonicToAccount(devnetMnemonic, { addressIndex: 1 })
+    for (const chain of getRunningDevnet().deployment.chains) {
+      const { publicClient, walletClient } = getChainClients(chain)
+      const usdc = chain.tokens.find((token) => token.symbol === 'USDC')
+      expect(usdc?.signatures).toEqual({ name: 'USD Coin', version: '2', permit: true, authorizations: true })
+      expect(chain.tokens.find((token) => token.symbol === 'USDT')?.signatures).toBeUndefined()
+      const address = getToken(chain, 'USDC')
+      const domain = { name: 'USD Coin', version: '2', chainId: chain.chainId, verifyingContract: address }
+      const nonce = await publicClient.readContract({
+        address,
+        abi: fiatTokenAbi,
+        functionName: 'nonces',
+        args: [owner.address],
+      })
+      const deadline = maxUint256
+      const permit = await owner.signTypedData({
+        domain,
+        types: {
+          Permit: [
+            { name: 'owner', type: 'address' },
+            { name: 'spender', type: 'address' },
+            { name: 'value', type: 'uint256' },
+            { name: 'nonce', type: 'uint256' },
+            { name: 'deadline', type: 'uint256' },
+          ],
+        },
+        primaryType: 'Permit',
+        message: { owner: owner.address, spender: account2, value: 7n, nonce, deadline },
+      })
+      const permitted = await walletClient.writeContract({
+        address,
+        abi: fiatTokenAbi,
+        functionName: 'permit',
+        args: [owner.address, account2, 7n, deadline, permit],
+        account: account0,
+      })
+      expect((await publicClient.waitForTransactionReceipt({ hash: permitted })).status).toBe('success')
+      expect(
+        await publicClient.readContract({
+          address,
+          abi: fiatTokenAbi,
+          functionName: 'allowance',
+          args: [owner.address, account2],
+        }),
+      ).toBe(7n)
+      const authorization = {
+        from: owner.address,
+        to: account2,
+        value: 3n,
+        validAfter: 0n,
+        validBefore: maxUint256,
+        nonce: bytesToHex(randomBytes(32)),
+      }
+      const signature = await owner.signTypedData({
+        domain,
+        types: {
+          TransferWithAuthorization: [
+            { name: 'from', type: 'address' },
+            { name: 'to', type: 'address' },
+            { name: 'value', type: 'uint256' },
+            { name: 'validAfter', type: 'uint256' },
+            { name: 'validBefore', type: 'uint256' },
+            { name: 'nonce', type: 'bytes32' },
+          ],
+        },
+        primaryType: 'TransferWithAuthorization',
+        message: authorization,
+      })
+      const before = await readTokenBalance(chain, 'USDC', account2)
+      const transferred = await walletClient.writeContract({
+        address,
+        abi: fiatTokenAbi,
+        functionName: 'transferWithAuthorization',
+        args: [
+          authorization.from,
+          authorization.to,
+          authorization.value,
+          authorization.validAfter,
+          authorization.validBefore,
+          authorization.nonce,
+          signature,
+        ],
+        account: account0,
+      })
+      expect((await publicClient.waitForTransactionReceipt({ hash: transferred })).status).toBe('success')
+      expect(await readTokenBalance(chain, 'USDC', account2)).toBe(before + 3n)
     }
   })
 

@@ -75,6 +75,10 @@ export const routingTokenSchema = nameSchema(
     active: z.boolean(),
     visible: z.boolean(),
     usdPrice: describeSchema(z.nullable(z.number()), 'USD for one whole token; null when unknown'),
+    permit: describeSchema(
+      z.optional(z.object({ name: z.string(), version: z.string() })),
+      "The token takes EIP-2612 permit signatures: its EIP-712 domain name and version (USDC: 'USD Coin', '2'); absent otherwise",
+    ),
   }),
   'Token',
 )
@@ -166,6 +170,10 @@ export const routeResultSchema = nameSchema(
         actions: z.array(routeActionSchema),
       }),
       spender: describeSchema(z.nullable(z.string()), 'Whom to approve for an ERC-20 input; null for native'),
+      acceptsPermit: describeSchema(
+        z.optional(z.boolean()),
+        "True when the route's contract (PayRouter) takes an EIP-2612 permit in place of the approval: permitAndCall(token, value, deadline, v, r, s, transactionRequest.data)",
+      ),
     }),
   }),
   'RouteResult',

@@ -85,6 +85,15 @@ describe('canConfirmPayment', () => {
     )
   })
 
+  it('needs no allowance when the payment carries its approval (a batch or a permit), but still a ready route and no approval in flight', () => {
+    const carried = { ...base, ...pending, allowance: 0n, isApprovalCarried: true }
+    expect(canConfirmPayment(carried)).toBe(true)
+    expect(canConfirmPayment({ ...carried, allowance: null, isCheckingAllowance: true })).toBe(true)
+    expect(canConfirmPayment({ ...carried, isApproving: true })).toBe(false)
+    expect(canConfirmPayment({ ...carried, route: { status: 'building', key: 'k' } })).toBe(false)
+    expect(canConfirmPayment({ ...carried, isApprovalCarried: false })).toBe(false)
+  })
+
   it('needs no allowance for the native token but a ready route', () => {
     const native = { ...base, isNative: true, spender: null, ...pending, allowance: null }
     expect(canConfirmPayment(native)).toBe(true)

@@ -81,20 +81,25 @@ export function isApprovalNeeded(
 
 /**
  * Confirm & Pay is enabled only with a ready route, a positive amount, no messages, and
- * for a token an allowance that covers the amount with no approval or allowance read pending.
+ * for a token an allowance that covers the amount with no approval or allowance read pending,
+ * unless the payment carries its own approval (`isApprovalCarried`: an ERC-5792 batch or a permit,
+ * docs/product.md#one-confirmation).
  */
 export function canConfirmPayment(
-  check: ConfirmCheck & { allowance: bigint | null; isApproving: boolean; isCheckingAllowance: boolean },
+  check: ConfirmCheck & {
+    allowance: bigint | null
+    isApproving: boolean
+    isCheckingAllowance: boolean
+    isApprovalCarried?: boolean | undefined
+  },
 ): boolean {
   if (check.route.status !== 'ready') return false
   if (check.amount === undefined || check.amount <= 0n) return false
   if (getConfirmMessages(check).length > 0) return false
   if (check.isNative) return true
-  return (
-    !check.isApproving &&
-    !check.isCheckingAllowance &&
-    !isApprovalNeeded(false, check.amount, check.allowance)
-  )
+  if (check.isApproving) return false
+  if (check.isApprovalCarried === true) return true
+  return !check.isCheckingAllowance && !isApprovalNeeded(false, check.amount, check.allowance)
 }
 
 /** The route line of the confirm step. */

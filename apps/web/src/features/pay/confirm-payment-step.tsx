@@ -6,7 +6,12 @@ import { type Address, erc20Abi, maxUint256 } from 'viem'
 import { useConfig, useConnection } from 'wagmi'
 import { sendTransaction, waitForTransactionReceipt, writeContract } from 'wagmi/actions'
 import { toast } from '../../ui/use-toast'
-import { canConfirmPayment, getBlockingMessage, getConfirmMessages } from './confirm-messages'
+import {
+  canConfirmPayment,
+  getBlockingMessage,
+  getConfirmMessages,
+  isApprovalNeeded,
+} from './confirm-messages'
 import { ConfirmStep } from './confirm-step'
 import { buildFixedRouteInput, readFixedQuote } from './fixed-amount'
 import { formatTokenAmount, getUsdValue } from './pay-amount'
@@ -18,6 +23,11 @@ import { postRouteReceipt } from './transaction-record'
 import { useEnsureChain } from './use-ensure-chain'
 import { useRouteState } from './use-route-state'
 import { useToastOnce } from './use-toast-once'
+import {
+  describeCarriedApproval,
+  sendWithCarriedApproval,
+  useTokenPaymentMethod,
+} from './use-token-payment-method'
 import { allowanceQueryOptions } from './wallet-balances'
 import { describePaymentError } from './wallet-errors'
 
@@ -52,7 +62,8 @@ export type ConfirmPaymentStepProps = {
 
 /**
  * Step 3 'Confirm Payment' with its work: builds the route (rebuilt every 60 s), switches the wallet
- * to the source chain, reads and approves the allowance, and sends the route's transaction. A
+ * to the source chain, reads and approves the allowance (or carries the approval in an ERC-5792
+ * batch or a permit), and sends the route's transaction. A
  * rejection or an error before the transaction is sent toasts 'Payment failed' and stays here.
  */
 export function ConfirmPaymentStep(props: ConfirmPaymentStepProps) {
@@ -107,6 +118,18 @@ export function ConfirmPaymentStep(props: ConfirmPaymentStepProps) {
     enabled: !isNative && address !== undefined && spender !== null && connection.chainId === fromChainId,
   })
   const allowance = allowanceQuery.data ?? null
+  // A wallet with atomic ERC-5792 batches, or a permit token on a route that takes it, pays
+  // without the approval step (docs/product.md#one-confirmation).
+  const paymentMethod = useTokenPaymentMethod({
+    chainId: fromChainId,
+    payer: address,
+    token,
+    route: currentRoute.status === 'ready' ? currentRoute.route : null,
+    isEnabled: !isNative && connection.chainId === fromChainId,
+    connectorId: connection.connector?.uid,
+  })
+  const isApprovalCarried =
+    paymentMethod !== 'approve' && paymentMethod !== null && isApprovalNeeded(isNative, amount, allowance)
   const [approving, setApproving] = useState<'exact' | 'max' | null>(null)
   const [isConfirming, setConfirming] = useState(false)
   const isAmountQuoted = fixed !== undefined
@@ -128,6 +151,7 @@ export function ConfirmPaymentStep(props: ConfirmPaymentStepProps) {
     allowance,
     isApproving: approving !== null,
     isCheckingAllowance: allowanceQuery.isFetching,
+    isApprovalCarried,
   })
   const showCannotConfirm = useCallback(
     (message: string) =>
@@ -169,10 +193,21 @@ export function ConfirmPaymentStep(props: ConfirmPaymentStepProps) {
     setConfirming(true)
     try {
       await ensureChain(fromChainId)
-      const hash = await sendTransaction(config, {
-        chainId: fromChainId,
-        ...toWalletTransaction(currentRoute.route.transactionRequest),
-      })
+      const hash =
+        isApprovalCarried && spender !== null && amount !== undefined && paymentMethod !== null
+          ? await sendWithCarriedApproval(config, paymentMethod, {
+              chainId: fromChainId,
+              payer: address,
+              token: tokenAddress,
+              permit: token.permit,
+              spender,
+              amount,
+              transactionRequest: currentRoute.route.transactionRequest,
+            })
+          : await sendTransaction(config, {
+              chainId: fromChainId,
+              ...toWalletTransaction(currentRoute.route.transactionRequest),
+            })
       props.onSubmitted({
         intentId: currentRoute.intentId,
         txHash: hash,
@@ -229,6 +264,9 @@ export function ConfirmPaymentStep(props: ConfirmPaymentStepProps) {
       secondsLeft={secondsLeft}
       canConfirm={canConfirm && !isConfirming}
       isConfirming={isConfirming}
+      approvalNote={
+        isApprovalCarried && paymentMethod !== null ? describeCarriedApproval(paymentMethod) : null
+      }
       onApprove={(kind) => void approve(kind)}
       onBack={props.onBack}
       onConfirm={() => void confirm()}

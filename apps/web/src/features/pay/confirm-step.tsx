@@ -27,6 +27,11 @@ export type ConfirmStepProps = {
   secondsLeft: number
   canConfirm: boolean
   isConfirming: boolean
+  /**
+   * How Confirm & Pay carries the approval when the allowance is short (a batch or a permit), shown
+   * beside the approve buttons; null when the payer approves first.
+   */
+  approvalNote?: string | null | undefined
   onApprove: (kind: 'exact' | 'max') => void
   onBack: () => void
   onConfirm: () => void
@@ -85,6 +90,9 @@ export function ConfirmStep(props: ConfirmStepProps) {
                 : `${formatTokenAmount(props.allowance, props.token.decimals, 6)} ${props.token.symbol}`}
             </span>
           </div>
+          {props.spender === null || !needsApproval || !props.approvalNote ? null : (
+            <p className="text-sm text-success">{props.approvalNote}</p>
+          )}
           {props.spender === null ? null : needsApproval ? (
             <div className="grid grid-cols-2 gap-2">
               <Button

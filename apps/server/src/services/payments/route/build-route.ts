@@ -103,6 +103,7 @@ export async function buildRoute(
         actions: quote.actions,
       },
       spender: quote.spender,
+      ...(quote.acceptsPermit === true && { acceptsPermit: true }),
     },
   }
 }

@@ -64,6 +64,11 @@ export type RouteQuote<Data extends ProviderData = ProviderData> = {
    */
   spender: `0x${string}` | null
   /**
+   * The route's contract takes an EIP-2612 permit instead of the approval (PayRouter's
+   * permitAndCall around the transaction's data; docs/decisions/0026). Absent: approve first.
+   */
+  acceptsPermit?: boolean
+  /**
    * Whatever the provider needs later for status (Squid: x-request-id, quoteId); stored with the
    * intent, in the shape of the provider's `providerDataSchema`.
    */

@@ -1,14 +1,17 @@
 import type { Transaction } from 'viem'
 import type { RouteIntent } from '../../../db/schema.ts'
+import { listPayerCalls } from './list-payer-calls.ts'
 
 /** Why a transaction is not the route's: null when it is. */
 export type SourceMismatch = string | null
 
 /**
  * Whether a transaction is the one the route asked the payer's wallet to send: on the route's
- * source chain, from the payer, to the route's contract, with exactly its calldata and value.
- * Gas and fees are the wallet's to choose. Returns null for a match, else a sentence naming the
- * first field that differs (it becomes the record's error message).
+ * source chain, from the payer, calling the route's contract with exactly its calldata and value,
+ * either directly or as one call of the payer's ERC-5792 batch, or wrapped in PayRouter's
+ * permitAndCall (`listPayerCalls`, docs/decisions/0026). Gas and fees are the wallet's to choose.
+ * Returns null for a match, else a sentence naming the first field that differs (it becomes the
+ * record's error message).
  */
 export function matchSourceTransaction(
   intent: Pick<RouteIntent, 'fromChainId' | 'fromAddress' | 'transactionRequest'>,
@@ -21,13 +24,13 @@ export function matchSourceTransaction(
   if (transaction.from.toLowerCase() !== intent.fromAddress.toLowerCase()) {
     return 'it was sent by another wallet than the payer'
   }
-  if ((transaction.to ?? '').toLowerCase() !== String(request.to ?? '').toLowerCase()) {
-    return "it calls another contract than the route's"
-  }
-  if (transaction.input.toLowerCase() !== String(request.data ?? '').toLowerCase()) {
-    return "its calldata is not the route's (receiver, token or amount differ)"
-  }
+  const routeTo = String(request.to ?? '').toLowerCase()
+  const routeData = String(request.data ?? '').toLowerCase()
   const value = typeof request.value === 'string' && /^\d+$/.test(request.value) ? BigInt(request.value) : 0n
-  if (transaction.value !== value) return "its value is not the route's"
+  const calls = listPayerCalls(transaction).filter((call) => call.to.toLowerCase() === routeTo)
+  if (calls.length === 0) return "it calls another contract than the route's"
+  const withData = calls.filter((call) => call.data.toLowerCase() === routeData)
+  if (withData.length === 0) return "its calldata is not the route's (receiver, token or amount differ)"
+  if (!withData.some((call) => call.value === value)) return "its value is not the route's"
   return null
 }

@@ -6,6 +6,7 @@ import {
   paysAnotherRouteIntent,
   settleRouteIntentReceipt,
 } from '../route/route-intents-repository.ts'
+import { listPayerCalls } from './list-payer-calls.ts'
 import { matchSourceTransaction } from './match-source-transaction.ts'
 import { type Look, mismatchMessage, receiptNotFoundTimeoutMs, stepsFor } from './payment-patches.ts'
 
@@ -68,7 +69,7 @@ export async function settlePostedHashes(
     }
     const reason = `${mismatchMessage}: ${mismatch}.`
     const isPayers = transaction.from.toLowerCase() === intent.fromAddress.toLowerCase()
-    if (!isPayers || (await paysAnotherRouteIntent(context.db, intent, transaction.input))) {
+    if (!isPayers || (await paysAnotherOfTheirRoutes(look, intent, transaction))) {
       await settleRouteIntentReceipt(
         context.db,
         { id: candidate.id, state: 'rejected', reason },
@@ -93,4 +94,16 @@ export async function settlePostedHashes(
     )
   }
   return { intent, isMatched: false }
+}
+
+/** Whether the transaction, or a call of its batch or permit wrapper, is another stored route of the payer. */
+async function paysAnotherOfTheirRoutes(
+  look: Look,
+  intent: RouteIntent,
+  transaction: Parameters<typeof listPayerCalls>[0],
+): Promise<boolean> {
+  for (const input of new Set([transaction.input, ...listPayerCalls(transaction).map((call) => call.data)])) {
+    if (await paysAnotherRouteIntent(look.context.db, intent, input)) return true
+  }
+  return false
 }

@@ -42,7 +42,8 @@ export type BuildLocalRouteOptions = {
 }
 
 /**
- * Quotes a `local` route and builds the PayRouter call the payer sends (docs/decisions/0009):
+ * Quotes a `local` route and builds the PayRouter call the payer sends (docs/decisions/0009; for a
+ * token, PayRouter also takes it wrapped in permitAndCall with a permit, docs/decisions/0026):
  * `pay` for the same token on the same chain, `swapAndPay` for another token on the same chain,
  * `deposit` for another chain (escrow in the source chain's USDC, filled by the relayer). Quotes
  * come from Uniswap V2's `getAmountsOut`; minimums take `slippage` percent off.
@@ -107,6 +108,7 @@ function buildTransferRoute({ request, fromToken, payRouter }: RouteContext): Ro
     toAmountMin: amount,
     estimatedDurationMs: localStepEstimatesMs.transfer,
     spender: fromToken.isNative ? null : payRouter,
+    acceptsPermit: !fromToken.isNative,
     providerData: { kind: 'pay', payRouter },
   }
 }
@@ -154,6 +156,7 @@ async function buildSwapRoute(context: RouteContext): Promise<RouteQuote<LocalPr
     toAmountMin,
     estimatedDurationMs: localStepEstimatesMs.swap + localStepEstimatesMs.transfer,
     spender: fromToken.isNative ? null : payRouter,
+    acceptsPermit: !fromToken.isNative,
     providerData: { kind: 'swapAndPay', payRouter, path, deadline: deadline.toString() },
   }
 }
@@ -264,6 +267,7 @@ async function buildCrossChainRoute(context: RouteContext): Promise<RouteQuote<L
     toAmountMin,
     estimatedDurationMs: actions.reduce((total, action) => total + action.estimatedMs, 0),
     spender: fromToken.isNative ? null : payRouter,
+    acceptsPermit: !fromToken.isNative,
     providerData: {
       kind: 'deposit',
       payRouter,

@@ -124,6 +124,9 @@ export function createLocalRoutingProvider(
             active: true,
             visible: true,
             usdPrice: priceOf(chainIndex, token.address),
+            ...(token.signatures?.permit === true && {
+              permit: { name: token.signatures.name, version: token.signatures.version },
+            }),
           }),
         ),
       ])
