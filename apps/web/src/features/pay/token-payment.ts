@@ -22,7 +22,7 @@ import {
 import { toWalletTransaction } from './route-builder'
 
 // How a token payment whose allowance is short goes out (docs/product.md#one-confirmation,
-// docs/decisions/0026): one ERC-5792 batch when the wallet can run it atomically, else a permit
+// docs/decisions/0029): one ERC-5792 batch when the wallet can run it atomically, else a permit
 // signature in place of the approval when the token and the route take one, else the two steps.
 
 /**

@@ -65,7 +65,7 @@ export type RouteQuote<Data extends ProviderData = ProviderData> = {
   spender: `0x${string}` | null
   /**
    * The route's contract takes an EIP-2612 permit instead of the approval (PayRouter's
-   * permitAndCall around the transaction's data; docs/decisions/0026). Absent: approve first.
+   * permitAndCall around the transaction's data; docs/decisions/0029). Absent: approve first.
    */
   acceptsPermit?: boolean
   /**

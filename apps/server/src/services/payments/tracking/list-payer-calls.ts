@@ -22,7 +22,7 @@ const opDataSelector = '0x78210001'
 
 /**
  * The calls a mined transaction makes as its sender, as the route matcher compares them with the
- * route's (docs/decisions/0026):
+ * route's (docs/decisions/0029):
  * - a plain transaction is its one call;
  * - a transaction an EOA sends to itself (its EIP-7702 delegate) with `executeBatch` or ERC-7821
  *   `execute` is the calls of the batch, which run as the EOA (an ERC-5792 `wallet_sendCalls`);

@@ -9,7 +9,7 @@ export type SourceMismatch = string | null
  * Whether a transaction is the one the route asked the payer's wallet to send: on the route's
  * source chain, from the payer, calling the route's contract with exactly its calldata and value,
  * either directly or as one call of the payer's ERC-5792 batch, or wrapped in PayRouter's
- * permitAndCall (`listPayerCalls`, docs/decisions/0026). Gas and fees are the wallet's to choose.
+ * permitAndCall (`listPayerCalls`, docs/decisions/0029). Gas and fees are the wallet's to choose.
  * Returns null for a match, else a sentence naming the first field that differs (it becomes the
  * record's error message).
  */

@@ -10,7 +10,7 @@ import {
   waitForFinalRecord,
 } from '../../../../test/payment-test-kit.ts'
 
-// A token payment without a separate approval (docs/decisions/0026): the route's call wrapped in
+// A token payment without a separate approval (docs/decisions/0029): the route's call wrapped in
 // PayRouter's permitAndCall behind an EIP-2612 permit, or sent with its approval as one ERC-5792
 // batch (an EIP-7702 account executing both). Both are the route's transaction to the matcher;
 // the record is verified from the chain like any other.

@@ -43,7 +43,7 @@ export type BuildLocalRouteOptions = {
 
 /**
  * Quotes a `local` route and builds the PayRouter call the payer sends (docs/decisions/0009; for a
- * token, PayRouter also takes it wrapped in permitAndCall with a permit, docs/decisions/0026):
+ * token, PayRouter also takes it wrapped in permitAndCall with a permit, docs/decisions/0029):
  * `pay` for the same token on the same chain, `swapAndPay` for another token on the same chain,
  * `deposit` for another chain (escrow in the source chain's USDC, filled by the relayer). Quotes
  * come from Uniswap V2's `getAmountsOut`; minimums take `slippage` percent off.
