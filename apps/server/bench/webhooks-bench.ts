@@ -29,7 +29,6 @@ import {
   createTestLink,
   getDevnetRelayerPrivateKey,
   postJson,
-  startPaymentApp,
   startPaymentDevnet,
 } from '../test/payment-test-kit.ts'
 
