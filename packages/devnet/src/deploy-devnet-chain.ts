@@ -3,6 +3,8 @@ import { entryPointV07Bytecode } from '@quicklinks/contracts/generated/entry-poi
 import { entryPointV08Bytecode } from '@quicklinks/contracts/generated/entry-point-v08'
 import { multicall3DeployedBytecode } from '@quicklinks/contracts/generated/multicall3'
 import { payRouterAbi, payRouterBytecode } from '@quicklinks/contracts/generated/pay-router'
+import { depositFactoryBytecode } from '@quicklinks/contracts/generated/deposit-factory'
+import { depositForwarderBytecode } from '@quicklinks/contracts/generated/deposit-forwarder'
 import { quickLinksAccountFactoryBytecode } from '@quicklinks/contracts/generated/quick-links-account-factory'
 import { quickLinksMultiOwnerAccountFactoryBytecode } from '@quicklinks/contracts/generated/quick-links-multi-owner-account-factory'
 import { simple7702AccountBytecode } from '@quicklinks/contracts/generated/simple7702-account'
@@ -34,6 +36,7 @@ import {
 } from 'viem'
 import { buildViemChain } from './build-viem-chain.ts'
 import { deployAccountAbstraction } from './deploy-account-abstraction.ts'
+import { deployDepositFactory } from './deploy-deposit-factory.ts'
 import { type DevnetChainConfig, devnetAccountCount } from './devnet-chains.ts'
 import type { DeployedDevnetChain } from './devnet-deployment.ts'
 import { getDevnetRelayerAccount } from './get-devnet-relayer-account.ts'
@@ -294,6 +297,13 @@ export async function deployDevnetChain(options: DeployDevnetChainOptions): Prom
     deployer,
     chainName: chain.name,
   })
+  const depositFactory = await deployDepositFactory({
+    publicClient,
+    walletClient,
+    testClient,
+    deployer,
+    chainName: chain.name,
+  })
   const wethUsdcPair = await readPair(weth, usdc)
   const usdtUsdcPair = await readPair(usdt, usdc)
 
@@ -318,6 +328,7 @@ export async function deployDevnetChain(options: DeployDevnetChainOptions): Prom
       usdtUsdcPair,
       payRouter,
       ...accountAbstraction,
+      depositFactory,
     },
   }
 }
@@ -352,6 +363,8 @@ export function getDeploymentFingerprint(chain: DevnetChainConfig): string {
     quickLinksMultiOwnerAccountFactoryBytecode,
     simple7702AccountBytecode,
     sponsorPaymasterBytecode,
+    depositFactoryBytecode,
+    depositForwarderBytecode,
   ]) {
     hash.update(bytecode)
   }
