@@ -1,7 +1,7 @@
 import type { DepositResponse } from '@quicklinks/core/api/deposits'
 import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import type { FastifyInstance } from 'fastify'
-import { erc20Abi, type Hash } from 'viem'
+import { erc20Abi, getAddress, type Hash } from 'viem'
 import { expect, vi } from 'vitest'
 import { links } from '../src/db/schema.ts'
 import { getOrCreateUser } from '../src/services/users/get-or-create-user.ts'
@@ -63,14 +63,14 @@ export async function sendTokenTransfer(
   chainId: number,
   fromIndex: number,
   token: `0x${string}`,
-  to: `0x${string}`,
+  to: string,
   amount: bigint,
 ): Promise<Hash> {
   const hash = await devnet.wallet(chainId, fromIndex).writeContract({
     address: token,
     abi: erc20Abi,
     functionName: 'transfer',
-    args: [to, amount],
+    args: [getAddress(to), amount],
   })
   await devnet.publicClient(chainId).waitForTransactionReceipt({ hash })
   return hash
@@ -81,10 +81,10 @@ export async function sendNativeTransfer(
   devnet: PaymentDevnet,
   chainId: number,
   fromIndex: number,
-  to: `0x${string}`,
+  to: string,
   value: bigint,
 ): Promise<Hash> {
-  const hash = await devnet.wallet(chainId, fromIndex).sendTransaction({ to, value })
+  const hash = await devnet.wallet(chainId, fromIndex).sendTransaction({ to: getAddress(to), value })
   await devnet.publicClient(chainId).waitForTransactionReceipt({ hash })
   return hash
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
 import { createInvoiceWorker } from '../services/invoices/create-invoice-worker.ts'
+import { createDepositWorker } from '../services/payments/deposits/create-deposit-worker.ts'
 import { createReceiptMailWorker } from '../services/receipts/create-receipt-mail-worker.ts'
 import { type RunningWorkers, startWorkers, type Worker } from '../services/workers/start-workers.ts'
 
@@ -28,6 +29,14 @@ const plugin: FastifyPluginAsync<PaymentWorkersPluginOptions> = async (app, opti
       now: options.now,
       wake: (workerName, lane) => running?.wake(workerName, lane),
     }) ?? []),
+    // Transfers into deposit addresses, routed like wallet payments (docs/decisions/0026).
+    createDepositWorker({
+      db: app.db,
+      config: app.config,
+      provider: app.routingProvider,
+      logger: app.log.child({ worker: 'deposits' }),
+      ...(options.now ? { now: options.now } : {}),
+    }),
     app.paymentTracker,
     // Credits invoices from the payments the tracker made final, and expires them.
     createInvoiceWorker({
