@@ -54,27 +54,7 @@ export function createDepositWorker(options: CreateDepositWorkerOptions): Requir
     ])
     if (chains && key === chainsKey) return chains
     lock ??= createRelayerWriterLock(options.db, setup.operator.address)
-    const account: LocalAccount = {
-      ...setup.operator,
-      nonceManager: createNonceManager({ source: jsonRpc() }),
-    }
-    chains = new Map()
-    for (const chain of setup.chains) {
-      const client = setup.getClient(chain.chainId)
-      const rpcUrl = client.transport.url ?? chain.rpcUrl
-      chains.set(chain.chainId, {
-        deployment: chain,
-        client,
-        wallet: createWalletClient({
-          account,
-          pollingInterval: 250,
-          chain: buildViemChain({ ...chain, rpcUrl }),
-          transport: http(rpcUrl, { retryCount: 1, timeout: 15_000 }),
-        }),
-        payRouter: chain.contracts.payRouter,
-        confirmations: getConfirmations(options.config, chain.chainId),
-      })
-    }
+    chains = buildDepositChains(setup, options.config)
     chainsKey = key
     return chains
   }
@@ -124,4 +104,33 @@ export function createDepositWorker(options: CreateDepositWorkerOptions): Requir
       await lock?.release()
     },
   }
+}
+
+/**
+ * The deposit operator's signer on each chain of the setup, all lanes sharing one nonce manager
+ * (a new one per call: a new deployment counts nonces afresh). Never throws.
+ */
+export function buildDepositChains(
+  setup: DepositSetup,
+  config: Pick<ServerConfig, 'confirmations' | 'defaultConfirmations'>,
+): Map<number, RelayerChain> {
+  const account: LocalAccount = { ...setup.operator, nonceManager: createNonceManager({ source: jsonRpc() }) }
+  const chains = new Map<number, RelayerChain>()
+  for (const chain of setup.chains) {
+    const client = setup.getClient(chain.chainId)
+    const rpcUrl = client.transport.url ?? chain.rpcUrl
+    chains.set(chain.chainId, {
+      deployment: chain,
+      client,
+      wallet: createWalletClient({
+        account,
+        pollingInterval: 250,
+        chain: buildViemChain({ ...chain, rpcUrl }),
+        transport: http(rpcUrl, { retryCount: 1, timeout: 15_000 }),
+      }),
+      payRouter: chain.contracts.payRouter,
+      confirmations: getConfirmations(config, chain.chainId),
+    })
+  }
+  return chains
 }

@@ -226,16 +226,19 @@ async function followAction(
 ): Promise<DepositTransfer> {
   const hash = row.actionTxHash as Hash
   const client = context.chain.client
-  const receipt = await client
-    .waitForTransactionReceipt({ hash, timeout: 15_000, pollingInterval: 100 })
-    .catch((error: unknown) => (isWaitTimeout(error) ? undefined : ignoreNotFound(error)))
+  let receipt = await client.getTransactionReceipt({ hash }).catch(ignoreNotFound)
   if (!receipt) {
+    // Signed and written down, but the node does not know it (the process died before sending it,
+    // or the node dropped it): the same bytes again, so it can only ever be this one transaction.
     const pending = await client.getTransaction({ hash }).catch(ignoreNotFound)
     if (!pending && row.actionRawTx) {
       await client.sendRawTransaction({ serializedTransaction: row.actionRawTx as Hex })
     }
-    return save(context, row, { nextAttemptAt: new Date(context.now() + context.retryDelayMs) })
+    receipt = await client
+      .waitForTransactionReceipt({ hash, timeout: 15_000, pollingInterval: 100 })
+      .catch((error: unknown) => (isWaitTimeout(error) ? undefined : ignoreNotFound(error)))
   }
+  if (!receipt) return save(context, row, { nextAttemptAt: new Date(context.now() + context.retryDelayMs) })
   const gasCostWei = (receipt.gasUsed * receipt.effectiveGasPrice).toString()
   if (receipt.status !== 'success') {
     // Nothing moved: decide again (the deposit may have expired meanwhile, so it is refunded instead).
