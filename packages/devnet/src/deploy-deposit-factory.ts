@@ -60,7 +60,9 @@ export async function deployDepositFactory(options: DeployDepositFactoryOptions)
     const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 })
     const code = await publicClient.getCode({ address: factory })
     if (receipt.status !== 'success' || code === undefined || code === '0x') {
-      throw new Error(`${chainName}: deploying DepositFactory did not put code at ${factory} (transaction ${hash})`)
+      throw new Error(
+        `${chainName}: deploying DepositFactory did not put code at ${factory} (transaction ${hash})`,
+      )
     }
   }
   await testClient.setBalance({ address: operator, value: depositOperatorBalance })

@@ -7,7 +7,7 @@ import { Link } from 'react-router'
 import { Button } from '../../ui/button'
 import { FormField } from '../../ui/form-field'
 import { getInputClassName } from '../../ui/input-class-name'
-import { QrCodeImage } from '../links/share-link-dialog'
+import { DepositQrCode } from './deposit-qr-code'
 import { createDeposit, useDeposit } from './deposits-api'
 import { describeTransfer } from './describe-transfer'
 
@@ -140,7 +140,7 @@ function DepositDetails({ initial }: { initial: DepositResponse }) {
       </div>
       {token ? (
         <>
-          <QrCodeImage text={token.uri} />
+          <DepositQrCode uri={token.uri} />
           <div className="grid gap-1.5">
             <p className="font-medium text-sm">Payment request (EIP-681)</p>
             <div className="flex items-center gap-2 rounded-control bg-subtle px-3 py-2">

@@ -35,19 +35,15 @@ export function getDepositOperatorAccount(
 
 /**
  * Reads what deposits need, or undefined when they cannot run here: no operator key, no deployment
- * file, or no chain with this operator's DepositFactory. Only chains whose PayRouter is the first
- * such chain's are kept, since the deposit address commits to one PayRouter. Throws when the
+ * file (PayRouter and DepositFactory per chain), or no chain with this operator's DepositFactory.
+ * Only chains whose PayRouter is the first such chain's are kept, since the deposit address commits to one PayRouter. Throws when the
  * deployment file is unreadable.
  */
 export async function readDepositSetup(
-  config: Pick<
-    ServerConfig,
-    'depositOperatorPrivateKey' | 'devMode' | 'devnetDeploymentFile' | 'rpcUrls' | 'routingProvider'
-  >,
+  config: Pick<ServerConfig, 'depositOperatorPrivateKey' | 'devMode' | 'devnetDeploymentFile' | 'rpcUrls'>,
 ): Promise<DepositSetup | undefined> {
   const operator = getDepositOperatorAccount(config)
-  if (!operator || config.routingProvider !== 'local' || !existsSync(config.devnetDeploymentFile))
-    return undefined
+  if (!operator || !existsSync(config.devnetDeploymentFile)) return undefined
   const deployment: DevnetDeployment = await getDevnetDeploymentOrThrow(config.devnetDeploymentFile)
   const factory = getDepositFactoryAddress(operator.address)
   const withFactory = deployment.chains.filter(
@@ -73,7 +69,7 @@ export async function readDepositSetupOrThrow(
   const setup = await readDepositSetup(config)
   if (setup) return setup
   throw new AppError('SERVICE_UNAVAILABLE', {
-    message: 'Deposit asked for without an operator key, a local provider or a DepositFactory on any chain',
+    message: 'Deposit asked for without an operator key, a deployment or a DepositFactory on any chain',
     userMessage:
       'Paying from any wallet or exchange is not available on this server: connect a wallet instead.',
   })
