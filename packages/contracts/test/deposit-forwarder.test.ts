@@ -1,3 +1,5 @@
+// Over 300 lines on purpose: every case shares one pair of anvils and one deployment (tokens, Uniswap,
+// PayRouter, the factory on two chains); split, each file would start and deploy them again.
 import { randomBytes } from 'node:crypto'
 import {
   type Address,
