@@ -34,6 +34,14 @@ module.exports = {
       to: { path: '^apps/server/src/services/payments/providers/' },
     },
     {
+      name: 'deposit-view-loads-no-wallet-code',
+      severity: 'error',
+      comment:
+        'The "Send from any wallet or exchange" view renders without the wallet stack (issue 33): it imports nothing of the pay modal, the wallet features or the app shell that loads wagmi.',
+      from: { path: '^apps/web/src/features/deposits/' },
+      to: { path: '^apps/web/src/(app|features/(pay|wallet|swap|routing))/' },
+    },
+    {
       name: 'core-imports-no-app',
       severity: 'error',
       comment:

@@ -47,6 +47,7 @@ import { currentUserRoutes } from './routes/auth/current-user-routes.ts'
 import { configRoutes } from './routes/config/config-routes.ts'
 import { balancesRoutes } from './routes/data/balances-routes.ts'
 import { transactionsRoutes } from './routes/data/transactions-routes.ts'
+import { depositsRoutes } from './routes/deposits/deposits-routes.ts'
 import { devExplorerRoutes } from './routes/dev/dev-explorer-routes.ts'
 import { devRoutes } from './routes/dev/dev-routes.ts'
 import { invoicesRoutes } from './routes/invoices/invoices-routes.ts'
@@ -232,6 +233,7 @@ export async function buildApp(
         await api.register(authRoutes)
         await api.register(usersRoutes)
         await api.register(payInvoiceRoutes)
+        await api.register(depositsRoutes)
         await api.register(routeIntentsRoutes)
         await api.register(payStatusRoutes)
         await api.register(transactionsRoutes)

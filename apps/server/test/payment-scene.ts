@@ -23,7 +23,7 @@ export type PaymentScene = {
  */
 export function usePaymentScene(
   overrides: Partial<ServerConfig> = {},
-  dependencies: Pick<AppDependencies, 'onWorkerRound'> = {},
+  dependencies: Pick<AppDependencies, 'onWorkerRound' | 'workerNow'> = {},
 ): PaymentScene {
   let devnet: PaymentDevnet | undefined
   let testApp: TestApp | undefined

@@ -267,7 +267,7 @@ export async function createTestLink(
 export function startPaymentApp(
   devnet: PaymentDevnet,
   overrides: Partial<ServerConfig> = {},
-  dependencies: Pick<AppDependencies, 'onWorkerRound'> = {},
+  dependencies: Pick<AppDependencies, 'onWorkerRound' | 'workerNow'> = {},
 ): Promise<TestApp> {
   return buildTestApp(
     {

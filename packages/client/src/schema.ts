@@ -1557,6 +1557,65 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/pay/deposits/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A deposit, its transfers and what became of each (public; the id is the key) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The deposit id (a UUID) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Deposit"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/pay/invoices/{id}": {
         parameters: {
             query?: never;
@@ -1650,6 +1709,81 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pay/links/{slug}/deposits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A deposit address for an enabled link (public): one address on every chain, EIP-681 URIs */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        amount?: string;
+                        invoiceId?: string;
+                        refundAddress?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Deposit"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -6260,6 +6394,74 @@ export interface components {
             /** @description The all-e address (or the zero address) means the native token */
             token_address: string;
             token_name?: string;
+        };
+        Deposit: {
+            address: string;
+            amount?: string;
+            chains: {
+                chainId: number;
+                name: string;
+                tokens: {
+                    address: string;
+                    amountUnits: string | null;
+                    decimals: number;
+                    symbol: string;
+                    uri: string;
+                }[];
+            }[];
+            expiresAt: string;
+            id: string;
+            invoiceId: string | null;
+            refundAddress: string | null;
+            /** @enum {string} */
+            state: "open" | "expired";
+            transfers: components["schemas"]["DepositTransfer"][];
+        };
+        DepositInput: {
+            address: string;
+            amount?: string;
+            chains: {
+                chainId: number;
+                name: string;
+                tokens: {
+                    address: string;
+                    amountUnits: string | null;
+                    decimals: number;
+                    symbol: string;
+                    uri: string;
+                }[];
+            }[];
+            expiresAt: string;
+            id: string;
+            invoiceId: string | null;
+            refundAddress: string | null;
+            /** @enum {string} */
+            state: "open" | "expired";
+            transfers: components["schemas"]["DepositTransferInput"][];
+        };
+        DepositTransfer: {
+            actionTxHash: string | null;
+            amount: string;
+            chainId: number;
+            error: string | null;
+            gasCostWei: string | null;
+            intentId: string | null;
+            /** @enum {string} */
+            state: "detected" | "routing" | "routed" | "refunding" | "refunded" | "failed";
+            token: string;
+            txHash: string | null;
+        };
+        DepositTransferInput: {
+            actionTxHash: string | null;
+            amount: string;
+            chainId: number;
+            error: string | null;
+            gasCostWei: string | null;
+            intentId: string | null;
+            /** @enum {string} */
+            state: "detected" | "routing" | "routed" | "refunding" | "refunded" | "failed";
+            token: string;
+            txHash: string | null;
         };
         DevMail: {
             /**

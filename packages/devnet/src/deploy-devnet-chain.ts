@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto'
+import { depositFactoryBytecode } from '@quicklinks/contracts/generated/deposit-factory'
+import { depositForwarderBytecode } from '@quicklinks/contracts/generated/deposit-forwarder'
 import { entryPointV07Bytecode } from '@quicklinks/contracts/generated/entry-point-v07'
 import { entryPointV08Bytecode } from '@quicklinks/contracts/generated/entry-point-v08'
 import { fiatTokenAbi, fiatTokenBytecode } from '@quicklinks/contracts/generated/fiat-token'
@@ -35,6 +37,7 @@ import {
 } from 'viem'
 import { buildViemChain } from './build-viem-chain.ts'
 import { deployAccountAbstraction } from './deploy-account-abstraction.ts'
+import { deployDepositFactory } from './deploy-deposit-factory.ts'
 import { type DevnetChainConfig, devnetAccountCount } from './devnet-chains.ts'
 import type { DeployedDevnetChain } from './devnet-deployment.ts'
 import { getDevnetRelayerAccount } from './get-devnet-relayer-account.ts'
@@ -300,6 +303,13 @@ export async function deployDevnetChain(options: DeployDevnetChainOptions): Prom
     deployer,
     chainName: chain.name,
   })
+  const depositFactory = await deployDepositFactory({
+    publicClient,
+    walletClient,
+    testClient,
+    deployer,
+    chainName: chain.name,
+  })
   const wethUsdcPair = await readPair(weth, usdc)
   const usdtUsdcPair = await readPair(usdt, usdc)
 
@@ -324,6 +334,7 @@ export async function deployDevnetChain(options: DeployDevnetChainOptions): Prom
       usdtUsdcPair,
       payRouter,
       ...accountAbstraction,
+      depositFactory,
     },
   }
 }
@@ -359,6 +370,8 @@ export function getDeploymentFingerprint(chain: DevnetChainConfig): string {
     quickLinksMultiOwnerAccountFactoryBytecode,
     simple7702AccountBytecode,
     sponsorPaymasterBytecode,
+    depositFactoryBytecode,
+    depositForwarderBytecode,
   ]) {
     hash.update(bytecode)
   }

@@ -64,6 +64,11 @@ export const devnetChainDeploymentSchema = z.object({
     simple7702Account: addressSchema,
     /** SponsorPaymaster (deterministic address), signed for by the dev sponsor service's key. */
     sponsorPaymaster: addressSchema,
+    /**
+     * DepositFactory (deterministic address, docs/decisions/0030): deposit forwarders of the devnet's
+     * deposit operator (mnemonic account 13). Optional: deployments written before deposits lack it.
+     */
+    depositFactory: addressSchema.optional(),
   }),
 })
 

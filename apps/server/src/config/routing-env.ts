@@ -27,6 +27,7 @@ export const routingEnvSchema = z
     SQUID_API_URL: z.url({ protocol: /^https?$/ }).default('https://v2.api.squidrouter.com'),
     SQUID_INTEGRATOR_ID: z.string().min(1).optional(),
     RELAYER_PRIVATE_KEY: hexPrivateKeySchema.optional(),
+    DEPOSIT_OPERATOR_PRIVATE_KEY: hexPrivateKeySchema.optional(),
     WORKER_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
     CONFIRMATIONS_DEFAULT: z.coerce.number().int().min(0).max(1000).optional(),
   })
@@ -76,6 +77,12 @@ export const routingEnvSchema = z
        * relayer account (test mnemonic index 9) is used; otherwise cross-chain routes answer 503.
        */
       relayerPrivateKey: env.RELAYER_PRIVATE_KEY,
+      /**
+       * The deposit operator's key (DEPOSIT_OPERATOR_PRIVATE_KEY): deploys deposit forwarders and
+       * forwards or refunds what they hold (docs/decisions/0030). In dev mode without it, the devnet's
+       * deposit operator (test mnemonic index 13); otherwise deposits answer 503.
+       */
+      depositOperatorPrivateKey: env.DEPOSIT_OPERATOR_PRIVATE_KEY,
       /** How often the tracker and relayer workers poll, in milliseconds (WORKER_INTERVAL_MS). */
       workerIntervalMs: env.WORKER_INTERVAL_MS,
       /**

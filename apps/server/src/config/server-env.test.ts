@@ -46,6 +46,7 @@ describe('parseServerEnv', () => {
       squidIntegratorId: undefined,
       rpcUrls: {},
       relayerPrivateKey: undefined,
+      depositOperatorPrivateKey: undefined,
       workerIntervalMs: 1000,
       confirmations: {},
       defaultConfirmations: 2,

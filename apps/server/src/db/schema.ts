@@ -717,3 +717,95 @@ export type RelayerDeposit = typeof relayerDeposits.$inferSelect
 export type RouteIntentReceipt = typeof routeIntentReceipts.$inferSelect
 export type ReceiptEmail = typeof receiptEmails.$inferSelect
 export type PaymentDigestRow = typeof paymentDigests.$inferSelect
+
+/**
+ * Deposit addresses (docs/api.md#deposits, docs/decisions/0030): a CREATE2 forwarder address, the
+ * same on every chain, committed to the link's receiver, chain and token, the refund address and
+ * the expiry. `terms` is what the address was computed from (DepositTerms.sol), so the watcher can
+ * deploy exactly that forwarder. `amount` is in the link token's smallest units, when there is one.
+ */
+export const deposits = pgTable(
+  'deposits',
+  {
+    id: uuid('id').primaryKey(),
+    linkId: uuid('link_id')
+      .notNull()
+      .references(() => links.id, { onDelete: 'cascade' }),
+    invoiceId: text('invoice_id').references(() => invoices.id, { onDelete: 'cascade' }),
+    /** Lower-case forwarder address. */
+    address: text('address').notNull(),
+    refundAddress: text('refund_address'),
+    amountUnits: numeric('amount_units', { precision: 78, scale: 0 }),
+    terms: jsonb('terms').$type<StoredDepositTerms>().notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('deposits_address_idx').on(table.address),
+    index('deposits_expires_at_idx').on(table.expiresAt),
+  ],
+)
+
+/** DepositTerms as stored: numbers as decimal strings, addresses checksummed. */
+export type StoredDepositTerms = {
+  depositId: `0x${string}`
+  payRouter: `0x${string}`
+  receiver: `0x${string}`
+  destinationChainId: string
+  destinationToken: `0x${string}`
+  refundAddress: `0x${string}`
+  expiresAt: string
+}
+
+/**
+ * One transfer into a deposit address, as the watcher saw it (an ERC-20 Transfer log, or a rise of
+ * the native balance), and what became of it: detected → routing (the route intent and the signed
+ * forward are stored before it is broadcast, so a restart follows that transaction instead of
+ * sending another) → routed; or refunding → refunded; failed keeps the last error. `source_key`
+ * names the transfer once: chain, transaction and log index, or the native balance it brought.
+ */
+export const depositTransfers = pgTable(
+  'deposit_transfers',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    depositId: uuid('deposit_id')
+      .notNull()
+      .references(() => deposits.id, { onDelete: 'cascade' }),
+    chainId: integer('chain_id').notNull(),
+    sourceKey: text('source_key').notNull(),
+    /** Lower-case token address; the all-e placeholder for native. */
+    token: text('token').notNull(),
+    amount: numeric('amount', { precision: 78, scale: 0 }).notNull(),
+    /** Where it came from, when the chain says (the refund goes there without a refund address). */
+    sender: text('sender'),
+    txHash: text('tx_hash'),
+    state: text('state').$type<DepositTransferState>().notNull().default('detected'),
+    intentId: text('intent_id'),
+    /** The forward or refund transaction (signed before it was broadcast). */
+    actionTxHash: text('action_tx_hash'),
+    actionRawTx: text('action_raw_tx'),
+    /** Gas the operator paid for that transaction, in wei of the chain's native currency. */
+    gasCostWei: numeric('gas_cost_wei', { precision: 78, scale: 0 }),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('deposit_transfers_source_idx').on(table.chainId, table.sourceKey),
+    index('deposit_transfers_deposit_idx').on(table.depositId),
+    index('deposit_transfers_state_next_idx').on(table.state, table.nextAttemptAt),
+  ],
+)
+
+export type DepositTransferState = 'detected' | 'routing' | 'routed' | 'refunding' | 'refunded' | 'failed'
+export type Deposit = typeof deposits.$inferSelect
+export type DepositTransfer = typeof depositTransfers.$inferSelect
+
+/** The last block of each chain whose Transfer logs and native balances the deposit watcher has read. */
+export const depositCursors = pgTable('deposit_cursors', {
+  chainId: integer('chain_id').primaryKey(),
+  lastBlock: bigint('last_block', { mode: 'number' }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+})

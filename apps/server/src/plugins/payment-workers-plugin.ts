@@ -4,6 +4,7 @@ import fp from 'fastify-plugin'
 import { listenToChannel } from '../services/cache/cache-change-feed.ts'
 import { createInvoiceWorker } from '../services/invoices/create-invoice-worker.ts'
 import { createPaymentDigestWorker } from '../services/notices/create-payment-digest-worker.ts'
+import { createDepositWorker } from '../services/payments/deposits/create-deposit-worker.ts'
 import { createReceiptMailWorker } from '../services/receipts/create-receipt-mail-worker.ts'
 import { createWebhookWorker, webhookWorkerName } from '../services/webhooks/create-webhook-worker.ts'
 import { notifyEndpointDisabled } from '../services/webhooks/notify-endpoint-disabled.ts'
@@ -39,6 +40,14 @@ const plugin: FastifyPluginAsync<PaymentWorkersPluginOptions> = async (app, opti
       now: options.now,
       wake: (workerName, lane) => running?.wake(workerName, lane),
     }) ?? []),
+    // Transfers into deposit addresses, routed like wallet payments (docs/decisions/0030).
+    createDepositWorker({
+      db: app.db,
+      config: app.config,
+      provider: app.routingProvider,
+      logger: app.log.child({ worker: 'deposits' }),
+      ...(options.now ? { now: options.now } : {}),
+    }),
     app.paymentTracker,
     // Credits invoices from the payments the tracker made final, and expires them.
     createInvoiceWorker({

@@ -8,6 +8,7 @@ import { formatChainName, maskMiddle } from '../../lib/format'
 import { Button } from '../../ui/button'
 import { Card } from '../../ui/card'
 import { Skeleton } from '../../ui/skeleton'
+import { SendFromAnywhere } from '../deposits/send-from-anywhere'
 import { LazyPayModal, payModalIntentHandlers } from '../pay/lazy-pay-modal'
 import { type PublicLink, usePublicLink } from '../pay/public-link'
 import { describeInvoiceState, formatExpiry } from './describe-invoice-state'
@@ -136,6 +137,7 @@ function InvoiceCard({ invoice, link }: { invoice: PublicInvoice; link: PublicLi
             <Wallet aria-hidden="true" />
             Pay {invoice.amountDue} {symbol}
           </Button>
+          <SendFromAnywhere slug={invoice.linkSlug} invoiceId={invoice.id} />
           <LazyPayModal
             link={{ ...link, id: invoice.linkId, receiver_address: invoice.receiverAddress }}
             open={isOpen}

@@ -6,6 +6,7 @@ import { formatChainName, maskMiddle } from '../../lib/format'
 import { Button } from '../../ui/button'
 import { Card } from '../../ui/card'
 import { Skeleton } from '../../ui/skeleton'
+import { SendFromAnywhere } from '../deposits/send-from-anywhere'
 import { LazyPayModal, payModalIntentHandlers } from './lazy-pay-modal'
 import { type PublicLink, usePublicLink } from './public-link'
 
@@ -97,6 +98,7 @@ function PayCard({ link }: { link: PublicLink }) {
         <Wallet aria-hidden="true" />
         Pay
       </Button>
+      <SendFromAnywhere slug={link.alias_slug} />
       <LazyPayModal
         link={link}
         open={isOpen}

@@ -1,0 +1,70 @@
+import {
+  type CreateDepositRequest,
+  type DepositResponse,
+  depositResponseSchema,
+} from '@quicklinks/core/api/deposits'
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import { type ApiClient, api } from '../../lib/api-client'
+
+/**
+ * The deposit calls the pay page makes (docs/api.md#deposits): make a deposit address for a link
+ * (or one of its invoices) and read what became of the transfers into it. Each failure is an
+ * AppError with the server's user message, else the fallback.
+ */
+
+export const depositKeys = {
+  all: ['deposit'] as const,
+  detail: (id: string) => ['deposit', id] as const,
+}
+
+/** POST /api/pay/links/{slug}/deposits. Rejects with the server's 422 naming the field, else 'Failed to make a deposit address'. */
+export async function createDeposit(
+  slug: string,
+  input: CreateDepositRequest,
+  client: ApiClient = api,
+): Promise<DepositResponse> {
+  const body = await client.request(
+    `/api/pay/links/${encodeURIComponent(slug)}/deposits`,
+    depositResponseSchema,
+    {
+      method: 'POST',
+      body: input,
+      fallbackMessage: 'Failed to make a deposit address',
+    },
+  )
+  return body.data
+}
+
+/** GET /api/pay/deposits/{id}. */
+export async function getDeposit(
+  id: string,
+  client: ApiClient = api,
+  signal?: AbortSignal,
+): Promise<DepositResponse> {
+  const body = await client.request(`/api/pay/deposits/${encodeURIComponent(id)}`, depositResponseSchema, {
+    fallbackMessage: 'Failed to read the deposit',
+    ...(signal === undefined ? {} : { signal }),
+  })
+  return body.data
+}
+
+/** The deposit, re-read every 3 s while it is open or a transfer into it is still moving. */
+export function depositQueryOptions(id: string, initial: DepositResponse, client: ApiClient = api) {
+  return queryOptions({
+    queryKey: depositKeys.detail(id),
+    queryFn: ({ signal }) => getDeposit(id, client, signal),
+    initialData: initial,
+    refetchInterval: (query) => {
+      const deposit = query.state.data
+      if (!deposit) return false
+      const isMoving = deposit.transfers.some(
+        (transfer) => !['routed', 'refunded', 'failed'].includes(transfer.state),
+      )
+      return deposit.state === 'open' || isMoving ? 3_000 : false
+    },
+  })
+}
+
+export function useDeposit(initial: DepositResponse) {
+  return useQuery(depositQueryOptions(initial.id, initial))
+}

@@ -1,0 +1,102 @@
+import * as z from 'zod/mini'
+import { describeSchema } from './describe-schema.ts'
+import { decimalAmountSchema } from './invoices.ts'
+import { nameSchema } from './name-schema.ts'
+
+/**
+ * Deposit addresses (docs/api.md#deposits, docs/decisions/0030): a payer without a dapp browser, or
+ * paying from an exchange, sends one plain transfer to an address that is the same on every chain;
+ * the server routes it to the link's receiver through the same route and verifier as a wallet
+ * payment, or refunds it. POST /api/pay/links/{slug}/deposits makes one; GET /api/pay/deposits/{id}
+ * reads it. The deposit id (a random UUID) is the capability to read it.
+ */
+
+/** How long a deposit address takes payments (seconds): 60 minutes, at most the invoice's own expiry. */
+export const depositLifetimeSeconds = 60 * 60
+
+const addressSchema = z
+  .string()
+  .check(z.regex(/^0x[0-9a-fA-F]{40}$/, 'must be an address (0x and 40 hex digits)'))
+
+/** POST /api/pay/links/{slug}/deposits's body. */
+export const createDepositRequestSchema = z.object({
+  /** An open invoice of this link: its remaining amount is asked for, and transfers add up to it. */
+  invoiceId: z.optional(z.string().check(z.maxLength(64))),
+  /** In the link's token, for a link without an amount (a link's or invoice's own amount wins). */
+  amount: z.optional(decimalAmountSchema),
+  /** Where refunds go; needed when paying from an exchange, whose sending address is not the payer's. */
+  refundAddress: z.optional(addressSchema),
+})
+
+export type CreateDepositRequest = z.infer<typeof createDepositRequestSchema>
+
+/** The path of POST /api/pay/links/{slug}/deposits. */
+export const depositLinkParamsSchema = z.object({ slug: z.string().check(z.maxLength(256)) })
+
+/** The path of GET /api/pay/deposits/{id}. */
+export const depositIdParamsSchema = z.object({
+  id: describeSchema(z.string().check(z.maxLength(64)), 'The deposit id (a UUID)'),
+})
+
+/** A token a deposit accepts on a chain, with the EIP-681 URI a phone wallet opens as a filled-in transfer. */
+export const depositTokenSchema = z.object({
+  /** Checksummed; the all-e address is the chain's native currency. */
+  address: z.string(),
+  symbol: z.string(),
+  decimals: z.int(),
+  /**
+   * EIP-681: `ethereum:<token>@<chainId>/transfer?address=<deposit>&uint256=<atomic>` for an ERC-20,
+   * `ethereum:<deposit>@<chainId>?value=<wei>` for native; the amount only when the deposit has one.
+   */
+  uri: z.string(),
+  /** The amount the URI asks for, in the token's smallest units; null when the payer chooses. */
+  amountUnits: z.nullable(z.string()),
+})
+
+export const depositChainSchema = z.object({
+  chainId: z.int(),
+  name: z.string(),
+  tokens: z.array(depositTokenSchema),
+})
+
+/** A transfer into the deposit address and what became of it (docs/api.md#deposit-transfer-states). */
+export const depositTransferSchema = nameSchema(
+  z.object({
+    chainId: z.int(),
+    token: z.string(),
+    amount: z.string(),
+    txHash: z.nullable(z.string()),
+    state: z.enum(['detected', 'routing', 'routed', 'refunding', 'refunded', 'failed']),
+    /** The payment's route intent: its status page is /pay/status/{intentId}. */
+    intentId: z.nullable(z.string()),
+    /** The forward or refund transaction. */
+    actionTxHash: z.nullable(z.string()),
+    /** Gas the operator paid to deploy the forwarder and move the funds, in wei of the chain's native currency. */
+    gasCostWei: z.nullable(z.string()),
+    error: z.nullable(z.string()),
+  }),
+  'DepositTransfer',
+)
+
+export const depositSchema = nameSchema(
+  z.object({
+    id: z.string(),
+    /** The same address on every chain listed. */
+    address: z.string(),
+    expiresAt: z.string(),
+    /** In the link's token (decimal string), when the link or invoice has an amount or the payer named one. */
+    amount: z.optional(z.string()),
+    invoiceId: z.nullable(z.string()),
+    refundAddress: z.nullable(z.string()),
+    /** open until expiresAt, then expired (late transfers are refunded). */
+    state: z.enum(['open', 'expired']),
+    chains: z.array(depositChainSchema),
+    transfers: z.array(depositTransferSchema),
+  }),
+  'Deposit',
+)
+
+export const depositResponseSchema = z.object({ data: depositSchema })
+
+export type DepositResponse = z.infer<typeof depositSchema>
+export type DepositTransferResponse = z.infer<typeof depositTransferSchema>
