@@ -17,13 +17,14 @@ import { createLogger } from '@quicklinks/runtime/create-logger'
 import { createDatabaseClient, type DatabaseClient } from '@quicklinks/runtime/db/create-database-client'
 import { type RunningPostgres, startPostgres } from '@quicklinks/runtime/test/start-postgres'
 import { eq, sql } from 'drizzle-orm'
-import { erc20Abi, parseUnits } from 'viem'
+import { parseUnits } from 'viem'
 import { buildApp } from '../src/app.ts'
 import { migrate } from '../src/db/migrate.ts'
 import { links, users } from '../src/db/schema.ts'
 import { createWebhookEndpoint } from '../src/services/webhooks/manage-webhook-endpoints.ts'
 import { webhookDueChannel } from '../src/services/webhooks/webhook-outbox.ts'
 import { createTestConfig } from '../test/create-test-config.ts'
+import { sendTestRoute } from '../test/invoice-test-kit.ts'
 import {
   buildTestRoute,
   createTestLink,
@@ -169,8 +170,6 @@ async function benchLatency(): Promise<void> {
       events: ['payment.succeeded'],
       isDevMode: true,
     })
-    const wallet = devnet.wallet(8453, 1)
-    const client = devnet.publicClient(8453)
     for (let index = 0; index < paymentCount; index += 1) {
       const built = await buildTestRoute(testApp.app, {
         fromChain: 8453,
@@ -182,24 +181,8 @@ async function benchLatency(): Promise<void> {
         toAddress: receiverAccount,
         linkId: link.id,
       })
-      if (built.route.spender) {
-        const approval = await wallet.writeContract({
-          address: token,
-          abi: erc20Abi,
-          functionName: 'approve',
-          args: [built.route.spender, BigInt(built.route.estimate.fromAmount)],
-        })
-        await client.waitForTransactionReceipt({ hash: approval })
-      }
       const arrived = new Promise<number>((resolve) => pending.set(built.intentId, resolve))
-      const request = built.route.transactionRequest
-      const hash = await wallet.sendTransaction({
-        to: request.to,
-        data: request.data,
-        value: BigInt(request.value),
-        gas: BigInt(request.gasLimit),
-      })
-      await client.waitForTransactionReceipt({ hash })
+      const hash = await sendTestRoute(devnet, 8453, 1, built, token)
       await postJson(testApp.app, `/api/route-intent/${built.intentId}/receipt`, { txHash: hash })
       latencies.push(await arrived)
     }
