@@ -1,5 +1,6 @@
 import type { EmailMessage } from '@quicklinks/runtime/delivery/create-delivery'
 import { formatUnits } from 'viem'
+import { escapeHtml } from '../mail/escape-html.ts'
 import type { DigestPayment, DigestTotal } from './payment-digests-repository.ts'
 
 /** What the catalogue says of a token and a chain, when it knows them. */
@@ -70,8 +71,4 @@ export function renderPaymentDigest(input: {
     text: `${text.join('\n')}\n`,
     html,
   }
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`)
 }

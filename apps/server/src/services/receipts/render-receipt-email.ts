@@ -1,6 +1,7 @@
 import type { ReceiptMessage } from '@quicklinks/core/api/receipts'
 import type { EmailMessage } from '@quicklinks/runtime/delivery/create-delivery'
 import { formatUnits } from 'viem'
+import { escapeHtml } from '../mail/escape-html.ts'
 
 /** What the catalogue says of the credited token and the chains, when it knows them. */
 export type ReceiptEmailNames = {
@@ -52,8 +53,4 @@ export function renderReceiptEmail(input: {
     `<a href="${escapeHtml(receiptUrl)}">${escapeHtml(receiptUrl)}</a>`,
   )
   return { to: input.to, subject, text, html }
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`)
 }

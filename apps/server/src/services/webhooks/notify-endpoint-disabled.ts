@@ -4,6 +4,7 @@ import { findAccountEmail } from '@quicklinks/signer/api/find-account-email'
 import { eq } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
 import { users, webhookEndpoints } from '../../db/schema.ts'
+import { escapeHtml } from '../mail/escape-html.ts'
 
 /**
  * Tells an endpoint's owner by e-mail that it was disabled after 5 days of failed deliveries,
@@ -47,8 +48,4 @@ export async function notifyEndpointDisabled(
   } catch (error) {
     input.logger.warn({ err: error, endpointId }, 'Webhook endpoint disabled; the notice mail was not sent')
   }
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 }
