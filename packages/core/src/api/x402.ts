@@ -1,0 +1,52 @@
+import * as z from 'zod/mini'
+
+/**
+ * x402 v2 (docs/decisions/0031): every link is a resource at /x402/pay/{slug} paid over HTTP, and
+ * the server runs its own facilitator at /x402/facilitator/{verify,settle,supported}. The payment
+ * payload's own shape is checked with `@x402/core/schemas` where it is parsed (the server); these
+ * are the answers both ends read, typed to match `@x402/core/types`.
+ */
+
+/** The protocol version this server speaks. */
+export const x402Version = 2
+
+/** The x402 v2 HTTP headers (specs/transports-v2/http.md): each carries base64 JSON. */
+export const x402Headers = {
+  /** Server to client with the 402: the PaymentRequired object. */
+  paymentRequired: 'PAYMENT-REQUIRED',
+  /** Client to server on the retry: the PaymentPayload. */
+  paymentSignature: 'PAYMENT-SIGNATURE',
+  /** Server to client after settling: the SettleResponse. */
+  paymentResponse: 'PAYMENT-RESPONSE',
+} as const
+
+/** The facilitator's paths on this server. */
+export const x402FacilitatorPaths = {
+  verify: '/x402/facilitator/verify',
+  settle: '/x402/facilitator/settle',
+  supported: '/x402/facilitator/supported',
+} as const
+
+/** An EVM chain's CAIP-2 network id, as x402 names networks (`eip155:8453`). Pure. */
+export function toX402Network(chainId: number): `eip155:${number}` {
+  return `eip155:${chainId}`
+}
+
+const extraSchema = z.record(z.string(), z.unknown())
+
+/** One scheme on one network the facilitator settles (`SupportedKind`). */
+export const x402SupportedKindSchema = z.object({
+  x402Version: z.number(),
+  scheme: z.string(),
+  network: z.string(),
+  extra: z.optional(extraSchema),
+})
+
+/** GET /x402/facilitator/supported's answer (`SupportedResponse`): kinds, extensions, signers by CAIP family. */
+export const x402SupportedResponseSchema = z.object({
+  kinds: z.array(x402SupportedKindSchema),
+  extensions: z.array(z.string()),
+  signers: z.record(z.string(), z.array(z.string())),
+})
+
+export type X402SupportedResponse = z.infer<typeof x402SupportedResponseSchema>
