@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { nativeTokenAddress } from '@quicklinks/core/native-token-address'
 import { buildViemChain } from '@quicklinks/devnet/build-viem-chain'
-import { devnetMnemonic } from '@quicklinks/devnet/devnet-chains'
 import type { DevnetChainDeployment, DevnetDeployment } from '@quicklinks/devnet/devnet-deployment'
+import { getDevnetAccount } from '@quicklinks/devnet/get-devnet-account'
 import { startDevnet } from '@quicklinks/devnet/start-devnet'
 import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import type { FastifyInstance } from 'fastify'
@@ -19,7 +19,6 @@ import {
   type Transport,
   type WalletClient,
 } from 'viem'
-import { mnemonicToAccount } from 'viem/accounts'
 import { vi } from 'vitest'
 import { findFreePorts } from '../../../packages/devnet/test/find-free-ports.ts'
 import type { AppDependencies } from '../src/app.ts'
@@ -49,7 +48,7 @@ export const csrfToken = 'Wr_pgTqEdsYsZfUtASL3WjVWSx2LuyWGlKad1PfksSA'
 
 /** The relayer key of the devnet (test mnemonic account 9), as RELAYER_PRIVATE_KEY would give it. */
 export function getDevnetRelayerPrivateKey(): `0x${string}` {
-  const key = mnemonicToAccount(devnetMnemonic, { addressIndex: 9 }).getHdKey().privateKey
+  const key = getDevnetAccount(9).getHdKey().privateKey
   if (!key) throw new Error('no private key for account 9')
   return `0x${Buffer.from(key).toString('hex')}`
 }
@@ -92,7 +91,7 @@ export async function startPaymentDevnet(options: { bundlers?: boolean } = {}): 
     }
     return client
   }
-  const account = (index: number) => mnemonicToAccount(devnetMnemonic, { addressIndex: index })
+  const account = (index: number) => getDevnetAccount(index)
   return {
     deployment: devnet.deployment,
     deploymentFile: path.join(dataDir, 'devnet', 'deployment.json'),

@@ -1,14 +1,13 @@
 import { existsSync } from 'node:fs'
 import { getDepositFactoryAddress } from '@quicklinks/contracts/deposit-address'
 import { AppError } from '@quicklinks/core/app-error'
-import { devnetMnemonic } from '@quicklinks/devnet/devnet-chains'
 import type { DevnetChainDeployment, DevnetDeployment } from '@quicklinks/devnet/devnet-deployment'
 import { getDevnetDeploymentOrThrow } from '@quicklinks/runtime/devnet/get-devnet-deployment-or-throw'
 import { getAddress, type LocalAccount, type PublicClient } from 'viem'
-import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
 import type { ServerConfig } from '../../../config/server-env.ts'
 import { getChainRpcUrl } from '../../chains/get-chain-rpc-url.ts'
 import { getLocalPublicClient } from '../../chains/get-local-public-client.ts'
+import { getSigningAccount } from '../../chains/get-signing-account.ts'
 
 /** Index of the devnet's deposit operator in the test mnemonic (packages/devnet deploy-deposit-factory.ts). */
 export const devnetDepositOperatorIndex = 13
@@ -28,9 +27,7 @@ export type DepositSetup = {
 export function getDepositOperatorAccount(
   config: Pick<ServerConfig, 'depositOperatorPrivateKey' | 'devMode'>,
 ): LocalAccount | undefined {
-  if (config.depositOperatorPrivateKey) return privateKeyToAccount(config.depositOperatorPrivateKey)
-  if (config.devMode) return mnemonicToAccount(devnetMnemonic, { addressIndex: devnetDepositOperatorIndex })
-  return undefined
+  return getSigningAccount(config.depositOperatorPrivateKey, config.devMode, devnetDepositOperatorIndex)
 }
 
 /**

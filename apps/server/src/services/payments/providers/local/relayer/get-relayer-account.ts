@@ -1,7 +1,6 @@
-import { devnetMnemonic } from '@quicklinks/devnet/devnet-chains'
 import type { LocalAccount } from 'viem'
-import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts'
 import type { ServerConfig } from '../../../../../config/server-env.ts'
+import { getSigningAccount } from '../../../../chains/get-signing-account.ts'
 
 /** Index of the devnet's relayer in the test mnemonic (the devnet funds its inventory). */
 export const devnetRelayerAccountIndex = 9
@@ -14,7 +13,5 @@ export const devnetRelayerAccountIndex = 9
 export function getRelayerAccount(
   config: Pick<ServerConfig, 'relayerPrivateKey' | 'devMode'>,
 ): LocalAccount | undefined {
-  if (config.relayerPrivateKey) return privateKeyToAccount(config.relayerPrivateKey)
-  if (config.devMode) return mnemonicToAccount(devnetMnemonic, { addressIndex: devnetRelayerAccountIndex })
-  return undefined
+  return getSigningAccount(config.relayerPrivateKey, config.devMode, devnetRelayerAccountIndex)
 }
