@@ -648,7 +648,11 @@ export const webhookEvents = pgTable(
     body: text('body').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('webhook_events_user_id_created_at_idx').on(table.userId, table.createdAt)],
+  (table) => [
+    index('webhook_events_user_id_created_at_idx').on(table.userId, table.createdAt),
+    // The hourly prune reads the oldest events first (services/webhooks/prune-webhook-events.ts).
+    index('webhook_events_created_at_idx').on(table.createdAt),
+  ],
 )
 
 /**

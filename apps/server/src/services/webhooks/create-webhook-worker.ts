@@ -1,6 +1,7 @@
 import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Worker } from '../workers/start-workers.ts'
+import { pruneWebhookEvents } from './prune-webhook-events.ts'
 import { sendWebhook, type WebhookAttemptResult } from './send-webhook.ts'
 import { signWebhook } from './sign-webhook.ts'
 import {
@@ -32,6 +33,8 @@ export type CreateWebhookWorkerOptions = {
   timeoutMs?: number
   /** Epoch ms for claims and retry times (not signatures); tests move it. */
   now?: () => number
+  /** Least time between two prunes of events past the retention (default 1 h). */
+  pruneEveryMs?: number
 }
 
 /** The delivery worker: a `Worker`, and `idle` to wait for the tries in flight (tests, shutdown). */
@@ -42,12 +45,16 @@ export type WebhookWorker = Worker & { idle(): Promise<void> }
  * for and starts them without waiting, so a receiver that takes its full 15 s holds only its own
  * endpoint's slots, never the round or another endpoint's deliveries. Each try is signed at send
  * time under the event's id (the same on every try), sent, and settled (logged, retried or failed).
+ * Once an hour (and on its first round) it deletes events past the 30-day retention.
  * When slots free up while more were due, it wakes itself. `close` waits for the tries in flight.
  */
 export function createWebhookWorker(options: CreateWebhookWorkerOptions): WebhookWorker {
   const now = options.now ?? Date.now
   const maxInFlight = options.maxInFlight ?? 200
   const perEndpoint = options.perEndpoint ?? 25
+  const pruneEveryMs = options.pruneEveryMs ?? 60 * 60 * 1000
+  /** When this instance last pruned (epoch ms); the first round of a process prunes. */
+  let prunedAt: number | undefined
   const inFlight = new Set<Promise<void>>()
   const byEndpoint = new Map<string, number>()
   /** The last claim filled every free slot: more may be due once half of them free up. */
@@ -159,6 +166,11 @@ export function createWebhookWorker(options: CreateWebhookWorkerOptions): Webhoo
   return {
     name: webhookWorkerName,
     async runOnce() {
+      if (prunedAt === undefined || now() - prunedAt >= pruneEveryMs) {
+        prunedAt = now()
+        const pruned = await pruneWebhookEvents(options.db, prunedAt)
+        if (pruned > 0) options.logger.info({ pruned }, 'Webhook events past the retention deleted')
+      }
       const room = maxInFlight - inFlight.size
       if (room <= 0) {
         isFull = true
