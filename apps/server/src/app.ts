@@ -185,8 +185,11 @@ export async function buildApp(
     })
   }
   await app.register(errorHandlerPlugin)
-  // API-key requests carry no cookie the server reads (session-plugin.ts): no CSRF token to check.
-  await app.register(csrfPlugin, { isExempt: isApiKeyRequest })
+  // API-key requests carry no cookie the server reads (session-plugin.ts), nor do x402's protocol
+  // URLs (docs/decisions/0031): no CSRF token to check.
+  await app.register(csrfPlugin, {
+    isExempt: (request) => isApiKeyRequest(request) || request.url.startsWith('/x402/'),
+  })
   await app.register(rateLimitPlugin, { max: config.rateLimitMax })
   await app.register(openapiPlugin)
   // Before every route: it adds its measuring hook to each one as it is declared.

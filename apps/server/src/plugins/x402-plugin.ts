@@ -1,4 +1,3 @@
-import type { x402Facilitator } from '@x402/core/facilitator'
 import { type FacilitatorClient, HTTPFacilitatorClient } from '@x402/core/server'
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
@@ -12,10 +11,11 @@ import { sendDueX402Settlements } from '../services/x402/settlements/send-due-x4
 export type X402Services = {
   /**
    * Our own facilitator (`@x402/core`'s x402Facilitator, `@x402/evm`'s exact scheme per chain,
-   * settling through the relayer), built once per deployment. Rejects with AppError
+   * settling through the relayer, built once per deployment) as an in-process FacilitatorClient:
+   * what POST /x402/facilitator/{verify,settle} and GET …/supported answer. Rejects with AppError
    * SERVICE_UNAVAILABLE (503) when x402 cannot run here (no relayer key or no deployment).
    */
-  facilitator(): Promise<x402Facilitator>
+  facilitator(): Promise<FacilitatorClient>
   /**
    * The `FacilitatorClient` a resource server (`x402ResourceServer`) verifies and settles with:
    * `@x402/core`'s HTTPFacilitatorClient at X402_FACILITATOR_URL when it is set, else our own
@@ -32,7 +32,7 @@ declare module 'fastify' {
 }
 
 const plugin: FastifyPluginAsync<{ now?: () => number }> = async (app, options) => {
-  let built: { key: string; facilitator: x402Facilitator; client: FacilitatorClient } | undefined
+  let built: { key: string; client: FacilitatorClient } | undefined
   const external = app.config.x402FacilitatorUrl
     ? new HTTPFacilitatorClient({ url: app.config.x402FacilitatorUrl })
     : undefined
@@ -46,7 +46,7 @@ const plugin: FastifyPluginAsync<{ now?: () => number }> = async (app, options) 
     if (!hub) throw new Error('x402 set up without the relayer hub')
     const settler = createX402Settler({ db: app.db, hub, ...(options.now ? { now: options.now } : {}) })
     const facilitator = createX402Facilitator(setup, settler)
-    built = { key, facilitator, client: createInProcessFacilitatorClient(facilitator) }
+    built = { key, client: createInProcessFacilitatorClient(facilitator) }
     return built
   }
 
@@ -63,7 +63,7 @@ const plugin: FastifyPluginAsync<{ now?: () => number }> = async (app, options) 
   )
 
   app.decorate('x402', {
-    facilitator: async () => (await build()).facilitator,
+    facilitator: async () => (await build()).client,
     facilitatorClient: async () => external ?? (await build()).client,
   } satisfies X402Services)
 }
