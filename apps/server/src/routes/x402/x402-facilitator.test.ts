@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp } from '../../../test/build-test-app.ts'
 import { usePaymentScene } from '../../../test/payment-scene.ts'
 import { getDevnetRelayerPrivateKey } from '../../../test/payment-test-kit.ts'
+import { waitUntil } from '../../../test/wait-until.ts'
 import {
   readTransfers,
   signX402Payment,
@@ -243,12 +244,16 @@ describe('POST /x402/facilitator/verify and /settle', { timeout: 120_000 }, () =
       expect(receiverAfter - receiverBefore).toBe(parseUnits('0.3', 6))
       expect(await readTransfers(devnet, base, settled.transaction as Hash)).toHaveLength(1)
       // The writer's relayer lane signed and sent it; the other instance only queued it.
-      expect(
-        testApp.logs.some(
-          (line) =>
-            line.msg === 'Relayer sent a queued x402 settlement' && line.txHash === settled.transaction,
-        ),
-      ).toBe(true)
+      // (The answer may come before the writer's log line: it waits for the hash, not the send.)
+      await waitUntil(
+        () =>
+          testApp.logs.some(
+            (line) =>
+              line.msg === 'Relayer sent a queued x402 settlement' && line.txHash === settled.transaction,
+          ),
+        10_000,
+        "the writer's log of the send",
+      )
       expect(other.logs.some((line) => line.msg === 'Relayer sent a queued x402 settlement')).toBe(false)
     })
   })

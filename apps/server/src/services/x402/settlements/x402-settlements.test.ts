@@ -1,6 +1,6 @@
 import { eip3009ABI } from '@x402/evm'
 import { eq } from 'drizzle-orm'
-import { encodeFunctionData, type Hash, keccak256, parseSignature, parseUnits } from 'viem'
+import { encodeFunctionData, type Hash, keccak256, parseSignature, parseUnits, toHex } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { buildTestApp } from '../../../../test/build-test-app.ts'
 import { usePaymentScene } from '../../../../test/payment-scene.ts'
@@ -15,6 +15,7 @@ import {
 } from '../../../../test/x402-test-kit.ts'
 import { x402Settlements } from '../../../db/schema.ts'
 import { signRelayerTransaction } from '../../payments/providers/local/relayer/relayer-chain.ts'
+import { createX402Settler } from './create-x402-settler.ts'
 import { queueX402Settlement, recordX402Signed } from './x402-settlements-repository.ts'
 
 // The facilitator's settlements through the relayer (docs/decisions/0031), in-process on the
@@ -96,16 +97,45 @@ describe('x402 settlements through the relayer', { timeout: 90_000 }, () => {
       const { requirements, payload, client } = await settleOnce(other.app, parseUnits('0.5', 6))
       const settled = await client.settle(payload, requirements)
       expect(settled.success).toBe(true)
-      const row = await readRow(settled.transaction)
-      expect(row?.state).toBe('sent')
-      expect(
+      // The request goes on once the writer has written the hash down; the writer then records the send.
+      const sentByWriter = () =>
         testApp.logs.some(
-          (line) => line.msg === 'Relayer sent a queued x402 settlement' && line.settlementId === row?.id,
-        ),
-      ).toBe(true)
+          (line) =>
+            line.msg === 'Relayer sent a queued x402 settlement' && line.txHash === settled.transaction,
+        )
+      await waitUntil(sentByWriter, 10_000, "the writer's log of the send")
+      expect((await readRow(settled.transaction))?.state).toBe('sent')
     } finally {
       await other.app.close()
     }
+  })
+
+  it('marks a settlement the chain refuses to estimate failed, which frees its authorization for another try', async () => {
+    const { devnet, testApp } = scene
+    const hub = testApp.app.relayerHub
+    if (!hub) throw new Error('no relayer hub')
+    const settler = createX402Settler({ db: testApp.app.db, hub })
+    const nonce = keccak256(toHex(`failing ${Date.now()}`))
+    const settlement = {
+      network: 'eip155:8453',
+      chainId: base,
+      asset: devnet.token(base, 'USDC'),
+      payer: devnet.account(x402PayerIndex).address,
+      nonce,
+      // Not a call the token has: its estimate reverts, so nothing is signed nor sent.
+      data: '0xdeadbeef' as const,
+    }
+    await expect(settler.submit(settlement)).rejects.toThrow()
+    const [failed] = await testApp.app.db
+      .select()
+      .from(x402Settlements)
+      .where(eq(x402Settlements.nonce, nonce))
+    expect(failed).toMatchObject({ state: 'failed', txHash: null, rawTx: null })
+    expect(failed?.lastError).toBeTruthy()
+    expect(await queueX402Settlement(testApp.app.db, settlement)).toMatchObject({ state: 'queued' })
+    expect(await queueX402Settlement(testApp.app.db, settlement)).toBeUndefined()
+    // Left queued: the writer's next round tries it (and fails it) again; take it away first.
+    await testApp.app.db.delete(x402Settlements).where(eq(x402Settlements.nonce, nonce))
   })
 
   it('sends the same bytes again when a settlement was signed and written down but never sent (a restart)', async () => {
