@@ -36,6 +36,35 @@ export function getPlausibleParam(name: string, scene: FuzzScene): string {
 
 const rpcCall = { jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }
 
+const x402Requirements = {
+  scheme: 'exact',
+  network: 'eip155:8453',
+  asset: '0x5fbdb2315678afecb367f032d93f642f64180aa3',
+  amount: '1000000',
+  payTo: evmAddress,
+  maxTimeoutSeconds: 120,
+  extra: { name: 'USD Coin', version: '2' },
+}
+const x402Request = {
+  x402Version: 2,
+  paymentPayload: {
+    x402Version: 2,
+    accepted: x402Requirements,
+    payload: {
+      signature: `0x${'ab'.repeat(65)}`,
+      authorization: {
+        from: evmAddress,
+        to: evmAddress,
+        value: '1000000',
+        validAfter: '0',
+        validBefore: '99999999999',
+        nonce: hash32,
+      },
+    },
+  },
+  paymentRequirements: x402Requirements,
+}
+
 /** A well-formed body per route (`METHOD /url` as registered), for routes that take one. */
 export function getSampleBody(routeKey: string, scene: FuzzScene): unknown {
   const contact = { email: 'fuzz@example.com', targetPublicKey: scene.targetPublicKey }
@@ -76,6 +105,8 @@ export function getSampleBody(routeKey: string, scene: FuzzScene): unknown {
     'POST /api/receipts/rpc/:chainId': rpcCall,
     'POST /api/bundler/:chainId': { ...rpcCall, method: 'eth_supportedEntryPoints' },
     'POST /api/paymaster/:chainId': { ...rpcCall, method: 'pm_getPaymasterStubData', params: [{}] },
+    'POST /x402/facilitator/verify': x402Request,
+    'POST /x402/facilitator/settle': x402Request,
     'POST /api/solana': { jsonrpc: '2.0', id: 1, method: 'getBalance', params: [evmAddress] },
     'POST /signer/v1/lookup': { email: 'fuzz@example.com' },
     'POST /signer/v1/auth': { ...contact, emailMode: 'magicLink', redirectParams: 'next=%2Fdashboard' },

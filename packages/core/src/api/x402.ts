@@ -50,3 +50,45 @@ export const x402SupportedResponseSchema = z.object({
 })
 
 export type X402SupportedResponse = z.infer<typeof x402SupportedResponseSchema>
+
+/**
+ * POST /x402/facilitator/verify and /settle's body (x402 v2 section 7): the payload as the client
+ * sent it and the requirement it claims to meet. Their inner shapes are the protocol's: the server
+ * checks them with `@x402/core/schemas`.
+ */
+export const x402FacilitatorRequestSchema = z.object({
+  x402Version: z.number(),
+  paymentPayload: z.record(z.string(), z.unknown()),
+  paymentRequirements: z.record(z.string(), z.unknown()),
+})
+
+export type X402FacilitatorRequest = z.infer<typeof x402FacilitatorRequestSchema>
+
+/** POST /x402/facilitator/verify's answer (`VerifyResponse`): whether the payment would settle, or why not. */
+export const x402VerifyResponseSchema = z.object({
+  isValid: z.boolean(),
+  /** The library's reason (`invalid_exact_evm_…`, `unsupported_scheme`), when not valid. */
+  invalidReason: z.optional(z.string()),
+  invalidMessage: z.optional(z.string()),
+  /** The paying address, when the payload names one. */
+  payer: z.optional(z.string()),
+  extensions: z.optional(extraSchema),
+})
+
+export type X402VerifyResponse = z.infer<typeof x402VerifyResponseSchema>
+
+/** POST /x402/facilitator/settle's answer (`SettleResponse`): the transaction that moved the payment, or why none did. */
+export const x402SettleResponseSchema = z.object({
+  success: z.boolean(),
+  errorReason: z.optional(z.string()),
+  errorMessage: z.optional(z.string()),
+  payer: z.optional(z.string()),
+  /** The settling transaction's hash; empty when nothing was sent. */
+  transaction: z.string(),
+  /** CAIP-2 network of the settlement. */
+  network: z.string(),
+  amount: z.optional(z.string()),
+  extensions: z.optional(extraSchema),
+})
+
+export type X402SettleResponse = z.infer<typeof x402SettleResponseSchema>
