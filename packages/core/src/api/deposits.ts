@@ -66,14 +66,25 @@ export const depositTransferSchema = nameSchema(
     token: z.string(),
     amount: z.string(),
     txHash: z.nullable(z.string()),
-    state: z.enum(['detected', 'routing', 'routed', 'refunding', 'refunded', 'failed']),
+    /** dropped: it left the chain in a reorg before it was routed (picked up again if it is mined again). */
+    state: z.enum(['detected', 'routing', 'routed', 'refunding', 'refunded', 'failed', 'dropped']),
+    /** Where it came from, when the chain says. */
+    sender: z.nullable(z.string()),
+    /**
+     * Where a refund of it goes: the deposit's refund address, else the address its sender named
+     * (POST /api/pay/deposits/{id}/refund-address), else its sender.
+     */
+    refundTo: z.nullable(z.string()),
     /** The payment's route intent: its status page is /pay/status/{intentId}. */
     intentId: z.nullable(z.string()),
     /** The forward or refund transaction. */
     actionTxHash: z.nullable(z.string()),
     /** Gas the operator paid to deploy the forwarder and move the funds, in wei of the chain's native currency. */
     gasCostWei: z.nullable(z.string()),
+    /** Why it failed or was dropped. */
     error: z.nullable(z.string()),
+    /** Why a detected transfer waits (less than a fixed amount so far, the refund waits for expiry). */
+    note: z.nullable(z.string()),
   }),
   'DepositTransfer',
 )

@@ -58,7 +58,7 @@ export function depositQueryOptions(id: string, initial: DepositResponse, client
       const deposit = query.state.data
       if (!deposit) return false
       const isMoving = deposit.transfers.some(
-        (transfer) => !['routed', 'refunded', 'failed'].includes(transfer.state),
+        (transfer) => !['routed', 'refunded', 'failed', 'dropped'].includes(transfer.state),
       )
       return deposit.state === 'open' || isMoving ? 3_000 : false
     },

@@ -33,10 +33,13 @@ const transfer = {
   token: '0x89205a3a3b2a69de6dbf7f01ed13b2108b2c43e7',
   amount: '12500000',
   txHash: `0x${'1'.repeat(64)}`,
+  sender: `0x${'3'.repeat(40)}`,
+  refundTo: `0x${'3'.repeat(40)}`,
   intentId: null,
   actionTxHash: null,
   gasCostWei: null,
   error: null,
+  note: null,
 }
 
 describe('describeTransfer', () => {
@@ -55,6 +58,18 @@ describe('describeTransfer', () => {
         error: 'No sender.',
       }),
     ).toBe('Received 12500000 of an unlisted token on Avalanche: No sender.')
+  })
+
+  it('says why a detected transfer waits, and that a dropped one moved nothing', () => {
+    expect(describeTransfer(deposit, { ...transfer, state: 'detected' })).toBe(
+      'Received 12.5 USDC on Avalanche: on its way to the receiver.',
+    )
+    expect(
+      describeTransfer(deposit, { ...transfer, state: 'detected', note: 'Less than the amount so far.' }),
+    ).toBe('Received 12.5 USDC on Avalanche: Less than the amount so far.')
+    expect(describeTransfer(deposit, { ...transfer, state: 'dropped' })).toBe(
+      'Seen 12.5 USDC on Avalanche, then gone from the chain in a reorg: nothing arrived, nothing is sent.',
+    )
   })
 
   it('writes smallest units as decimals without trailing zeros', () => {

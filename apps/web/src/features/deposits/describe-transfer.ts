@@ -10,6 +10,9 @@ export function describeTransfer(deposit: DepositResponse, transfer: DepositTran
   const what = `${amount} ${token?.symbol ?? 'of an unlisted token'} on ${chain?.name ?? `chain ${transfer.chainId}`}`
   switch (transfer.state) {
     case 'detected':
+      return transfer.note === null
+        ? `Received ${what}: on its way to the receiver.`
+        : `Received ${what}: ${transfer.note}`
     case 'routing':
       return `Received ${what}: on its way to the receiver.`
     case 'routed':
@@ -20,6 +23,8 @@ export function describeTransfer(deposit: DepositResponse, transfer: DepositTran
       return `Received ${what}: refunded.`
     case 'failed':
       return `Received ${what}: ${transfer.error ?? 'it could not be moved'}`
+    case 'dropped':
+      return `Seen ${what}, then gone from the chain in a reorg: nothing arrived, nothing is sent.`
     default: {
       const unknown: never = transfer.state
       return unknown
