@@ -1,6 +1,6 @@
 import type { DepositResponse } from '@quicklinks/core/api/deposits'
 import { describe, expect, it } from 'vitest'
-import { describeTransfer, formatUnits } from './describe-transfer'
+import { describeTransfer, formatUnits, getDepositTitle, listRefundSenders } from './describe-transfer'
 
 const deposit: DepositResponse = {
   id: '6f1c8f5e-1d7a-4a55-9d89-1d1f3f0a7b10',
@@ -76,5 +76,34 @@ describe('describeTransfer', () => {
     expect(formatUnits(12_500_000n, 6)).toBe('12.5')
     expect(formatUnits(5n, 6)).toBe('0.000005')
     expect(formatUnits(2_000_000_000_000_000_000n, 18)).toBe('2')
+  })
+
+  it('titles the deposit by what became of its transfers, a dropped one not counting', () => {
+    expect(getDepositTitle(deposit)).toBe('Waiting for your transfer')
+    expect(getDepositTitle({ ...deposit, state: 'expired' })).toBe('Deposit expired')
+    const routed = { ...transfer, state: 'routed' as const }
+    expect(getDepositTitle({ ...deposit, transfers: [routed, routed] })).toBe('Sent to the receiver')
+    expect(getDepositTitle({ ...deposit, transfers: [{ ...transfer, state: 'refunded' }] })).toBe('Refunded')
+    expect(
+      getDepositTitle({
+        ...deposit,
+        transfers: [
+          { ...transfer, state: 'detected' },
+          { ...transfer, state: 'dropped' },
+        ],
+      }),
+    ).toBe('Transfer received')
+  })
+
+  it('lists the senders who may still name a refund address: none once sent or fixed in the contract', () => {
+    const waiting = { ...transfer, state: 'detected' as const }
+    expect(listRefundSenders({ ...deposit, transfers: [waiting, { ...waiting, chainId: 8453 }] })).toEqual([
+      { sender: waiting.sender, chainId: 43114, refundTo: waiting.refundTo },
+    ])
+    expect(listRefundSenders({ ...deposit, transfers: [{ ...waiting, state: 'refunding' }] })).toEqual([])
+    expect(listRefundSenders({ ...deposit, transfers: [{ ...waiting, state: 'routed' }] })).toEqual([])
+    expect(
+      listRefundSenders({ ...deposit, refundAddress: `0x${'4'.repeat(40)}`, transfers: [waiting] }),
+    ).toEqual([])
   })
 })
