@@ -148,7 +148,10 @@ function RefundAddressFlow({ depositId, sender, refundTo, onChanged }: RefundAdd
             <input
               id={fieldId}
               value={address}
-              onChange={(event) => setAddress(event.target.value)}
+              onChange={(event) => {
+                setAddress(event.target.value)
+                setFieldError(undefined)
+              }}
               placeholder="0x…"
               autoComplete="off"
               spellCheck={false}

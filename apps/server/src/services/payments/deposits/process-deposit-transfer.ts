@@ -15,12 +15,7 @@ import {
   saveTransfer as save,
   sendAction,
 } from './deposit-transfer-actions.ts'
-import {
-  listWaitingTransfers,
-  readDepositsById,
-  stepDepositCursorBack,
-  updateDepositTransfer,
-} from './deposits-repository.ts'
+import { listWaitingTransfers, readDepositsById, stepDepositCursorBack } from './deposits-repository.ts'
 
 export type { ProcessDepositTransferContext } from './deposit-transfer-actions.ts'
 
@@ -191,15 +186,15 @@ function waitForTheRest(
   row: DepositTransfer,
   short: DepositShortError,
 ): Promise<DepositTransfer> {
-  return updateDepositTransfer(
-    context.db,
-    row,
-    {
-      lastError: `Less than the amount so far (${short.toAmount} of ${short.wantedAmount} in the link token's smallest units): it waits for the rest until the deposit expires, then goes back.`,
-      nextAttemptAt: new Date(deposit.expiresAt.getTime() + 1000),
-    },
-    context.now(),
+  context.logger.info(
+    { transferId: row.id, toAmount: short.toAmount.toString(), wantedAmount: short.wantedAmount.toString() },
+    'Deposit short of its fixed amount; waiting for the rest',
   )
+  return save(context, row, {
+    lastError:
+      'Less than the amount so far: send the rest to the same address in the same token on the same network before the deposit expires, or it goes back then.',
+    nextAttemptAt: new Date(deposit.expiresAt.getTime() + 1000),
+  })
 }
 
 /** Whether the routing provider lists the token on the transfer's chain (any other is refunded). */
