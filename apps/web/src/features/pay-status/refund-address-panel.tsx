@@ -16,6 +16,7 @@ import { useWalletConnectSetting } from '../pay/wallet-connect-setting'
 import { getShortMessage, isUserRejection } from '../pay/wallet-errors'
 import { selectOfferedChains } from '../routing/catalogue'
 import { useChains } from '../routing/use-catalogue'
+import { getFallbackChain } from './refund-panel'
 
 export type RefundAddressPanelProps = {
   depositId: string
@@ -48,8 +49,9 @@ export default function RefundAddressPanel(props: RefundAddressPanelProps) {
       </div>
     )
   }
+  const configChains = chains.length > 0 ? chains : [getFallbackChain(props.chainId)]
   return (
-    <WagmiProvider config={getPayWagmiConfig(chains, walletConnectQuery.data)} reconnectOnMount={false}>
+    <WagmiProvider config={getPayWagmiConfig(configChains, walletConnectQuery.data)} reconnectOnMount={false}>
       <RefundAddressFlow {...props} />
     </WagmiProvider>
   )
