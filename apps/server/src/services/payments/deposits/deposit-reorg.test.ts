@@ -61,11 +61,25 @@ const scan = () =>
     now: Date.now,
   })
 
-/** One watcher round's second half: every due transfer of the chain taken and moved on. */
-async function processDue(): Promise<void> {
+/**
+ * One watcher round's second half: every due transfer of the chain taken and moved on; with
+ * `isDying`, the process dies inside each broadcast (the signed transaction is written down only).
+ */
+async function processDue(isDying = false): Promise<void> {
   const setup = await readDepositSetup(app.app.config)
-  const chain = setup && buildDepositChains(setup, app.app.config).get(chainId)
-  if (!setup || !chain) throw new Error('no deposit setup on Base')
+  const built = setup && buildDepositChains(setup, app.app.config).get(chainId)
+  if (!setup || !built) throw new Error('no deposit setup on Base')
+  const chain = !isDying
+    ? built
+    : {
+        ...built,
+        client: new Proxy(built.client, {
+          get: (target, property, receiver) =>
+            property === 'sendRawTransaction'
+              ? () => Promise.reject(new Error('the process was killed'))
+              : Reflect.get(target, property, receiver),
+        }),
+      }
   const taken: string[] = []
   for (;;) {
     const transfer = await claimDueTransfer(database.db, chainId, Date.now(), taken)
@@ -159,5 +173,40 @@ describe('a reorg under a deposit transfer', { timeout: 120_000 }, () => {
       .from(routeIntents)
       .where(eq(routeIntents.fromAddress, deposit.address.toLowerCase()))
     expect(intents).toHaveLength(2)
+  })
+})
+
+describe('a reorg after the forward was signed', { timeout: 120_000 }, () => {
+  it('the forward reverts on the new chain, and the transfer it was for is dropped, nothing paid', async () => {
+    const receiver = devnet.account(receiverIndex).address
+    const usdc = devnet.token(chainId, 'USDC')
+    const link = await createDepositLink(database.db, { receiver, chainId, token: usdc, symbol: 'USDC' })
+    const deposit = await createTestDeposit(app.app, link.slug)
+    const before = await devnet.balanceOf(chainId, usdc, receiver)
+    await scan()
+    const snapshot = await rpc('evm_snapshot')
+    await sendRaw(await signTransfer(goneIndex, deposit.address, parseUnits('1', 6)))
+    await scan()
+    // Routing began: the forward is signed and written down, then the process dies before sending it.
+    await processDue(true)
+    const [routing] = await readTransfers(deposit.id)
+    expect(routing?.state).toBe('routing')
+    expect(routing?.intentId).not.toBeNull()
+
+    // The payer's transfer leaves the chain; the forward (sent again from its written-down bytes) meets an empty address.
+    expect(await rpc('evm_revert', [snapshot])).toBe(true)
+    await processDue()
+    const [reverted] = await readTransfers(deposit.id)
+    expect(reverted?.state).toBe('detected')
+    expect(reverted?.lastError).toMatch(/reverted/)
+    const receipt = await devnet
+      .publicClient(chainId)
+      .getTransactionReceipt({ hash: routing?.actionTxHash as `0x${string}` })
+    expect(receipt.status).toBe('reverted')
+
+    await processDue()
+    const [dropped] = await readTransfers(deposit.id)
+    expect(dropped?.state).toBe('dropped')
+    expect(await devnet.balanceOf(chainId, usdc, receiver)).toBe(before)
   })
 })
