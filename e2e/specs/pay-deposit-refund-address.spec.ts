@@ -58,6 +58,8 @@ test('the sender of a refundable transfer names another refund address by signin
   await page.setViewportSize({ width: 375, height: 900 })
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme })
+    // The buttons' colour transition (150 ms) ends before the picture.
+    await page.waitForTimeout(300)
     await page.screenshot({ path: `${shotsDir}deposit-status-375-${colorScheme}.png`, fullPage: true })
   }
   expect(scripts.filter((url) => walletChunks.test(url))).toEqual([])
@@ -73,6 +75,7 @@ test('the sender of a refundable transfer names another refund address by signin
   await form.getByLabel('New refund address').fill(newAddress)
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme })
+    await page.waitForTimeout(300)
     await page.screenshot({ path: `${shotsDir}refund-address-form-375-${colorScheme}.png`, fullPage: true })
   }
   await form.getByRole('button', { name: 'Sign and save' }).click()
