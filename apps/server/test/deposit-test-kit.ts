@@ -4,6 +4,11 @@ import type { FastifyInstance } from 'fastify'
 import { erc20Abi, getAddress, type Hash } from 'viem'
 import { expect, vi } from 'vitest'
 import { links } from '../src/db/schema.ts'
+import { buildDepositChains } from '../src/services/payments/deposits/create-deposit-worker.ts'
+import { claimDueTransfer } from '../src/services/payments/deposits/deposits-repository.ts'
+import { readDepositSetup } from '../src/services/payments/deposits/get-deposit-setup.ts'
+import { processDepositTransfer } from '../src/services/payments/deposits/process-deposit-transfer.ts'
+import { scanDepositTransfers } from '../src/services/payments/deposits/scan-deposit-transfers.ts'
 import { getOrCreateUser } from '../src/services/users/get-or-create-user.ts'
 import type { PaymentDevnet } from './payment-test-kit.ts'
 import { postJson } from './payment-test-kit.ts'
@@ -110,4 +115,29 @@ export async function waitForDepositTransfers(
     },
     { timeout: timeoutMs, interval: 200 },
   )
+}
+
+/**
+ * One deposit watcher round played by a test without workers: the chain's new transfers stored
+ * (confirmations 0), then every due transfer taken and moved on, as createDepositWorker's lane does.
+ */
+export async function runDepositRound(app: FastifyInstance, chainId: number, now: () => number = Date.now) {
+  const setup = await readDepositSetup(app.config)
+  const chain = setup && buildDepositChains(setup, app.config).get(chainId)
+  if (!setup || !chain) throw new Error(`no deposit setup on chain ${chainId}`)
+  const scanned = await scanDepositTransfers({
+    db: app.db,
+    client: chain.client,
+    chainId,
+    confirmations: 0,
+    now,
+  })
+  const taken: string[] = []
+  for (;;) {
+    const transfer = await claimDueTransfer(app.db, chainId, now(), taken)
+    if (!transfer) return scanned
+    taken.push(transfer.id)
+    const context = { db: app.db, provider: app.routingProvider, setup, chain, logger: app.log }
+    await processDepositTransfer({ ...context, now, retryDelayMs: 0 }, transfer)
+  }
 }

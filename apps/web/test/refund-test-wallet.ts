@@ -5,13 +5,15 @@ export type RefundTestWallet = ReturnType<typeof installRefundTestWallet>
 /**
  * A minimal EIP-1193 wallet announced by EIP-6963, for the status page's refund: it starts on
  * Avalanche connected as `first`, a test may change its account, it answers every send with
- * `refundHash` and every receipt as a successful call of `payRouter` from `payer`.
+ * `refundHash` and every receipt as a successful call of `payRouter` from `payer`; `personal_sign`
+ * goes to `sign` when given (the deposit status page's refund-address message).
  */
 export function installRefundTestWallet(options: {
   first: string
   payer: string
   payRouter: string
   refundHash: string
+  sign?: (message: `0x${string}`, account: string) => Promise<string>
 }) {
   const { payer, payRouter, refundHash } = options
   const requests: WalletRequest[] = []
@@ -66,6 +68,11 @@ export function installRefundTestWallet(options: {
           }
         case 'eth_blockNumber':
           return '0x10'
+        case 'personal_sign': {
+          const [message, signer] = params as [`0x${string}`, string]
+          if (!options.sign) throw Object.assign(new Error('unsupported personal_sign'), { code: 4200 })
+          return options.sign(message, signer)
+        }
         default:
           throw Object.assign(new Error(`unsupported ${method}`), { code: 4200 })
       }

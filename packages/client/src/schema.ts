@@ -1616,6 +1616,102 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/pay/deposits/{id}/refund-address": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The sender of a transfer names another refund address with a signed message (public; docs/decisions/0034) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The deposit id (a UUID) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        expiresAt: string;
+                        refundAddress: string;
+                        signature: string;
+                        signer: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Deposit"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/pay/invoices/{id}": {
         parameters: {
             query?: never;
@@ -6655,8 +6751,11 @@ export interface components {
             error: string | null;
             gasCostWei: string | null;
             intentId: string | null;
+            note: string | null;
+            refundTo: string | null;
+            sender: string | null;
             /** @enum {string} */
-            state: "detected" | "routing" | "routed" | "refunding" | "refunded" | "failed";
+            state: "detected" | "routing" | "routed" | "refunding" | "refunded" | "failed" | "dropped";
             token: string;
             txHash: string | null;
         };
@@ -6667,8 +6766,11 @@ export interface components {
             error: string | null;
             gasCostWei: string | null;
             intentId: string | null;
+            note: string | null;
+            refundTo: string | null;
+            sender: string | null;
             /** @enum {string} */
-            state: "detected" | "routing" | "routed" | "refunding" | "refunded" | "failed";
+            state: "detected" | "routing" | "routed" | "refunding" | "refunded" | "failed" | "dropped";
             token: string;
             txHash: string | null;
         };

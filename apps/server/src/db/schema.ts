@@ -783,6 +783,16 @@ export const depositTransfers = pgTable(
     /** Where it came from, when the chain says (the refund goes there without a refund address). */
     sender: text('sender'),
     txHash: text('tx_hash'),
+    /** The block the transfer was seen in (a reorg that drops it leaves the receipt without it). */
+    blockNumber: bigint('block_number', { mode: 'number' }),
+    blockHash: text('block_hash'),
+    /**
+     * Where a refund to the sender goes instead, named by the sender with a signed message on the
+     * status page (deposits without a refund address in their terms only).
+     */
+    refundTo: text('refund_to'),
+    /** The expiry of the message that named refundTo: an older message cannot name another again. */
+    refundToSignedUntil: timestamp('refund_to_signed_until', { withTimezone: true }),
     state: text('state').$type<DepositTransferState>().notNull().default('detected'),
     intentId: text('intent_id'),
     /** The forward or refund transaction (signed before it was broadcast). */
@@ -803,7 +813,15 @@ export const depositTransfers = pgTable(
   ],
 )
 
-export type DepositTransferState = 'detected' | 'routing' | 'routed' | 'refunding' | 'refunded' | 'failed'
+/** dropped: the transfer left the chain in a reorg before it was routed (docs/decisions/0034). */
+export type DepositTransferState =
+  | 'detected'
+  | 'routing'
+  | 'routed'
+  | 'refunding'
+  | 'refunded'
+  | 'failed'
+  | 'dropped'
 export type Deposit = typeof deposits.$inferSelect
 export type DepositTransfer = typeof depositTransfers.$inferSelect
 
@@ -811,6 +829,8 @@ export type DepositTransfer = typeof depositTransfers.$inferSelect
 export const depositCursors = pgTable('deposit_cursors', {
   chainId: integer('chain_id').primaryKey(),
   lastBlock: bigint('last_block', { mode: 'number' }).notNull(),
+  /** Hash of lastBlock when it was read: another hash later means a reorg, so the scan steps back. */
+  lastBlockHash: text('last_block_hash'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 })
 

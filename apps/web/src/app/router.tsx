@@ -32,6 +32,11 @@ const UsernameClaimScreen = lazy(() =>
 const PayStatusScreen = lazy(() =>
   import('../features/pay-status/pay-status-screen').then((module) => ({ default: module.PayStatusScreen })),
 )
+const DepositStatusScreen = lazy(() =>
+  import('../features/pay-status/deposit-status-screen').then((module) => ({
+    default: module.DepositStatusScreen,
+  })),
+)
 const ReceiptScreen = lazy(() =>
   import('../features/receipts/receipt-screen').then((module) => ({ default: module.ReceiptScreen })),
 )
@@ -104,6 +109,8 @@ export const appRoutes: RouteObject[] = [
       { path: 'pay/:alias_slug', element: <PayScreen /> },
       // Public: the 32-byte random intent id is the capability (docs/product.md#status-page).
       { path: 'pay/status/:intentId', element: <PayStatusScreen /> },
+      // Public: the deposit's random UUID is the capability (docs/product.md#deposit-status-page).
+      { path: 'pay/deposits/:depositId', element: <DepositStatusScreen /> },
       // Public: a payment's receipt, checked against the chain in the browser (docs/product.md#receipts).
       { path: 'pay/receipt/:intentId', element: <ReceiptScreen /> },
       { path: 'pay/:alias_slug/:invoice_id', element: <InvoiceScreen /> },

@@ -66,14 +66,25 @@ export const depositTransferSchema = nameSchema(
     token: z.string(),
     amount: z.string(),
     txHash: z.nullable(z.string()),
-    state: z.enum(['detected', 'routing', 'routed', 'refunding', 'refunded', 'failed']),
+    /** dropped: it left the chain in a reorg before it was routed (picked up again if it is mined again). */
+    state: z.enum(['detected', 'routing', 'routed', 'refunding', 'refunded', 'failed', 'dropped']),
+    /** Where it came from, when the chain says. */
+    sender: z.nullable(z.string()),
+    /**
+     * Where a refund of it goes: the deposit's refund address, else the address its sender named
+     * (POST /api/pay/deposits/{id}/refund-address), else its sender.
+     */
+    refundTo: z.nullable(z.string()),
     /** The payment's route intent: its status page is /pay/status/{intentId}. */
     intentId: z.nullable(z.string()),
     /** The forward or refund transaction. */
     actionTxHash: z.nullable(z.string()),
     /** Gas the operator paid to deploy the forwarder and move the funds, in wei of the chain's native currency. */
     gasCostWei: z.nullable(z.string()),
+    /** Why it failed or was dropped. */
     error: z.nullable(z.string()),
+    /** Why a detected transfer waits (less than a fixed amount so far, the refund waits for expiry). */
+    note: z.nullable(z.string()),
   }),
   'DepositTransfer',
 )
@@ -100,3 +111,47 @@ export const depositResponseSchema = z.object({ data: depositSchema })
 
 export type DepositResponse = z.infer<typeof depositSchema>
 export type DepositTransferResponse = z.infer<typeof depositTransferSchema>
+
+/** How far ahead a refund-address message may expire (seconds): a signature is short-lived. */
+export const refundAddressMessageMaxSeconds = 60 * 60
+
+/** What the sender signs to name another refund address: the deposit, the new address, an expiry. */
+export type RefundAddressMessage = {
+  depositId: string
+  /** Checksummed or not: the message names it checksummed. */
+  refundAddress: `0x${string}`
+  /** ISO time after which the server refuses the message. */
+  expiresAt: string
+}
+
+/**
+ * The EIP-191 (personal_sign) text of a refund-address change, built the same way by the status
+ * page (to sign) and the server (to verify): the deposit id binds it to one deposit, the expiry to
+ * one hour at most. Pure; `checksum` writes the address as the wallet shows it (viem's getAddress).
+ */
+export function buildRefundAddressMessage(
+  message: RefundAddressMessage,
+  checksum: (address: `0x${string}`) => string,
+): string {
+  return [
+    'Quick Links: send my deposit refund to another address',
+    '',
+    `Deposit: ${message.depositId.toLowerCase()}`,
+    `Refund address: ${checksum(message.refundAddress)}`,
+    `Expires: ${message.expiresAt}`,
+  ].join('\n')
+}
+
+/** POST /api/pay/deposits/{id}/refund-address's body (docs/api.md#deposit-refund-address). */
+export const refundAddressRequestSchema = z.object({
+  /** The new refund address. */
+  refundAddress: addressSchema,
+  /** The address that signed: a sender of a transfer into the deposit. */
+  signer: addressSchema,
+  /** The message's expiry, as signed (ISO 8601). */
+  expiresAt: z.iso.datetime(),
+  /** The personal_sign signature (65 bytes, or an ERC-1271 / ERC-6492 smart wallet's). */
+  signature: z.string().check(z.regex(/^0x[0-9a-fA-F]+$/, 'must be hex'), z.maxLength(20_000)),
+})
+
+export type RefundAddressRequest = z.infer<typeof refundAddressRequestSchema>

@@ -3,10 +3,12 @@ import {
   depositIdParamsSchema,
   depositLinkParamsSchema,
   depositResponseSchema,
+  refundAddressRequestSchema,
 } from '@quicklinks/core/api/deposits'
 import { errorResponseSchema } from '@quicklinks/core/api/error-response'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { getPublicLinkOrThrow } from '../../services/links/get-public-link-or-throw.ts'
+import { changeRefundAddress } from '../../services/payments/deposits/change-refund-address.ts'
 import { createDeposit } from '../../services/payments/deposits/create-deposit.ts'
 import { readDepositSetupOrThrow } from '../../services/payments/deposits/get-deposit-setup.ts'
 import { readDepositOrThrow } from '../../services/payments/deposits/read-deposit.ts'
@@ -58,6 +60,37 @@ export const depositsRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const setup = await readDepositSetupOrThrow(app.config)
       const context = { db: app.db, provider: app.routingProvider, setup, nowMs: Date.now() }
+      return { data: await readDepositOrThrow(context, request.params.id) }
+    },
+  )
+
+  app.post(
+    '/pay/deposits/:id/refund-address',
+    {
+      schema: {
+        summary:
+          'The sender of a transfer names another refund address with a signed message (public; docs/decisions/0034)',
+        tags: ['pay'],
+        params: depositIdParamsSchema,
+        body: refundAddressRequestSchema,
+        response: {
+          200: depositResponseSchema,
+          403: errorResponseSchema,
+          404: errorResponseSchema,
+          409: errorResponseSchema,
+          422: errorResponseSchema,
+          503: errorResponseSchema,
+        },
+      },
+      // Each call verifies a signature on a chain (an eth_call for smart wallets): a payer needs one or two.
+      config: { rateLimit: { max: 10, timeWindow: 60_000 } },
+    },
+    // POST /api/pay/deposits/{id}/refund-address: the signer's transfers are refunded to refundAddress.
+    async (request) => {
+      const setup = await readDepositSetupOrThrow(app.config)
+      const nowMs = Date.now()
+      await changeRefundAddress({ db: app.db, setup, nowMs }, request.params.id, request.body)
+      const context = { db: app.db, provider: app.routingProvider, setup, nowMs }
       return { data: await readDepositOrThrow(context, request.params.id) }
     },
   )

@@ -156,6 +156,9 @@ function DepositDetails({ initial }: { initial: DepositResponse }) {
           </div>
         </>
       ) : null}
+      <Link className="text-sm underline" to={`/pay/deposits/${deposit.id}`}>
+        Follow this deposit
+      </Link>
       {deposit.transfers.length > 0 ? (
         <ul className="grid gap-2 text-sm" aria-label="Transfers received">
           {deposit.transfers.map((transfer) => (

@@ -1,6 +1,6 @@
 import type { DepositResponse } from '@quicklinks/core/api/deposits'
 import { describe, expect, it } from 'vitest'
-import { describeTransfer, formatUnits } from './describe-transfer'
+import { describeTransfer, formatUnits, getDepositTitle, listRefundSenders } from './describe-transfer'
 
 const deposit: DepositResponse = {
   id: '6f1c8f5e-1d7a-4a55-9d89-1d1f3f0a7b10',
@@ -33,10 +33,13 @@ const transfer = {
   token: '0x89205a3a3b2a69de6dbf7f01ed13b2108b2c43e7',
   amount: '12500000',
   txHash: `0x${'1'.repeat(64)}`,
+  sender: `0x${'3'.repeat(40)}`,
+  refundTo: `0x${'3'.repeat(40)}`,
   intentId: null,
   actionTxHash: null,
   gasCostWei: null,
   error: null,
+  note: null,
 }
 
 describe('describeTransfer', () => {
@@ -57,9 +60,50 @@ describe('describeTransfer', () => {
     ).toBe('Received 12500000 of an unlisted token on Avalanche: No sender.')
   })
 
+  it('says why a detected transfer waits, and that a dropped one moved nothing', () => {
+    expect(describeTransfer(deposit, { ...transfer, state: 'detected' })).toBe(
+      'Received 12.5 USDC on Avalanche: on its way to the receiver.',
+    )
+    expect(
+      describeTransfer(deposit, { ...transfer, state: 'detected', note: 'Less than the amount so far.' }),
+    ).toBe('Received 12.5 USDC on Avalanche: Less than the amount so far.')
+    expect(describeTransfer(deposit, { ...transfer, state: 'dropped' })).toBe(
+      'Seen 12.5 USDC on Avalanche, then gone from the chain in a reorg: nothing arrived, nothing is sent.',
+    )
+  })
+
   it('writes smallest units as decimals without trailing zeros', () => {
     expect(formatUnits(12_500_000n, 6)).toBe('12.5')
     expect(formatUnits(5n, 6)).toBe('0.000005')
     expect(formatUnits(2_000_000_000_000_000_000n, 18)).toBe('2')
+  })
+
+  it('titles the deposit by what became of its transfers, a dropped one not counting', () => {
+    expect(getDepositTitle(deposit)).toBe('Waiting for your transfer')
+    expect(getDepositTitle({ ...deposit, state: 'expired' })).toBe('Deposit expired')
+    const routed = { ...transfer, state: 'routed' as const }
+    expect(getDepositTitle({ ...deposit, transfers: [routed, routed] })).toBe('Sent to the receiver')
+    expect(getDepositTitle({ ...deposit, transfers: [{ ...transfer, state: 'refunded' }] })).toBe('Refunded')
+    expect(
+      getDepositTitle({
+        ...deposit,
+        transfers: [
+          { ...transfer, state: 'detected' },
+          { ...transfer, state: 'dropped' },
+        ],
+      }),
+    ).toBe('Transfer received')
+  })
+
+  it('lists the senders who may still name a refund address: none once sent or fixed in the contract', () => {
+    const waiting = { ...transfer, state: 'detected' as const }
+    expect(listRefundSenders({ ...deposit, transfers: [waiting, { ...waiting, chainId: 8453 }] })).toEqual([
+      { sender: waiting.sender, chainId: 43114, refundTo: waiting.refundTo },
+    ])
+    expect(listRefundSenders({ ...deposit, transfers: [{ ...waiting, state: 'refunding' }] })).toEqual([])
+    expect(listRefundSenders({ ...deposit, transfers: [{ ...waiting, state: 'routed' }] })).toEqual([])
+    expect(
+      listRefundSenders({ ...deposit, refundAddress: `0x${'4'.repeat(40)}`, transfers: [waiting] }),
+    ).toEqual([])
   })
 })

@@ -10,6 +10,9 @@ export function describeTransfer(deposit: DepositResponse, transfer: DepositTran
   const what = `${amount} ${token?.symbol ?? 'of an unlisted token'} on ${chain?.name ?? `chain ${transfer.chainId}`}`
   switch (transfer.state) {
     case 'detected':
+      return transfer.note === null
+        ? `Received ${what}: on its way to the receiver.`
+        : `Received ${what}: ${transfer.note}`
     case 'routing':
       return `Received ${what}: on its way to the receiver.`
     case 'routed':
@@ -20,6 +23,8 @@ export function describeTransfer(deposit: DepositResponse, transfer: DepositTran
       return `Received ${what}: refunded.`
     case 'failed':
       return `Received ${what}: ${transfer.error ?? 'it could not be moved'}`
+    case 'dropped':
+      return `Seen ${what}, then gone from the chain in a reorg: nothing arrived, nothing is sent.`
     default: {
       const unknown: never = transfer.state
       return unknown
@@ -33,4 +38,38 @@ export function formatUnits(units: bigint, decimals: number): string {
   const whole = text.slice(0, text.length - decimals)
   const fraction = text.slice(text.length - decimals).replace(/0+$/, '')
   return fraction === '' ? whole : `${whole}.${fraction}`
+}
+
+/** The deposit status page's heading: what the payer should know first. Pure. */
+export function getDepositTitle(deposit: DepositResponse): string {
+  const states = deposit.transfers.map((transfer) => transfer.state).filter((state) => state !== 'dropped')
+  if (states.length === 0) return deposit.state === 'open' ? 'Waiting for your transfer' : 'Deposit expired'
+  if (states.every((state) => state === 'routed')) return 'Sent to the receiver'
+  if (states.every((state) => state === 'refunded')) return 'Refunded'
+  if (states.some((state) => state === 'refunding' || state === 'refunded')) return 'Being refunded'
+  return 'Transfer received'
+}
+
+/**
+ * The senders who may still name another refund address (docs/decisions/0034): none when the
+ * deposit's refund address is fixed in its contract; else each sender of a transfer that waits or
+ * failed (its refund is not sent), with the chain of its first such transfer. Pure.
+ */
+export function listRefundSenders(
+  deposit: DepositResponse,
+): { sender: string; chainId: number; refundTo: string }[] {
+  if (deposit.refundAddress !== null) return []
+  const senders = new Map<string, { sender: string; chainId: number; refundTo: string }>()
+  for (const transfer of deposit.transfers) {
+    if (transfer.sender === null || !['detected', 'failed'].includes(transfer.state)) continue
+    const key = transfer.sender.toLowerCase()
+    if (!senders.has(key)) {
+      senders.set(key, {
+        sender: transfer.sender,
+        chainId: transfer.chainId,
+        refundTo: transfer.refundTo ?? transfer.sender,
+      })
+    }
+  }
+  return [...senders.values()]
 }

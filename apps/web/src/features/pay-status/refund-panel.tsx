@@ -48,7 +48,7 @@ export default function RefundPanel(props: RefundPanelProps) {
 }
 
 /** A chain wagmi can hold when the catalogue could not be read (the wallet knows its RPC). */
-function getFallbackChain(chainId: number): RoutingChain {
+export function getFallbackChain(chainId: number): RoutingChain {
   return {
     chainId,
     networkIdentifier: String(chainId),

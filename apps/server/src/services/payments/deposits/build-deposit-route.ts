@@ -20,6 +20,18 @@ const forwarderGas = 1_500_000n
 /** A deposit transfer's route: its intent id and the factory call that forwards it. */
 export type DepositRoute = { intentId: `0x${string}`; to: `0x${string}`; data: Hex; gas: bigint }
 
+/** The quote of what a fixed-amount deposit holds comes to less than the link's amount: nothing is stored. */
+export class DepositShortError extends Error {
+  constructor(
+    /** What the route would deliver, in the link token's smallest units. */
+    readonly toAmount: bigint,
+    readonly wantedAmount: bigint,
+  ) {
+    super(`the deposit's route would deliver ${toAmount} of ${wantedAmount}`)
+    this.name = 'DepositShortError'
+  }
+}
+
 /**
  * Quotes a transfer into a deposit address like a wallet payment of its link (the same provider,
  * `quoteRoute`, from the deposit address as the payer) and stores it as a route intent, so the
@@ -28,13 +40,16 @@ export type DepositRoute = { intentId: `0x${string}`; to: `0x${string}`; data: H
  * rebuilds exactly the quoted PayRouter call from them and its own terms, and `from` names the
  * operator as its sender. Throws the provider's AppErrors (a token it cannot route, no liquidity),
  * assertRoutePaysInvoice's (an invoice that takes no more payments), and when the quote is not a
- * PayRouter call of the deposit's route.
+ * PayRouter call of the deposit's route. `amount` is what is forwarded (the transfer's own, or with
+ * waiting transfers of the same token it adds up to); with `wantedAmount` (a fixed-amount link) a
+ * quote that delivers less throws DepositShortError before anything is stored.
  */
 export async function buildDepositRoute(
   context: { db: Database; provider: RoutingProvider; setup: DepositSetup; nowMs: number },
   deposit: Deposit,
   link: Link,
   transfer: DepositTransfer,
+  amounts: { amount: bigint; wantedAmount: bigint | null },
 ): Promise<DepositRoute> {
   const { db, provider, setup } = context
   const terms = readDepositTerms(deposit)
@@ -50,7 +65,7 @@ export async function buildDepositRoute(
   await assertRoutePaysInvoice(db, request, context.nowMs)
   const intentId = createIntentId()
   const fromAddress = getAddress(deposit.address)
-  const amount = BigInt(transfer.amount)
+  const { amount, wantedAmount } = amounts
   const { quote } = await quoteRoute(
     provider,
     {
@@ -65,6 +80,8 @@ export async function buildDepositRoute(
     },
     { fromAmount: amount },
   )
+  if (wantedAmount !== null && quote.toAmount < wantedAmount)
+    throw new DepositShortError(quote.toAmount, wantedAmount)
   const route = readForwardRoute(quote.transactionRequest.data as Hex, intentId, terms.receiver)
   const data = encodeFunctionData({
     abi: depositFactoryAbi,

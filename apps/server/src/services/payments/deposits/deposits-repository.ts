@@ -1,5 +1,5 @@
 import type { Database } from '@quicklinks/runtime/db/create-database-client'
-import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, ne, sql } from 'drizzle-orm'
 import {
   type Deposit,
   type DepositTransfer,
@@ -47,36 +47,68 @@ export async function listWatchedDeposits(db: Database, sinceMs: number): Promis
     .where(gt(deposits.expiresAt, new Date(sinceMs)))
 }
 
-/** Stores transfers the watcher saw; one already stored (same chain and source key) is left as it is. */
+/**
+ * Stores transfers the watcher saw. One already stored (same chain and source key) keeps its state
+ * but follows the block it is in now (a reorg mined it again elsewhere), and one that was dropped
+ * in a reorg is detected again (docs/decisions/0034). Answers how many rows were new.
+ */
 export async function insertDepositTransfers(
   db: Database,
   rows: (typeof depositTransfers.$inferInsert)[],
 ): Promise<number> {
   if (rows.length === 0) return 0
-  const inserted = await db
+  const changed = await db
     .insert(depositTransfers)
     .values(rows)
-    .onConflictDoNothing({ target: [depositTransfers.chainId, depositTransfers.sourceKey] })
-    .returning({ id: depositTransfers.id })
-  return inserted.length
+    .onConflictDoUpdate({
+      target: [depositTransfers.chainId, depositTransfers.sourceKey],
+      set: {
+        blockNumber: sql`excluded.block_number`,
+        blockHash: sql`excluded.block_hash`,
+        state: sql`CASE WHEN ${depositTransfers.state} = 'dropped' THEN 'detected' ELSE ${depositTransfers.state} END`,
+        nextAttemptAt: sql`CASE WHEN ${depositTransfers.state} = 'dropped' THEN excluded.next_attempt_at ELSE ${depositTransfers.nextAttemptAt} END`,
+      },
+    })
+    .returning({ isNew: sql<boolean>`xmax = 0` })
+  return changed.filter((row) => row.isNew).length
 }
 
+/** Where a chain's scan stopped: the last block read and its hash then. */
+export type DepositCursor = { lastBlock: number; lastBlockHash: string | null }
+
 /** The last block of a chain the watcher has read, undefined before its first scan. */
-export async function readDepositCursor(db: Database, chainId: number): Promise<number | undefined> {
+export async function readDepositCursor(db: Database, chainId: number): Promise<DepositCursor | undefined> {
   const [row] = await db.select().from(depositCursors).where(eq(depositCursors.chainId, chainId)).limit(1)
-  return row?.lastBlock
+  return row ? { lastBlock: row.lastBlock, lastBlockHash: row.lastBlockHash } : undefined
 }
 
 export async function writeDepositCursor(
   db: Database,
   chainId: number,
-  lastBlock: number,
+  cursor: DepositCursor,
   nowMs: number,
 ): Promise<void> {
+  const values = { ...cursor, updatedAt: new Date(nowMs) }
   await db
     .insert(depositCursors)
-    .values({ chainId, lastBlock, updatedAt: new Date(nowMs) })
-    .onConflictDoUpdate({ target: depositCursors.chainId, set: { lastBlock, updatedAt: new Date(nowMs) } })
+    .values({ chainId, ...values })
+    .onConflictDoUpdate({ target: depositCursors.chainId, set: values })
+}
+
+/**
+ * Moves a chain's cursor back to just before `block` (when it is past it), forgetting the hash, so
+ * the next scan reads that block again: a transfer found gone may have been mined again there or later.
+ */
+export async function stepDepositCursorBack(db: Database, chainId: number, block: number): Promise<void> {
+  const target = Math.max(0, block - 1)
+  await db
+    .update(depositCursors)
+    .set({
+      lastBlock: sql`LEAST(${depositCursors.lastBlock}, ${target})`,
+      lastBlockHash: sql`CASE WHEN ${depositCursors.lastBlock} > ${target} THEN NULL ELSE ${depositCursors.lastBlockHash} END`,
+      updatedAt: new Date(),
+    })
+    .where(eq(depositCursors.chainId, chainId))
 }
 
 /**
@@ -163,4 +195,27 @@ export async function readInvoiceDue(
     monitorUntil: invoice.monitorUntil,
     linkId: invoice.linkId,
   }
+}
+
+/**
+ * The deposit's other transfers of one token on one chain that wait to be routed (state detected):
+ * a fixed-amount deposit's transfers add up to its amount (docs/decisions/0034).
+ */
+export async function listWaitingTransfers(
+  db: Database,
+  transfer: DepositTransfer,
+): Promise<DepositTransfer[]> {
+  return db
+    .select()
+    .from(depositTransfers)
+    .where(
+      and(
+        eq(depositTransfers.depositId, transfer.depositId),
+        eq(depositTransfers.chainId, transfer.chainId),
+        eq(depositTransfers.token, transfer.token),
+        eq(depositTransfers.state, 'detected'),
+        ne(depositTransfers.id, transfer.id),
+      ),
+    )
+    .orderBy(asc(depositTransfers.createdAt))
 }

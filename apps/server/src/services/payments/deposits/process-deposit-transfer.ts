@@ -1,39 +1,28 @@
 import { depositFactoryAbi } from '@quicklinks/contracts/generated/deposit-factory'
 import { AppError } from '@quicklinks/core/app-error'
 import { isNativeTokenAddress, zeroAddress } from '@quicklinks/core/native-token-address'
-import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { eq } from 'drizzle-orm'
-import type { FastifyBaseLogger } from 'fastify'
-import { encodeFunctionData, erc20Abi, getAddress, type Hash, type Hex } from 'viem'
-import { type Deposit, type DepositTransfer, links } from '../../../db/schema.ts'
-import {
-  broadcastRelayerTransaction,
-  type RelayerChain,
-  signRelayerTransaction,
-} from '../providers/local/relayer/relayer-chain.ts'
-import { describeError, getChainTime, ignoreNotFound } from '../providers/local/relayer/relayer-step.ts'
-import { recordRouteReceipt } from '../route/record-route-receipt.ts'
-import type { RoutingProvider } from '../route/routing-provider.ts'
-import { buildDepositRoute } from './build-deposit-route.ts'
+import { encodeFunctionData, getAddress } from 'viem'
+import { type Deposit, type DepositTransfer, type Link, links } from '../../../db/schema.ts'
+import { describeError, getChainTime } from '../providers/local/relayer/relayer-step.ts'
+import { buildDepositRoute, DepositShortError } from './build-deposit-route.ts'
+import { checkTransferOnChain } from './check-transfer-on-chain.ts'
 import { readDepositTerms } from './deposit-terms.ts'
-import { type DepositTransferPatch, readDepositsById, updateDepositTransfer } from './deposits-repository.ts'
-import type { DepositSetup } from './get-deposit-setup.ts'
+import {
+  followAction,
+  type ProcessDepositTransferContext,
+  readHeld,
+  saveTransfer as save,
+  sendAction,
+} from './deposit-transfer-actions.ts'
+import { listWaitingTransfers, readDepositsById, stepDepositCursorBack } from './deposits-repository.ts'
+
+export type { ProcessDepositTransferContext } from './deposit-transfer-actions.ts'
 
 /** A forward is not started this close to the deposit's expiry (seconds): it must be mined before it. */
 const expirySafetySeconds = 60
 /** Failed steps in a row before a transfer is left failed for the operator to look at. */
 const maxAttempts = 8
-
-export type ProcessDepositTransferContext = {
-  db: Database
-  provider: RoutingProvider
-  setup: DepositSetup
-  /** The transfer's chain, signing as the deposit operator (its nonce manager shared by the worker). */
-  chain: RelayerChain
-  logger: FastifyBaseLogger
-  now: () => number
-  retryDelayMs: number
-}
 
 /**
  * Moves one claimed deposit transfer on (docs/decisions/0030): a detected one is routed (its route
@@ -69,17 +58,16 @@ export async function processDepositTransfer(
   }
 }
 
-function save(context: ProcessDepositTransferContext, row: DepositTransfer, patch: DepositTransferPatch) {
-  return updateDepositTransfer(context.db, row, patch, context.now())
-}
-
 async function decideTransfer(
   context: ProcessDepositTransferContext,
-  row: DepositTransfer,
+  detected: DepositTransfer,
 ): Promise<DepositTransfer> {
   const { db } = context
-  const [deposit] = await readDepositsById(db, [row.depositId])
-  if (!deposit) return save(context, row, { state: 'failed', lastError: 'The deposit is gone.' })
+  const [deposit] = await readDepositsById(db, [detected.depositId])
+  if (!deposit) return save(context, detected, { state: 'failed', lastError: 'The deposit is gone.' })
+  // Nothing is routed or refunded that the chain no longer has (docs/decisions/0034).
+  const { row, isReady } = await followTransferBlock(context, deposit, detected)
+  if (!isReady) return row
   const [link] = await db.select().from(links).where(eq(links.id, deposit.linkId)).limit(1)
   const chainTime = await getChainTime(context.chain.client)
   const expiresAt = Math.floor(deposit.expiresAt.getTime() / 1000)
@@ -89,7 +77,12 @@ async function decideTransfer(
   if (!(await isListedToken(context, row))) {
     return refund(context, deposit, row, 'This token cannot be routed to the link.', chainTime)
   }
-  if ((await readHeld(context, deposit, row.token)) < BigInt(row.amount)) {
+  // A fixed-amount link is paid once, in full: this transfer goes with the deposit's others of
+  // the same token on this chain that wait for the rest, and all wait while they come to less.
+  const wantedAmount = isFixedAmount(deposit, link) ? BigInt(deposit.amountUnits ?? '0') : null
+  const waiting = wantedAmount === null ? [] : await listCanonicalWaiting(context, deposit, row)
+  const amount = [row, ...waiting].reduce((sum, transfer) => sum + BigInt(transfer.amount), 0n)
+  if ((await readHeld(context, deposit, row.token)) < amount) {
     return save(context, row, {
       state: 'failed',
       lastError: 'The transfer is no longer at the deposit address.',
@@ -102,21 +95,106 @@ async function decideTransfer(
       deposit,
       link,
       row,
+      { amount, wantedAmount },
     )
   } catch (error) {
+    if (error instanceof DepositShortError) return waitForTheRest(context, deposit, row, error)
     // The payer's problem (no route for this token or amount, an invoice already paid): refund it.
     if (error instanceof AppError && error.status < 500) {
       return refund(context, deposit, row, error.userMessage, chainTime)
     }
     throw error
   }
-  return sendAction(
+  const next = await sendAction(
     context,
     row,
     'routing',
     { to: route.to, data: route.data, gas: route.gas },
     route.intentId,
   )
+  // The others ride in this forward: they follow its transaction (no bytes of their own).
+  for (const other of waiting) {
+    await save(context, other, {
+      state: 'routing',
+      intentId: route.intentId,
+      actionTxHash: next.actionTxHash,
+      actionRawTx: null,
+      lastError: null,
+      attempts: 0,
+      nextAttemptAt: new Date(context.now()),
+    })
+  }
+  return next
+}
+
+/** A link with its own amount, paid without an invoice (invoices add up payments themselves). */
+function isFixedAmount(deposit: Deposit, link: Link): boolean {
+  return deposit.invoiceId === null && link.amount !== null && deposit.amountUnits !== null
+}
+
+/**
+ * Checks the transfer is still on the chain: a transfer gone in a reorg is dropped (and the scan
+ * steps back, so it is found again if it is mined again), one mined again in another block
+ * follows that block, and one without its confirmations yet waits. Answers the row as it is now,
+ * and whether it may be routed or refunded now.
+ */
+async function followTransferBlock(
+  context: ProcessDepositTransferContext,
+  deposit: Deposit,
+  row: DepositTransfer,
+): Promise<{ row: DepositTransfer; isReady: boolean }> {
+  const { chain } = context
+  const onChain = await checkTransferOnChain(chain.client, chain.confirmations, deposit, row)
+  if (onChain.kind === 'gone') {
+    context.logger.warn({ transferId: row.id, txHash: row.txHash }, 'Deposit transfer was reorged away')
+    await stepDepositCursorBack(context.db, row.chainId, row.blockNumber ?? 0)
+    const dropped = await save(context, row, {
+      state: 'dropped',
+      lastError: `The transfer ${row.txHash} left the chain in a reorg (block ${row.blockNumber} was replaced): it is not routed unless it is mined again.`,
+    })
+    return { row: dropped, isReady: false }
+  }
+  const place = { blockNumber: onChain.blockNumber, blockHash: onChain.blockHash }
+  if (onChain.kind === 'unconfirmed') {
+    const next = await save(context, row, {
+      ...place,
+      nextAttemptAt: new Date(context.now() + context.retryDelayMs),
+    })
+    return { row: next, isReady: false }
+  }
+  return { row: onChain.blockHash === row.blockHash ? row : await save(context, row, place), isReady: true }
+}
+
+/** The deposit's other waiting transfers of the row's token and chain that are still on the chain. */
+async function listCanonicalWaiting(
+  context: ProcessDepositTransferContext,
+  deposit: Deposit,
+  row: DepositTransfer,
+): Promise<DepositTransfer[]> {
+  const waiting: DepositTransfer[] = []
+  for (const other of await listWaitingTransfers(context.db, row)) {
+    const checked = await followTransferBlock(context, deposit, other)
+    if (checked.isReady) waiting.push(checked.row)
+  }
+  return waiting
+}
+
+/** Leaves a short transfer waiting for the rest until the deposit expires, when it is refunded. */
+function waitForTheRest(
+  context: ProcessDepositTransferContext,
+  deposit: Deposit,
+  row: DepositTransfer,
+  short: DepositShortError,
+): Promise<DepositTransfer> {
+  context.logger.info(
+    { transferId: row.id, toAmount: short.toAmount.toString(), wantedAmount: short.wantedAmount.toString() },
+    'Deposit short of its fixed amount; waiting for the rest',
+  )
+  return save(context, row, {
+    lastError:
+      'Less than the amount so far: send the rest to the same address in the same token on the same network before the deposit expires, or it goes back then.',
+    nextAttemptAt: new Date(deposit.expiresAt.getTime() + 1000),
+  })
 }
 
 /** Whether the routing provider lists the token on the transfer's chain (any other is refunded). */
@@ -131,25 +209,10 @@ async function isListedToken(context: ProcessDepositTransferContext, row: Deposi
   )
 }
 
-async function readHeld(
-  context: ProcessDepositTransferContext,
-  deposit: Deposit,
-  token: string,
-): Promise<bigint> {
-  const owner = getAddress(deposit.address)
-  if (isNativeTokenAddress(token)) return context.chain.client.getBalance({ address: owner })
-  return context.chain.client.readContract({
-    address: getAddress(token),
-    abi: erc20Abi,
-    functionName: 'balanceOf',
-    args: [owner],
-  })
-}
-
 /**
  * Refunds a transfer: to the deposit's refund address at once (the forwarder sends its whole
- * balance of the token there), else to the transfer's sender once the deposit has expired on
- * chain (until then it waits, saying why).
+ * balance of the token there), else to the transfer's sender (or the address the sender named
+ * instead) once the deposit has expired on chain (until then it waits, saying why).
  */
 async function refund(
   context: ProcessDepositTransferContext,
@@ -177,7 +240,9 @@ async function refund(
       data,
     })
   }
-  if (row.sender === null) {
+  // The sender, or the address the sender named instead by a signed message (refund-address route).
+  const sender = row.refundTo ?? row.sender
+  if (sender === null) {
     return save(context, row, {
       state: 'failed',
       lastError: `${reason} No refund address and no sender to refund.`,
@@ -192,71 +257,7 @@ async function refund(
   const data = encodeFunctionData({
     abi: depositFactoryAbi,
     functionName: 'deployAndRefundToSender',
-    args: [terms, token, BigInt(row.amount), getAddress(row.sender)],
+    args: [terms, token, BigInt(row.amount), getAddress(sender)],
   })
   return sendAction(context, { ...row, lastError: reason }, 'refunding', { to: context.setup.factory, data })
-}
-
-/** Signs the operator's transaction, writes its hash and bytes down, then broadcasts it. */
-async function sendAction(
-  context: ProcessDepositTransferContext,
-  row: DepositTransfer,
-  state: 'routing' | 'refunding',
-  request: { to: `0x${string}`; data: Hex; gas?: bigint },
-  intentId: string | null = null,
-): Promise<DepositTransfer> {
-  const signed = await signRelayerTransaction(context.chain, request)
-  const next = await save(context, row, {
-    state,
-    intentId,
-    actionTxHash: signed.hash,
-    actionRawTx: signed.serialized,
-    lastError: row.lastError,
-    attempts: 0,
-    nextAttemptAt: new Date(context.now()),
-  })
-  await broadcastRelayerTransaction(context.chain, signed)
-  return next
-}
-
-/** Follows the written-down transaction to its receipt, broadcasting it again when the node lost it. */
-async function followAction(
-  context: ProcessDepositTransferContext,
-  row: DepositTransfer,
-): Promise<DepositTransfer> {
-  const hash = row.actionTxHash as Hash
-  const client = context.chain.client
-  let receipt = await client.getTransactionReceipt({ hash }).catch(ignoreNotFound)
-  if (!receipt) {
-    // Signed and written down, but the node does not know it (the process died before sending it,
-    // or the node dropped it): the same bytes again, so it can only ever be this one transaction.
-    const pending = await client.getTransaction({ hash }).catch(ignoreNotFound)
-    if (!pending && row.actionRawTx) {
-      await client.sendRawTransaction({ serializedTransaction: row.actionRawTx as Hex })
-    }
-    receipt = await client
-      .waitForTransactionReceipt({ hash, timeout: 15_000, pollingInterval: 100 })
-      .catch((error: unknown) => (isWaitTimeout(error) ? undefined : ignoreNotFound(error)))
-  }
-  if (!receipt) return save(context, row, { nextAttemptAt: new Date(context.now() + context.retryDelayMs) })
-  const gasCostWei = (receipt.gasUsed * receipt.effectiveGasPrice).toString()
-  if (receipt.status !== 'success') {
-    // Nothing moved: decide again (the deposit may have expired meanwhile, so it is refunded instead).
-    return save(context, row, {
-      state: 'detected',
-      gasCostWei,
-      lastError: `The operator's transaction ${hash} reverted.`,
-      attempts: row.attempts + 1,
-      nextAttemptAt: new Date(context.now() + context.retryDelayMs),
-    })
-  }
-  if (row.state === 'routing' && row.intentId) {
-    await recordRouteReceipt(context.db, row.intentId, hash, { nowMs: context.now() })
-    return save(context, row, { state: 'routed', gasCostWei, lastError: null })
-  }
-  return save(context, row, { state: 'refunded', gasCostWei })
-}
-
-function isWaitTimeout(error: unknown): boolean {
-  return (error as { name?: unknown }).name === 'WaitForTransactionReceiptTimeoutError'
 }

@@ -3,6 +3,7 @@ import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { getAddress, type PublicClient, parseAbiItem } from 'viem'
 import type { Deposit } from '../../../db/schema.ts'
 import {
+  type DepositCursor,
   insertDepositTransfers,
   listWatchedDeposits,
   readDepositCursor,
@@ -14,6 +15,8 @@ const transferEvent = parseAbiItem('event Transfer(address indexed from, address
 const maxBlocksPerScan = 500n
 /** Where a chain's first scan starts, below its head: transfers sent just before the watcher started. */
 const firstScanDepth = 100n
+/** How far the cursor steps back when its block was replaced (a reorg) or the chain is behind it. */
+const stepBackBlocks = 64n
 /** Addresses per log filter (a topic OR list). */
 const addressesPerFilter = 100
 /** An expired deposit is still watched this long, so a late transfer is seen and refunded. */
@@ -28,31 +31,73 @@ export type ScanDepositTransfersOptions = {
   now: () => number
 }
 
+export type ScanDepositTransfersResult = {
+  /** Transfers stored for the first time. */
+  stored: number
+  /** Why the scan started before the cursor, if it did. */
+  steppedBack?: 'reorg' | 'chain behind cursor'
+}
+
 /**
  * Reads one chain's new blocks (from a cursor in the database, a bounded range per call) for
- * transfers into watched deposit addresses and stores each once (deposit_transfers): ERC-20
- * `Transfer` logs of any token to those addresses, and plain native transfers to them (the block's
- * transactions). Every ERC-20 is taken, so one the routes cannot take is refunded rather than lost.
- * Answers how many new transfers it stored. Throws on RPC or database errors (the next round retries
- * from the same cursor).
+ * transfers into watched deposit addresses and stores each once (deposit_transfers), with the
+ * block it is in: ERC-20 `Transfer` logs of any token to those addresses, and plain native
+ * transfers to them (the block's transactions). Every ERC-20 is taken, so one the routes cannot
+ * take is refunded rather than lost. The cursor keeps the last block's hash: when that block has
+ * another hash now (a reorg replaced it) or the chain is behind it, the scan steps back a bounded
+ * window and reads again, so a transfer mined again elsewhere follows its new block and one mined
+ * only in the new chain is found (docs/decisions/0034). Throws on RPC or database errors (the next
+ * round retries from the same cursor).
  */
-export async function scanDepositTransfers(options: ScanDepositTransfersOptions): Promise<number> {
+export async function scanDepositTransfers(
+  options: ScanDepositTransfersOptions,
+): Promise<ScanDepositTransfersResult> {
   const { db, client, chainId } = options
   const head = await client.getBlockNumber({ cacheTime: 0 })
   const safeHead = head - BigInt(options.confirmations)
-  const cursor = await readDepositCursor(db, chainId)
-  const fromBlock = cursor === undefined ? maxBig(0n, safeHead - firstScanDepth) : BigInt(cursor) + 1n
-  if (fromBlock > safeHead) return 0
+  const start = await getScanStart(options, await readDepositCursor(db, chainId), safeHead)
+  const result: ScanDepositTransfersResult = {
+    stored: 0,
+    ...(start.steppedBack ? { steppedBack: start.steppedBack } : {}),
+  }
+  const fromBlock = start.fromBlock
+  if (fromBlock > safeHead) return result
   const toBlock = minBig(safeHead, fromBlock + maxBlocksPerScan - 1n)
+  const toHeader = await client.getBlock({ blockNumber: toBlock })
   const watched = await listWatchedDeposits(db, options.now() - lateTransferWindowMs)
-  let stored = 0
   if (watched.length > 0) {
     const byAddress = new Map(watched.map((deposit) => [deposit.address, deposit]))
-    stored += await storeTokenTransfers(options, byAddress, fromBlock, toBlock)
-    stored += await storeNativeTransfers(options, byAddress, fromBlock, toBlock)
+    result.stored += await storeTokenTransfers(options, byAddress, fromBlock, toBlock)
+    result.stored += await storeNativeTransfers(options, byAddress, fromBlock, toBlock)
   }
-  await writeDepositCursor(db, chainId, Number(toBlock), options.now())
-  return stored
+  // The range was read from one chain only if its last block is still the same block.
+  const toHeaderAfter = await client.getBlock({ blockNumber: toBlock })
+  if (toHeaderAfter.hash !== toHeader.hash) return result
+  await writeDepositCursor(
+    db,
+    chainId,
+    { lastBlock: Number(toBlock), lastBlockHash: toHeader.hash },
+    options.now(),
+  )
+  return result
+}
+
+async function getScanStart(
+  options: ScanDepositTransfersOptions,
+  cursor: DepositCursor | undefined,
+  safeHead: bigint,
+): Promise<{ fromBlock: bigint; steppedBack?: ScanDepositTransfersResult['steppedBack'] }> {
+  const confirmationsBack = BigInt(options.confirmations) * 4n
+  const stepBack = stepBackBlocks > confirmationsBack ? stepBackBlocks : confirmationsBack
+  const back = (from: bigint): bigint => maxBig(0n, from - stepBack)
+  if (!cursor) return { fromBlock: maxBig(0n, safeHead - firstScanDepth) }
+  const lastBlock = BigInt(cursor.lastBlock)
+  if (lastBlock > safeHead) return { fromBlock: back(safeHead), steppedBack: 'chain behind cursor' }
+  if (cursor.lastBlockHash) {
+    const block = await options.client.getBlock({ blockNumber: lastBlock })
+    if (block.hash !== cursor.lastBlockHash) return { fromBlock: back(lastBlock), steppedBack: 'reorg' }
+  }
+  return { fromBlock: lastBlock + 1n }
 }
 
 async function storeTokenTransfers(
@@ -70,19 +115,29 @@ async function storeTokenTransfers(
       fromBlock,
       toBlock,
     })
+    // A log's index is its place in the block, which changes when a reorg mines the transaction
+    // again elsewhere: the key counts the transaction's transfers to that deposit instead (all of a
+    // transaction's logs are in one block, and one address in one filter, so the count is whole).
+    const seen = new Map<string, number>()
     const rows = logs.flatMap((log) => {
-      const deposit = byAddress.get((log.args.to ?? '').toLowerCase())
+      const to = (log.args.to ?? '').toLowerCase()
+      const deposit = byAddress.get(to)
       const amount = log.args.value ?? 0n
-      if (!deposit || amount === 0n || log.transactionHash === null || log.logIndex === null) return []
+      if (!deposit || amount === 0n || log.transactionHash === null || log.blockHash === null) return []
+      const countKey = `${log.transactionHash}:${to}`
+      const ordinal = seen.get(countKey) ?? 0
+      seen.set(countKey, ordinal + 1)
       return [
         {
           depositId: deposit.id,
           chainId: options.chainId,
-          sourceKey: `${log.transactionHash}:${log.logIndex}`,
+          sourceKey: `${log.transactionHash}:${to}:${ordinal}`,
           token: log.address.toLowerCase(),
           amount: amount.toString(),
           sender: log.args.from?.toLowerCase() ?? null,
           txHash: log.transactionHash,
+          blockNumber: Number(log.blockNumber),
+          blockHash: log.blockHash,
           nextAttemptAt: new Date(options.now()),
         },
       ]
@@ -120,6 +175,8 @@ async function storeNativeTransfers(
         amount: transaction.value.toString(),
         sender: transaction.from.toLowerCase(),
         txHash: transaction.hash,
+        blockNumber: Number(number),
+        blockHash: block.hash,
         nextAttemptAt: new Date(options.now()),
       })
     }

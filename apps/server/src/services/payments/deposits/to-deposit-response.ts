@@ -39,10 +39,22 @@ export function toDepositResponse(options: {
       amount: transfer.amount,
       txHash: transfer.txHash,
       state: transfer.state,
+      sender: transfer.sender === null ? null : getAddress(transfer.sender),
+      refundTo: readRefundTo(deposit, transfer),
       intentId: transfer.intentId,
       actionTxHash: transfer.actionTxHash,
       gasCostWei: transfer.gasCostWei,
-      error: transfer.state === 'failed' ? transfer.lastError : null,
+      error: transfer.state === 'failed' || transfer.state === 'dropped' ? transfer.lastError : null,
+      note: transfer.state === 'detected' ? transfer.lastError : null,
     })),
   }
+}
+
+/**
+ * Where a refund of a transfer goes (docs/decisions/0034): the refund address in the deposit's terms,
+ * else the address the sender named with a signed message, else the sender; null when none is known.
+ */
+export function readRefundTo(deposit: Deposit, transfer: DepositTransfer): `0x${string}` | null {
+  const to = deposit.refundAddress ?? transfer.refundTo ?? transfer.sender
+  return to === null ? null : getAddress(to)
 }
