@@ -1625,7 +1625,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The sender of a transfer names another refund address with a signed message (public; docs/decisions/0034) */
+        /** The sender of a transfer names another refund address with a signed message (public; docs/decisions/0032) */
         post: {
             parameters: {
                 query?: never;

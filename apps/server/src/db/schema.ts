@@ -813,7 +813,7 @@ export const depositTransfers = pgTable(
   ],
 )
 
-/** dropped: the transfer left the chain in a reorg before it was routed (docs/decisions/0034). */
+/** dropped: the transfer left the chain in a reorg before it was routed (docs/decisions/0032). */
 export type DepositTransferState =
   | 'detected'
   | 'routing'

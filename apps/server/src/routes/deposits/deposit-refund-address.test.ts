@@ -16,7 +16,7 @@ import {
   startPaymentDevnet,
 } from '../../../test/payment-test-kit.ts'
 
-// POST /api/pay/deposits/{id}/refund-address (docs/decisions/0034): the sender of a transfer into a
+// POST /api/pay/deposits/{id}/refund-address (docs/decisions/0032): the sender of a transfer into a
 // deposit without a refund address names another one by signing a message. Only the sender may,
 // only for this deposit, only before the message expires and before the refund is sent.
 

@@ -69,7 +69,7 @@ export const depositsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         summary:
-          'The sender of a transfer names another refund address with a signed message (public; docs/decisions/0034)',
+          'The sender of a transfer names another refund address with a signed message (public; docs/decisions/0032)',
         tags: ['pay'],
         params: depositIdParamsSchema,
         body: refundAddressRequestSchema,

@@ -51,7 +51,7 @@ export function getDepositTitle(deposit: DepositResponse): string {
 }
 
 /**
- * The senders who may still name another refund address (docs/decisions/0034): none when the
+ * The senders who may still name another refund address (docs/decisions/0032): none when the
  * deposit's refund address is fixed in its contract; else each sender of a transfer that waits or
  * failed (its refund is not sent), with the chain of its first such transfer. Pure.
  */

@@ -20,7 +20,7 @@ const refuse = (code: 'FORBIDDEN' | 'CONFLICT' | 'VALIDATION_FAILED', userMessag
   new AppError(code, { userMessage, ...(field === undefined ? {} : { field }) })
 
 /**
- * Names another refund address for the signer's transfers into a deposit (docs/decisions/0034,
+ * Names another refund address for the signer's transfers into a deposit (docs/decisions/0032,
  * docs/api.md#deposit-refund-address): the signer must have sent a transfer into the deposit that
  * is not refunded yet (a refund goes to it), and must have signed the EIP-191 message
  * buildRefundAddressMessage builds for this deposit, address and expiry; viem's verifyMessage checks

@@ -14,7 +14,7 @@ export type TransferOnChain =
   | { kind: 'gone' }
 
 /**
- * Whether a deposit transfer is still on the chain (docs/decisions/0034): its transaction has a
+ * Whether a deposit transfer is still on the chain (docs/decisions/0032): its transaction has a
  * successful receipt with the same movement into the deposit address (the token's `Transfer` log
  * of that amount, or a plain native transfer to it) and enough blocks on top. Its block may differ
  * from the one it was seen in (mined again elsewhere after a reorg). Throws on RPC errors.

@@ -13,7 +13,7 @@ import { usePaymentScene } from '../../../../test/payment-scene.ts'
 import { waitForFinalRecord } from '../../../../test/payment-test-kit.ts'
 import { links, routeIntents } from '../../../db/schema.ts'
 
-// Short transfers (docs/decisions/0034): a fixed-amount link is paid once, in full. A transfer of
+// Short transfers (docs/decisions/0032): a fixed-amount link is paid once, in full. A transfer of
 // less waits for others that add up (then they go as one payment), and is refunded at expiry if
 // none come; an invoice takes each transfer as a payment and adds them up itself.
 

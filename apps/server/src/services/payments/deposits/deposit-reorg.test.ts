@@ -16,7 +16,7 @@ import { readDepositSetup } from './get-deposit-setup.ts'
 import { processDepositTransfer } from './process-deposit-transfer.ts'
 import { scanDepositTransfers } from './scan-deposit-transfers.ts'
 
-// A reorg under a deposit (docs/decisions/0034): the watcher has seen a transfer in a block that
+// A reorg under a deposit (docs/decisions/0032): the watcher has seen a transfer in a block that
 // anvil's snapshot/revert then replaces. The scan steps back and finds what the new chain holds at
 // that height; the transfer that is gone is dropped, never routed; mined again later, it is
 // detected again and routed once.

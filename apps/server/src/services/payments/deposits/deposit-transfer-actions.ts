@@ -78,7 +78,7 @@ export async function sendAction(
 /**
  * Follows the written-down transaction to its receipt, broadcasting it again when the node lost it.
  * A transfer forwarded inside another's transaction (the transfers of a fixed-amount deposit that
- * add up, docs/decisions/0034) has no bytes of its own: it follows, and its gas is the other's.
+ * add up, docs/decisions/0032) has no bytes of its own: it follows, and its gas is the other's.
  */
 export async function followAction(
   context: ProcessDepositTransferContext,

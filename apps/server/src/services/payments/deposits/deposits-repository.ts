@@ -50,7 +50,7 @@ export async function listWatchedDeposits(db: Database, sinceMs: number): Promis
 /**
  * Stores transfers the watcher saw. One already stored (same chain and source key) keeps its state
  * but follows the block it is in now (a reorg mined it again elsewhere), and one that was dropped
- * in a reorg is detected again (docs/decisions/0034). Answers how many rows were new.
+ * in a reorg is detected again (docs/decisions/0032). Answers how many rows were new.
  */
 export async function insertDepositTransfers(
   db: Database,
@@ -199,7 +199,7 @@ export async function readInvoiceDue(
 
 /**
  * The deposit's other transfers of one token on one chain that wait to be routed (state detected):
- * a fixed-amount deposit's transfers add up to its amount (docs/decisions/0034).
+ * a fixed-amount deposit's transfers add up to its amount (docs/decisions/0032).
  */
 export async function listWaitingTransfers(
   db: Database,

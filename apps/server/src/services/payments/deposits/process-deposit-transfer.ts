@@ -65,7 +65,7 @@ async function decideTransfer(
   const { db } = context
   const [deposit] = await readDepositsById(db, [detected.depositId])
   if (!deposit) return save(context, detected, { state: 'failed', lastError: 'The deposit is gone.' })
-  // Nothing is routed or refunded that the chain no longer has (docs/decisions/0034).
+  // Nothing is routed or refunded that the chain no longer has (docs/decisions/0032).
   const { row, isReady } = await followTransferBlock(context, deposit, detected)
   if (!isReady) return row
   const [link] = await db.select().from(links).where(eq(links.id, deposit.linkId)).limit(1)

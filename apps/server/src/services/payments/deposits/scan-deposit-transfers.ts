@@ -46,7 +46,7 @@ export type ScanDepositTransfersResult = {
  * take is refunded rather than lost. The cursor keeps the last block's hash: when that block has
  * another hash now (a reorg replaced it) or the chain is behind it, the scan steps back a bounded
  * window and reads again, so a transfer mined again elsewhere follows its new block and one mined
- * only in the new chain is found (docs/decisions/0034). Throws on RPC or database errors (the next
+ * only in the new chain is found (docs/decisions/0032). Throws on RPC or database errors (the next
  * round retries from the same cursor).
  */
 export async function scanDepositTransfers(

@@ -51,7 +51,7 @@ export function toDepositResponse(options: {
 }
 
 /**
- * Where a refund of a transfer goes (docs/decisions/0034): the refund address in the deposit's terms,
+ * Where a refund of a transfer goes (docs/decisions/0032): the refund address in the deposit's terms,
  * else the address the sender named with a signed message, else the sender; null when none is known.
  */
 export function readRefundTo(deposit: Deposit, transfer: DepositTransfer): `0x${string}` | null {
