@@ -6717,6 +6717,12 @@ export interface components {
             expiresAt: string;
             id: string;
             invoiceId: string | null;
+            linkToken: {
+                address: string;
+                chainId: number;
+                decimals: number;
+                symbol: string;
+            };
             refundAddress: string | null;
             /** @enum {string} */
             state: "open" | "expired";
@@ -6739,6 +6745,12 @@ export interface components {
             expiresAt: string;
             id: string;
             invoiceId: string | null;
+            linkToken: {
+                address: string;
+                chainId: number;
+                decimals: number;
+                symbol: string;
+            };
             refundAddress: string | null;
             /** @enum {string} */
             state: "open" | "expired";

@@ -97,6 +97,13 @@ export const depositSchema = nameSchema(
     expiresAt: z.string(),
     /** In the link's token (decimal string), when the link or invoice has an amount or the payer named one. */
     amount: z.optional(z.string()),
+    /** The link's token: what `amount` is in and what the receiver gets, on the link's chain. */
+    linkToken: z.object({
+      chainId: z.number(),
+      address: z.string(),
+      symbol: z.string(),
+      decimals: z.number(),
+    }),
     invoiceId: z.nullable(z.string()),
     refundAddress: z.nullable(z.string()),
     /** open until expiresAt, then expired (late transfers are refunded). */

@@ -7,6 +7,7 @@ const deposit: DepositResponse = {
   address: '0x8e23Ee67d1332aD560396262C48ffbB01f93d052',
   expiresAt: '2026-11-28T05:00:00.000Z',
   amount: '10',
+  linkToken: { chainId: 8453, address: `0x${'ba'.repeat(20)}`, symbol: 'USDC', decimals: 6 },
   invoiceId: null,
   refundAddress: null,
   state: 'open',

@@ -37,6 +37,7 @@ const deposit = (): DepositResponse => ({
   address: `0x${'d1'.repeat(20)}`,
   expiresAt: '2026-11-28T09:00:00.000Z',
   amount: '10',
+  linkToken: { chainId: 8453, address: `0x${'ba'.repeat(20)}`, symbol: 'USDC', decimals: 6 },
   invoiceId: null,
   refundAddress: null,
   state: 'open',
@@ -128,6 +129,7 @@ describe('DepositStatusScreen', () => {
       </QueryClientProvider>,
     )
     expect(await screen.findByRole('heading', { name: 'Transfer received' })).toBeTruthy()
+    expect(screen.getByText(/Amount: 10 USDC\./)).toBeTruthy()
     const transfers = within(screen.getByRole('list', { name: 'Transfers received' }))
     expect(transfers.getByText('Received 2 USDC on Avalanche: Less than the amount so far.')).toBeTruthy()
     expect(transfers.getByText(/A refund goes to/).textContent).toBe('A refund goes to 0xf39F…2266')

@@ -65,7 +65,7 @@ function DepositBody({ deposit, onChanged }: { deposit: DepositResponse; onChang
         <h1 className="font-semibold text-2xl tracking-tight">{getDepositTitle(deposit)}</h1>
         <p className="text-muted text-sm">
           {deposit.state === 'open' ? `Takes transfers until ${expiresAt}.` : `Expired ${expiresAt}.`}
-          {deposit.amount ? ` Amount: ${deposit.amount}.` : ''}
+          {deposit.amount ? ` Amount: ${deposit.amount} ${deposit.linkToken.symbol}.` : ''}
         </p>
       </div>
       <dl className="grid gap-2 text-sm">

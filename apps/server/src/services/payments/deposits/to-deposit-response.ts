@@ -23,6 +23,12 @@ export function toDepositResponse(options: {
     address,
     expiresAt: deposit.expiresAt.toISOString(),
     ...(amountUnits === null ? {} : { amount: formatTokenAmount(amountUnits, linkToken.decimals) }),
+    linkToken: {
+      chainId: linkToken.chainId,
+      address: linkToken.address,
+      symbol: linkToken.symbol,
+      decimals: linkToken.decimals,
+    },
     invoiceId: deposit.invoiceId,
     refundAddress: deposit.refundAddress === null ? null : getAddress(deposit.refundAddress),
     state: options.nowMs < deposit.expiresAt.getTime() ? 'open' : 'expired',
