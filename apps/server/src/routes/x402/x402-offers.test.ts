@@ -7,7 +7,7 @@ import { getAddress, parseUnits } from 'viem'
 import { describe, expect, it } from 'vitest'
 import { createTestInvoice } from '../../../test/invoice-test-kit.ts'
 import { usePaymentScene } from '../../../test/payment-scene.ts'
-import { createX402Link, readPaymentRequired, requirementOn } from '../../../test/x402-test-kit.ts'
+import { createX402Link, readPaymentRequired, requirementOn } from '../../../test/x402-pay-test-kit.ts'
 import { deposits, invoices, links, x402Offers } from '../../db/schema.ts'
 
 // GET /x402/pay/{slug}[/{invoiceId}] without a payment (docs/decisions/0031): the 402 and its offer.
