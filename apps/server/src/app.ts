@@ -35,12 +35,14 @@ import { paymentTrackerPlugin } from './plugins/payment-tracker-plugin.ts'
 import { paymentWorkersPlugin } from './plugins/payment-workers-plugin.ts'
 import { readCachesPlugin } from './plugins/read-caches-plugin.ts'
 import { receiptsPlugin } from './plugins/receipts-plugin.ts'
+import { relayerPlugin } from './plugins/relayer-plugin.ts'
 import { routingProviderPlugin } from './plugins/routing-provider-plugin.ts'
 import { securityHeadersPlugin } from './plugins/security-headers-plugin.ts'
 import { isApiKeyRequest, sessionPlugin } from './plugins/session-plugin.ts'
 import { signedInPlugin } from './plugins/signed-in-plugin.ts'
 import { solanaPlugin } from './plugins/solana-plugin.ts'
 import { webStaticPlugin } from './plugins/web-static-plugin.ts'
+import { x402Plugin } from './plugins/x402-plugin.ts'
 import { apiKeysRoutes } from './routes/api-keys/api-keys-routes.ts'
 import { authRoutes } from './routes/auth/auth-routes.ts'
 import { currentUserRoutes } from './routes/auth/current-user-routes.ts'
@@ -163,8 +165,12 @@ export async function buildApp(
   await app.register(redisPlugin, { url: config.redisUrl })
   await app.register(databasePlugin, { client: database, isOwned })
   await app.register(readCachesPlugin, { client: database })
+  // One relayer hub (chains, nonce manager, writer lock) for the relayer worker and x402's facilitator.
+  await app.register(relayerPlugin)
   // One routing provider (and so one catalogue cache) for the routes, the tracker and the workers.
   await app.register(routingProviderPlugin)
+  // x402's facilitator, settling through the relayer hub, and the resources' facilitator client.
+  await app.register(x402Plugin)
   // One LiteSVM (in development) and one Solana fee sponsor for the Solana endpoint and GET /api/config.
   await app.register(solanaPlugin)
   // The receipt key (RECEIPT_SIGNING_KEY, or the dev key file) for the receipt routes.

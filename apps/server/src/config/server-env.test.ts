@@ -22,6 +22,7 @@ describe('parseServerEnv', () => {
       publicOrigin: 'http://localhost:3000',
       webDistDir: join(repoRoot, 'apps', 'web', 'dist'),
       receiptSigningKey: undefined,
+      x402FacilitatorUrl: undefined,
       logLevel: 'info',
       trustProxy: false,
       rateLimitMax: 600,
@@ -80,6 +81,14 @@ describe('parseServerEnv', () => {
     expect(parseServerEnv({ ...deployed, RECEIPT_SIGNING_KEY: key }).receiptSigningKey).toBe(key)
     expect(() => parseServerEnv({ ...deployed, RECEIPT_SIGNING_KEY: '4b'.repeat(32) })).toThrow(
       /RECEIPT_SIGNING_KEY: must be a secp256k1 private key: 0x followed by 64 hex digits/,
+    )
+  })
+
+  it('reads X402_FACILITATOR_URL as an http(s) URL without its trailing slash, and refuses anything else', () => {
+    const config = parseServerEnv({ ...deployed, X402_FACILITATOR_URL: 'https://x402.example/facilitator/' })
+    expect(config.x402FacilitatorUrl).toBe('https://x402.example/facilitator')
+    expect(() => parseServerEnv({ ...deployed, X402_FACILITATOR_URL: 'ftp://x402.example' })).toThrow(
+      /X402_FACILITATOR_URL: must be an http\(s\) URL of an x402 facilitator/,
     )
   })
 

@@ -30,6 +30,9 @@ export const serverEnvSchema = z
         'must be a secp256k1 private key: 0x followed by 64 hex digits (e.g. `cast wallet new`)',
       )
       .optional(),
+    X402_FACILITATOR_URL: z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) URL of an x402 facilitator' })
+      .optional(),
   })
   .transform((env) => ({
     /** The web app's build, served at / (WEB_DIST_DIR). */
@@ -52,6 +55,11 @@ export const serverEnvSchema = z
      * endpoints answer 503 until it is set (payments themselves go on).
      */
     receiptSigningKey: env.RECEIPT_SIGNING_KEY as `0x${string}` | undefined,
+    /**
+     * X402_FACILITATOR_URL: the x402 facilitator this server's paid resources verify and settle with
+     * (its base URL, before `/verify`); without it, its own facilitator, in-process (docs/decisions/0031).
+     */
+    x402FacilitatorUrl: env.X402_FACILITATOR_URL?.replace(/\/+$/, ''),
   }))
 
 /** The server's general settings, from its section of the environment. */

@@ -812,6 +812,47 @@ export const depositCursors = pgTable('deposit_cursors', {
 })
 
 /**
+ * x402 settlements our facilitator sends (docs/decisions/0031): one EIP-3009
+ * `transferWithAuthorization` per row, unique on the authorization (network, asset, payer, nonce),
+ * so a concurrent duplicate cannot be sent twice. queued (the call, waiting for the relayer key's
+ * writer) → signing (claimed by the writer) → signed (hash and bytes written down before the
+ * broadcast, so a restart sends the same bytes again) → sent (the node took it); failed keeps the
+ * reason and frees the authorization for another try.
+ */
+export const x402Settlements = pgTable(
+  'x402_settlements',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    /** CAIP-2, `eip155:<chain id>`. */
+    network: text('network').notNull(),
+    chainId: integer('chain_id').notNull(),
+    /** Lower-case token address (the call's `to`). */
+    asset: text('asset').notNull(),
+    /** Lower-case authorization `from`. */
+    payer: text('payer').notNull(),
+    /** The authorization's 32-byte nonce, lower-case hex. */
+    nonce: text('nonce').notNull(),
+    /** The call's data (`transferWithAuthorization`, encoded). */
+    data: text('data').notNull(),
+    state: text('state').$type<X402SettlementState>().notNull().default('queued'),
+    txHash: text('tx_hash'),
+    rawTx: text('raw_tx'),
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('x402_settlements_authorization_idx')
+      .on(table.network, table.asset, table.payer, table.nonce)
+      .where(sql`${table.state} <> 'failed'`),
+    index('x402_settlements_chain_state_idx').on(table.chainId, table.state),
+  ],
+)
+
+export type X402SettlementState = 'queued' | 'signing' | 'signed' | 'sent' | 'failed'
+export type X402Settlement = typeof x402Settlements.$inferSelect
+
+/**
  * What a 402 of an x402 resource offered (docs/decisions/0031): its `accepts` (one `exact`
  * requirement per chain, as sent) for a link, an invoice and an amount in the link's token, and the
  * deposit address the cross-chain requirements pay into. A paid request is matched against the

@@ -14,13 +14,17 @@ declare module 'fastify' {
 }
 
 const plugin: FastifyPluginAsync = async (app) => {
-  // With the database: the local provider's status reads the relayer's recorded fills first.
-  app.decorate('routingProvider', getRoutingProvider(app.config, { db: app.db }))
+  // With the database: the local provider's status reads the relayer's recorded fills first; its
+  // relayer worker signs through the app's relayer hub, as the x402 facilitator does.
+  app.decorate(
+    'routingProvider',
+    getRoutingProvider(app.config, { db: app.db, ...(app.relayerHub ? { relayerHub: app.relayerHub } : {}) }),
+  )
 }
 
-/** Decorates `app.routingProvider`, built once from the config; needs the config and database plugins. */
+/** Decorates `app.routingProvider`, built once from the config; needs the config, database and relayer plugins. */
 export const routingProviderPlugin = fp(plugin, {
   name: 'routing-provider',
   fastify: '5.x',
-  dependencies: ['config', 'database'],
+  dependencies: ['config', 'database', 'relayer'],
 })

@@ -1,8 +1,6 @@
 import { errorResponseSchema } from '@quicklinks/core/api/error-response'
 import { x402FacilitatorPaths, x402SupportedResponseSchema } from '@quicklinks/core/api/x402'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { createX402Facilitator } from '../../services/x402/create-x402-facilitator.ts'
-import { readX402SetupOrThrow } from '../../services/x402/read-x402-setup.ts'
 
 /**
  * Our x402 facilitator's HTTP face (docs/decisions/0031), at the root beside /api: protocol URLs
@@ -19,6 +17,6 @@ export const x402FacilitatorRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     // GET /x402/facilitator/supported: `exact` on each chain with an EIP-3009 token, the relayer signs.
-    async () => createX402Facilitator(await readX402SetupOrThrow(app.config)).getSupported(),
+    async () => (await app.x402.facilitator()).getSupported(),
   )
 }

@@ -1,46 +1,77 @@
 import { toX402Network } from '@quicklinks/core/api/x402'
-import { AppError } from '@quicklinks/core/app-error'
 import { x402Facilitator } from '@x402/core/facilitator'
 import type { FacilitatorEvmSigner } from '@x402/evm'
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator'
-import type { PublicClient } from 'viem'
-import type { X402Setup } from './read-x402-setup.ts'
+import { concat, encodeFunctionData, type Hex, isAddressEqual, type PublicClient } from 'viem'
+import type { X402Chain, X402Setup } from './read-x402-setup.ts'
+import type { X402Settler } from './settlements/create-x402-settler.ts'
+
+/** How long a settlement waits for its receipt before the library answers `settlement_pending`. */
+const receiptTimeoutMs = 30_000
 
 /**
  * Our x402 facilitator (docs/decisions/0031): `@x402/core`'s x402Facilitator with `@x402/evm`'s
  * `exact` scheme registered per chain (not `registerExactEvmScheme`, which takes one signer for every
- * chain and registers x402 v1 too), each signing as the relayer. Pure: builds objects, no I/O.
+ * chain and registers x402 v1 too), each signing as the relayer: its writes go through `settler`
+ * (the relayer's nonce manager and writer, written down before they are sent). Pure: builds objects.
  */
-export function createX402Facilitator(setup: X402Setup): x402Facilitator {
+export function createX402Facilitator(setup: X402Setup, settler: X402Settler): x402Facilitator {
   const facilitator = new x402Facilitator()
   for (const chain of setup.chains) {
-    const signer = createFacilitatorSigner(chain.client, setup.relayer.address)
+    const signer = createFacilitatorSigner(chain, setup.relayer.address, settler)
     facilitator.register(toX402Network(chain.chainId), new ExactEvmScheme(signer, { simulateInSettle: true }))
   }
   return facilitator
 }
 
 /**
- * The scheme's view of one chain: reads and signature checks through the chain's public client.
- * Writing is refused until settlements go through the relayer's writer (its nonce manager, its
- * writer lock, written down before broadcast: docs/decisions/0031); nothing calls it before then,
- * since only GET /x402/facilitator/supported is served.
+ * The scheme's view of one chain: reads and signature checks through the chain's public client;
+ * writes only `transferWithAuthorization` on one of the chain's EIP-3009 tokens, handed to the
+ * settler keyed by the authorization (payer and nonce). Anything else (a smart-wallet deployment,
+ * Permit2) is refused: this facilitator offers neither.
  */
-function createFacilitatorSigner(client: PublicClient, relayer: `0x${string}`): FacilitatorEvmSigner {
-  const refuseWrite = (): never => {
-    throw new AppError('SERVICE_UNAVAILABLE', {
-      message: 'x402 settlement asked for before it goes through the relayer writer',
-      userMessage: 'Settling x402 payments is not available on this server yet.',
-    })
-  }
+function createFacilitatorSigner(
+  chain: X402Chain,
+  relayer: `0x${string}`,
+  settler: X402Settler,
+): FacilitatorEvmSigner {
+  const client = chain.client
   return {
     getAddresses: () => [relayer],
     // The scheme passes viem-shaped arguments typed loosely (abi as unknown[]); viem checks them at run time.
     readContract: (args) => client.readContract(args as Parameters<PublicClient['readContract']>[0]),
     verifyTypedData: (args) => client.verifyTypedData(args as Parameters<PublicClient['verifyTypedData']>[0]),
-    writeContract: async () => refuseWrite(),
-    sendTransaction: async () => refuseWrite(),
-    waitForTransactionReceipt: (args) => client.waitForTransactionReceipt(args),
+    writeContract: async (args) => {
+      const [payer, , , , , nonce] = args.args
+      const isToken = chain.tokens.some((token) => isAddressEqual(token.address, args.address))
+      if (args.functionName !== 'transferWithAuthorization' || !isToken || !isHex(payer) || !isHex(nonce)) {
+        throw new Error(
+          `This facilitator only settles EIP-3009 transferWithAuthorization on chain ${chain.chainId}`,
+        )
+      }
+      const call = encodeFunctionData({
+        abi: args.abi as Parameters<typeof encodeFunctionData>[0]['abi'],
+        functionName: args.functionName,
+        args: args.args,
+      })
+      return settler.submit({
+        network: toX402Network(chain.chainId),
+        chainId: chain.chainId,
+        asset: args.address,
+        payer,
+        nonce,
+        data: args.dataSuffix ? concat([call, args.dataSuffix]) : call,
+      })
+    },
+    sendTransaction: async () => {
+      throw new Error('This facilitator sends no transactions other than transferWithAuthorization')
+    },
+    waitForTransactionReceipt: (args) =>
+      client.waitForTransactionReceipt({ hash: args.hash, timeout: args.timeout ?? receiptTimeoutMs }),
     getCode: (args) => client.getCode(args),
   }
+}
+
+function isHex(value: unknown): value is Hex {
+  return typeof value === 'string' && value.startsWith('0x')
 }

@@ -6,6 +6,7 @@ import { createLocalRoutingProvider } from './local/create-local-routing-provide
 import { createRelayerWorker } from './local/relayer/create-relayer-worker.ts'
 import { getRelayerAccount } from './local/relayer/get-relayer-account.ts'
 import { readRelayerFillTxHash } from './local/relayer/relayer-deposits-repository.ts'
+import type { RelayerHub } from './local/relayer/relayer-hub.ts'
 import { createSquidRoutingProvider } from './squid/create-squid-routing-provider.ts'
 
 /** Squid's catalogue changes rarely; its prices may be this old. */
@@ -30,11 +31,12 @@ export type RoutingProviderConfig = Pick<
  * worker when a relayer key is configured) or `squid` (Squid v2 at SQUID_API_URL). Concurrent
  * `chains()` and `tokens()` calls share one in-flight request; Squid's answers are reused for 30 s,
  * the devnet's are read afresh (its pool prices move with every swap). With `db`, the local
- * provider's status reads the relayer's recorded fills before searching the logs.
+ * provider's status reads the relayer's recorded fills before searching the logs; with
+ * `relayerHub` (the app's), the relayer worker signs through it.
  */
 export function getRoutingProvider(
   config: RoutingProviderConfig,
-  dependencies: { db?: Database } = {},
+  dependencies: { db?: Database; relayerHub?: RelayerHub } = {},
 ): RoutingProvider {
   if (config.routingProvider === 'squid') {
     return withSharedCatalogue(
@@ -65,6 +67,7 @@ export function getRoutingProvider(
             db: host.db,
             config,
             account: relayerAccount,
+            ...(dependencies.relayerHub ? { hub: dependencies.relayerHub } : {}),
             logger: host.logger.child({ worker: 'relayer' }),
             ...(host.now ? { now: host.now } : {}),
           }),

@@ -1,21 +1,11 @@
-import { existsSync } from 'node:fs'
-import { buildViemChain } from '@quicklinks/devnet/build-viem-chain'
-import type { DevnetDeployment } from '@quicklinks/devnet/devnet-deployment'
 import type { Database } from '@quicklinks/runtime/db/create-database-client'
-import { getDevnetDeploymentOrThrow } from '@quicklinks/runtime/devnet/get-devnet-deployment-or-throw'
 import type { FastifyBaseLogger } from 'fastify'
-import { createWalletClient, http, type LocalAccount } from 'viem'
-import { createNonceManager, jsonRpc } from 'viem/nonce'
-import { getConfirmations } from '../../../../../config/routing-env.ts'
+import type { LocalAccount } from 'viem'
 import type { ServerConfig } from '../../../../../config/server-env.ts'
-import { getChainRpcUrl } from '../../../../chains/get-chain-rpc-url.ts'
-import { getLocalPublicClient } from '../../../../chains/get-local-public-client.ts'
 import type { Worker } from '../../../../workers/start-workers.ts'
-import { getPayRouterAddressOrThrow } from '../payrouter/get-pay-router-address-or-throw.ts'
 import { processRelayerDeposit } from './process-relayer-deposit.ts'
-import type { RelayerChain } from './relayer-chain.ts'
 import { claimDueDeposit } from './relayer-deposits-repository.ts'
-import { createRelayerWriterLock } from './relayer-writer-lock.ts'
+import { createRelayerHub, type RelayerHub } from './relayer-hub.ts'
 import { scanRelayerDeposits } from './scan-relayer-deposits.ts'
 
 /** Deposits one round of a lane moves at most, so one busy chain cannot hold its lane for long. */
@@ -28,6 +18,11 @@ export type CreateRelayerWorkerOptions = {
     'devnetDeploymentFile' | 'rpcUrls' | 'workerIntervalMs' | 'confirmations' | 'defaultConfirmations'
   >
   account: LocalAccount
+  /**
+   * The app's hub of this key (its chains, nonce manager and writer lock), shared with the x402
+   * facilitator; default: one of the worker's own.
+   */
+  hub?: RelayerHub
   logger: FastifyBaseLogger
   /** Epoch ms; tests move it. */
   now?: () => number
@@ -43,57 +38,20 @@ export type RelayerWorker = Required<Worker>
  * devnet's chain ids; a round of a lane stores that chain's new PayRouter `Deposited` events (from
  * a cursor in the database), then takes due deposits whose source is that chain one at a time
  * (`FOR UPDATE SKIP LOCKED` and a lease) and fills, settles or refunds them (processRelayerDeposit).
- * A slow chain therefore never holds up another. Only the instance holding the relayer key's
+ * A slow chain therefore never holds up another. Each round first runs the hub's writer tasks on
+ * that chain (the x402 settlements queued or left unsent there: docs/decisions/0031). Only the instance holding the relayer key's
  * writer lock does any of this; the others retry the lock every round. All lanes sign through one
  * account with one nonce manager, so transactions they send to one chain never share a nonce.
  * State lives in the database, so a restart resumes where the last process stopped.
  */
 export function createRelayerWorker(options: CreateRelayerWorkerOptions): RelayerWorker {
   const now = options.now ?? Date.now
-  const lock = createRelayerWriterLock(options.db, options.account.address)
+  const hub = options.hub ?? createRelayerHub(options)
   let isWriter: boolean | undefined
   let isClosed = false
-  let chains: Map<number, RelayerChain> | undefined
-  let chainsKey = ''
-
-  const getChains = (deployment: DevnetDeployment): Map<number, RelayerChain> => {
-    const key = JSON.stringify(
-      deployment.chains.map((chain) => [chain.chainId, chain.rpcUrl, chain.contracts]),
-    )
-    if (chains && key === chainsKey) return chains
-    // A new deployment (a reset devnet) starts counting nonces afresh.
-    const account: LocalAccount = {
-      ...options.account,
-      nonceManager: createNonceManager({ source: jsonRpc() }),
-    }
-    chains = new Map()
-    for (const chain of deployment.chains) {
-      const rpcUrl = getChainRpcUrl(options.config, chain.chainId, deployment.chains)
-      chains.set(chain.chainId, {
-        deployment: chain,
-        client: getLocalPublicClient(rpcUrl),
-        wallet: createWalletClient({
-          account,
-          pollingInterval: 250,
-          chain: buildViemChain({ ...chain, rpcUrl }),
-          transport: http(rpcUrl, { retryCount: 1, timeout: 15_000 }),
-        }),
-        payRouter: getPayRouterAddressOrThrow(chain),
-        confirmations: getConfirmations(options.config, chain.chainId),
-      })
-    }
-    chainsKey = key
-    return chains
-  }
-
-  const readDeployment = async (): Promise<DevnetDeployment | undefined> => {
-    // No devnet (yet): nothing to relay. The devnet may deploy after the server starts.
-    if (!existsSync(options.config.devnetDeploymentFile)) return undefined
-    return getDevnetDeploymentOrThrow(options.config.devnetDeploymentFile)
-  }
 
   const isWriterNow = async (): Promise<boolean> => {
-    const isHeld = await lock.acquire()
+    const isHeld = await hub.acquireWriter()
     if (isHeld !== isWriter) {
       options.logger.info(
         { relayer: options.account.address },
@@ -109,17 +67,17 @@ export function createRelayerWorker(options: CreateRelayerWorkerOptions): Relaye
   return {
     name: 'relayer',
     async lanes() {
-      const deployment = await readDeployment()
-      return deployment ? deployment.chains.map((chain) => String(chain.chainId)) : []
+      const relayerChains = await hub.chains()
+      return relayerChains ? [...relayerChains.keys()].map(String) : []
     },
     async runOnce(lane) {
       if (isClosed) return
-      const deployment = await readDeployment()
-      if (!deployment) return
-      const relayerChains = getChains(deployment)
-      const chain = relayerChains.get(Number(lane))
-      if (!chain || !(await isWriterNow())) return
+      const relayerChains = await hub.chains()
+      const chain = relayerChains?.get(Number(lane))
+      if (!relayerChains || !chain || !(await isWriterNow())) return
       const chainId = chain.deployment.chainId
+      // The hub's writer tasks first (x402 settlements another instance queued: a request waits on them).
+      await hub.runWriterTasks(chain)
       try {
         const scan = await scanRelayerDeposits({
           db: options.db,
@@ -159,7 +117,7 @@ export function createRelayerWorker(options: CreateRelayerWorkerOptions): Relaye
     },
     async close() {
       isClosed = true
-      await lock.release()
+      await hub.releaseWriter()
     },
   }
 }
