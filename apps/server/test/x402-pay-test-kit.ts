@@ -1,4 +1,5 @@
 import { x402Headers } from '@quicklinks/core/api/x402'
+import type { Database } from '@quicklinks/runtime/db/create-database-client'
 import { x402Client } from '@x402/core/client'
 import { decodePaymentRequiredHeader, encodePaymentSignatureHeader } from '@x402/core/http'
 import type { PaymentPayload, PaymentRequired, PaymentRequirements } from '@x402/core/types'
@@ -6,6 +7,8 @@ import { registerExactEvmScheme } from '@x402/evm/exact/client'
 import type { FastifyInstance } from 'fastify'
 import type { LocalAccount } from 'viem'
 import { expect } from 'vitest'
+import { createSession } from '../src/services/sessions/create-session.ts'
+import { getOrCreateUser } from '../src/services/users/get-or-create-user.ts'
 import { createDepositLink } from './deposit-test-kit.ts'
 import type { PaymentScene } from './payment-scene.ts'
 
@@ -49,6 +52,7 @@ export async function signPayment(
 ): Promise<PaymentPayload> {
   const client = new x402Client()
   registerExactEvmScheme(client, { signer: account, networks: [`eip155:${chainId}`] })
+  client.setSpendControls(false)
   const offered = requirementOn(required, chainId)
   const payload = await client.createPaymentPayload({ ...required, accepts: [{ ...offered, ...signed }] })
   return { ...payload, accepted: offered }
@@ -73,4 +77,17 @@ export function readRefusal(response: {
   const header = response.headers[x402Headers.paymentRequired.toLowerCase()]
   if (typeof header !== 'string') throw new Error('no PAYMENT-REQUIRED header')
   return decodePaymentRequiredHeader(header).error
+}
+
+/** GET /api/payments as the user of `address` (a session made through the service), answering its rows. */
+export async function listPaymentsAs(
+  app: FastifyInstance,
+  db: Database,
+  address: `0x${string}`,
+): Promise<{ intentId: string; state: string; payer: string; amountReceived: string | null }[]> {
+  const user = await getOrCreateUser(db, { address })
+  const { token } = await createSession(db, { userId: user.id })
+  const response = await app.inject({ method: 'GET', url: '/api/payments', cookies: { ql_session: token } })
+  expect(response.statusCode, response.body).toBe(200)
+  return response.json().data
 }

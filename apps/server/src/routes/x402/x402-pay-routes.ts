@@ -20,7 +20,6 @@ import { buildSignedReceiptOrThrow } from '../../services/receipts/build-signed-
 import { getReceiptIntentOrThrow } from '../../services/receipts/receipt-emails-repository.ts'
 import { formatTokenAmount } from '../../services/tokens/parse-token-amount.ts'
 import { createX402ResourceServer } from '../../services/x402/pay/create-x402-resource-server.ts'
-import { getX402FacilitatorClient } from '../../services/x402/pay/get-x402-facilitator-client.ts'
 import { getX402Offer } from '../../services/x402/pay/get-x402-offer.ts'
 import { payX402, type X402Answer } from '../../services/x402/pay/pay-x402.ts'
 import { readX402ResourceOrThrow, type X402Resource } from '../../services/x402/pay/read-x402-resource.ts'
@@ -127,7 +126,7 @@ async function answer(
           {
             db,
             provider: app.routingProvider,
-            server: createX402ResourceServer(getX402FacilitatorClient(x402), x402.chains),
+            server: createX402ResourceServer(await app.x402.facilitatorClient(), x402.chains),
             deposits,
             requestId: request.id,
             trackNow: (intentId) => app.paymentTracker.trackNow(intentId),
