@@ -6285,6 +6285,190 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/x402/pay/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A link as an x402 resource (public): 402 with PAYMENT-REQUIRED, or paid with PAYMENT-SIGNATURE */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description For a link without an amount: a decimal string in the link's token */
+                    amount?: string;
+                };
+                header?: never;
+                path: {
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                deposit: components["schemas"]["Deposit"] | null;
+                                offerReceipt: components["schemas"]["X402OfferReceipt"] | null;
+                                payment: components["schemas"]["PayStatus"] | null;
+                                receipt: components["schemas"]["SignedReceipt"] | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["X402PaymentRequired"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/x402/pay/{slug}/{invoiceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An invoice as an x402 resource (public): its remaining amount, paid like the link */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    invoiceId: string;
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                deposit: components["schemas"]["Deposit"] | null;
+                                offerReceipt: components["schemas"]["X402OfferReceipt"] | null;
+                                payment: components["schemas"]["PayStatus"] | null;
+                                receipt: components["schemas"]["SignedReceipt"] | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["X402PaymentRequired"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -7664,6 +7848,78 @@ export interface components {
                     type: string;
                 }[];
             };
+        };
+        X402OfferReceipt: {
+            /** @constant */
+            format: "eip712";
+            payload: {
+                issuedAt: number;
+                network: string;
+                payer: string;
+                resourceUrl: string;
+                transaction: string;
+                version: number;
+            };
+            signature: string;
+        };
+        X402OfferReceiptInput: {
+            /** @constant */
+            format: "eip712";
+            payload: {
+                issuedAt: number;
+                network: string;
+                payer: string;
+                resourceUrl: string;
+                transaction: string;
+                version: number;
+            };
+            signature: string;
+        };
+        X402PaymentRequired: {
+            accepts: {
+                amount: string;
+                asset: string;
+                extra: {
+                    [key: string]: unknown;
+                };
+                maxTimeoutSeconds: number;
+                network: string;
+                payTo: string;
+                scheme: string;
+            }[];
+            error?: string;
+            extensions?: {
+                [key: string]: unknown;
+            };
+            resource: {
+                description?: string;
+                mimeType?: string;
+                url: string;
+            };
+            x402Version: number;
+        };
+        X402PaymentRequiredInput: {
+            accepts: {
+                amount: string;
+                asset: string;
+                extra: {
+                    [key: string]: unknown;
+                };
+                maxTimeoutSeconds: number;
+                network: string;
+                payTo: string;
+                scheme: string;
+            }[];
+            error?: string;
+            extensions?: {
+                [key: string]: unknown;
+            };
+            resource: {
+                description?: string;
+                mimeType?: string;
+                url: string;
+            };
+            x402Version: number;
         };
     };
     responses: never;
