@@ -69,6 +69,7 @@ import { usernameClaimRoutes } from './routes/users/username-claim-routes.ts'
 import { usersRoutes } from './routes/users/users-routes.ts'
 import { webhooksRoutes } from './routes/webhooks/webhooks-routes.ts'
 import { x402FacilitatorRoutes } from './routes/x402/x402-facilitator-routes.ts'
+import { x402PayRoutes } from './routes/x402/x402-pay-routes.ts'
 
 export type AppDependencies = {
   /** An open, migrated database. Without it the app opens (and migrates) one from the config and closes it on close. */
@@ -206,6 +207,7 @@ export async function buildApp(
   await app.register(payRoutes, { prefix: '/api' })
   // x402's protocol URLs (docs/decisions/0031) read no cookie either: at the root, beside /api.
   await app.register(x402FacilitatorRoutes)
+  await app.register(x402PayRoutes)
   // The API scopes (/signer/v1, /api): cookie parsing and compression. Only their answers read
   // cookies or pass 1 KB uncompressed (the web build's files are precompressed, the pay page is
   // encoded once, /health and the CSRF check read their one cookie themselves), so the probes and

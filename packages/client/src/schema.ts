@@ -1616,102 +1616,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/pay/deposits/{id}/refund-address": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** The sender of a transfer names another refund address with a signed message (public; docs/decisions/0032) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The deposit id (a UUID) */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** Format: date-time */
-                        expiresAt: string;
-                        refundAddress: string;
-                        signature: string;
-                        signer: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: components["schemas"]["Deposit"];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/pay/invoices/{id}": {
         parameters: {
             query?: never;
@@ -6323,83 +6227,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/x402/facilitator/settle": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** x402 facilitator: settles a payment payload on chain, the relayer paying the gas (public) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        paymentPayload: {
-                            [key: string]: unknown;
-                        };
-                        paymentRequirements: {
-                            [key: string]: unknown;
-                        };
-                        x402Version: number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            amount?: string;
-                            errorMessage?: string;
-                            errorReason?: string;
-                            extensions?: {
-                                [key: string]: unknown;
-                            };
-                            network: string;
-                            payer?: string;
-                            success: boolean;
-                            transaction: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/x402/facilitator/supported": {
         parameters: {
             query?: never;
@@ -6458,36 +6285,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/x402/facilitator/verify": {
+    "/x402/pay/{slug}": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        put?: never;
-        /** x402 facilitator: whether a payment payload meets a requirement and would settle (public) */
-        post: {
+        /** A link as an x402 resource (public): 402 with PAYMENT-REQUIRED, or paid with PAYMENT-SIGNATURE */
+        get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description For a link without an amount: a decimal string in the link's token */
+                    amount?: string;
+                };
                 header?: never;
-                path?: never;
+                path: {
+                    slug: string;
+                };
                 cookie?: never;
             };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        paymentPayload: {
-                            [key: string]: unknown;
-                        };
-                        paymentRequirements: {
-                            [key: string]: unknown;
-                        };
-                        x402Version: number;
-                    };
-                };
-            };
+            requestBody?: never;
             responses: {
                 /** @description Default Response */
                 200: {
@@ -6496,18 +6314,44 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            extensions?: {
-                                [key: string]: unknown;
+                            data: {
+                                deposit: components["schemas"]["Deposit"] | null;
+                                offerReceipt: components["schemas"]["X402OfferReceipt"] | null;
+                                payment: components["schemas"]["PayStatus"] | null;
+                                receipt: components["schemas"]["SignedReceipt"] | null;
                             };
-                            invalidMessage?: string;
-                            invalidReason?: string;
-                            isValid: boolean;
-                            payer?: string;
                         };
                     };
                 };
                 /** @description Default Response */
-                400: {
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["X402PaymentRequired"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6526,6 +6370,99 @@ export interface paths {
                 };
             };
         };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/x402/pay/{slug}/{invoiceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An invoice as an x402 resource (public): its remaining amount, paid like the link */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    invoiceId: string;
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                deposit: components["schemas"]["Deposit"] | null;
+                                offerReceipt: components["schemas"]["X402OfferReceipt"] | null;
+                                payment: components["schemas"]["PayStatus"] | null;
+                                receipt: components["schemas"]["SignedReceipt"] | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["X402PaymentRequired"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -6717,12 +6654,6 @@ export interface components {
             expiresAt: string;
             id: string;
             invoiceId: string | null;
-            linkToken: {
-                address: string;
-                chainId: number;
-                decimals: number;
-                symbol: string;
-            };
             refundAddress: string | null;
             /** @enum {string} */
             state: "open" | "expired";
@@ -6745,12 +6676,6 @@ export interface components {
             expiresAt: string;
             id: string;
             invoiceId: string | null;
-            linkToken: {
-                address: string;
-                chainId: number;
-                decimals: number;
-                symbol: string;
-            };
             refundAddress: string | null;
             /** @enum {string} */
             state: "open" | "expired";
@@ -6763,11 +6688,8 @@ export interface components {
             error: string | null;
             gasCostWei: string | null;
             intentId: string | null;
-            note: string | null;
-            refundTo: string | null;
-            sender: string | null;
             /** @enum {string} */
-            state: "detected" | "routing" | "routed" | "refunding" | "refunded" | "failed" | "dropped";
+            state: "detected" | "routing" | "routed" | "refunding" | "refunded" | "failed";
             token: string;
             txHash: string | null;
         };
@@ -6778,11 +6700,8 @@ export interface components {
             error: string | null;
             gasCostWei: string | null;
             intentId: string | null;
-            note: string | null;
-            refundTo: string | null;
-            sender: string | null;
             /** @enum {string} */
-            state: "detected" | "routing" | "routed" | "refunding" | "refunded" | "failed" | "dropped";
+            state: "detected" | "routing" | "routed" | "refunding" | "refunded" | "failed";
             token: string;
             txHash: string | null;
         };
@@ -7929,6 +7848,78 @@ export interface components {
                     type: string;
                 }[];
             };
+        };
+        X402OfferReceipt: {
+            /** @constant */
+            format: "eip712";
+            payload: {
+                issuedAt: number;
+                network: string;
+                payer: string;
+                resourceUrl: string;
+                transaction: string;
+                version: number;
+            };
+            signature: string;
+        };
+        X402OfferReceiptInput: {
+            /** @constant */
+            format: "eip712";
+            payload: {
+                issuedAt: number;
+                network: string;
+                payer: string;
+                resourceUrl: string;
+                transaction: string;
+                version: number;
+            };
+            signature: string;
+        };
+        X402PaymentRequired: {
+            accepts: {
+                amount: string;
+                asset: string;
+                extra: {
+                    [key: string]: unknown;
+                };
+                maxTimeoutSeconds: number;
+                network: string;
+                payTo: string;
+                scheme: string;
+            }[];
+            error?: string;
+            extensions?: {
+                [key: string]: unknown;
+            };
+            resource: {
+                description?: string;
+                mimeType?: string;
+                url: string;
+            };
+            x402Version: number;
+        };
+        X402PaymentRequiredInput: {
+            accepts: {
+                amount: string;
+                asset: string;
+                extra: {
+                    [key: string]: unknown;
+                };
+                maxTimeoutSeconds: number;
+                network: string;
+                payTo: string;
+                scheme: string;
+            }[];
+            error?: string;
+            extensions?: {
+                [key: string]: unknown;
+            };
+            resource: {
+                description?: string;
+                mimeType?: string;
+                url: string;
+            };
+            x402Version: number;
         };
     };
     responses: never;

@@ -3,6 +3,7 @@
 import type { ApiKeyScope } from '@quicklinks/core/api/api-keys'
 import type { InvoiceState } from '@quicklinks/core/api/invoices'
 import type { PaymentDigest } from '@quicklinks/core/api/notices'
+import type { PaymentRequirements } from '@x402/core/types'
 import { sql } from 'drizzle-orm'
 import {
   bigint,
@@ -874,3 +875,50 @@ export const x402Settlements = pgTable(
 
 export type X402SettlementState = 'queued' | 'signing' | 'signed' | 'sent' | 'failed'
 export type X402Settlement = typeof x402Settlements.$inferSelect
+
+/**
+ * What a 402 of an x402 resource offered (docs/decisions/0031): its `accepts` (one `exact`
+ * requirement per chain, as sent) for a link, an invoice and an amount in the link's token, and the
+ * deposit address the cross-chain requirements pay into. A paid request is matched against the
+ * unexpired offers of its resource, so a quote that moved since still matches what the payer
+ * signed; a 402 answers a stored offer again while it outlives the authorization's time-out.
+ */
+export const x402Offers = pgTable(
+  'x402_offers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    linkId: uuid('link_id')
+      .notNull()
+      .references(() => links.id, { onDelete: 'cascade' }),
+    invoiceId: text('invoice_id').references(() => invoices.id, { onDelete: 'cascade' }),
+    /** What the receiver gets on the link's chain, in the link's token's units. */
+    amountUnits: numeric('amount_units', { precision: 78, scale: 0 }).notNull(),
+    /** `PaymentRequirements[]` as the 402 sent them. */
+    requirements: jsonb('requirements').$type<PaymentRequirements[]>().notNull(),
+    /** The 402's `extensions` (signed offers, payment-identifier's declaration). */
+    extensions: jsonb('extensions').$type<Record<string, unknown>>().notNull(),
+    depositId: uuid('deposit_id').references(() => deposits.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('x402_offers_link_idx').on(table.linkId, table.expiresAt)],
+)
+
+export type X402Offer = typeof x402Offers.$inferSelect
+
+/**
+ * x402's payment-identifier extension (docs/decisions/0031): a client's id for one payment, the
+ * SHA-256 of the payload first sent with it, and the answer once there is one. The row is claimed
+ * before settling, so a concurrent duplicate waits for the answer instead of settling again.
+ */
+export const x402PaymentIds = pgTable('x402_payment_ids', {
+  id: text('id').primaryKey(),
+  payloadHash: text('payload_hash').notNull(),
+  /** Null while the first request settles. */
+  answer: jsonb('answer').$type<X402StoredAnswer>(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+/** A paid request's answer as it was sent: status, PAYMENT-RESPONSE header and JSON body. */
+export type X402StoredAnswer = { status: number; paymentResponse: string; body: unknown }

@@ -11,6 +11,13 @@ import { notifyEndpointDisabled } from '../services/webhooks/notify-endpoint-dis
 import { webhookDueChannel } from '../services/webhooks/webhook-outbox.ts'
 import { type RunningWorkers, startWorkers, type Worker } from '../services/workers/start-workers.ts'
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Runs a worker's lane now (only where the workers run: check `hasDecorator('wakeWorker')`). */
+    wakeWorker: (workerName: string, lane: string) => void
+  }
+}
+
 export type PaymentWorkersPluginOptions = {
   /** The app's database: its NOTIFY feed wakes the webhook deliverer. */
   client: DatabaseClient
@@ -89,6 +96,8 @@ const plugin: FastifyPluginAsync<PaymentWorkersPluginOptions> = async (app, opti
       ...(options.now ? { now: options.now } : {}),
     }),
   ]
+  // A lane with work waiting now (an x402 transfer into a deposit address) runs without its sleep.
+  app.decorate('wakeWorker', (workerName: string, lane: string) => running?.wake(workerName, lane))
   let unlisten: (() => Promise<void>) | undefined
   app.addHook('onReady', async () => {
     running = startWorkers(workers, {

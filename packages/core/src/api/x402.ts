@@ -1,4 +1,10 @@
 import * as z from 'zod/mini'
+import { depositSchema } from './deposits.ts'
+import { describeSchema } from './describe-schema.ts'
+import { decimalAmountSchema } from './invoices.ts'
+import { nameSchema } from './name-schema.ts'
+import { payStatusSchema } from './pay-status.ts'
+import { signedReceiptSchema } from './receipts.ts'
 
 /**
  * x402 v2 (docs/decisions/0031): every link is a resource at /x402/pay/{slug} paid over HTTP, and
@@ -92,3 +98,86 @@ export const x402SettleResponseSchema = z.object({
 })
 
 export type X402SettleResponse = z.infer<typeof x402SettleResponseSchema>
+// ---- The resource: GET /x402/pay/{slug}[/{invoiceId}] (x402pay) ----
+
+/** The resource's path for a link, and for one of its invoices. */
+export function buildX402PayPath(slug: string, invoiceId?: string): string {
+  const path = `/x402/pay/${encodeURIComponent(slug)}`
+  return invoiceId === undefined ? path : `${path}/${encodeURIComponent(invoiceId)}`
+}
+
+/** The resource's path parameters. */
+export const x402PayParamsSchema = z.object({ slug: z.string().check(z.maxLength(256)) })
+export const x402PayInvoiceParamsSchema = z.object({
+  slug: z.string().check(z.maxLength(256)),
+  invoiceId: z.string().check(z.maxLength(64)),
+})
+
+/** `?amount=`: for a link without an amount, in the link's token (a link's or invoice's own amount wins). */
+export const x402PayQuerySchema = z.object({
+  amount: z.optional(
+    describeSchema(decimalAmountSchema, "For a link without an amount: a decimal string in the link's token"),
+  ),
+})
+
+/** One way to pay (`PaymentRequirements`): the `exact` scheme on one network. */
+export const x402PaymentRequirementsSchema = z.object({
+  scheme: z.string(),
+  network: z.string(),
+  asset: z.string(),
+  amount: z.string(),
+  payTo: z.string(),
+  maxTimeoutSeconds: z.number(),
+  extra: extraSchema,
+})
+
+/** The 402's PAYMENT-REQUIRED object (`PaymentRequired`), also sent as its JSON body. */
+export const x402PaymentRequiredSchema = nameSchema(
+  z.object({
+    x402Version: z.number(),
+    error: z.optional(z.string()),
+    resource: z.object({
+      url: z.string(),
+      description: z.optional(z.string()),
+      mimeType: z.optional(z.string()),
+    }),
+    accepts: z.array(x402PaymentRequirementsSchema),
+    extensions: z.optional(z.record(z.string(), z.unknown())),
+  }),
+  'X402PaymentRequired',
+)
+
+export type X402PaymentRequired = z.infer<typeof x402PaymentRequiredSchema>
+
+/** The x402 `offer-receipt` extension's receipt, EIP-712 signed by the instance's receipt key. */
+export const x402OfferReceiptSchema = nameSchema(
+  z.object({
+    format: z.literal('eip712'),
+    payload: z.object({
+      version: z.number(),
+      network: z.string(),
+      resourceUrl: z.string(),
+      payer: z.string(),
+      issuedAt: z.number(),
+      transaction: z.string(),
+    }),
+    signature: z.string(),
+  }),
+  'X402OfferReceipt',
+)
+
+/**
+ * A paid request's 200 body: the payment's record as GET /api/pay/status shows it (null while a
+ * cross-chain deposit is not routed yet), the deposit it went into (cross chain), the payment's
+ * signed receipt once it is final, and the offer-receipt extension's receipt.
+ */
+export const x402PaidResponseSchema = z.object({
+  data: z.object({
+    payment: z.nullable(payStatusSchema),
+    deposit: z.nullable(depositSchema),
+    receipt: z.nullable(signedReceiptSchema),
+    offerReceipt: z.nullable(x402OfferReceiptSchema),
+  }),
+})
+
+export type X402PaidResponse = z.infer<typeof x402PaidResponseSchema>

@@ -8,6 +8,7 @@ import { Card } from '../../ui/card'
 import { Skeleton } from '../../ui/skeleton'
 import { SendFromAnywhere } from '../deposits/send-from-anywhere'
 import { LazyPayModal, payModalIntentHandlers } from './lazy-pay-modal'
+import { PayFromCode } from './pay-from-code'
 import { type PublicLink, usePublicLink } from './public-link'
 
 /** /pay/:alias_slug, the public pay page: a skeleton while loading, a clear page when unavailable. */
@@ -99,6 +100,7 @@ function PayCard({ link }: { link: PublicLink }) {
         Pay
       </Button>
       <SendFromAnywhere slug={link.alias_slug} />
+      <PayFromCode link={link} />
       <LazyPayModal
         link={link}
         open={isOpen}

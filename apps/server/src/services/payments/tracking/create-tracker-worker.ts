@@ -20,6 +20,7 @@ import {
 import type { PaymentEventWriter } from '../route/route-intents-repository.ts'
 import { updateRouteIntent } from '../route/route-intents-repository.ts'
 import type { RoutingProvider } from '../route/routing-provider.ts'
+import { isX402Intent } from './match-source-transaction.ts'
 import { finalFailure } from './payment-patches.ts'
 import { backoffMs, type TrackPaymentContext, trackPayment } from './track-payment.ts'
 
@@ -93,7 +94,10 @@ export function createTrackerWorker(options: CreateTrackerWorkerOptions): Tracke
     const wasFinal = intent.finalAt !== null
     try {
       // The provider's data is parsed once, here, as the intent is read back for a look.
-      const providerData = options.provider.providerDataSchema.safeParse(intent.providerData)
+      // An x402 payment's record needs no provider (docs/decisions/0031): its data is not the provider's.
+      const providerData = isX402Intent(intent)
+        ? { success: true as const, data: intent.providerData }
+        : options.provider.providerDataSchema.safeParse(intent.providerData)
       const next = providerData.success
         ? await trackPayment({ ...context, logger }, intent, providerData.data)
         : await updateRouteIntent(

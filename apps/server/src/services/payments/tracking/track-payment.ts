@@ -5,7 +5,8 @@ import {
   mismatchStatusRaw,
   updateRouteIntent,
 } from '../route/route-intents-repository.ts'
-import type { ProviderData } from '../route/routing-provider.ts'
+import type { ProviderData, RouteStatus } from '../route/routing-provider.ts'
+import { isX402Intent } from './match-source-transaction.ts'
 import {
   backoffMs,
   finalFailure,
@@ -126,18 +127,36 @@ export async function trackPayment(
       routeStatus: stepsFor(intent, 'source_done', null),
     })
   }
-  const status = await context.provider.status({
-    intentId: intent.id as Hash,
-    fromChainId: intent.fromChainId,
-    toChainId: intent.toChainId,
-    sourceTxHash,
-    providerData,
-    source: { logs: receipt.logs, isConfirmed: sourceConfirmations >= sourceDepth },
-  })
+  // An x402 payment is the token's own transfer to the receiver: its mined transaction is the
+  // delivery, and no provider knows it (docs/decisions/0031).
+  const status = isX402Intent(intent)
+    ? x402DeliveryStatus(sourceTxHash)
+    : await context.provider.status({
+        intentId: intent.id as Hash,
+        fromChainId: intent.fromChainId,
+        toChainId: intent.toChainId,
+        sourceTxHash,
+        providerData,
+        source: { logs: receipt.logs, isConfirmed: sourceConfirmations >= sourceDepth },
+      })
   return verifyProviderStatus(look, intent, status, {
     receipt,
     confirmations: sourceConfirmations,
     depth: sourceDepth,
     patch: isCrossChain ? {} : sourceBlock,
   })
+}
+
+/** An x402 payment's status: delivered by its own mined transaction, verified like any delivery. */
+function x402DeliveryStatus(sourceTxHash: Hash): RouteStatus {
+  return {
+    statusRaw: 'success',
+    destTxHash: sourceTxHash,
+    toAmountWei: null,
+    steps: [],
+    gasStatus: null,
+    isGmpTransaction: false,
+    axelarTransactionUrl: null,
+    errorMessage: null,
+  }
 }
