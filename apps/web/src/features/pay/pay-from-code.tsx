@@ -43,12 +43,12 @@ export function PayFromCode({
   const url = buildX402Url(window.location.origin, link)
   const snippet = buildX402Snippet(url, link)
   return (
-    <details className="group mt-6 rounded-control border border-border text-sm">
+    <details className="group mt-6 min-w-0 rounded-control border border-border text-sm">
       <summary className="flex min-h-11 cursor-pointer items-center gap-2 px-4 py-2 font-medium text-muted hover:text-fg">
         <Code aria-hidden="true" className="size-4" />
         Pay from code (x402)
       </summary>
-      <div className="grid gap-3 border-border border-t px-4 py-3">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-3 border-border border-t px-4 py-3">
         <p className="text-muted">
           Agents and scripts pay this link over HTTP with x402: a GET answers 402 with the payment terms, the
           client signs a USDC authorization and asks again.
@@ -60,7 +60,8 @@ export function PayFromCode({
           <CopyButton text={url} label="Copy x402 URL" />
         </div>
         <div className="flex items-start gap-1">
-          <pre className="min-w-0 flex-1 overflow-x-auto rounded-control bg-subtle px-3 py-2 font-mono text-xs">
+          {/* Wrapped rather than scrolled, so a phone shows it all and no scroll region needs focus. */}
+          <pre className="min-w-0 flex-1 whitespace-pre-wrap break-all rounded-control bg-subtle px-3 py-2 font-mono text-xs">
             <code>{snippet}</code>
           </pre>
           <CopyButton text={snippet} label="Copy code snippet" />
