@@ -28,6 +28,7 @@ import { deployDepositFactory } from './deploy-deposit-factory.ts'
 import { type DevnetChainConfig, devnetAccountCount } from './devnet-chains.ts'
 import type { DeployedDevnetChain } from './devnet-deployment.ts'
 import { getDevnetRelayerAccount } from './get-devnet-relayer-account.ts'
+import { seedDevnetPools, stablecoinPoolSide, wrappedNativePoolUsdc } from './seed-devnet-pools.ts'
 import { assertRouterKnowsPairCode, computePairAddress } from './uniswap-v2-pair-address.ts'
 
 /** Where Multicall3 lives on every public chain; the devnet puts ours there too. */
@@ -40,10 +41,6 @@ const usdcSignatures = { name: 'USD Coin', version: '2', permit: true, authoriza
 const stablecoinsPerAccount = parseUnits('1000000', 6)
 /** Wrapped (from the account's own native balance) for each funded account. */
 const wrappedNativePerAccount = parseUnits('100', 18)
-/** USDC side of the wrapped-native/USDC pool: deep enough that a devnet payment barely moves the price. */
-const wrappedNativePoolUsdc = parseUnits('30000000', 6)
-/** Each side of the USDT/USDC pool, at 1:1. */
-const stablecoinPoolSide = parseUnits('30000000', 6)
 
 /** Minted to the relayer on top of `stablecoinsPerAccount`: its inventory for filling cross-chain intents. */
 const relayerExtraStablecoins = parseUnits('10000000', 6)
@@ -213,58 +210,18 @@ export async function deployDevnetChain(options: DeployDevnetChainOptions): Prom
   // After its own transactions, so the relayer holds exactly this much native currency.
   await testClient.setBalance({ address: relayer, value: relayerNativeBalance })
 
-  // The pool's native side can exceed a dev account's 10,000 of balance (1,000,000 AVAX at $30).
-  const deployerBalance = await publicClient.getBalance({ address: deployer })
-  await testClient.setBalance({ address: deployer, value: deployerBalance + wrappedNativePoolNative })
-  for (const token of [usdc, usdt]) {
-    await confirm(
-      await walletClient.writeContract({
-        address: token,
-        abi: testTokenAbi,
-        functionName: 'approve',
-        args: [router, maxUint256],
-        account: deployer,
-      }),
-      'approving the router',
-    )
-  }
-  await confirm(
-    await walletClient.writeContract({
-      address: router,
-      abi: uniswapV2Router02Abi,
-      functionName: 'addLiquidityETH',
-      args: [
-        usdc,
-        wrappedNativePoolUsdc,
-        wrappedNativePoolUsdc,
-        wrappedNativePoolNative,
-        deployer,
-        maxUint256,
-      ],
-      value: wrappedNativePoolNative,
-      account: deployer,
-    }),
-    `seeding the ${chain.wrappedNativeSymbol}/USDC pool`,
-  )
-  await confirm(
-    await walletClient.writeContract({
-      address: router,
-      abi: uniswapV2Router02Abi,
-      functionName: 'addLiquidity',
-      args: [
-        usdt,
-        usdc,
-        stablecoinPoolSide,
-        stablecoinPoolSide,
-        stablecoinPoolSide,
-        stablecoinPoolSide,
-        deployer,
-        maxUint256,
-      ],
-      account: deployer,
-    }),
-    'seeding the USDT/USDC pool',
-  )
+  await seedDevnetPools({
+    publicClient,
+    walletClient,
+    testClient,
+    confirm,
+    deployer,
+    router,
+    usdc,
+    usdt,
+    wrappedNativePoolNative,
+    wrappedNativeSymbol: chain.wrappedNativeSymbol,
+  })
 
   const readPair = async (tokenA: Address, tokenB: Address): Promise<Address> => {
     const pair = await publicClient.readContract({
