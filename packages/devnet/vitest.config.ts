@@ -8,5 +8,9 @@ export default defineProject({
     globalSetup: ['./test/build-contracts-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // isolate: false: one module cache per worker for all the project's files (no vi.mock here; the
+    // few fake timers and stubbed globals are restored by their files), so viem and the app graph load
+    // once per run instead of once per file (CPU measured in docs/decisions/0035-test-suite-cpu.md).
+    isolate: false,
   },
 })

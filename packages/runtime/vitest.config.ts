@@ -2,5 +2,14 @@ import { defineProject } from 'vitest/config'
 
 // The real-Postgres test runs initdb.
 export default defineProject({
-  test: { name: 'runtime', include: ['src/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 120_000 },
+  test: {
+    name: 'runtime',
+    include: ['src/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    // isolate: false: one module cache per worker for all the project's files (no vi.mock here; the
+    // few fake timers and stubbed globals are restored by their files), so viem and the app graph load
+    // once per run instead of once per file (CPU measured in docs/decisions/0035-test-suite-cpu.md).
+    isolate: false,
+  },
 })

@@ -1,21 +1,11 @@
-import { createHash } from 'node:crypto'
-import { depositFactoryBytecode } from '@quicklinks/contracts/generated/deposit-factory'
-import { depositForwarderBytecode } from '@quicklinks/contracts/generated/deposit-forwarder'
-import { entryPointV07Bytecode } from '@quicklinks/contracts/generated/entry-point-v07'
-import { entryPointV08Bytecode } from '@quicklinks/contracts/generated/entry-point-v08'
 import { fiatTokenAbi, fiatTokenBytecode } from '@quicklinks/contracts/generated/fiat-token'
 import { multicall3DeployedBytecode } from '@quicklinks/contracts/generated/multicall3'
 import { payRouterAbi, payRouterBytecode } from '@quicklinks/contracts/generated/pay-router'
-import { quickLinksAccountFactoryBytecode } from '@quicklinks/contracts/generated/quick-links-account-factory'
-import { quickLinksMultiOwnerAccountFactoryBytecode } from '@quicklinks/contracts/generated/quick-links-multi-owner-account-factory'
-import { simple7702AccountBytecode } from '@quicklinks/contracts/generated/simple7702-account'
-import { sponsorPaymasterBytecode } from '@quicklinks/contracts/generated/sponsor-paymaster'
 import { testTokenAbi, testTokenBytecode } from '@quicklinks/contracts/generated/test-token'
 import {
   uniswapV2FactoryAbi,
   uniswapV2FactoryBytecode,
 } from '@quicklinks/contracts/generated/uniswap-v2-factory'
-import { uniswapV2PairBytecode } from '@quicklinks/contracts/generated/uniswap-v2-pair'
 import {
   uniswapV2Router02Abi,
   uniswapV2Router02Bytecode,
@@ -26,12 +16,9 @@ import {
   createPublicClient,
   createTestClient,
   createWalletClient,
-  encodePacked,
   getAddress,
-  getContractAddress,
   type Hash,
   http,
-  keccak256,
   maxUint256,
   parseUnits,
 } from 'viem'
@@ -41,6 +28,8 @@ import { deployDepositFactory } from './deploy-deposit-factory.ts'
 import { type DevnetChainConfig, devnetAccountCount } from './devnet-chains.ts'
 import type { DeployedDevnetChain } from './devnet-deployment.ts'
 import { getDevnetRelayerAccount } from './get-devnet-relayer-account.ts'
+import { seedDevnetPools, stablecoinPoolSide, wrappedNativePoolUsdc } from './seed-devnet-pools.ts'
+import { assertRouterKnowsPairCode, computePairAddress } from './uniswap-v2-pair-address.ts'
 
 /** Where Multicall3 lives on every public chain; the devnet puts ours there too. */
 export const multicall3Address: Address = getAddress('0xcA11bde05977b3631167028862bE2a173976CA11')
@@ -52,10 +41,6 @@ const usdcSignatures = { name: 'USD Coin', version: '2', permit: true, authoriza
 const stablecoinsPerAccount = parseUnits('1000000', 6)
 /** Wrapped (from the account's own native balance) for each funded account. */
 const wrappedNativePerAccount = parseUnits('100', 18)
-/** USDC side of the wrapped-native/USDC pool: deep enough that a devnet payment barely moves the price. */
-const wrappedNativePoolUsdc = parseUnits('30000000', 6)
-/** Each side of the USDT/USDC pool, at 1:1. */
-const stablecoinPoolSide = parseUnits('30000000', 6)
 
 /** Minted to the relayer on top of `stablecoinsPerAccount`: its inventory for filling cross-chain intents. */
 const relayerExtraStablecoins = parseUnits('10000000', 6)
@@ -63,9 +48,6 @@ const relayerExtraStablecoins = parseUnits('10000000', 6)
 const relayerWrappedNative = parseUnits('1000', 18)
 /** The relayer's native balance after the deploy (anvil_setBalance). */
 const relayerNativeBalance = parseUnits('1000000', 18)
-
-/** Bump when the deploy steps change in a way the bytecode part of the fingerprint cannot see. */
-const deployScriptVersion = 4
 
 export type DeployDevnetChainOptions = {
   rpcUrl: string
@@ -228,58 +210,18 @@ export async function deployDevnetChain(options: DeployDevnetChainOptions): Prom
   // After its own transactions, so the relayer holds exactly this much native currency.
   await testClient.setBalance({ address: relayer, value: relayerNativeBalance })
 
-  // The pool's native side can exceed a dev account's 10,000 of balance (1,000,000 AVAX at $30).
-  const deployerBalance = await publicClient.getBalance({ address: deployer })
-  await testClient.setBalance({ address: deployer, value: deployerBalance + wrappedNativePoolNative })
-  for (const token of [usdc, usdt]) {
-    await confirm(
-      await walletClient.writeContract({
-        address: token,
-        abi: testTokenAbi,
-        functionName: 'approve',
-        args: [router, maxUint256],
-        account: deployer,
-      }),
-      'approving the router',
-    )
-  }
-  await confirm(
-    await walletClient.writeContract({
-      address: router,
-      abi: uniswapV2Router02Abi,
-      functionName: 'addLiquidityETH',
-      args: [
-        usdc,
-        wrappedNativePoolUsdc,
-        wrappedNativePoolUsdc,
-        wrappedNativePoolNative,
-        deployer,
-        maxUint256,
-      ],
-      value: wrappedNativePoolNative,
-      account: deployer,
-    }),
-    `seeding the ${chain.wrappedNativeSymbol}/USDC pool`,
-  )
-  await confirm(
-    await walletClient.writeContract({
-      address: router,
-      abi: uniswapV2Router02Abi,
-      functionName: 'addLiquidity',
-      args: [
-        usdt,
-        usdc,
-        stablecoinPoolSide,
-        stablecoinPoolSide,
-        stablecoinPoolSide,
-        stablecoinPoolSide,
-        deployer,
-        maxUint256,
-      ],
-      account: deployer,
-    }),
-    'seeding the USDT/USDC pool',
-  )
+  await seedDevnetPools({
+    publicClient,
+    walletClient,
+    testClient,
+    confirm,
+    deployer,
+    router,
+    usdc,
+    usdt,
+    wrappedNativePoolNative,
+    wrappedNativeSymbol: chain.wrappedNativeSymbol,
+  })
 
   const readPair = async (tokenA: Address, tokenB: Address): Promise<Address> => {
     const pair = await publicClient.readContract({
@@ -336,70 +278,5 @@ export async function deployDevnetChain(options: DeployDevnetChainOptions): Prom
       ...accountAbstraction,
       depositFactory,
     },
-  }
-}
-
-/**
- * A hash of everything that determines what `deployDevnetChain` builds for this chain (the bytecode
- * it deploys, the chain's parameters, the deploy steps' version). Saved state whose fingerprint
- * differs is stale and gets redeployed. Pure; never throws.
- */
-export function getDeploymentFingerprint(chain: DevnetChainConfig): string {
-  const hash = createHash('sha256')
-  hash.update(
-    JSON.stringify({
-      deployScriptVersion,
-      chainId: chain.chainId,
-      name: chain.name,
-      nativeSymbol: chain.nativeSymbol,
-      wrappedNativeSymbol: chain.wrappedNativeSymbol,
-      nativeUsdcPrice: chain.nativeUsdcPrice,
-    }),
-  )
-  for (const bytecode of [
-    fiatTokenBytecode,
-    testTokenBytecode,
-    weth9Bytecode,
-    uniswapV2FactoryBytecode,
-    uniswapV2Router02Bytecode,
-    multicall3DeployedBytecode,
-    payRouterBytecode,
-    entryPointV07Bytecode,
-    entryPointV08Bytecode,
-    quickLinksAccountFactoryBytecode,
-    quickLinksMultiOwnerAccountFactoryBytecode,
-    simple7702AccountBytecode,
-    sponsorPaymasterBytecode,
-    depositFactoryBytecode,
-    depositForwarderBytecode,
-  ]) {
-    hash.update(bytecode)
-  }
-  return hash.digest('hex')
-}
-
-/** keccak256 of the pair's creation code: what the factory's CREATE2 and Router02's `pairFor` use. */
-const pairInitCodeHash = keccak256(uniswapV2PairBytecode)
-
-/** The address the factory deploys the pair of two tokens to (CREATE2 over the sorted pair). */
-function computePairAddress(factory: Address, tokenA: Address, tokenB: Address): Address {
-  const [token0, token1] = BigInt(tokenA) < BigInt(tokenB) ? [tokenA, tokenB] : [tokenB, tokenA]
-  return getContractAddress({
-    opcode: 'CREATE2',
-    from: factory,
-    salt: keccak256(encodePacked(['address', 'address'], [token0, token1])),
-    bytecodeHash: pairInitCodeHash,
-  })
-}
-
-/**
- * Router02 hard-codes the pair init-code hash (UniswapV2Library.pairFor). When a build of the
- * periphery does not match the core's pair bytecode, every router call reads the wrong address.
- */
-function assertRouterKnowsPairCode(routerCode: `0x${string}` | undefined, chainName: string): void {
-  if (!routerCode?.toLowerCase().includes(pairInitCodeHash.slice(2).toLowerCase())) {
-    throw new Error(
-      `${chainName}: UniswapV2Router02 does not contain the pair init-code hash ${pairInitCodeHash} of @uniswap/v2-core's UniswapV2Pair, so its swaps would fail`,
-    )
   }
 }

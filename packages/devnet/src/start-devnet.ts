@@ -1,20 +1,10 @@
-import { existsSync } from 'node:fs'
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { mkdir } from 'node:fs/promises'
 import path from 'node:path'
-import { createPublicClient, http } from 'viem'
-import { z } from 'zod'
-import { deployDevnetChain, getDeploymentFingerprint } from './deploy-devnet-chain.ts'
-import { type DevnetChainConfig, devnetAccountCount, devnetChains, devnetMnemonic } from './devnet-chains.ts'
-import {
-  type DeployedDevnetChain,
-  type DevnetChainDeployment,
-  type DevnetDeployment,
-  devnetChainDeploymentSchema,
-  writeDeployment,
-} from './devnet-deployment.ts'
-import { probeRpcPort } from './probe-rpc-port.ts'
-import { describeWrongBundler, fetchBundlerInfo, spawnAlto } from './spawn-alto.ts'
-import { buildRpcUrl, spawnAnvil } from './spawn-anvil.ts'
+import { type DevnetChainConfig, devnetChains } from './devnet-chains.ts'
+import { type DevnetChainDeployment, type DevnetDeployment, writeDeployment } from './devnet-deployment.ts'
+import { buildRpcUrl } from './spawn-anvil.ts'
+import { type ResolvedChain, startAnvilChain } from './start-anvil-chain.ts'
+import { bundlerPortOffset, startBundler } from './start-devnet-bundler.ts'
 
 /** A chain to run: a known chain id on a port; the other fields override the default table. */
 export type DevnetChainOption = {
@@ -23,11 +13,6 @@ export type DevnetChainOption = {
   /** Port of the chain's ERC-4337 bundler (Alto); defaults to `port + 30` (8575-8577 for `npm start`). */
   bundlerPort?: number
 } & Partial<Omit<DevnetChainConfig, 'chainId' | 'port'>>
-
-/** How far above its chain's port a bundler listens unless told otherwise. */
-export const bundlerPortOffset = 30
-
-type ResolvedChain = DevnetChainConfig & { bundlerPort: number }
 
 export type StartDevnetOptions = {
   /** State lives under `${dataDir}/devnet/`: deployment.json and one folder per chain id. */
@@ -50,13 +35,6 @@ export type RunningDevnet = {
   /** Stops the bundlers and anvils this call started (each anvil saves its state) and waits for them to exit. */
   stop(): Promise<void>
 }
-
-/** What each chain folder remembers: the deployment on its saved state and what produced it. */
-const chainRecordSchema = z.object({
-  fingerprint: z.string(),
-  deployment: devnetChainDeploymentSchema.omit({ bundlerUrl: true }),
-})
-type ChainRecord = z.infer<typeof chainRecordSchema>
 
 type StartedChain = { deployment: DevnetChainDeployment; stop: () => Promise<void> }
 
@@ -188,172 +166,5 @@ async function startChain(options: StartChainOptions): Promise<StartedChain> {
   } catch (error) {
     await started.stop()
     throw error
-  }
-}
-
-type StartedAnvilChain = { deployment: DeployedDevnetChain; reused: boolean; stop: () => Promise<void> }
-
-async function startAnvilChain({
-  chain,
-  host,
-  chainDirectory,
-  log,
-}: StartChainOptions): Promise<StartedAnvilChain> {
-  const label = `${chain.name} (${chain.chainId})`
-  const rpcUrl = buildRpcUrl(host, chain.port)
-  const recordFile = path.join(chainDirectory, 'chain.json')
-  const stateFile = path.join(chainDirectory, 'anvil-state.json')
-  const fingerprint = getDeploymentFingerprint(chain)
-
-  const record = await readChainRecord(recordFile)
-  const saved = record?.fingerprint === fingerprint ? { ...record.deployment, rpcUrl } : undefined
-
-  const probe = await probeRpcPort(host, chain.port, rpcUrl)
-  if (probe.status === 'rpc' && probe.chainId === chain.chainId && saved && (await hasDeployedCode(saved))) {
-    log(`${label}: reusing the chain already running at ${rpcUrl}`)
-    return { deployment: saved, reused: true, stop: async () => {} }
-  }
-  if (probe.status !== 'free') {
-    const holder =
-      probe.status === 'other'
-        ? probe.detail
-        : probe.chainId === chain.chainId
-          ? `an Ethereum node with chain id ${probe.chainId} that lacks this data dir's devnet deployment (another data dir's devnet, or a node of your own?)`
-          : `an Ethereum node with chain id ${probe.chainId}`
-    throw new Error(
-      `port ${chain.port} on ${host} is in use by ${holder}, so the ${label} devnet chain cannot start there. Stop that program, or run the devnet on other ports: set DEVNET_BASE_PORT for \`npm start\` or the devnet CLI, or pass \`chains: [{ chainId: ${chain.chainId}, port: <free port> }]\` to startDevnet.`,
-    )
-  }
-
-  if (!saved) {
-    // State that no valid record describes cannot be trusted to hold the contracts: start clean.
-    if (record || existsSync(stateFile)) log(`${label}: saved state is out of date; deploying afresh`)
-    await rm(chainDirectory, { recursive: true, force: true })
-  }
-  await mkdir(chainDirectory, { recursive: true })
-  const anvil = await spawnChainAnvil({ chain, host, stateFile, label, log })
-  try {
-    if (saved && (await hasDeployedCode(saved))) {
-      log(`${label}: restarted from saved state at ${rpcUrl}`)
-      return { deployment: saved, reused: false, stop: anvil.stop }
-    }
-    const deployment = await deployDevnetChain({ rpcUrl, chain, log })
-    const newRecord: ChainRecord = { fingerprint, deployment }
-    await writeFile(recordFile, `${JSON.stringify(newRecord, null, 2)}\n`)
-    return { deployment, reused: false, stop: anvil.stop }
-  } catch (error) {
-    await anvil.stop()
-    throw error
-  }
-}
-
-type StartBundlerOptions = {
-  chain: ResolvedChain
-  host: string
-  label: string
-  rpcUrl: string
-  /** Whether the chain was already running: only then may a bundler already running for it be kept. */
-  reused: boolean
-  log: (line: string) => void
-}
-
-/**
- * Starts Alto for the chain on its bundler port, or keeps the bundler already answering there for
- * this chain when the chain itself was reused. Throws naming the port when something else holds it.
- */
-async function startBundler({ chain, host, label, rpcUrl, reused, log }: StartBundlerOptions) {
-  const bundlerUrl = buildRpcUrl(host, chain.bundlerPort)
-  const holder = await probeBundlerPort(host, chain.bundlerPort, bundlerUrl, chain.chainId)
-  if (holder === undefined && reused) {
-    log(`${label}: reusing the bundler already running at ${bundlerUrl}`)
-    return { bundlerUrl, stop: async () => {} }
-  }
-  if (holder !== 'free') {
-    throw new Error(
-      `port ${chain.bundlerPort} on ${host} is in use by ${holder ?? `a bundler for chain ${chain.chainId} left over from an earlier devnet (its chain was not running)`}, so the ${label} devnet bundler cannot start there. Stop that program, or run the devnet on other ports: set DEVNET_BASE_PORT for \`npm start\` or the devnet CLI (bundlers listen ${bundlerPortOffset} ports above their chains), or pass \`chains: [{ chainId: ${chain.chainId}, port: ${chain.port}, bundlerPort: <free port> }]\` to startDevnet.`,
-    )
-  }
-  const alto = await spawnAlto({
-    host,
-    port: chain.bundlerPort,
-    rpcUrl,
-    chainId: chain.chainId,
-    log: (line) => log(`${label} alto: ${line}`),
-  })
-  log(`${label}: bundler at ${alto.bundlerUrl}`)
-  return { bundlerUrl: alto.bundlerUrl, stop: alto.stop }
-}
-
-/** 'free', `undefined` for the devnet's bundler of `chainId`, or a description of what holds the port. */
-async function probeBundlerPort(
-  host: string,
-  port: number,
-  bundlerUrl: string,
-  chainId: number,
-): Promise<'free' | string | undefined> {
-  const probe = await probeRpcPort(host, port, bundlerUrl)
-  if (probe.status === 'free') return 'free'
-  if (probe.status === 'other') return probe.detail
-  try {
-    const wrong = describeWrongBundler(await fetchBundlerInfo(bundlerUrl, 2_000), chainId)
-    return wrong
-  } catch {
-    return `an Ethereum node with chain id ${probe.chainId} (not a bundler)`
-  }
-}
-
-type SpawnChainAnvilOptions = {
-  chain: ResolvedChain
-  host: string
-  stateFile: string
-  label: string
-  log: (line: string) => void
-}
-
-/** Starts anvil on the saved state; a state file anvil cannot load is set aside and the chain starts empty. */
-async function spawnChainAnvil({ chain, host, stateFile, label, log }: SpawnChainAnvilOptions) {
-  const spawnOnce = () =>
-    spawnAnvil({
-      host,
-      port: chain.port,
-      chainId: chain.chainId,
-      mnemonic: devnetMnemonic,
-      accountCount: devnetAccountCount,
-      stateFile,
-      log: (line) => log(`${label} anvil: ${line}`),
-    })
-  try {
-    return await spawnOnce()
-  } catch (error) {
-    if (!existsSync(stateFile)) throw error
-    log(`${label}: anvil could not start on the saved state; setting it aside as ${stateFile}.broken`)
-    await rename(stateFile, `${stateFile}.broken`)
-    return spawnOnce()
-  }
-}
-
-async function readChainRecord(file: string): Promise<ChainRecord | undefined> {
-  try {
-    const parsed = chainRecordSchema.safeParse(JSON.parse(await readFile(file, 'utf8')))
-    return parsed.success ? parsed.data : undefined
-  } catch {
-    return undefined
-  }
-}
-
-/** True when every contract and token of the deployment has code on the chain at `rpcUrl`. */
-async function hasDeployedCode(deployment: DeployedDevnetChain): Promise<boolean> {
-  const client = createPublicClient({ transport: http(deployment.rpcUrl, { retryCount: 0 }) })
-  const addresses = [
-    ...Object.values(deployment.contracts),
-    ...deployment.tokens.map((token) => token.address),
-  ]
-  try {
-    const chainId = await client.getChainId()
-    if (chainId !== deployment.chainId) return false
-    const codes = await Promise.all(addresses.map((address) => client.getCode({ address })))
-    return codes.every((code) => code !== undefined && code !== '0x')
-  } catch {
-    return false
   }
 }
