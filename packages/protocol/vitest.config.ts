@@ -6,7 +6,7 @@ export default defineProject({
     include: ['src/**/*.test.ts'],
     // isolate: false: one module cache per worker for all the project's files (no vi.mock here; the
     // few fake timers and stubbed globals are restored by their files), so viem and the app graph load
-    // once per run instead of once per file (CPU measured in docs/decisions/0035-test-suite-cpu.md).
+    // once per run instead of once per file (CPU measured in docs/decisions/0033-test-suite-cpu.md).
     isolate: false,
   },
 })
