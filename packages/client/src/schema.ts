@@ -1616,6 +1616,102 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/pay/deposits/{id}/refund-address": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The sender of a transfer names another refund address with a signed message (public; docs/decisions/0032) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The deposit id (a UUID) */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        expiresAt: string;
+                        refundAddress: string;
+                        signature: string;
+                        signer: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Deposit"];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/pay/invoices/{id}": {
         parameters: {
             query?: never;
@@ -6227,6 +6323,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/x402/facilitator/settle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** x402 facilitator: settles a payment payload on chain, the relayer paying the gas (public) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        paymentPayload: {
+                            [key: string]: unknown;
+                        };
+                        paymentRequirements: {
+                            [key: string]: unknown;
+                        };
+                        x402Version: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            amount?: string;
+                            errorMessage?: string;
+                            errorReason?: string;
+                            extensions?: {
+                                [key: string]: unknown;
+                            };
+                            network: string;
+                            payer?: string;
+                            success: boolean;
+                            transaction: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/x402/facilitator/supported": {
         parameters: {
             query?: never;
@@ -6279,6 +6452,80 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/x402/facilitator/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** x402 facilitator: whether a payment payload meets a requirement and would settle (public) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        paymentPayload: {
+                            [key: string]: unknown;
+                        };
+                        paymentRequirements: {
+                            [key: string]: unknown;
+                        };
+                        x402Version: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            extensions?: {
+                                [key: string]: unknown;
+                            };
+                            invalidMessage?: string;
+                            invalidReason?: string;
+                            isValid: boolean;
+                            payer?: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -6654,6 +6901,12 @@ export interface components {
             expiresAt: string;
             id: string;
             invoiceId: string | null;
+            linkToken: {
+                address: string;
+                chainId: number;
+                decimals: number;
+                symbol: string;
+            };
             refundAddress: string | null;
             /** @enum {string} */
             state: "open" | "expired";
@@ -6676,6 +6929,12 @@ export interface components {
             expiresAt: string;
             id: string;
             invoiceId: string | null;
+            linkToken: {
+                address: string;
+                chainId: number;
+                decimals: number;
+                symbol: string;
+            };
             refundAddress: string | null;
             /** @enum {string} */
             state: "open" | "expired";
@@ -6688,8 +6947,11 @@ export interface components {
             error: string | null;
             gasCostWei: string | null;
             intentId: string | null;
+            note: string | null;
+            refundTo: string | null;
+            sender: string | null;
             /** @enum {string} */
-            state: "detected" | "routing" | "routed" | "refunding" | "refunded" | "failed";
+            state: "detected" | "routing" | "routed" | "refunding" | "refunded" | "failed" | "dropped";
             token: string;
             txHash: string | null;
         };
@@ -6700,8 +6962,11 @@ export interface components {
             error: string | null;
             gasCostWei: string | null;
             intentId: string | null;
+            note: string | null;
+            refundTo: string | null;
+            sender: string | null;
             /** @enum {string} */
-            state: "detected" | "routing" | "routed" | "refunding" | "refunded" | "failed";
+            state: "detected" | "routing" | "routed" | "refunding" | "refunded" | "failed" | "dropped";
             token: string;
             txHash: string | null;
         };

@@ -1,10 +1,10 @@
 import { createDepositRequestSchema, type DepositResponse } from '@quicklinks/core/api/deposits'
 import { AppError } from '@quicklinks/core/app-error'
 import { useMutation } from '@tanstack/react-query'
-import { Check, Copy } from 'lucide-react'
 import { type FormEvent, useId, useState } from 'react'
 import { Link } from 'react-router'
 import { Button } from '../../ui/button'
+import { CopyButton } from '../../ui/copy-button'
 import { FormField } from '../../ui/form-field'
 import { getInputClassName } from '../../ui/input-class-name'
 import { DepositQrCode } from './deposit-qr-code'
@@ -180,28 +180,5 @@ function DepositDetails({ initial }: { initial: DepositResponse }) {
         </ul>
       ) : null}
     </section>
-  )
-}
-
-function CopyButton({ text, label }: { text: string; label: string }) {
-  const [isCopied, setCopied] = useState(false)
-  return (
-    <Button
-      type="button"
-      variant="ghost"
-      size="icon"
-      aria-label={label}
-      onClick={() => {
-        void navigator.clipboard
-          ?.writeText(text)
-          .then(() => {
-            setCopied(true)
-            setTimeout(() => setCopied(false), 2000)
-          })
-          .catch(() => undefined)
-      }}
-    >
-      {isCopied ? <Check aria-hidden="true" /> : <Copy aria-hidden="true" />}
-    </Button>
   )
 }

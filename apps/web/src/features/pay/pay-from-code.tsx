@@ -1,5 +1,5 @@
-import { Check, Code, Copy } from 'lucide-react'
-import { useEffect, useState } from 'react'
+import { Code } from 'lucide-react'
+import { CopyButton } from '../../ui/copy-button'
 
 // The path and network are written out here rather than imported from @quicklinks/core/api/x402,
 // whose response schemas would ride along into the pay page's first chunk.
@@ -72,37 +72,5 @@ export function PayFromCode({
         </p>
       </div>
     </details>
-  )
-}
-
-/** Copies `text`; confirms in place and to screen readers. */
-function CopyButton({ text, label }: { text: string; label: string }) {
-  const [copied, setCopied] = useState(false)
-  useEffect(() => {
-    if (!copied) return
-    const timeout = setTimeout(() => setCopied(false), 2000)
-    return () => clearTimeout(timeout)
-  }, [copied])
-  return (
-    <>
-      <button
-        type="button"
-        aria-label={label}
-        onClick={async () => {
-          try {
-            await navigator.clipboard.writeText(text)
-            setCopied(true)
-          } catch {
-            // A clipboard failure is silent: the text stays selectable.
-          }
-        }}
-        className="inline-flex size-11 shrink-0 items-center justify-center rounded-control text-muted hover:bg-subtle hover:text-fg [&_svg]:size-4"
-      >
-        {copied ? <Check aria-hidden="true" className="text-success" /> : <Copy aria-hidden="true" />}
-      </button>
-      <span aria-live="polite" className="sr-only">
-        {copied ? 'Copied' : ''}
-      </span>
-    </>
   )
 }

@@ -1,10 +1,11 @@
 import { AppError } from '@quicklinks/core/app-error'
-import { Check, Copy, Link2Off, RotateCw, Wallet } from 'lucide-react'
-import { useEffect, useState } from 'react'
+import { Link2Off, RotateCw, Wallet } from 'lucide-react'
+import { useState } from 'react'
 import { Link, useParams } from 'react-router'
 import { formatChainName, maskMiddle } from '../../lib/format'
 import { Button } from '../../ui/button'
 import { Card } from '../../ui/card'
+import { CopyButton } from '../../ui/copy-button'
 import { Skeleton } from '../../ui/skeleton'
 import { SendFromAnywhere } from '../deposits/send-from-anywhere'
 import { LazyPayModal, payModalIntentHandlers } from './lazy-pay-modal'
@@ -85,7 +86,7 @@ function PayCard({ link }: { link: PublicLink }) {
             <span className="font-mono" title={link.receiver_address}>
               {maskMiddle(link.receiver_address)}
             </span>
-            <CopyAddressButton address={link.receiver_address} />
+            <CopyButton text={link.receiver_address} label="Copy receiver address" />
           </dd>
         </div>
       </dl>
@@ -167,40 +168,5 @@ function LinkLoadFailed({ onRetry, isRetrying }: { onRetry: () => void; isRetryi
         Try again
       </Button>
     </Card>
-  )
-}
-
-/**
- * Copies the receiver's full address; confirms in place and to screen readers
- * (docs/product.md#addresses-and-hashes).
- */
-function CopyAddressButton({ address }: { address: string }) {
-  const [copied, setCopied] = useState(false)
-  useEffect(() => {
-    if (!copied) return
-    const timeout = setTimeout(() => setCopied(false), 2000)
-    return () => clearTimeout(timeout)
-  }, [copied])
-  return (
-    <>
-      <button
-        type="button"
-        aria-label="Copy receiver address"
-        onClick={async () => {
-          try {
-            await navigator.clipboard.writeText(address)
-            setCopied(true)
-          } catch {
-            // A clipboard failure is silent.
-          }
-        }}
-        className="inline-flex size-11 items-center justify-center rounded-control text-muted hover:bg-subtle hover:text-fg [&_svg]:size-4"
-      >
-        {copied ? <Check aria-hidden="true" className="text-success" /> : <Copy aria-hidden="true" />}
-      </button>
-      <span aria-live="polite" className="sr-only">
-        {copied ? 'Copied' : ''}
-      </span>
-    </>
   )
 }
