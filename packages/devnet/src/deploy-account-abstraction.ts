@@ -26,8 +26,7 @@ import {
   type WalletClient,
   zeroHash,
 } from 'viem'
-import { type HDAccount, mnemonicToAccount } from 'viem/accounts'
-import { devnetMnemonic } from './devnet-chains.ts'
+import { getDevnetAccount } from './get-devnet-account.ts'
 
 /** The CREATE2 deployer anvil (and most public chains) has at this address. */
 export const deterministicDeployer: Address = getAddress('0x4e59b44847b379578588920ca78fbf26c0b4956c')
@@ -54,10 +53,6 @@ export const entryPoints = {
 export const devnetBundlerExecutorIndex = 10
 export const devnetBundlerUtilityIndex = 11
 export const devnetPaymasterSignerIndex = 12
-
-export function getDevnetAccount(addressIndex: number): HDAccount {
-  return mnemonicToAccount(devnetMnemonic, { addressIndex })
-}
 
 /** What the paymaster holds at the EntryPoint to pay sponsored gas with on the devnet. */
 const paymasterDeposit = parseEther('1000')

@@ -12,8 +12,8 @@ import {
   type WalletClient,
   zeroHash,
 } from 'viem'
-import { type HDAccount, mnemonicToAccount } from 'viem/accounts'
-import { devnetMnemonic } from './devnet-chains.ts'
+import type { HDAccount } from 'viem/accounts'
+import { getDevnetAccount } from './get-devnet-account.ts'
 
 /**
  * The mnemonic account that is the devnet's deposit operator: it deploys deposit forwarders and
@@ -27,7 +27,7 @@ const depositOperatorBalance = parseEther('1000')
 
 /** The devnet's deposit operator as a viem account that signs locally. */
 export function getDevnetDepositOperatorAccount(): HDAccount {
-  return mnemonicToAccount(devnetMnemonic, { addressIndex: devnetDepositOperatorIndex })
+  return getDevnetAccount(devnetDepositOperatorIndex)
 }
 
 export type DeployDepositFactoryOptions = {

@@ -5,8 +5,8 @@ import {
   devnetBundlerExecutorIndex,
   devnetBundlerUtilityIndex,
   entryPoints,
-  getDevnetAccount,
 } from './deploy-account-abstraction.ts'
+import { getDevnetAccount } from './get-devnet-account.ts'
 import { buildRpcUrl } from './spawn-anvil.ts'
 import { spawnGuardedProcess, waitUntilReady } from './spawn-guarded-process.ts'
 

@@ -1,10 +1,11 @@
 import { createServer, type IncomingMessage } from 'node:http'
 import { createServer as createNetServer } from 'node:net'
 import { sponsorPaymasterAbi } from '@quicklinks/contracts/generated/sponsor-paymaster'
-import { devnetPaymasterSignerIndex, getDevnetAccount } from '@quicklinks/devnet/deploy-account-abstraction'
+import { devnetPaymasterSignerIndex } from '@quicklinks/devnet/deploy-account-abstraction'
 import { deployDevnetChain } from '@quicklinks/devnet/deploy-devnet-chain'
 import { devnetAccountCount, devnetMnemonic } from '@quicklinks/devnet/devnet-chains'
 import type { DeployedDevnetChain } from '@quicklinks/devnet/devnet-deployment'
+import { getDevnetAccount } from '@quicklinks/devnet/get-devnet-account'
 import { type AltoProcess, spawnAlto } from '@quicklinks/devnet/spawn-alto'
 import { type AnvilProcess, spawnAnvil } from '@quicklinks/devnet/spawn-anvil'
 import {

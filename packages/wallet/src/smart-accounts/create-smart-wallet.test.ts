@@ -1,7 +1,7 @@
 import { quickLinksAccountFactoryAbi } from '@quicklinks/contracts/generated/quick-links-account-factory'
 import { quickLinksMultiOwnerAccountAbi } from '@quicklinks/contracts/generated/quick-links-multi-owner-account'
 import { testTokenAbi } from '@quicklinks/contracts/generated/test-token'
-import { getDevnetAccount } from '@quicklinks/devnet/deploy-account-abstraction'
+import { getDevnetAccount } from '@quicklinks/devnet/get-devnet-account'
 import {
   type Address,
   concatHex,

@@ -1,5 +1,5 @@
 import { quickLinksAccountFactoryAbi } from '@quicklinks/contracts/generated/quick-links-account-factory'
-import { getDevnetAccount } from '@quicklinks/devnet/deploy-account-abstraction'
+import { getDevnetAccount } from '@quicklinks/devnet/get-devnet-account'
 import { type Address, createWalletClient, encodeFunctionData, type Hex, hashMessage, http } from 'viem'
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts'
 import { createSiweMessage } from 'viem/siwe'

@@ -3,7 +3,7 @@ import { quickLinksAccountFactoryAbi } from '@quicklinks/contracts/generated/qui
 import { quickLinksMultiOwnerAccountFactoryAbi } from '@quicklinks/contracts/generated/quick-links-multi-owner-account-factory'
 import { testTokenAbi } from '@quicklinks/contracts/generated/test-token'
 import { policySpentMessage } from '@quicklinks/core/api/smart-accounts'
-import { getDevnetAccount } from '@quicklinks/devnet/deploy-account-abstraction'
+import { getDevnetAccount } from '@quicklinks/devnet/get-devnet-account'
 import { and, eq } from 'drizzle-orm'
 import {
   type Address,

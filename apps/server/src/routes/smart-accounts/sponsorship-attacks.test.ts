@@ -8,7 +8,7 @@ import {
   simple7702AccountBytecode,
 } from '@quicklinks/contracts/generated/simple7702-account'
 import { testTokenAbi } from '@quicklinks/contracts/generated/test-token'
-import { getDevnetAccount } from '@quicklinks/devnet/deploy-account-abstraction'
+import { getDevnetAccount } from '@quicklinks/devnet/get-devnet-account'
 import { getFreePort } from '@quicklinks/runtime/test/get-free-port'
 import { eq, sql } from 'drizzle-orm'
 import {

@@ -1,4 +1,5 @@
-import { devnetPaymasterSignerIndex, getDevnetAccount } from '@quicklinks/devnet/deploy-account-abstraction'
+import { devnetPaymasterSignerIndex } from '@quicklinks/devnet/deploy-account-abstraction'
+import { getDevnetAccount } from '@quicklinks/devnet/get-devnet-account'
 import type { LocalAccount } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { ServerConfig } from '../../config/server-env.ts'
