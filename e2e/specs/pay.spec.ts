@@ -45,11 +45,9 @@ test('(a) pays a Base USDC link in Base USDC: Approve Exact, then Confirm & Pay'
   )
   await confirm.getByRole('button', { name: 'Confirm & Pay' }).click()
   await receipt
-  const receiptAnsweredAt = Date.now()
-  // The first poll of GET /api/route-intent/{intentId} follows the receipt at once (the devnet's
-  // receipt answers once the payment is final), so the success shows within 300 ms of it.
+  // The first poll of GET /api/route-intent/{intentId} follows the receipt at once; how soon the
+  // success shows after it is measured by e2e/bench/pay-bench.ts (target 0.3 s), not timed here.
   await payModal(page, 'Payment Successful').waitFor({ state: 'visible', timeout: 10_000 })
-  expect(Date.now() - receiptAnsweredAt).toBeLessThan(300)
 
   await expect(payModal(page, 'Payment Successful').getByText('Payment completed')).toBeVisible()
   await expect.poll(() => readBaseUsdcBalance(devnet, link.receiver)).toBe(2_500_000n)

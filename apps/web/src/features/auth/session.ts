@@ -29,6 +29,8 @@ export const sessionKeys = {
  * is signed in (docs/product.md#offline-queue): another user's queued writes are dropped.
  */
 export async function getSession(client: ApiClient = api, signal?: AbortSignal): Promise<SessionUser | null> {
+  // A check asked for while a logout runs answers after it: it must not sign the page back in.
+  if (logoutInFlight !== undefined) await logoutInFlight
   const response = await client.send('/api/auth/me', signal === undefined ? {} : { signal })
   if (response.status === 401) {
     setOfflineQueueOwner(null)
@@ -49,6 +51,9 @@ export async function getSession(client: ApiClient = api, signal?: AbortSignal):
   setOfflineQueueOwner(body.data.id)
   return body.data
 }
+
+/** Set while a logout runs (useLogout); session checks wait for it. */
+let logoutInFlight: Promise<void> | undefined
 
 /** No cache, refetch on mount, no refetch on window focus, no retry (docs/product.md#session-state). */
 export function sessionQueryOptions(client: ApiClient = api) {
@@ -97,23 +102,40 @@ export async function logout(client: ApiClient = api): Promise<void> {
 }
 
 /**
- * Logout (docs/product.md#logout): end the wallet session (the SDK disconnects the signer, clears its
- * persisted state and sets DISCONNECTED), call the logout endpoint, clear the user, refresh the session query
- * and replace the route with /. Never rejects: each failure is logged and the rest still runs.
+ * Logout (docs/product.md#logout): the wallet session ends (the SDK disconnects the signer, clears
+ * its persisted state and sets DISCONNECTED); then the page stops acting for the user (the session
+ * reads signed out, so no protected screen mounts, not even one whose code is still loading; the
+ * user's requests in flight are aborted and their cached answers dropped; a session check asked
+ * meanwhile waits for the logout's answer); then the logout endpoint is called, the session query
+ * refreshed and the route replaced with /. Never rejects: each failure is logged and the rest
+ * still runs.
  */
 export function useLogout(): () => Promise<void> {
   const queryClient = useQueryClient()
   const navigate = useNavigate()
   return useCallback(async () => {
+    let endLogout = () => {}
+    logoutInFlight = new Promise<void>((resolve) => {
+      endLogout = resolve
+    })
     try {
-      await logoutWallet()
-    } catch (error) {
-      console.error('Wallet logout failed', error)
+      try {
+        await logoutWallet()
+      } catch (error) {
+        console.error('Wallet logout failed', error)
+      }
+      // Signed out before the server hears of it: the wallet is disconnected, so nothing signs the
+      // page back in, and the user's requests in flight are aborted rather than answered 401.
+      await queryClient.cancelQueries()
+      queryClient.setQueryData(sessionKeys.me(), null)
+      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionKeys.all[0] })
+      await logout()
+    } finally {
+      logoutInFlight = undefined
+      endLogout()
     }
-    await logout()
     clearNewUser()
     usePostSignInStore.getState().setTarget(null)
-    queryClient.setQueryData(sessionKeys.me(), null)
     void queryClient.invalidateQueries({ queryKey: sessionKeys.me() })
     await navigate('/', { replace: true })
   }, [queryClient, navigate])
