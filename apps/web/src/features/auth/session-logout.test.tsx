@@ -43,7 +43,13 @@ beforeEach(() => {
     } else if (request.path === '/api/auth/me') {
       if (signedIn) {
         sendJson(response, 200, {
-          data: { id: userId, address: '0xabc', email: null, username: null, createdAt: '2026-01-01T00:00:00.000Z' },
+          data: {
+            id: userId,
+            address: '0xabc',
+            email: null,
+            username: null,
+            createdAt: '2026-01-01T00:00:00.000Z',
+          },
         })
       } else sendJson(response, 401, { error: { code: 'UNAUTHORIZED', message: 'Sign in' } })
     } else if (request.path === '/api/auth/logout') {
