@@ -164,8 +164,12 @@ describe('routes and guards', () => {
 
     await screen.findByRole('heading', { name: 'Get paid in crypto with a simple link.' })
     expect(router.state.location.pathname).toBe('/')
-    const logout = server.requests.find((request) => request.path === '/api/auth/logout')
-    expect(logout?.method).toBe('POST')
+    // The page reads signed out before the server is told (docs/product.md#logout).
+    const logout = await vi.waitFor(() => {
+      const sent = server.requests.find((request) => request.path === '/api/auth/logout')
+      expect(sent?.method).toBe('POST')
+      return sent
+    })
     expect(logout?.headers['x-csrf-token']).toBe('t')
     expect(wallet.logoutWallet).toHaveBeenCalledTimes(1)
     expect(sessionStorage.getItem(newUserStorageKey)).toBeNull()
