@@ -28,6 +28,6 @@ test('an image without a text alternative inside a frame fails it', async ({ pag
   const frameDocument = page(unlabelledImage).replaceAll('"', '&quot;')
   await browserPage.setContent(page(`<iframe title="Inner" srcdoc="${frameDocument}"></iframe>`))
   await expect.poll(() => browserPage.frames().length).toBe(2)
-  await expect(browserPage.frames()[1]?.locator('img')).toHaveCount(1)
+  await expect(browserPage.frameLocator('iframe').locator('img')).toHaveCount(1)
   await expect(expectNoSeriousAxeViolations(browserPage)).rejects.toThrow(/image-alt: iframe/)
 })
