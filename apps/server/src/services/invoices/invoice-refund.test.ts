@@ -1,5 +1,8 @@
+import { eq } from 'drizzle-orm'
 import { erc20Abi, parseUnits } from 'viem'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { relayerDeposits } from '../../db/schema.ts'
+import { maxBackoffMs } from '../payments/tracking/payment-patches.ts'
 import type { TestApp } from '../../../test/build-test-app.ts'
 import {
   createTestInvoice,
@@ -18,16 +21,18 @@ import {
 import { getTestChainControl } from '../../../test/relayer-test-kit.ts'
 
 // A cross-chain deposit the relayer cannot fill goes back to its payer: the invoice it was for is
-// refunded (nothing else was paid). Its own devnet: it moves two chains' clocks.
+// refunded (nothing else was paid). Its own devnet: it moves two chains' clocks, and the app's
+// workers' clock once the refund is sent, rather than waiting out the tracker's 30 s look at a failure.
 
 let devnet: PaymentDevnet
 let testApp: TestApp
 const payerIndex = 8
 const relayerIndex = 9
+let clockOffsetMs = 0
 
 beforeAll(async () => {
   devnet = await startPaymentDevnet()
-  testApp = await startPaymentApp(devnet)
+  testApp = await startPaymentApp(devnet, {}, { workerNow: () => Date.now() + clockOffsetMs })
 })
 afterAll(async () => {
   await testApp?.close()
@@ -71,12 +76,24 @@ describe('a refunded payment', { timeout: 150_000 }, () => {
     // Past the fill deadline on the destination, past deadline + settlement window on the source.
     await getTestChainControl(devnet, 43114).increaseTime(700)
     await getTestChainControl(devnet, 8453).increaseTime(700 + 3700)
-    // The relayer refunds the escrow; the tracker (which looks at a failure still watched every 30 s) records it.
+    // The relayer refunds the escrow; the tracker looks at a failure still watched every 30 s:
+    // the workers' clock moves on by that much once the refund is sent, and the tracker records it.
+    await vi.waitFor(
+      async () => {
+        const [deposit] = await testApp.database.db
+          .select()
+          .from(relayerDeposits)
+          .where(eq(relayerDeposits.intentId, route.intentId))
+        expect(deposit?.state).toBe('refunded')
+      },
+      { timeout: 60_000, interval: 100 },
+    )
+    clockOffsetMs = maxBackoffMs
     const invoice = await waitForInvoice(
       testApp,
       created.invoice.id,
       (row) => row.state === 'refunded',
-      120_000,
+      30_000,
     )
     const record = await waitForFinalRecord(testApp.app, payer, route.intentId)
     expect(record).toMatchObject({ status: 'failed', is_refunded: true })
