@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { migrate } from '../src/db/migrate.ts'
 import { users, webhookDeliveries } from '../src/db/schema.ts'
 import { createWebhookEndpoint } from '../src/services/webhooks/manage-webhook-endpoints.ts'
+import { webhookLeaseMs } from '../src/services/webhooks/webhook-deliveries-repository.ts'
 import { writeWebhookEvent } from '../src/services/webhooks/webhook-outbox.ts'
 
 /**
@@ -63,8 +64,13 @@ afterAll(async () => {
   await postgres?.stop()
 })
 
-async function startInstance(): Promise<RunningEntryPoint> {
-  const instance = startEntryPoint(processScript, { DATABASE_URL: postgres.url, NODE_ENV: 'test' })
+/** An app instance; `clockOffsetMs` sets its workers' clock ahead (WORKER_CLOCK_OFFSET_MS). */
+async function startInstance(clockOffsetMs = 0): Promise<RunningEntryPoint> {
+  const instance = startEntryPoint(processScript, {
+    DATABASE_URL: postgres.url,
+    NODE_ENV: 'test',
+    WORKER_CLOCK_OFFSET_MS: String(clockOffsetMs),
+  })
   instances.push(instance)
   await instance.waitForOutput(/(ready)/)
   return instance
@@ -119,8 +125,9 @@ describe('the webhook outbox on Postgres', { timeout: 180_000 }, () => {
     for (const response of held.splice(0)) response.destroy()
     mode = 'answer'
 
-    await startInstance()
-    // The tries in flight at the kill are claimed again once their lease (20 s) runs out.
+    // The tries in flight at the kill are claimed again once their lease (20 s) runs out: the new
+    // instance's clock is that far ahead rather than the test waiting it out.
+    await startInstance(webhookLeaseMs)
     await expect
       .poll(() => countStates(endpoint.id), { timeout: 90_000, interval: 500 })
       .toEqual({ succeeded: 220 })
