@@ -4,8 +4,8 @@
 // the Playwright end-to-end suite against the stack that `npm start` brings up, and closes with the
 // slowest 10 test files and one summary line.
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { basename, join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { ensureDependencies, repoRoot } from './lib.mjs'
 import { formatSlowestFiles, listSlowestFiles } from './slowest-files.mjs'
@@ -77,19 +77,41 @@ const serial = process.env.TEST_PARALLEL !== '1'
 console.log(
   `\n• Unit, route, contract and devnet tests (Vitest) ${serial ? 'then' : 'beside'} the end-to-end tests (Playwright, Chromium)…`,
 )
-const runUnit = () =>
+// Vitest runs as two processes side by side (docs/decisions/0034-vitest-two-streams.md): the
+// projects that start devnets, stacks and app processes, and the light ones (React in happy-dom,
+// the signer on PGlite, pure packages). One Vitest worker keeps about one core busy; two workers
+// of the heavy projects starved each other's devnets, a light stream beside them does not.
+const heavyProjects = ['server', 'devnet', 'scripts']
+const lightProjects = ['web', 'signer', 'wallet', 'contracts', 'runtime', 'core', 'protocol', 'client']
+// Every project (named after its folder) is in one of the two lists, or it would never run.
+const unlisted = ['packages', 'apps']
+  .flatMap((dir) => readdirSync(join(repoRoot, dir)).map((name) => join(dir, name)))
+  .filter((dir) => existsSync(join(repoRoot, dir, 'vitest.config.ts')))
+  .map((dir) => basename(dir))
+  .filter((name) => !heavyProjects.includes(name) && !lightProjects.includes(name))
+if (unlisted.length > 0) {
+  console.error(`✖ scripts/test.mjs runs no Vitest project named ${unlisted.join(', ')}: add it to a list`)
+  process.exit(1)
+}
+/** @param {string} name @param {string[]} projects */
+const runVitest = (name, projects) =>
   runPrefixed(
-    'unit',
+    name,
     'npx',
     [
       'vitest',
       'run',
+      ...projects.map((project) => `--project=${project}`),
       '--reporter=default',
       '--reporter=json',
-      `--outputFile.json=${join(reportDir, 'vitest.json')}`,
+      `--outputFile.json=${join(reportDir, `vitest-${name}.json`)}`,
     ],
     process.env,
   )
+const runUnit = async () => {
+  const codes = await Promise.all([runVitest('unit', heavyProjects), runVitest('unit-light', lightProjects)])
+  return codes.every((code) => code === 0) ? 0 : 1
+}
 const runE2e = () =>
   runPrefixed('e2e', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], {
     ...process.env,
@@ -103,11 +125,20 @@ const [unitCode, e2eCode] = serial
 const counts = { passed: 0, failed: 0, skipped: 0 }
 /** @typedef {{ numPassedTests?: number, numFailedTests?: number, numPendingTests?: number, numTodoTests?: number }} VitestReport */
 /** @typedef {{ stats?: { expected?: number, flaky?: number, unexpected?: number, skipped?: number } }} PlaywrightReport */
-const vitestReport = /** @type {VitestReport | undefined} */ (readJson(join(reportDir, 'vitest.json')))
-if (vitestReport) {
+const vitestReports = ['unit', 'unit-light'].map(
+  (name) =>
+    /** @type {(VitestReport & import('./slowest-files.mjs').VitestTimings) | undefined} */ (
+      readJson(join(reportDir, `vitest-${name}.json`))
+    ),
+)
+for (const vitestReport of vitestReports) {
+  if (!vitestReport) continue
   counts.passed += vitestReport.numPassedTests ?? 0
   counts.failed += vitestReport.numFailedTests ?? 0
   counts.skipped += (vitestReport.numPendingTests ?? 0) + (vitestReport.numTodoTests ?? 0)
+}
+const vitestReport = {
+  testResults: vitestReports.flatMap((report) => report?.testResults ?? []),
 }
 const playwrightReport = /** @type {PlaywrightReport | undefined} */ (
   readJson(join(reportDir, 'playwright.json'))
@@ -120,7 +151,7 @@ if (playwrightReport?.stats) {
 // Where the time went: the 10 slowest files of both runners.
 for (const line of formatSlowestFiles(
   listSlowestFiles({
-    vitest: /** @type {import('./slowest-files.mjs').VitestTimings | undefined} */ (vitestReport),
+    vitest: vitestReport,
     playwright: /** @type {import('./slowest-files.mjs').PlaywrightTimings | undefined} */ (playwrightReport),
     root: repoRoot,
   }),
