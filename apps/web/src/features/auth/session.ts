@@ -129,13 +129,13 @@ export function useLogout(): () => Promise<void> {
       await queryClient.cancelQueries()
       queryClient.setQueryData(sessionKeys.me(), null)
       queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionKeys.all[0] })
+      clearNewUser()
+      usePostSignInStore.getState().setTarget(null)
       await logout()
     } finally {
       logoutInFlight = undefined
       endLogout()
     }
-    clearNewUser()
-    usePostSignInStore.getState().setTarget(null)
     void queryClient.invalidateQueries({ queryKey: sessionKeys.me() })
     await navigate('/', { replace: true })
   }, [queryClient, navigate])
