@@ -1,9 +1,10 @@
+import AxeBuilder from '@axe-core/playwright'
 import { expect, expectNoSeriousAxeViolations, test } from '../fixtures/test.ts'
 
 /**
  * The accessibility check every screen test runs (fixtures/test.ts) fails on a serious violation,
- * whether it sits in the page (axe runs in the page itself) or in a child frame (AxeBuilder, frames
- * included), and passes a clean page.
+ * whether it sits in the page (axe runs in the page itself) or in a shown child frame (AxeBuilder,
+ * frames included), and passes a clean page; a hidden frame is looked into by neither.
  */
 
 const unlabelledImage = '<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" width="20" height="20">'
@@ -30,4 +31,18 @@ test('an image without a text alternative inside a frame fails it', async ({ pag
   await expect.poll(() => browserPage.frames().length).toBe(2)
   await expect(browserPage.frameLocator('iframe').locator('img')).toHaveCount(1)
   await expect(expectNoSeriousAxeViolations(browserPage)).rejects.toThrow(/image-alt: iframe/)
+})
+
+test('a hidden frame is looked into neither by AxeBuilder nor by the check', async ({
+  page: browserPage,
+}) => {
+  const frameDocument = page(unlabelledImage).replaceAll('"', '&quot;')
+  await browserPage.setContent(
+    page(`<div style="display:none"><iframe title="Hidden" srcdoc="${frameDocument}"></iframe></div>`),
+  )
+  await expect.poll(() => browserPage.frames().length).toBe(2)
+  await expect(browserPage.frameLocator('iframe').locator('img')).toHaveCount(1)
+  const byAxeBuilder = (await new AxeBuilder({ page: browserPage }).analyze()).violations
+  expect(byAxeBuilder.filter((violation) => violation.id === 'image-alt')).toEqual([])
+  await expectNoSeriousAxeViolations(browserPage)
 })

@@ -14,7 +14,17 @@ describe('packages/client/openapi.json', () => {
     const checkedIn = readFileSync(clientOpenApiFile, 'utf8')
     expect(
       checkedIn === text,
-      'packages/client/openapi.json is stale: run `npm run generate:client` and commit the result',
+      `packages/client/openapi.json is stale: run \`npm run generate:client\` and commit the result\n${describeFirstDifference(checkedIn, text)}`,
     ).toBe(true)
   })
 })
+
+/** The first line where the checked-in document and the served one part, with a little context. */
+function describeFirstDifference(checkedIn: string, served: string): string {
+  const left = checkedIn.split('\n')
+  const right = served.split('\n')
+  const index = left.findIndex((line, at) => line !== right[at])
+  const at = index === -1 ? Math.min(left.length, right.length) : index
+  const around = (lines: string[]) => lines.slice(Math.max(0, at - 3), at + 3).join('\n')
+  return `line ${at + 1}\nchecked in:\n${around(left)}\nserved:\n${around(right)}`
+}
