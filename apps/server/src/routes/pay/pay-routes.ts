@@ -8,7 +8,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import type { Link } from '../../db/schema.ts'
 import { type CachedJsonAnswer, sendCachedJson } from '../../services/http/encode-once.ts'
-import { getPublicLinkOrThrow } from '../../services/links/get-public-link-or-throw.ts'
+import { buildUnavailableError, getPublicLinkOrThrow } from '../../services/links/get-public-link-or-throw.ts'
 import { toPublicLinkResponse } from '../../services/links/to-link-response.ts'
 
 /** The payer's side under /api/pay: the public read of an enabled link. */
@@ -38,9 +38,18 @@ export const payRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     // GET /api/pay/links/{slug}: the payer's view of an enabled link, or 404 'This link is unavailable.'
-    async (request, reply) => {
-      const link = await getPublicLinkOrThrow(app.db, app.readCaches.publicLinks, request.params.slug)
-      return sendCachedJson(request.headers['accept-encoding'], reply, getAnswer(link))
+    // Not async: a cached slug (nearly every read) answers at once, without a promise per read;
+    // and it returns nothing once sent (a returned reply is a thenable Fastify would wait on).
+    (request, reply) => {
+      const { slug } = request.params
+      const cached = app.readCaches.publicLinks.peek(slug)
+      if (cached === undefined) {
+        return getPublicLinkOrThrow(app.db, app.readCaches.publicLinks, slug).then((link) => {
+          sendCachedJson(request.headers['accept-encoding'], reply, getAnswer(link))
+        })
+      }
+      if (cached.value === undefined) throw buildUnavailableError(slug)
+      sendCachedJson(request.headers['accept-encoding'], reply, getAnswer(cached.value))
     },
   )
 }
