@@ -34,17 +34,27 @@ export function getDepositFactoryInitCode(operator: Address): Hex {
   return concatHex([depositFactoryBytecode, encodeAbiParameters([{ type: 'address' }], [operator])])
 }
 
+const factoryAddresses = new Map<Address, Address>()
+
 /**
  * Where the deterministic deployer puts DepositFactory for `operator` (salt zero). Pure: equal on
  * every chain, which is what makes a deposit's address equal on every chain.
  */
 export function getDepositFactoryAddress(operator: Address): Address {
-  return getContractAddress({
-    opcode: 'CREATE2',
-    from: deterministicDeployerAddress,
-    salt: `0x${'0'.repeat(64)}`,
-    bytecode: getDepositFactoryInitCode(operator),
-  })
+  // Remembered per operator (there is one per deployment): the deposit watcher asks every round,
+  // and hashing the factory's init code each time was a visible part of an idle server's CPU.
+  let address = factoryAddresses.get(operator)
+  if (address === undefined) {
+    address = getContractAddress({
+      opcode: 'CREATE2',
+      from: deterministicDeployerAddress,
+      salt: `0x${'0'.repeat(64)}`,
+      bytecode: getDepositFactoryInitCode(operator),
+    })
+    if (factoryAddresses.size >= 16) factoryAddresses.clear()
+    factoryAddresses.set(operator, address)
+  }
+  return address
 }
 
 /** DepositFactory.saltOf: keccak256(abi.encode(terms)). Pure. */

@@ -3,7 +3,8 @@ import { AppError } from '@quicklinks/core/app-error'
 import type { DatabaseClient } from '@quicklinks/runtime/db/create-database-client'
 import type { FastifyBaseLogger, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
+import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client'
+import { createRequestSeries } from '../services/metrics/create-request-series.ts'
 import {
   type DurationQuantiles,
   type PaymentMetrics,
@@ -30,18 +31,13 @@ const plugin: FastifyPluginAsync<MetricsPluginOptions> = async (app, options) =>
   const registry = new Registry()
   collectDefaultMetrics({ register: registry, prefix: 'ql_' })
 
-  const requests = new Counter({
-    name: 'ql_http_requests_total',
-    help: 'HTTP requests answered, by method, route pattern and status code.',
-    labelNames: ['method', 'route', 'status_code'] as const,
-    registers: [registry],
-  })
-  const latency = new Histogram({
-    name: 'ql_http_request_duration_seconds',
-    help: 'Time to answer an HTTP request, by method and route pattern.',
-    labelNames: ['method', 'route'] as const,
+  const requestSeries = createRequestSeries({
+    registry,
+    counterName: 'ql_http_requests_total',
+    counterHelp: 'HTTP requests answered, by method, route pattern and status code.',
+    histogramName: 'ql_http_request_duration_seconds',
+    histogramHelp: 'Time to answer an HTTP request, by method and route pattern.',
     buckets: latencyBucketsSeconds,
-    registers: [registry],
   })
   const rateLimited = new Counter({
     name: 'ql_rate_limit_refusals_total',
@@ -53,29 +49,17 @@ const plugin: FastifyPluginAsync<MetricsPluginOptions> = async (app, options) =>
   registerPoolGauges(registry, options.client)
 
   // Measured per route (a hook added to each route but the probes), so a probe pays nothing,
-  // and with its series bound once per route and method, so a request only adds and observes.
+  // and with its series bound once per route and method, so a request only adds to numbers.
   app.addHook('onRoute', (route) => {
     if (unmeasuredPaths.has(route.url)) return
     const url = route.url
     const series = new Map(
-      [route.method].flat().map((method) => {
-        const byStatus = new Map<number, ReturnType<typeof requests.labels>>()
-        const countFor = (statusCode: number) => {
-          let counter = byStatus.get(statusCode)
-          if (counter === undefined) {
-            counter = requests.labels(method, url, String(statusCode))
-            byStatus.set(statusCode, counter)
-          }
-          return counter
-        }
-        return [method, { latency: latency.labels(method, url), countFor }] as const
-      }),
+      [route.method].flat().map((method) => [method, requestSeries.createSeries(method, url)]),
     )
     const measure = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
       const bound = series.get(request.method)
       if (bound !== undefined) {
-        bound.countFor(reply.statusCode).inc()
-        bound.latency.observe(reply.elapsedTime / 1000)
+        bound.record(reply.statusCode, reply.elapsedTime / 1000)
         if (reply.statusCode === 429) rateLimited.labels(url).inc()
       }
       done()

@@ -43,6 +43,21 @@ describe('rate limits', () => {
       expect((await ping(host, '198.51.100.2')).statusCode).toBe(200)
     })
 
+    it("tells the client its window in X-RateLimit headers: the limit, what is left and the seconds to the window's end", async () => {
+      const host = await open({ max: 2, timeWindow: 30_000 })
+      const first = await ping(host)
+      expect(first.headers['x-ratelimit-limit']).toBe('2')
+      expect(first.headers['x-ratelimit-remaining']).toBe('1')
+      expect(Number(first.headers['x-ratelimit-reset'])).toBe(30)
+      expect((await ping(host)).headers['x-ratelimit-remaining']).toBe('0')
+      const refused = await ping(host)
+      expect(refused.statusCode).toBe(429)
+      expect(refused.headers['x-ratelimit-limit']).toBe('2')
+      expect(refused.headers['x-ratelimit-remaining']).toBe('0')
+      expect(Number(refused.headers['x-ratelimit-reset'])).toBeGreaterThan(0)
+      expect(refused.headers['retry-after']).toBe(refused.headers['x-ratelimit-reset'])
+    })
+
     it('starts a new window once the old one has passed', async () => {
       // Only Date is faked (the in-memory counters read Date.now); timers stay real.
       vi.useFakeTimers({ toFake: ['Date'] })

@@ -1,6 +1,12 @@
-import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit'
+import fastifyRateLimit, { type FastifyRateLimitStore, normalizeIP } from '@fastify/rate-limit'
 import { AppError } from '@quicklinks/core/app-error'
-import type { FastifyInstance, FastifyPluginAsync, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
+import type {
+  FastifyInstance,
+  FastifyPluginAsync,
+  FastifyRequest,
+  onRequestHookHandler,
+  preHandlerAsyncHookHandler,
+} from 'fastify'
 import fp from 'fastify-plugin'
 import { createRateLimitStore } from './create-rate-limit-store.ts'
 import { isApiPath } from './is-api-path.ts'
@@ -34,24 +40,71 @@ function buildRateLimitedError(retryAfterSeconds: number): AppError {
 export const isNotCounted = (request: FastifyRequest): boolean => !isApiPath(request.url)
 
 const plugin: FastifyPluginAsync<RateLimitPluginOptions> = async (app, options) => {
-  // Before @fastify/rate-limit's own onRoute hook: a route outside /api, /signer, /health and
+  const Store = createRateLimitStore({ redis: app.redis, logger: app.log })
+  const timeWindow = options.timeWindow ?? 60_000
+  const globalLimit = createGlobalLimitHook(new Store({}), options.max, timeWindow)
+  // Before @fastify/rate-limit's own onRoute hook. A route outside /api, /signer, /health and
   // /ready (the web build's files, the pay page) gets no rate-limit hook at all, instead of one
-  // that works out the client's key only to let the request through.
+  // that works out the client's key only to let the request through. An API route without its
+  // own limit gets the global one as `globalLimit`, the plugin's rule in one callback hook (its
+  // own hook is async and awaits three promises per request); a route with its own limit or
+  // `rateLimit: false` is left to the plugin.
   app.addHook('onRoute', (route) => {
-    if (route.config?.rateLimit === undefined && !isApiPath(route.url)) {
-      route.config = { ...route.config, rateLimit: false }
-    }
+    if (route.config?.rateLimit !== undefined) return
+    route.config = { ...route.config, rateLimit: false }
+    if (!isApiPath(route.url)) return
+    route.onRequest = [...(route.onRequest === undefined ? [] : [route.onRequest].flat()), globalLimit]
   })
   await app.register(fastifyRateLimit, {
     global: true,
     max: options.max,
-    timeWindow: options.timeWindow ?? 60_000,
-    store: createRateLimitStore({ redis: app.redis, logger: app.log }),
+    timeWindow,
+    // The same store class (so the same counters) as `globalLimit`.
+    store: Store,
     // Every limit without its own key counts per client: an IPv4 address or an IPv6 /64 (the
     // plugin's own key generator with this prefix length is `getClientIpKey`).
     ipv6Subnet: clientIpv6PrefixLength,
     errorResponseBuilder: (_request, context) => buildRateLimitedError(Math.ceil(context.ttl / 1000)),
   })
+}
+
+/**
+ * The global per-client limit as @fastify/rate-limit applies it (fixed window in `store`, the
+ * window's figures in X-RateLimit-Limit, -Remaining and -Reset; past `max`, Retry-After and 429
+ * RATE_LIMITED), as one callback-style onRequest hook: with the in-memory store it answers
+ * without a promise; with Redis it waits for the count. A store failure fails the request, as the
+ * plugin does (the store itself falls back to memory rather than fail).
+ */
+function createGlobalLimitHook(
+  store: FastifyRateLimitStore,
+  max: number,
+  timeWindow: number,
+): onRequestHookHandler {
+  return (request, reply, done) => {
+    store.incr(
+      getClientIpKey(request),
+      (error, counter) => {
+        if (error !== null || counter === undefined) {
+          done(error ?? new Error('The rate-limit store answered no count'))
+          return
+        }
+        const ttlSeconds = Math.ceil(counter.ttl / 1000)
+        reply.header('x-ratelimit-limit', max)
+        if (counter.current <= max) {
+          reply.header('x-ratelimit-remaining', max - counter.current)
+          reply.header('x-ratelimit-reset', ttlSeconds)
+          done()
+          return
+        }
+        reply.header('x-ratelimit-remaining', 0)
+        reply.header('x-ratelimit-reset', ttlSeconds)
+        reply.header('retry-after', ttlSeconds)
+        done(buildRateLimitedError(ttlSeconds))
+      },
+      timeWindow,
+      max,
+    )
+  }
 }
 
 /**
@@ -99,7 +152,9 @@ export function createRateLimitHook(
  * reads X-Forwarded-For only as far as TRUST_PROXY trusts the proxies in front.
  */
 export function getClientIpKey(request: FastifyRequest): string {
-  return normalizeIP(request.ip, clientIpv6PrefixLength)
+  const ip = request.ip
+  // An IPv4 address (no colon) is its own key, as normalizeIP would answer, without its IPv6 test.
+  return ip.includes(':') ? normalizeIP(ip, clientIpv6PrefixLength) : ip.toLowerCase()
 }
 
 /**

@@ -75,4 +75,35 @@ describe('GET /api/pay/links/{slug}', () => {
     const enabled = await testApp.app.inject({ method: 'GET', url: '/api/pay/links/closed-shop' })
     expect(enabled.statusCode).toBe(200)
   })
+
+  it('a link disabled, edited or deleted after being read (and so cached) is answered anew by the very next read', async () => {
+    const created = await owner.request({
+      method: 'POST',
+      url: '/api/links',
+      payload: buildLinkBody({ alias: 'Hot Read' }),
+    })
+    const id = created.json().data.id
+    const read = () => testApp.app.inject({ method: 'GET', url: '/api/pay/links/hot-read' })
+    const unavailable = { error: { code: 'NOT_FOUND', message: 'This link is unavailable.' } }
+    // Read twice: the second answer comes from the cache.
+    expect((await read()).statusCode).toBe(200)
+    expect((await read()).json().data.message).toBe('Thanks for supporting!')
+
+    await owner.request({ method: 'PUT', url: `/api/links/${id}`, payload: { message: 'New words' } })
+    expect((await read()).json().data.message).toBe('New words')
+
+    await owner.request({ method: 'PUT', url: `/api/links/${id}`, payload: { enabled: false } })
+    const disabled = await read()
+    expect(disabled.statusCode).toBe(404)
+    expect(disabled.json()).toEqual(unavailable)
+
+    await owner.request({ method: 'PUT', url: `/api/links/${id}`, payload: { enabled: true } })
+    expect((await read()).statusCode).toBe(200)
+    expect((await read()).statusCode).toBe(200)
+    const deleted = await owner.request({ method: 'DELETE', url: `/api/links/${id}` })
+    expect(deleted.statusCode).toBe(200)
+    const afterDelete = await read()
+    expect(afterDelete.statusCode).toBe(404)
+    expect(afterDelete.json()).toEqual(unavailable)
+  })
 })

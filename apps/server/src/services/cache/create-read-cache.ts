@@ -17,6 +17,11 @@ export type ReadCache<Value> = {
    * is not kept. Rejects when `load` rejects (nothing is kept).
    */
   get(key: string, load: () => Promise<Value>): Promise<Value>
+  /**
+   * The value for `key` when memory holds a fresh one (wrapped, since a value may be undefined),
+   * else undefined: a hot path answers a hit without a promise and calls `get` on a miss.
+   */
+  peek(key: string): { value: Value } | undefined
   /** Forgets these keys and any load of them still in flight. Call after a write commits. */
   invalidate(keys: readonly string[]): void
   /** Forgets everything. */
@@ -28,7 +33,7 @@ export type ReadCache<Value> = {
   setEnabled(isEnabled: boolean): void
 }
 
-type Entry<Value> = { value: Value; expiresAt: number }
+type Entry<Value> = { held: { value: Value }; expiresAt: number; movedAt: number }
 
 /**
  * An LRU of loaded values with a TTL per value. An epoch counter, bumped by every invalidation,
@@ -42,12 +47,32 @@ export function createReadCache<Value>(options: ReadCacheOptions<Value>): ReadCa
   const loads = new Map<string, Promise<Value>>()
   let epoch = 0
   let isEnabled = true
+  // Counts every move to the back of `entries`. A hit moves its entry back only once half the
+  // cache's worth of moves happened since its last one: a key read again and again (the hot link)
+  // is not deleted and re-inserted on every read (a Map shrinks and grows again), and a key read
+  // within the last maxEntries / 2 moves is still far from the front, where eviction takes keys.
+  let moves = 0
+  const moveToBack = (key: string, entry: Entry<Value>) => {
+    entries.delete(key)
+    moves += 1
+    entry.movedAt = moves
+    entries.set(key, entry)
+  }
+  const freshEntry = (key: string): Entry<Value> | undefined => {
+    const entry = entries.get(key)
+    if (entry === undefined) return undefined
+    if (entry.expiresAt <= now()) {
+      entries.delete(key)
+      return undefined
+    }
+    if (moves - entry.movedAt >= options.maxEntries / 2) moveToBack(key, entry)
+    return entry
+  }
 
   const store = (key: string, value: Value) => {
     const ttl = options.ttlMs(value)
     if (ttl <= 0 || (options.canStore !== undefined && !options.canStore(key, value))) return
-    entries.delete(key)
-    entries.set(key, { value, expiresAt: now() + ttl })
+    moveToBack(key, { held: { value }, expiresAt: now() + ttl, movedAt: 0 })
     if (entries.size > options.maxEntries) {
       const oldest = entries.keys().next()
       if (oldest.done !== true) entries.delete(oldest.value)
@@ -63,14 +88,8 @@ export function createReadCache<Value>(options: ReadCacheOptions<Value>): ReadCa
   return {
     get(key, load) {
       if (!isEnabled) return load()
-      const entry = entries.get(key)
-      if (entry !== undefined) {
-        entries.delete(key)
-        if (entry.expiresAt > now()) {
-          entries.set(key, entry)
-          return Promise.resolve(entry.value)
-        }
-      }
+      const entry = freshEntry(key)
+      if (entry !== undefined) return Promise.resolve(entry.held.value)
       const pending = loads.get(key)
       if (pending !== undefined) return pending
       const startEpoch = epoch
@@ -87,6 +106,9 @@ export function createReadCache<Value>(options: ReadCacheOptions<Value>): ReadCa
       )
       loads.set(key, loading)
       return loading
+    },
+    peek(key) {
+      return isEnabled ? freshEntry(key)?.held : undefined
     },
     invalidate(keys) {
       epoch += 1

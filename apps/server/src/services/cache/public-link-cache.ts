@@ -41,6 +41,7 @@ export function createPublicLinkCache(options: PublicLinkCacheOptions = {}): Pub
   return {
     ...cache,
     get: (slug, load) => cache.get(toPublicLinkCacheKey(slug), load),
+    peek: (slug) => cache.peek(toPublicLinkCacheKey(slug)),
     invalidate: (slugs) => cache.invalidate(slugs.map(toPublicLinkCacheKey)),
   }
 }

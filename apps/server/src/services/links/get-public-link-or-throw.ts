@@ -29,11 +29,14 @@ export async function getPublicLinkOrThrow(
   slug: string,
 ): Promise<Link> {
   const link = slug.length > maxSlugLength ? undefined : await cache.get(slug, () => findPublicLink(db, slug))
-  if (!link) {
-    throw new AppError('NOT_FOUND', {
-      message: `No enabled link with slug ${slug}`,
-      userMessage: 'This link is unavailable.',
-    })
-  }
+  if (!link) throw buildUnavailableError(slug)
   return link
+}
+
+/** The answer to an unknown or disabled slug alike: AppError NOT_FOUND 'This link is unavailable.' */
+export function buildUnavailableError(slug: string): AppError {
+  return new AppError('NOT_FOUND', {
+    message: `No enabled link with slug ${slug}`,
+    userMessage: 'This link is unavailable.',
+  })
 }
