@@ -1,8 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { erc20Abi, parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { relayerDeposits } from '../../db/schema.ts'
-import { maxBackoffMs } from '../payments/tracking/payment-patches.ts'
 import type { TestApp } from '../../../test/build-test-app.ts'
 import {
   createTestInvoice,
@@ -19,6 +17,8 @@ import {
   waitForFinalRecord,
 } from '../../../test/payment-test-kit.ts'
 import { getTestChainControl } from '../../../test/relayer-test-kit.ts'
+import { relayerDeposits } from '../../db/schema.ts'
+import { maxBackoffMs } from '../payments/tracking/payment-patches.ts'
 
 // A cross-chain deposit the relayer cannot fill goes back to its payer: the invoice it was for is
 // refunded (nothing else was paid). Its own devnet: it moves two chains' clocks, and the app's
