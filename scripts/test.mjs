@@ -77,7 +77,7 @@ const serial = process.env.TEST_PARALLEL !== '1'
 console.log(
   `\n• Unit, route, contract and devnet tests (Vitest) ${serial ? 'then' : 'beside'} the end-to-end tests (Playwright, Chromium)…`,
 )
-// Vitest runs as two processes side by side (docs/decisions/0034-vitest-two-streams.md): the
+// Vitest runs as two processes side by side (docs/decisions/0034-suite-time.md): the
 // projects that start devnets, stacks and app processes, and the light ones (React in happy-dom,
 // the signer on PGlite, pure packages). One Vitest worker keeps about one core busy; two workers
 // of the heavy projects starved each other's devnets, a light stream beside them does not.
@@ -108,8 +108,13 @@ const runVitest = (name, projects) =>
     ],
     process.env,
   )
+/** The two Vitest processes: each one's output prefix and report name, and its projects. */
+const vitestStreams = /** @type {const} */ ([
+  ['unit', heavyProjects],
+  ['unit-light', lightProjects],
+])
 const runUnit = async () => {
-  const codes = await Promise.all([runVitest('unit', heavyProjects), runVitest('unit-light', lightProjects)])
+  const codes = await Promise.all(vitestStreams.map(([name, projects]) => runVitest(name, projects)))
   return codes.every((code) => code === 0) ? 0 : 1
 }
 const runE2e = () =>
@@ -125,8 +130,8 @@ const [unitCode, e2eCode] = serial
 const counts = { passed: 0, failed: 0, skipped: 0 }
 /** @typedef {{ numPassedTests?: number, numFailedTests?: number, numPendingTests?: number, numTodoTests?: number }} VitestReport */
 /** @typedef {{ stats?: { expected?: number, flaky?: number, unexpected?: number, skipped?: number } }} PlaywrightReport */
-const vitestReports = ['unit', 'unit-light'].map(
-  (name) =>
+const vitestReports = vitestStreams.map(
+  ([name]) =>
     /** @type {(VitestReport & import('./slowest-files.mjs').VitestTimings) | undefined} */ (
       readJson(join(reportDir, `vitest-${name}.json`))
     ),

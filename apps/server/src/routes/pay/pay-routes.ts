@@ -45,10 +45,13 @@ export const payRoutes: FastifyPluginAsyncZod = async (app) => {
       validatorCompiler: (route) => {
         const validate = validatorCompiler({ ...route, schema: publicLinkParamsSchema })
         return (params: unknown) => {
-          const slug = (params as { slug?: unknown } | null)?.slug
-          return typeof slug === 'string' && slug.length <= maxSlugParamLength
-            ? { value: params }
-            : validate(params)
+          const isShortSlug =
+            typeof params === 'object' &&
+            params !== null &&
+            'slug' in params &&
+            typeof params.slug === 'string' &&
+            params.slug.length <= maxSlugParamLength
+          return isShortSlug ? { value: params } : validate(params)
         }
       },
     },

@@ -22,6 +22,9 @@ export const sessionKeys = {
   me: () => ['session', 'me'] as const,
 }
 
+/** Set while a logout runs (useLogout); session checks wait for it. */
+let logoutInFlight: Promise<void> | undefined
+
 /**
  * GET /api/auth/me. Resolves with the user, or null when the server answers 401 (signed out).
  * Any other failing answer rejects with an AppError whose message is the response text; a
@@ -51,9 +54,6 @@ export async function getSession(client: ApiClient = api, signal?: AbortSignal):
   setOfflineQueueOwner(body.data.id)
   return body.data
 }
-
-/** Set while a logout runs (useLogout); session checks wait for it. */
-let logoutInFlight: Promise<void> | undefined
 
 /** No cache, refetch on mount, no refetch on window focus, no retry (docs/product.md#session-state). */
 export function sessionQueryOptions(client: ApiClient = api) {
