@@ -29,6 +29,7 @@ export const routingEnvSchema = z
     RELAYER_PRIVATE_KEY: hexPrivateKeySchema.optional(),
     DEPOSIT_OPERATOR_PRIVATE_KEY: hexPrivateKeySchema.optional(),
     WORKER_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+    WORKER_IDLE_INTERVAL_MS: z.coerce.number().int().min(50).max(300_000).optional(),
     CONFIRMATIONS_DEFAULT: z.coerce.number().int().min(0).max(1000).optional(),
   })
   .transform((env, context) => {
@@ -85,6 +86,11 @@ export const routingEnvSchema = z
       depositOperatorPrivateKey: env.DEPOSIT_OPERATOR_PRIVATE_KEY,
       /** How often the tracker and relayer workers poll, in milliseconds (WORKER_INTERVAL_MS). */
       workerIntervalMs: env.WORKER_INTERVAL_MS,
+      /**
+       * The longest sleep of a worker lane whose rounds keep finding nothing
+       * (WORKER_IDLE_INTERVAL_MS); unset: four intervals, at most 5 s (docs/decisions/0035).
+       */
+      workerIdleIntervalMs: env.WORKER_IDLE_INTERVAL_MS,
       /**
        * Blocks that must sit on top of a block before the relayer acts on it and the tracker calls a
        * payment final, per chain id (CONFIRMATIONS_<chainId>); see getConfirmations.

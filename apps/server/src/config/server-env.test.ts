@@ -49,6 +49,7 @@ describe('parseServerEnv', () => {
       relayerPrivateKey: undefined,
       depositOperatorPrivateKey: undefined,
       workerIntervalMs: 1000,
+      workerIdleIntervalMs: undefined,
       confirmations: {},
       defaultConfirmations: 2,
       bundlerUrls: {},

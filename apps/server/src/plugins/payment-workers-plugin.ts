@@ -2,14 +2,22 @@ import type { DatabaseClient } from '@quicklinks/runtime/db/create-database-clie
 import type { FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
 import { listenToChannel } from '../services/cache/cache-change-feed.ts'
-import { createInvoiceWorker } from '../services/invoices/create-invoice-worker.ts'
+import { createInvoiceWorker, invoiceWorkerName } from '../services/invoices/create-invoice-worker.ts'
 import { createPaymentDigestWorker } from '../services/notices/create-payment-digest-worker.ts'
 import { createDepositWorker } from '../services/payments/deposits/create-deposit-worker.ts'
-import { createReceiptMailWorker } from '../services/receipts/create-receipt-mail-worker.ts'
+import {
+  createReceiptMailWorker,
+  receiptMailWorkerName,
+} from '../services/receipts/create-receipt-mail-worker.ts'
 import { createWebhookWorker, webhookWorkerName } from '../services/webhooks/create-webhook-worker.ts'
 import { notifyEndpointDisabled } from '../services/webhooks/notify-endpoint-disabled.ts'
 import { webhookDueChannel } from '../services/webhooks/webhook-outbox.ts'
-import { type RunningWorkers, startWorkers, type Worker } from '../services/workers/start-workers.ts'
+import {
+  defaultIdleIntervalMs,
+  type RunningWorkers,
+  startWorkers,
+  type Worker,
+} from '../services/workers/start-workers.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -96,12 +104,18 @@ const plugin: FastifyPluginAsync<PaymentWorkersPluginOptions> = async (app, opti
       ...(options.now ? { now: options.now } : {}),
     }),
   ]
+  // What acts on final payments runs at once, not after an idle lane's sleep (docs/decisions/0035).
+  app.paymentTracker.onPaymentFinal(() => {
+    running?.wake(invoiceWorkerName, '')
+    running?.wake(receiptMailWorkerName, '')
+  })
   // A lane with work waiting now (an x402 transfer into a deposit address) runs without its sleep.
   app.decorate('wakeWorker', (workerName: string, lane: string) => running?.wake(workerName, lane))
   let unlisten: (() => Promise<void>) | undefined
   app.addHook('onReady', async () => {
     running = startWorkers(workers, {
       intervalMs: app.config.workerIntervalMs,
+      idleIntervalMs: app.config.workerIdleIntervalMs ?? defaultIdleIntervalMs(app.config.workerIntervalMs),
       logger: app.log,
       ...(options.onRoundEnd ? { onRoundEnd: options.onRoundEnd } : {}),
     })

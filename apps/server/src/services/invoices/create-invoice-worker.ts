@@ -17,6 +17,9 @@ export type CreateInvoiceWorkerOptions = {
   now?: () => number
 }
 
+/** The worker's name (its lane is ''). */
+export const invoiceWorkerName = 'invoices'
+
 /**
  * The invoice worker (docs/decisions/0025-invoice-states.md): each round finds the invoices whose records moved on
  * (a final, successful payment of it not credited yet; a payment of it in flight or refunded while
@@ -28,9 +31,10 @@ export type CreateInvoiceWorkerOptions = {
 export function createInvoiceWorker(options: CreateInvoiceWorkerOptions): Worker {
   const now = options.now ?? Date.now
   return {
-    name: 'invoices',
+    name: invoiceWorkerName,
     async runOnce() {
       const ids = await listInvoicesToRefresh(options.db, now())
+      if (ids.length === 0) return 'idle'
       for (const id of ids) {
         try {
           const refresh = await refreshInvoice(

@@ -130,12 +130,13 @@ export function createPaymentDigestWorker(options: CreatePaymentDigestWorkerOpti
       const nowMs = now()
       // The last whole UTC day that ended at least digestDelayMs ago.
       const day = toUtcDay(nowMs - digestDelayMs - dayMs)
-      for (const userId of await listDigestCandidates(options.db, day)) {
+      const candidates = await listDigestCandidates(options.db, day)
+      for (const userId of candidates) {
         if (await claimDigest(options.db, { userId, day, nowMs })) await send({ userId, day }, 1)
       }
-      for (const due of await claimDueDigests(options.db, now())) {
-        await send({ userId: due.userId, day: due.day }, due.attempts)
-      }
+      const due = await claimDueDigests(options.db, now())
+      for (const digest of due) await send({ userId: digest.userId, day: digest.day }, digest.attempts)
+      return candidates.length === 0 && due.length === 0 ? 'idle' : 'worked'
     },
   }
 }

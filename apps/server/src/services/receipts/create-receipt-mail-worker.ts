@@ -38,6 +38,9 @@ export type CreateReceiptMailWorkerOptions = {
   now?: () => number
 }
 
+/** The worker's name (its lane is ''). */
+export const receiptMailWorkerName = 'receipt-mail'
+
 /**
  * The receipt mailer (docs/api.md#receipt-emails): each round, the sweep writes a payee row for
  * every payment that became a final success in the last 24 hours and has none (the link owner's
@@ -51,7 +54,8 @@ export function createReceiptMailWorker(options: CreateReceiptMailWorkerOptions)
   const now = options.now ?? Date.now
   const findEmail = options.findEmail ?? findAccountEmail
 
-  const sweep = async (): Promise<void> => {
+  /** Queues the payee rows of payments that have none; resolves how many payments it looked at. */
+  const sweep = async (): Promise<number> => {
     const payments = await listUnqueuedPayments(options.db, new Date(now() - receiptSweepWindowMs))
     for (const payment of payments) {
       if (!payment.notifyPayments) {
@@ -72,6 +76,7 @@ export function createReceiptMailWorker(options: CreateReceiptMailWorkerOptions)
         email: email === null ? null : email.toLowerCase(),
       })
     }
+    return payments.length
   }
 
   const readNames = async (
@@ -130,10 +135,12 @@ export function createReceiptMailWorker(options: CreateReceiptMailWorkerOptions)
   }
 
   return {
-    name: 'receipt-mail',
+    name: receiptMailWorkerName,
     async runOnce() {
-      await sweep()
-      for (const row of await claimDueReceiptEmails(options.db, now())) await send(row)
+      const swept = await sweep()
+      const due = await claimDueReceiptEmails(options.db, now())
+      for (const row of due) await send(row)
+      return swept === 0 && due.length === 0 ? 'idle' : 'worked'
     },
   }
 }

@@ -174,7 +174,7 @@ export function createWebhookWorker(options: CreateWebhookWorkerOptions): Webhoo
       const room = maxInFlight - inFlight.size
       if (room <= 0) {
         isFull = true
-        return
+        return 'worked'
       }
       const busyEndpointIds = [...byEndpoint].filter(([, count]) => count >= perEndpoint).map(([id]) => id)
       const claimed = await claimDueDeliveries(options.db, {
@@ -187,6 +187,7 @@ export function createWebhookWorker(options: CreateWebhookWorkerOptions): Webhoo
       isFull = claimed.length === room
       busyEndpoints.clear()
       for (const [id, count] of byEndpoint) if (count >= perEndpoint) busyEndpoints.add(id)
+      return claimed.length === 0 ? 'idle' : 'worked'
     },
     async idle() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight])

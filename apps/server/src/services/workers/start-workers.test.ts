@@ -113,4 +113,50 @@ describe('startWorkers: one loop per worker lane', () => {
     await running.stop()
     expect(ended).toEqual(['relayer:8453:1', 'relayer:8453:2', 'relayer:8453:3'])
   })
+
+  it('an idle lane sleeps longer each round, up to idleIntervalMs; work or a wake-up brings back the interval', async () => {
+    const roundsAt: number[] = []
+    let isIdle = true
+    const worker: Worker = {
+      name: 'deposits',
+      runOnce: async () => {
+        roundsAt.push(Date.now())
+        return isIdle ? 'idle' : 'worked'
+      },
+    }
+    const running = startWorkers([worker], { intervalMs: 100, idleIntervalMs: 400, logger })
+    await vi.advanceTimersByTimeAsync(2000)
+    // The first round, then sleeps of 100 (after the first idle round), 200, 400, 400, …
+    const first = roundsAt[0] ?? 0
+    expect(roundsAt.slice(0, 6).map((at) => at - first)).toEqual([0, 100, 300, 700, 1100, 1500])
+    // A wake-up runs the lane now and the next sleeps are short again.
+    running.wake('deposits', '')
+    await vi.advanceTimersByTimeAsync(0)
+    const wokenAt = Date.now()
+    expect(roundsAt.at(-1)).toBe(wokenAt)
+    await vi.advanceTimersByTimeAsync(300)
+    expect(roundsAt.filter((at) => at > wokenAt).map((at) => at - wokenAt)).toEqual([100, 300])
+    // A round that worked: the next sleep is the interval again, and stays so while rounds work.
+    isIdle = false
+    await vi.advanceTimersByTimeAsync(400)
+    const workedAt = Date.now()
+    await vi.advanceTimersByTimeAsync(500)
+    expect(roundsAt.filter((at) => at > workedAt)).toHaveLength(5)
+    await running.stop()
+  })
+
+  it('without idleIntervalMs, idle rounds keep the interval', async () => {
+    let count = 0
+    const worker: Worker = {
+      name: 'tracker',
+      runOnce: async () => {
+        count += 1
+        return 'idle'
+      },
+    }
+    const running = startWorkers([worker], { intervalMs: 100, logger })
+    await vi.advanceTimersByTimeAsync(1050)
+    expect(count).toBe(11)
+    await running.stop()
+  })
 })

@@ -12,11 +12,26 @@ export type Worker = {
    * gets a loop, one that disappears stops after its round. Default: one lane, ''.
    */
   lanes?(): Promise<readonly string[]>
-  /** Does whatever is due now in one lane. Errors are logged by the runner, which carries on. */
-  runOnce(lane: string): Promise<void>
+  /**
+   * Does whatever is due now in one lane. Errors are logged by the runner, which carries on.
+   * Resolves 'idle' when the round found nothing to do: the runner then lets the lane sleep longer
+   * (see `StartWorkersOptions.idleIntervalMs`); anything else counts as a round that worked.
+   */
+  runOnce(lane: string): Promise<RoundOutcome | undefined>
   /** Gives back what the worker holds (a lock, a connection) once its last round has ended. */
   close?(): Promise<void>
 }
+
+/**
+ * The idle lanes' longest sleep when none is configured: four intervals, at most 5 s (never below
+ * the interval). A chain watcher that found no new block waits at most this long for the next look.
+ */
+export function defaultIdleIntervalMs(intervalMs: number): number {
+  return Math.max(intervalMs, Math.min(4 * intervalMs, 5000))
+}
+
+/** What a round reports: 'idle' (nothing was due) or 'worked'. */
+export type RoundOutcome = 'idle' | 'worked'
 
 export type RunningWorkers = {
   /**
@@ -30,6 +45,12 @@ export type RunningWorkers = {
 
 export type StartWorkersOptions = {
   intervalMs: number
+  /**
+   * The longest sleep of a lane whose rounds keep finding nothing (default `intervalMs`: no
+   * backoff). After each idle round in a row the sleep doubles, from `intervalMs` up to this; a
+   * round that worked or a wake-up brings it back to `intervalMs` (docs/decisions/0035).
+   */
+  idleIntervalMs?: number
   logger: FastifyBaseLogger
   /**
    * Called when a round of a lane has ended (failed rounds too), before the lane sleeps: tests
@@ -45,17 +66,26 @@ type Loop = {
   isRunning: boolean
   /** A wake-up came during a round: the next round starts without a sleep. */
   isWoken: boolean
+  /** Idle rounds in a row (0 after a round that worked or a wake-up). */
+  idleRounds: number
   schedule(delayMs: number): void
 }
 
 /**
- * Runs every lane of every worker in its own loop: a round, then `intervalMs` of sleep, until
- * stopped. A failing round is logged and retried next time; other loops are not affected. The
- * lane list of each worker is refreshed every `intervalMs`. Never throws.
+ * Runs every lane of every worker in its own loop: a round, then `intervalMs` of sleep (longer,
+ * up to `idleIntervalMs`, while its rounds stay idle), until stopped. A failing round is logged
+ * and retried next time; other loops are not affected. The lane list of each worker is refreshed
+ * every `intervalMs`. Never throws.
  */
 export function startWorkers(workers: readonly Worker[], options: StartWorkersOptions): RunningWorkers {
   let isStopped = false
   const loops = new Map<string, Loop>()
+  const idleIntervalMs = Math.max(options.intervalMs, options.idleIntervalMs ?? options.intervalMs)
+  // interval, interval (first idle round), 2×, 4×, … up to idleIntervalMs.
+  const sleepAfter = (idleRounds: number): number =>
+    idleRounds <= 1
+      ? options.intervalMs
+      : Math.min(idleIntervalMs, options.intervalMs * 2 ** (idleRounds - 1))
   const refreshTimers = new Set<NodeJS.Timeout>()
   const refreshes = new Set<Promise<void>>()
 
@@ -68,22 +98,31 @@ export function startWorkers(workers: readonly Worker[], options: StartWorkersOp
       isStopped: false,
       isRunning: false,
       isWoken: false,
+      idleRounds: 0,
       schedule: (delayMs) => {
         loop.timer = setTimeout(() => {
           loop.isRunning = true
           loop.isWoken = false
           loop.current = worker
             .runOnce(lane)
-            .catch((error: unknown) => {
-              options.logger.warn(
-                { err: error, worker: worker.name, lane },
-                'Worker round failed; retrying next round',
-              )
-            })
+            .then(
+              (outcome) => {
+                loop.idleRounds = outcome === 'idle' ? loop.idleRounds + 1 : 0
+              },
+              (error: unknown) => {
+                // A failed round is retried at the normal pace.
+                loop.idleRounds = 0
+                options.logger.warn(
+                  { err: error, worker: worker.name, lane },
+                  'Worker round failed; retrying next round',
+                )
+              },
+            )
             .finally(() => {
               loop.isRunning = false
               options.onRoundEnd?.(worker.name, lane)
-              if (!isStopped && !loop.isStopped) loop.schedule(loop.isWoken ? 0 : options.intervalMs)
+              if (loop.isWoken) loop.idleRounds = 0
+              if (!isStopped && !loop.isStopped) loop.schedule(loop.isWoken ? 0 : sleepAfter(loop.idleRounds))
             })
         }, delayMs)
       },
@@ -141,6 +180,7 @@ export function startWorkers(workers: readonly Worker[], options: StartWorkersOp
         loop.isWoken = true
         return
       }
+      loop.idleRounds = 0
       clearTimeout(loop.timer)
       loop.schedule(0)
     },

@@ -66,13 +66,14 @@ export function createDepositWorker(options: CreateDepositWorkerOptions): Requir
       return setup ? setup.chains.map((chain) => String(chain.chainId)) : []
     },
     async runOnce(lane) {
-      if (isClosed) return
+      if (isClosed) return 'idle'
       const setup = await readDepositSetup(options.config)
-      if (!setup) return
+      if (!setup) return 'idle'
       const chain = getChains(setup).get(Number(lane))
-      if (!chain || !(await lock?.acquire())) return
+      // Another instance holds the operator's lock: this one looks again now and then, to take over.
+      if (!chain || !(await lock?.acquire())) return 'idle'
       const chainId = chain.deployment.chainId
-      await scanDepositTransfers({
+      const scan = await scanDepositTransfers({
         db: options.db,
         client: chain.client,
         chainId,
@@ -82,7 +83,7 @@ export function createDepositWorker(options: CreateDepositWorkerOptions): Requir
       const taken: string[] = []
       for (let index = 0; index < transfersPerRound && !isClosed; index++) {
         const transfer = await claimDueTransfer(options.db, chainId, now(), taken)
-        if (!transfer) return
+        if (!transfer) break
         taken.push(transfer.id)
         await processDepositTransfer(
           {
@@ -98,6 +99,9 @@ export function createDepositWorker(options: CreateDepositWorkerOptions): Requir
         )
         options.onRouted?.()
       }
+      // Idle only when no block was new and nothing was due: on a chain that makes blocks faster
+      // than the interval, every round reads one.
+      return scan.blocks === 0 && taken.length === 0 ? 'idle' : 'worked'
     },
     async close() {
       isClosed = true

@@ -34,6 +34,8 @@ export type ScanDepositTransfersOptions = {
 export type ScanDepositTransfersResult = {
   /** Transfers stored for the first time. */
   stored: number
+  /** Blocks read (0: the cursor was at the safe head already, nothing new to read). */
+  blocks: number
   /** Why the scan started before the cursor, if it did. */
   steppedBack?: 'reorg' | 'chain behind cursor'
 }
@@ -58,11 +60,13 @@ export async function scanDepositTransfers(
   const start = await getScanStart(options, await readDepositCursor(db, chainId), safeHead)
   const result: ScanDepositTransfersResult = {
     stored: 0,
+    blocks: 0,
     ...(start.steppedBack ? { steppedBack: start.steppedBack } : {}),
   }
   const fromBlock = start.fromBlock
   if (fromBlock > safeHead) return result
   const toBlock = minBig(safeHead, fromBlock + maxBlocksPerScan - 1n)
+  result.blocks = Number(toBlock - fromBlock) + 1
   const toHeader = await client.getBlock({ blockNumber: toBlock })
   const watched = await listWatchedDeposits(db, options.now() - lateTransferWindowMs)
   if (watched.length > 0) {

@@ -51,6 +51,11 @@ export type TrackerWorker = Worker & {
    * when the look is done; never throws (a failure is logged and left to the rounds).
    */
   trackNow(intentId: string): Promise<void>
+  /**
+   * Calls `listener` with the intent's id each time this process makes a payment final (the workers that act on final
+   * payments, the invoice crediter and the receipt mailer, are woken by it).
+   */
+  onPaymentFinal(listener: (intentId: string) => void): void
 }
 
 /**
@@ -62,6 +67,7 @@ export type TrackerWorker = Worker & {
 export function createTrackerWorker(options: CreateTrackerWorkerOptions): TrackerWorker {
   const now = options.now ?? Date.now
   let lastSweepAt = 0
+  const finalListeners: ((intentId: string) => void)[] = []
   let devnetChains: { chainId: number; rpcUrl: string }[] = []
 
   const context: TrackPaymentContext = {
@@ -108,6 +114,7 @@ export function createTrackerWorker(options: CreateTrackerWorkerOptions): Tracke
           )
       if (!wasFinal && next.finalAt !== null) {
         logger.info({ status: next.status, toAmountWei: next.toAmountWei }, 'Payment final')
+        for (const listener of finalListeners) listener(intent.id)
       }
     } catch (error) {
       logger.warn({ err: error }, 'Tracking a payment failed; retrying')
@@ -151,6 +158,10 @@ export function createTrackerWorker(options: CreateTrackerWorkerOptions): Tracke
         exceptChainIds: lane === '' ? servedChainIds() : [],
       })
       for (const intent of intents) await track(intent)
+      return intents.length === 0 ? 'idle' : 'worked'
+    },
+    onPaymentFinal(listener) {
+      finalListeners.push(listener)
     },
     async trackNow(intentId) {
       try {

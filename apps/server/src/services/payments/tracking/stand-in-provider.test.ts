@@ -53,6 +53,9 @@ const standIn: RoutingProvider<z.output<typeof standInDataSchema>> = {
   }),
 }
 
+/** The payments the tracker told its listeners it made final, in order. */
+const finals: string[] = []
+
 beforeAll(async () => {
   devnet = await startPaymentDevnet()
   database = await createTestDatabase()
@@ -63,6 +66,7 @@ beforeAll(async () => {
     config,
     logger: createLogger('silent'),
   })
+  tracker.onPaymentFinal((intentId) => finals.push(intentId))
 })
 
 afterAll(async () => {
@@ -168,6 +172,7 @@ describe('a stand-in third provider, tracked by the same verifier', { timeout: 6
       'ongoing',
       source,
     ])
+    expect(finals).not.toContain(intentId)
 
     const delivery = await deliver(amount)
     reports.set(intentId, { statusRaw: 'success', destTxHash: delivery })
@@ -180,6 +185,9 @@ describe('a stand-in third provider, tracked by the same verifier', { timeout: 6
       nextCheckAt: null,
     })
     expect(done.finalAt).not.toBeNull()
+    // The workers that act on final payments are woken once, when it becomes final.
+    await look(intentId)
+    expect(finals.filter((id) => id === intentId)).toHaveLength(1)
   })
 
   it('is no success when the stand-in reports one whose delivery pays the receiver less, or names a transaction the chain lacks', async () => {
@@ -219,5 +227,6 @@ describe('a stand-in third provider, tracked by the same verifier', { timeout: 6
       nextCheckAt: null,
     })
     expect(failed.finalAt).not.toBeNull()
+    expect(finals).toContain(intentId)
   })
 })

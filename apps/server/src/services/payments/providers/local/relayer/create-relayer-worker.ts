@@ -71,13 +71,16 @@ export function createRelayerWorker(options: CreateRelayerWorkerOptions): Relaye
       return relayerChains ? [...relayerChains.keys()].map(String) : []
     },
     async runOnce(lane) {
-      if (isClosed) return
+      if (isClosed) return 'idle'
       const relayerChains = await hub.chains()
       const chain = relayerChains?.get(Number(lane))
-      if (!relayerChains || !chain || !(await isWriterNow())) return
+      // Not the writer: this instance looks again now and then, to take over when the writer stops.
+      if (!relayerChains || !chain || !(await isWriterNow())) return 'idle'
       const chainId = chain.deployment.chainId
       // The hub's writer tasks first (x402 settlements another instance queued: a request waits on them).
       await hub.runWriterTasks(chain)
+      let blocks = 0
+      let isScanFailed = false
       try {
         const scan = await scanRelayerDeposits({
           db: options.db,
@@ -88,16 +91,18 @@ export function createRelayerWorker(options: CreateRelayerWorkerOptions): Relaye
           logger: options.logger,
           now,
         })
+        blocks = scan.blocks
         if (scan.steppedBack) {
           options.logger.warn({ chainId, reason: scan.steppedBack }, 'Relayer scan stepped back')
         }
       } catch (error) {
+        isScanFailed = true
         options.logger.warn({ err: error, chainId }, 'Relayer could not read deposits')
       }
       const taken: string[] = []
       for (let index = 0; index < depositsPerRound && !isClosed; index++) {
         const claimed = await claimDueDeposit(options.db, chainId, now(), taken)
-        if (!claimed) return
+        if (!claimed) break
         const { deposit, requestId } = claimed
         taken.push(deposit.id)
         await processRelayerDeposit(
@@ -114,6 +119,8 @@ export function createRelayerWorker(options: CreateRelayerWorkerOptions): Relaye
           deposit,
         )
       }
+      // Idle only when no block was new and no deposit was due (a failed scan is not idle).
+      return blocks === 0 && !isScanFailed && taken.length === 0 ? 'idle' : 'worked'
     },
     async close() {
       isClosed = true

@@ -32,6 +32,8 @@ export type ScanRelayerDepositsOptions = {
 export type ScanRelayerDepositsResult = {
   /** Deposits stored for the first time, or found again in another block (re-mined after a reorg). */
   stored: number
+  /** Blocks read (0: the cursor was at the head already, nothing new to read). */
+  blocks: number
   /** Why the scan started before the cursor, if it did. */
   steppedBack?: 'reorg' | 'chain behind cursor'
 }
@@ -54,7 +56,9 @@ export async function scanRelayerDeposits(
   const head = await client.getBlockNumber({ cacheTime: 0 })
   const start = await getScanStart(options, head)
   let stored = 0
+  let blocks = 0
   for (const [fromBlock, toBlock] of listBlockRanges(start.fromBlock, head)) {
+    blocks += Number(toBlock - fromBlock) + 1
     const toHeader = await client.getBlock({ blockNumber: toBlock })
     const logs = await getPayRouterEvents({ client, payRouter, eventName: 'Deposited', fromBlock, toBlock })
     const rows = []
@@ -88,7 +92,7 @@ export async function scanRelayerDeposits(
         set: { lastBlock: Number(toBlock), lastBlockHash: toHeader.hash, updatedAt: new Date(now()) },
       })
   }
-  return start.steppedBack ? { stored, steppedBack: start.steppedBack } : { stored }
+  return start.steppedBack ? { stored, blocks, steppedBack: start.steppedBack } : { stored, blocks }
 }
 
 async function getScanStart(
