@@ -30,8 +30,13 @@ export const publicLinkSchema = nameSchema(
   'PublicLink',
 )
 
+/** The longest slug GET /api/pay/links/{slug} takes in its path. */
+export const maxPublicLinkSlugParamLength = 256
+
 /** The path of GET /api/pay/links/{slug}: the slug, any case. */
-export const publicLinkParamsSchema = z.object({ slug: z.string().check(z.maxLength(256)) })
+export const publicLinkParamsSchema = z.object({
+  slug: z.string().check(z.maxLength(maxPublicLinkSlugParamLength)),
+})
 
 /** The answer of GET /api/pay/links/{slug}. */
 export const publicLinkResponseSchema = z.object({ data: publicLinkSchema })

@@ -1,5 +1,6 @@
 import { errorResponseSchema } from '@quicklinks/core/api/error-response'
 import {
+  maxPublicLinkSlugParamLength,
   type PublicLinkResponse,
   publicLinkParamsSchema,
   publicLinkResponseSchema,
@@ -10,9 +11,6 @@ import type { Link } from '../../db/schema.ts'
 import { type CachedJsonAnswer, sendCachedJson } from '../../services/http/encode-once.ts'
 import { buildUnavailableError, getPublicLinkOrThrow } from '../../services/links/get-public-link-or-throw.ts'
 import { toPublicLinkResponse } from '../../services/links/to-link-response.ts'
-
-/** publicLinkParamsSchema's longest slug. */
-const maxSlugParamLength = 256
 
 /** The payer's side under /api/pay: the public read of an enabled link. */
 export const payRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -40,8 +38,9 @@ export const payRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: publicLinkResponseSchema, 404: errorResponseSchema },
       },
       // The router hands the slug over as a string of at most maxParamLength (100) characters, so
-      // the params schema (a string of at most 256; the route's only schema) always passes: checked
-      // here in two compares, with zod's answer kept for anything else, instead of a zod pass per read.
+      // the params schema (a string of at most maxPublicLinkSlugParamLength; the route's only
+      // schema) always passes: checked here in two compares, with zod's answer kept for anything
+      // else, instead of a zod pass per read.
       validatorCompiler: (route) => {
         const validate = validatorCompiler({ ...route, schema: publicLinkParamsSchema })
         return (params: unknown) => {
@@ -50,7 +49,7 @@ export const payRoutes: FastifyPluginAsyncZod = async (app) => {
             params !== null &&
             'slug' in params &&
             typeof params.slug === 'string' &&
-            params.slug.length <= maxSlugParamLength
+            params.slug.length <= maxPublicLinkSlugParamLength
           return isShortSlug ? { value: params } : validate(params)
         }
       },
