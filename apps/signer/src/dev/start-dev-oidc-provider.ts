@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { exportJWK, generateKeyPair } from 'jose'
@@ -146,7 +146,10 @@ export async function startDevOidcProvider(input: {
     ],
     jwks: { keys: [signingKey] },
     cookies: { keys: [randomBytes(32).toString('hex')] },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    // `jti`, fresh for every token: like a real provider's (whose `at_hash` or `auth_time` differ
+    // per sign-in), two sign-ins of one account within a second never give the same token, which
+    // the signer's replay store would refuse as already used (docs/decisions/0036).
+    claims: { openid: ['sub', 'jti'], email: ['email', 'email_verified'], profile: ['name'] },
     // The e-mail goes into the id token itself, where the signer reads it.
     conformIdTokenClaims: false,
     pkce: { required: () => true },
@@ -167,6 +170,7 @@ export async function startDevOidcProvider(input: {
         accountId: user.id,
         claims: async () => ({
           sub: user.id,
+          jti: randomUUID(),
           email: user.email,
           email_verified: user.isEmailVerified,
           name: user.name,

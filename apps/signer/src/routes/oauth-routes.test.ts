@@ -29,7 +29,12 @@ let testApp: SignerTestApp
 
 beforeAll(async () => {
   oidc = await startDevOidcProvider({ port: 0, redirectUris: [callbackUrl] })
-  testApp = await buildSignerTestApp({ oauthProviders: [oidc.providerConfig] })
+  testApp = await buildSignerTestApp({
+    oauthProviders: [oidc.providerConfig],
+    // Every sign-in of this file comes from one address (two limited calls each); the per-address
+    // limits themselves are tested with the signer's rate limits.
+    signerRateLimits: { sendsPerIpPerMinute: 400, codeChecksPerIpPerMinute: 600 },
+  })
 })
 
 afterAll(async () => {
@@ -566,6 +571,51 @@ describe('account linking, add-oauth-provider and remove-oauth-provider', () => 
     expect(last.statusCode).toBe(409)
     expect(last.json<{ error: { message: string } }>().error.message).toBe(
       'This is your only way to sign in. Add another one before you remove it.',
+    )
+  })
+  it('two step-ups by the same provider identity within one second each work once (the dev provider never issues one token twice)', async () => {
+    const first = await signInWithProvider('email:twice@example.com')
+    const account = await openSession(first.result, first.flow.frame)
+    const unlinkLast = (idToken: string | undefined) =>
+      postStamped(testApp, 'remove-oauth-provider', account, {
+        type: 'ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS',
+        parameters: {
+          issuer: oidc.issuer,
+          subject: 'email:twice@example.com',
+          stepUp: { oidcToken: idToken, providerName: 'dev' },
+        },
+      })
+    const issuedAt = (idToken: string | undefined) =>
+      JSON.parse(Buffer.from((idToken ?? '').split('.')[1] ?? '', 'base64url').toString()).iat as number
+    // Two sign-ins in the same second (the provider's iat has whole seconds): retried until they are.
+    let pair: [string | undefined, string | undefined] = [undefined, undefined]
+    for (
+      let attempt = 0;
+      attempt < 5 && (pair[0] === undefined || issuedAt(pair[0]) !== issuedAt(pair[1]));
+      attempt += 1
+    ) {
+      const one = await signInWithProvider('email:twice@example.com', {
+        fetchIdTokenOnly: true,
+        frame: first.flow.frame,
+      })
+      const two = await signInWithProvider('email:twice@example.com', {
+        fetchIdTokenOnly: true,
+        frame: first.flow.frame,
+      })
+      pair = [one.result.idToken, two.result.idToken]
+    }
+    expect(issuedAt(pair[0])).toBe(issuedAt(pair[1]))
+    expect(pair[0]).not.toBe(pair[1])
+    // Each is accepted as the step-up (the refusal is then the last way in, not the confirmation).
+    for (const idToken of pair) {
+      const answer = await unlinkLast(idToken)
+      expect(answer.statusCode, answer.body).toBe(409)
+    }
+    // And each only once.
+    const replayed = await unlinkLast(pair[0])
+    expect(replayed.statusCode).toBe(403)
+    expect(replayed.json<{ error: { details: { reason: string } } }>().error.details.reason).toBe(
+      'STEP_UP_REFUSED',
     )
   })
 })
