@@ -98,6 +98,7 @@ export function createTrackerWorker(options: CreateTrackerWorkerOptions): Tracke
     // Every line about this payment names it and the request that last moved it (docs/api.md#request-ids).
     const logger = options.logger.child({ intentId: intent.id, requestId: intent.requestId ?? undefined })
     const wasFinal = intent.finalAt !== null
+    let becameFinal = false
     try {
       // The provider's data is parsed once, here, as the intent is read back for a look.
       // An x402 payment's record needs no provider (docs/decisions/0031): its data is not the provider's.
@@ -114,7 +115,7 @@ export function createTrackerWorker(options: CreateTrackerWorkerOptions): Tracke
           )
       if (!wasFinal && next.finalAt !== null) {
         logger.info({ status: next.status, toAmountWei: next.toAmountWei }, 'Payment final')
-        for (const listener of finalListeners) listener(intent.id)
+        becameFinal = true
       }
     } catch (error) {
       logger.warn({ err: error }, 'Tracking a payment failed; retrying')
@@ -122,6 +123,17 @@ export function createTrackerWorker(options: CreateTrackerWorkerOptions): Tracke
       await releaseIntent(options.db, intent.id, nextCheckAt)
     } finally {
       clearInterval(heartbeat)
+    }
+    // Outside the look: a listener's failure is its own (the payment is final either way, and the
+    // other listeners are still told), never a failed look to retry.
+    if (becameFinal) {
+      for (const listener of finalListeners) {
+        try {
+          listener(intent.id)
+        } catch (error) {
+          logger.error({ err: error }, 'A listener of final payments failed')
+        }
+      }
     }
   }
 

@@ -55,6 +55,8 @@ const standIn: RoutingProvider<z.output<typeof standInDataSchema>> = {
 
 /** The payments the tracker told its listeners it made final, in order. */
 const finals: string[] = []
+/** The tracker's log lines, parsed. */
+const logs: { msg?: string; intentId?: string; err?: { message?: string } }[] = []
 
 beforeAll(async () => {
   devnet = await startPaymentDevnet()
@@ -64,7 +66,11 @@ beforeAll(async () => {
     db: database.db,
     provider: standIn,
     config,
-    logger: createLogger('silent'),
+    logger: createLogger('info', { write: (line: string) => void logs.push(JSON.parse(line)) }),
+  })
+  // A broken listener first: the one after it is still told, and the look is no failure.
+  tracker.onPaymentFinal(() => {
+    throw new Error('listener broke')
   })
   tracker.onPaymentFinal((intentId) => finals.push(intentId))
 })
@@ -188,6 +194,11 @@ describe('a stand-in third provider, tracked by the same verifier', { timeout: 6
     // The workers that act on final payments are woken once, when it becomes final.
     await look(intentId)
     expect(finals.filter((id) => id === intentId)).toHaveLength(1)
+    const lines = logs.filter((line) => line.intentId === intentId)
+    expect(lines.filter((line) => line.msg === 'A listener of final payments failed')).toMatchObject([
+      { err: { message: 'listener broke' } },
+    ])
+    expect(lines.map((line) => line.msg)).not.toContain('Tracking a payment failed; retrying')
   })
 
   it('is no success when the stand-in reports one whose delivery pays the receiver less, or names a transaction the chain lacks', async () => {
